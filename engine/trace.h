@@ -1,0 +1,56 @@
+#pragma once
+/// What the engine returns: every intermediate matrix of an attention computation, named.
+/// Plain value types: the UI looks stages up by id and translates their titles itself.
+
+#include "config.h"
+
+#include <Eigen/Core>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace attnlab {
+
+struct AttentionWeights;
+
+/// Row or column labels, shared between the many matrices that use the same ones.
+using Labels = std::shared_ptr<const std::vector<std::string>>;
+
+struct LabeledMatrix {
+    std::string name;          ///< e.g. "Q_h", "A", "M"
+    Eigen::MatrixXf values;    ///< rows are tokens (queries); n x n matrices have keys as columns
+    Labels rowLabels;          ///< one per row
+    Labels colLabels;          ///< one per column: tokens, or "d0".., "h1·d3" for features
+};
+
+struct Stage {
+    std::string id;             ///< stable id: "embedding", "q", "weights", ... (docs/engine.md, section 6)
+    std::optional<int> head;    ///< 0-based head for per-head stages
+    std::string title;          ///< English title; the UI translates by id
+    std::string formula;        ///< what it computes, in Unicode math
+    std::vector<LabeledMatrix> matrices; ///< the main matrix first
+
+    const LabeledMatrix& main() const { return matrices.front(); }
+};
+
+struct Trace {
+    std::vector<std::string> tokens;
+    Config config;
+    std::vector<std::string> warnings;
+    std::vector<Stage> stages;
+    /// The weights used, shared rather than copied (they can be megabytes).
+    std::shared_ptr<const AttentionWeights> weights;
+
+    /// The stage with this id (and head, for per-head stages), or nullptr.
+    const Stage* find(std::string_view id, std::optional<int> head = std::nullopt) const;
+};
+
+/// Every stage id in the order stages appear (per-head ids repeat once per head).
+const std::vector<std::string>& stageIds();
+/// True for the ids computed once per head.
+bool isPerHeadStage(std::string_view id);
+
+} // namespace attnlab

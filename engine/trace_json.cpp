@@ -1,0 +1,98 @@
+#include "trace_json.h"
+
+#include "weights.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+
+namespace attnlab {
+
+namespace {
+
+// Keys keep their insertion order; number_float_t = float: dump() then writes each value in the shortest form that reads back
+// to the same float32 ("0.1", not "0.10000000149011612").
+using Json = nlohmann::basic_json<nlohmann::ordered_map, std::vector, std::string, bool, std::int64_t, std::uint64_t, float>;
+
+Json number(float v)
+{
+    if (std::isnan(v))
+        return "nan";
+    if (std::isinf(v))
+        return v > 0 ? "inf" : "-inf";
+    return v;
+}
+
+Json configJson(const Config& c, const std::string& weightsSource)
+{
+    Json j = Json::object();
+    j["d_model"] = c.dModel;
+    j["heads"] = c.heads;
+    j["d_k"] = c.dK();
+    j["seed"] = c.seed;
+    j["pe"] = std::string(toString(c.positional));
+    j["embed_scale"] = c.embedScale;
+    j["scale"] = c.scaleScores;
+    j["mask"] = std::string(toString(c.mask));
+    j["pad_to"] = c.padTo > 0 ? Json(c.padTo) : Json(nullptr);
+    j["max_tokens"] = c.maxTokens;
+    j["weights"] = weightsSource;
+    return j;
+}
+
+Json matrixJson(const LabeledMatrix& m)
+{
+    Json j = Json::object();
+    j["name"] = m.name;
+    j["rows"] = m.values.rows();
+    j["cols"] = m.values.cols();
+    j["row_labels"] = *m.rowLabels;
+    j["col_labels"] = *m.colLabels;
+    Json data = Json::array();
+    data.get_ref<Json::array_t&>().reserve(static_cast<std::size_t>(m.values.rows()));
+    for (Eigen::Index r = 0; r < m.values.rows(); ++r) {
+        Json row = Json::array();
+        auto& arr = row.get_ref<Json::array_t&>();
+        arr.reserve(static_cast<std::size_t>(m.values.cols()));
+        for (Eigen::Index c = 0; c < m.values.cols(); ++c)
+            arr.push_back(number(m.values(r, c)));
+        data.push_back(std::move(row));
+    }
+    j["data"] = std::move(data);
+    return j;
+}
+
+} // namespace
+
+std::string configToJson(const Config& config, const std::string& weightsSource)
+{
+    return configJson(config, weightsSource).dump();
+}
+
+std::string traceToJson(const Trace& trace, int indent)
+{
+    Json j = Json::object();
+    j["format"] = "attention-lab.trace";
+    j["version"] = kTraceFormatVersion;
+    j["tokens"] = trace.tokens;
+    j["config"] = configJson(trace.config, trace.weights ? trace.weights->source : std::string("seeded"));
+    j["warnings"] = trace.warnings;
+    Json stages = Json::array();
+    for (const auto& s : trace.stages) {
+        Json st = Json::object();
+        st["id"] = s.id;
+        st["head"] = s.head ? Json(*s.head) : Json(nullptr);
+        st["title"] = s.title;
+        st["formula"] = s.formula;
+        Json mats = Json::array();
+        for (const auto& m : s.matrices)
+            mats.push_back(matrixJson(m));
+        st["matrices"] = std::move(mats);
+        stages.push_back(std::move(st));
+    }
+    j["stages"] = std::move(stages);
+    // Invalid UTF-8 cannot reach here (the tokenizer replaced it), but never throw on output.
+    return j.dump(indent, ' ', false, Json::error_handler_t::replace);
+}
+
+} // namespace attnlab

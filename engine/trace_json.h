@@ -1,0 +1,20 @@
+#pragma once
+/// The trace as JSON (docs/trace-format.md): {"format": "attention-lab.trace", "version": 1,
+/// "tokens", "config", "warnings", "stages"}. Floats are written in their shortest form that
+/// reads back to the same float32; non-finite values as the strings "-inf", "inf", "nan".
+
+#include "trace.h"
+
+#include <string>
+
+namespace attnlab {
+
+inline constexpr int kTraceFormatVersion = 1;
+
+/// The trace as JSON text: compact, or indented by `indent` spaces when indent >= 0.
+std::string traceToJson(const Trace& trace, int indent = -1);
+
+/// The config's JSON object, with the names used on the command line (d_model, heads, ...).
+std::string configToJson(const Config& config, const std::string& weightsSource);
+
+} // namespace attnlab

@@ -1,0 +1,184 @@
+#include "heatmapview.h"
+
+#include "plotting.h"
+
+#include <qcustomplot.h>
+
+#include <QToolTip>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace attnlab {
+
+namespace {
+
+constexpr int kMaxLabelledCells = 24; // per axis: more labels than this overlap
+
+QString minusInfinity()
+{
+    return QStringLiteral("\u2212\u221E"); // −∞
+}
+
+QString formatValue(float v)
+{
+    if (std::isinf(v))
+        return v < 0 ? minusInfinity() : QStringLiteral("\u221E");
+    if (std::isnan(v))
+        return QStringLiteral("NaN");
+    return QString::number(static_cast<double>(v), 'g', 3);
+}
+
+QSharedPointer<QCPAxisTickerText> labelTicker(const std::vector<std::string>& labels)
+{
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    const int n = static_cast<int>(labels.size());
+    // With many labels show every k-th so they stay readable.
+    const int step = n <= kMaxLabelledCells ? 1 : (n + kMaxLabelledCells - 1) / kMaxLabelledCells;
+    for (int i = 0; i < n; i += step)
+        ticker->addTick(i, QString::fromStdString(labels[static_cast<std::size_t>(i)]));
+    return ticker;
+}
+
+} // namespace
+
+HeatmapView::HeatmapView(QWidget* parent)
+    : QWidget(parent)
+    , m_plot(new QCustomPlot(this))
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_plot);
+
+    m_plot->plotLayout()->insertRow(0);
+    m_plot->plotLayout()->addElement(0, 0, new QCPTextElement(m_plot, QString(), QFont(font().family(), 12, QFont::Bold)));
+
+    m_map = new QCPColorMap(m_plot->xAxis, m_plot->yAxis);
+    m_map->setInterpolate(false); // crisp cells: each cell is one number
+    m_map->setTightBoundary(false);
+
+    m_colorScale = new QCPColorScale(m_plot);
+    m_plot->plotLayout()->addElement(1, 1, m_colorScale);
+    m_colorScale->setType(QCPAxis::atRight);
+    m_map->setColorScale(m_colorScale);
+    // Keep the colour bar exactly as tall as the heatmap.
+    auto* group = new QCPMarginGroup(m_plot);
+    m_plot->axisRect()->setMarginGroup(QCP::msBottom | QCP::msTop, group);
+    m_colorScale->setMarginGroup(QCP::msBottom | QCP::msTop, group);
+
+    m_plot->yAxis->setRangeReversed(true); // row 0 (the first token) at the top, as in a matrix
+    m_plot->xAxis->setTickLabelRotation(-45);
+    m_plot->xAxis->setSubTicks(false);
+    m_plot->yAxis->setSubTicks(false);
+    m_plot->xAxis->grid()->setVisible(false);
+    m_plot->yAxis->grid()->setVisible(false);
+    // Keys along the top, like the column headers of a matrix.
+    m_plot->xAxis->setVisible(false);
+    m_plot->xAxis2->setVisible(true);
+    m_plot->xAxis2->setTickLabelRotation(-45);
+    m_plot->xAxis2->setSubTicks(false);
+    m_plot->xAxis2->grid()->setVisible(false);
+    m_plot->setMouseTracking(true);
+    connect(m_plot, &QCustomPlot::mouseMove, this, &HeatmapView::onMouseMove);
+}
+
+HeatmapView::Scale HeatmapView::scaleForStage(const QString& stageId)
+{
+    return stageId == QLatin1String("weights") ? Scale::Probability : Scale::Signed;
+}
+
+void HeatmapView::setMatrix(const LabeledMatrix& m, const QString& title, Scale scale)
+{
+    m_matrix = m;
+    m_title = title;
+    m_scale = scale;
+    rebuild();
+}
+
+void HeatmapView::rebuild()
+{
+    const Eigen::MatrixXf& v = m_matrix.values;
+    const int rows = static_cast<int>(v.rows());
+    const int cols = static_cast<int>(v.cols());
+    if (auto* t = qobject_cast<QCPTextElement*>(m_plot->plotLayout()->element(0, 0)))
+        t->setText(m_title);
+
+    fillColorMapData(m_map->data(), v);
+    if (m_scale == Scale::Probability) {
+        m_map->setGradient(viridisGradient());
+        m_map->setDataRange(QCPRange(0, 1)); // probabilities: the full scale, always
+    } else {
+        // Signed values: symmetric around 0 so white means exactly 0.
+        float maxAbs = 0;
+        for (Eigen::Index i = 0; i < v.size(); ++i) {
+            if (std::isfinite(v.data()[i]))
+                maxAbs = std::max(maxAbs, std::abs(v.data()[i]));
+        }
+        const double r = maxAbs > 0 ? maxAbs : 1.0;
+        m_map->setGradient(divergingGradient());
+        m_map->setDataRange(QCPRange(-r, r));
+    }
+
+    m_plot->xAxis->setRange(-0.5, cols - 0.5);
+    m_plot->yAxis->setRange(-0.5, rows - 0.5);
+    m_plot->xAxis2->setRange(-0.5, cols - 0.5);
+    if (m_matrix.colLabels)
+        m_plot->xAxis2->setTicker(labelTicker(*m_matrix.colLabels));
+    if (m_matrix.rowLabels)
+        m_plot->yAxis->setTicker(labelTicker(*m_matrix.rowLabels));
+
+    // Values inside the cells, when the cells are large enough to hold them.
+    m_plot->clearItems();
+    const QRect area = m_plot->axisRect()->rect();
+    const bool fits = rows > 0 && cols > 0 && rows * cols <= 400
+        && (area.isEmpty() || (area.width() / cols >= 34 && area.height() / rows >= 18));
+    for (int r = 0; r < rows && (fits || !v.allFinite()); ++r) {
+        for (int c = 0; c < cols; ++c) {
+            const float x = v(r, c);
+            if (!fits && std::isfinite(x))
+                continue; // small cells: only the masked ones are marked
+            auto* label = new QCPItemText(m_plot);
+            label->position->setCoords(c, r);
+            label->setText(formatValue(x));
+            QFont f = font();
+            f.setPointSizeF(std::max(6.0, f.pointSizeF() - 1));
+            label->setFont(f);
+            // Dark text on light cells and light text on dark ones.
+            const double t = m_scale == Scale::Probability ? x : 0.5 + 0.5 * std::abs(x) / std::max(1e-9, m_map->dataRange().upper);
+            const bool darkCell = std::isfinite(x) && (m_scale == Scale::Probability ? t < 0.6 : t > 0.8);
+            label->setColor(darkCell ? Qt::white : Qt::black);
+            label->setClipToAxisRect(true);
+        }
+    }
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+QString HeatmapView::cellDescription(const QPointF& pos) const
+{
+    const int c = static_cast<int>(std::lround(m_plot->xAxis->pixelToCoord(pos.x())));
+    const int r = static_cast<int>(std::lround(m_plot->yAxis->pixelToCoord(pos.y())));
+    const Eigen::MatrixXf& v = m_matrix.values;
+    if (r < 0 || c < 0 || r >= v.rows() || c >= v.cols() || !m_plot->axisRect()->rect().contains(pos.toPoint()))
+        return {};
+    const auto label = [](const Labels& l, int i) {
+        return l && i < static_cast<int>(l->size()) ? QString::fromStdString((*l)[static_cast<std::size_t>(i)]) : QString::number(i);
+    };
+    const float x = v(r, c);
+    const QString value = std::isfinite(x) ? QString::number(static_cast<double>(x), 'g', 7) : formatValue(x);
+    return QStringLiteral("%1[%2, %3]  %4 \u2192 %5 = %6")
+        .arg(QString::fromStdString(m_matrix.name))
+        .arg(r)
+        .arg(c)
+        .arg(label(m_matrix.rowLabels, r), label(m_matrix.colLabels, c), value);
+}
+
+void HeatmapView::onMouseMove(QMouseEvent* event)
+{
+    const QString text = cellDescription(event->position());
+    if (text.isEmpty())
+        QToolTip::hideText();
+    else
+        QToolTip::showText(event->globalPosition().toPoint(), text, m_plot);
+}
+
+} // namespace attnlab

@@ -1,0 +1,51 @@
+#pragma once
+// One labelled heatmap of an engine matrix: token labels on both axes (queries as rows, keys as
+// columns; feature names for feature axes), an honest colour scale, masked cells drawn as −∞,
+// values inside cells when they fit, and a tooltip with the exact value under the mouse.
+
+#include "trace.h"
+
+#include <QString>
+#include <QWidget>
+
+class QCustomPlot;
+class QCPColorMap;
+class QCPColorScale;
+class QMouseEvent;
+
+namespace attnlab {
+
+class HeatmapView : public QWidget {
+    Q_OBJECT
+public:
+    /// How values map to colours.
+    enum class Scale {
+        Probability, ///< 0..1, viridis (attention weights)
+        Signed,      ///< symmetric around 0, blue-white-red (scores, vectors)
+    };
+
+    explicit HeatmapView(QWidget* parent = nullptr);
+
+    /// Shows `m`; `title` goes above the plot. Keeps a copy of what it draws.
+    void setMatrix(const LabeledMatrix& m, const QString& title, Scale scale);
+    /// The scale a stage's main matrix should use: probabilities for "weights", else signed.
+    static Scale scaleForStage(const QString& stageId);
+
+    const LabeledMatrix& matrix() const { return m_matrix; }
+    QCustomPlot* plot() const { return m_plot; }
+    /// "<row> → <col>: value" for the cell under plot pixel `pos`, or empty outside the cells.
+    QString cellDescription(const QPointF& pos) const;
+
+private:
+    void rebuild();
+    void onMouseMove(QMouseEvent* event);
+
+    QCustomPlot* m_plot = nullptr;
+    QCPColorMap* m_map = nullptr;
+    QCPColorScale* m_colorScale = nullptr;
+    LabeledMatrix m_matrix;
+    QString m_title;
+    Scale m_scale = Scale::Signed;
+};
+
+} // namespace attnlab

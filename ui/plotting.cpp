@@ -1,0 +1,59 @@
+#include "plotting.h"
+
+#include <qcustomplot.h>
+
+#include <cmath>
+
+namespace attnlab {
+
+void fillColorMapData(QCPColorMapData* data, const Eigen::MatrixXf& m)
+{
+    const int rows = static_cast<int>(m.rows());
+    const int cols = static_cast<int>(m.cols());
+    // Cells centred on integer indices: column c spans c-0.5 .. c+0.5.
+    data->setSize(cols, rows);
+    data->setRange(QCPRange(0, std::max(cols - 1, 0)), QCPRange(0, std::max(rows - 1, 0)));
+    for (int r = 0; r < rows; ++r) {
+        for (int c = 0; c < cols; ++c) {
+            const float v = m(r, c);
+            data->setCell(c, r, std::isfinite(v) ? static_cast<double>(v) : std::nan(""));
+        }
+    }
+}
+
+QCPColorGradient viridisGradient()
+{
+    // Viridis sampled at 0, 0.1, ..., 1 (the published colour map of matplotlib).
+    static const QColor kStops[] = {
+        QColor(0x440154), QColor(0x482475), QColor(0x414487), QColor(0x355F8D),
+        QColor(0x2A788E), QColor(0x21918C), QColor(0x22A884), QColor(0x44BF70),
+        QColor(0x7AD151), QColor(0xBDDF26), QColor(0xFDE725),
+    };
+    QCPColorGradient g;
+    g.clearColorStops();
+    const int n = static_cast<int>(std::size(kStops));
+    for (int i = 0; i < n; ++i)
+        g.setColorStopAt(static_cast<double>(i) / (n - 1), kStops[i]);
+    g.setColorInterpolation(QCPColorGradient::ciRGB);
+    g.setNanHandling(QCPColorGradient::nhNanColor);
+    g.setNanColor(QColor(200, 200, 200));
+    return g;
+}
+
+QCPColorGradient divergingGradient()
+{
+    // ColorBrewer RdBu (reversed: negative blue, positive red), readable by most colour-blind viewers.
+    QCPColorGradient g;
+    g.clearColorStops();
+    g.setColorStopAt(0.0, QColor(5, 48, 97));
+    g.setColorStopAt(0.25, QColor(67, 147, 195));
+    g.setColorStopAt(0.5, QColor(247, 247, 247));
+    g.setColorStopAt(0.75, QColor(214, 96, 77));
+    g.setColorStopAt(1.0, QColor(103, 0, 31));
+    g.setColorInterpolation(QCPColorGradient::ciRGB);
+    g.setNanHandling(QCPColorGradient::nhNanColor);
+    g.setNanColor(QColor(200, 200, 200));
+    return g;
+}
+
+} // namespace attnlab

@@ -1,0 +1,21 @@
+#pragma once
+// The one place where engine matrices become QCustomPlot data, and the colour gradients.
+
+#include <Eigen/Core>
+
+class QCPColorMapData;
+class QCPColorGradient;
+
+namespace attnlab {
+
+/// Fills `data` (resized to cols x rows) so that cell (key = column c, value = row r) holds
+/// m(r, c). Non-finite values (masked -inf cells) become NaN, which the gradient draws in
+/// its NaN colour instead of clamping them to the darkest colour.
+void fillColorMapData(QCPColorMapData* data, const Eigen::MatrixXf& m);
+
+/// Viridis (perceptually uniform, colour-blind safe): for probabilities and other values >= 0.
+QCPColorGradient viridisGradient();
+/// Blue - white - red, for signed values on a range symmetric around 0.
+QCPColorGradient divergingGradient();
+
+} // namespace attnlab
