@@ -26,8 +26,9 @@ Labels concatLabels(int heads, int dK)
     auto v = std::make_shared<std::vector<std::string>>();
     v->reserve(static_cast<std::size_t>(heads * dK));
     for (int h = 0; h < heads; ++h) {
+        const std::string head = "h" + std::to_string(h) + "\xC2\xB7" "d"; // "h1·d"
         for (int i = 0; i < dK; ++i)
-            v->push_back("h" + std::to_string(h) + "\xC2\xB7" "d" + std::to_string(i));
+            v->push_back(head + std::to_string(i));
     }
     return v;
 }
@@ -61,21 +62,24 @@ std::string quoted(const std::string& token)
 
 Eigen::MatrixXf rowSoftmax(const Eigen::MatrixXf& scores, std::vector<Eigen::Index>* emptyRows)
 {
-    Eigen::MatrixXf out(scores.rows(), scores.cols());
-    for (Eigen::Index i = 0; i < scores.rows(); ++i) {
-        const float rowMax = scores.row(i).maxCoeff();
-        if (!(rowMax > -std::numeric_limits<float>::infinity())) {
-            // Every key is masked: softmax is undefined (0/0). Say so instead of writing NaN.
-            out.row(i).setZero();
+    // Whole-matrix operations rather than a loop over rows: the matrices are column-major,
+    // so a row is strided in memory while these expressions run down contiguous columns.
+    Eigen::VectorXf rowMax = scores.rowwise().maxCoeff();
+    for (Eigen::Index i = 0; i < rowMax.size(); ++i) {
+        if (!(rowMax(i) > -std::numeric_limits<float>::infinity())) {
+            // Every key is masked: softmax is undefined (0/0). The row becomes 0, not NaN:
+            // with a max of 0 every exp(-inf - 0) below is exactly 0.
+            rowMax(i) = 0.0f;
             if (emptyRows)
                 emptyRows->push_back(i);
-            continue;
         }
-        // Subtract the row max before exp for numerical stability: the largest term is exp(0) = 1,
-        // so nothing overflows; exp(-inf) = 0 makes masked keys vanish exactly.
-        out.row(i) = (scores.row(i).array() - rowMax).exp().matrix();
-        out.row(i) /= out.row(i).sum();
     }
+    // Subtract the row max before exp for numerical stability: the largest term is exp(0) = 1,
+    // so nothing overflows; exp(-inf) = 0 makes masked keys vanish exactly.
+    Eigen::MatrixXf out = (scores.colwise() - rowMax).array().exp().matrix();
+    Eigen::ArrayXf sums = out.rowwise().sum().array();
+    sums = (sums > 0.0f).select(sums, 1.0f); // the empty rows: 0 / 1 = 0
+    out.array().colwise() /= sums;
     return out;
 }
 

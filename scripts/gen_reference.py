@@ -205,7 +205,8 @@ def draw(key, seed, count, a):
 # ----------------------------------------------------------------------------------------
 
 def embeddings(tokens, d, seed):
-    return np.stack([draw(t, seed, d, math.sqrt(3.0)) for t in tokens]).astype(np.float32)
+    # uniform in [-sqrt(3/d), sqrt(3/d)): variance 1/d, so E*sqrt(d) has unit variance
+    return np.stack([draw(t, seed, d, math.sqrt(3.0 / d)) for t in tokens]).astype(np.float32)
 
 
 def embed_scale(d, on):
@@ -565,7 +566,8 @@ def write_prng():
         "notes": "Vectors from scripts/gen_reference.py's implementation of docs/engine.md "
                  "section 2. 64-bit values are strings (hex and decimal) to survive JSON "
                  "parsers that use doubles. symmetric_sqrt3 = symmetric(z, sqrt(3)) of the "
-                 "same four outputs (i.e. the first 4 embedding components of 'the', seed 42).",
+                 "same four outputs (the embedding of 'the', seed 42, with d_model = 3 uses "
+                 "bound sqrt(3/3) = 1, so its components are symmetric(z, 1) instead).",
         "fnv1a64": [dict(input=s, **u64(fnv1a64(s))) for s in ("", "a", "狗")],
         "mix": [dict(seed=s, **u64(mix(s))) for s in (0, 42)],
         "stream": {
