@@ -20,13 +20,19 @@ QString minusInfinity()
     return QStringLiteral("\u2212\u221E"); // −∞
 }
 
+/// A cell's value in at most 4-5 characters: two decimals below 10, fewer above, "0" only
+/// for an exact zero (a masked weight), so rounding never pretends a value is zero.
 QString formatValue(float v)
 {
     if (std::isinf(v))
         return v < 0 ? minusInfinity() : QStringLiteral("\u221E");
     if (std::isnan(v))
         return QStringLiteral("NaN");
-    return QString::number(static_cast<double>(v), 'g', 3);
+    if (v == 0.0f)
+        return QStringLiteral("0");
+    const float a = std::abs(v);
+    const int decimals = a >= 100 ? 0 : a >= 10 ? 1 : 2;
+    return QString::number(static_cast<double>(v), 'f', decimals).replace(QLatin1Char('-'), QChar(0x2212));
 }
 
 QSharedPointer<QCPAxisTickerText> labelTicker(const std::vector<std::string>& labels)
@@ -51,7 +57,10 @@ HeatmapView::HeatmapView(QWidget* parent)
     layout->addWidget(m_plot);
 
     m_plot->plotLayout()->insertRow(0);
-    m_plot->plotLayout()->addElement(0, 0, new QCPTextElement(m_plot, QString(), QFont(font().family(), 12, QFont::Bold)));
+    QFont titleFont = font(); // keeps the CJK fallback family of the application font
+    titleFont.setPointSize(12);
+    titleFont.setBold(true);
+    m_plot->plotLayout()->addElement(0, 0, new QCPTextElement(m_plot, QString(), titleFont));
 
     m_map = new QCPColorMap(m_plot->xAxis, m_plot->yAxis);
     m_map->setInterpolate(false); // crisp cells: each cell is one number
@@ -122,8 +131,17 @@ void HeatmapView::rebuild()
     m_plot->xAxis->setRange(-0.5, cols - 0.5);
     m_plot->yAxis->setRange(-0.5, rows - 0.5);
     m_plot->xAxis2->setRange(-0.5, cols - 0.5);
-    if (m_matrix.colLabels)
+    if (m_matrix.colLabels) {
         m_plot->xAxis2->setTicker(labelTicker(*m_matrix.colLabels));
+        // Upright column labels when they fit their cells (CJK characters, short words);
+        // slanted otherwise, so long words do not run into each other.
+        const QFontMetrics fm(m_plot->xAxis2->tickLabelFont());
+        int widest = 0;
+        for (const auto& l : *m_matrix.colLabels)
+            widest = std::max(widest, fm.horizontalAdvance(QString::fromStdString(l)));
+        const int cellWidth = cols > 0 ? std::max(m_plot->width() - 160, 200) / cols : 0;
+        m_plot->xAxis2->setTickLabelRotation(widest + 6 <= cellWidth ? 0 : -45);
+    }
     if (m_matrix.rowLabels)
         m_plot->yAxis->setTicker(labelTicker(*m_matrix.rowLabels));
 

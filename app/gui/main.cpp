@@ -4,6 +4,7 @@
 #include "session.h"
 
 #include <QApplication>
+#include <QCommandLineParser>
 #include <QFont>
 #include <QFontInfo>
 
@@ -19,7 +20,15 @@ int main(int argc, char** argv)
     font.setFamilies({QFontInfo(font).family(), QStringLiteral("Noto Sans CJK SC")});
     QApplication::setFont(font);
 
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Attention Lab: every stage of Transformer attention, live."));
+    parser.addHelpOption();
+    parser.addPositionalArgument(QStringLiteral("sentence"), QStringLiteral("The sentence to start with (default: a built-in one)."));
+    parser.process(app);
+
     attnlab::Session session;
+    if (!parser.positionalArguments().isEmpty())
+        session.setSentence(parser.positionalArguments().join(QLatin1Char(' ')));
     attnlab::MainWindow window(&session);
     window.show();
     return QApplication::exec();
