@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Configures and builds Attention Lab (Release, Ninja) into build/ after installing what is
+# missing. Extra arguments go to CMake, e.g. scripts/build.sh -DATTNLAB_NATIVE=OFF.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh
+jobs=$(nproc 2>/dev/null || echo 2)
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null
+ninja -C build -j"$jobs"

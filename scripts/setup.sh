@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Installs everything Attention Lab needs from Debian 12's packages: the compiler and build
+# tools, Qt 6, QCustomPlot (Qt 6 build), Eigen, nlohmann-json, Google Benchmark, a Chinese
+# font and Xvfb. Idempotent: when everything is installed it returns at once.
+set -euo pipefail
+
+packages=(
+    build-essential cmake ninja-build git pkg-config ca-certificates
+    qt6-base-dev qt6-svg-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
+    libqcustomplot-dev libeigen3-dev nlohmann-json3-dev libbenchmark-dev
+    fonts-noto-cjk xvfb xauth
+)
+
+missing=()
+for p in "${packages[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+        missing+=("$p")
+    fi
+done
+if [ ${#missing[@]} -eq 0 ]; then
+    exit 0
+fi
+
+echo "setup: installing ${missing[*]}" >&2
+if [ "$(id -u)" -eq 0 ]; then
+    sudo=()
+elif command -v sudo >/dev/null 2>&1; then
+    sudo=(sudo)
+else
+    echo "setup: error: these Debian packages are missing and installing them needs root:" >&2
+    echo "  apt-get install ${missing[*]}" >&2
+    exit 1
+fi
+
+if ! "${sudo[@]}" apt-get update -q >&2; then
+    echo "setup: error: 'apt-get update' failed; check the network and /etc/apt/sources.list" >&2
+    exit 1
+fi
+if ! DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}" >&2; then
+    echo "setup: error: could not install: ${missing[*]}" >&2
+    echo "  (Attention Lab needs Debian 12 'bookworm' or newer, with its main repository enabled)" >&2
+    exit 1
+fi
