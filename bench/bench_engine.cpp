@@ -3,6 +3,7 @@
 // against what this machine reaches. Run: ./build/bench/bench_engine
 
 #include "attention.h"
+#include "common/allocator.h"
 
 #include <benchmark/benchmark.h>
 
@@ -90,4 +91,13 @@ void sizes(benchmark::internal::Benchmark* b)
 BENCHMARK(BM_Trace)->Apply(sizes);
 BENCHMARK(BM_TraceWithWeights)->Apply(sizes);
 BENCHMARK(BM_Gemm)->Apply(sizes);
-BENCHMARK_MAIN();
+int main(int argc, char** argv)
+{
+    attnlab::keepLargeAllocationsOnHeap();
+    benchmark::Initialize(&argc, argv);
+    if (benchmark::ReportUnrecognizedArguments(argc, argv))
+        return 1;
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+}

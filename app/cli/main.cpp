@@ -3,6 +3,8 @@
 
 #include "options.h"
 
+#include "common/allocator.h"
+
 #include "fileio.h"
 #include "trace_json.h"
 #include "weights.h"
@@ -72,6 +74,7 @@ int runTrace(const std::vector<std::string>& args)
 
 int main(int argc, char** argv)
 {
+    attnlab::keepLargeAllocationsOnHeap();
     const std::vector<std::string> args(argv + 1, argv + argc);
     if (args.empty())
         return fail(2, "no command given; try 'attention-lab-cli help'");

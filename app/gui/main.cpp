@@ -1,5 +1,6 @@
 // attention-lab: the studio window, opened on the built-in default sentence.
 
+#include "common/allocator.h"
 #include "mainwindow.h"
 #include "session.h"
 
@@ -10,6 +11,7 @@
 
 int main(int argc, char** argv)
 {
+    attnlab::keepLargeAllocationsOnHeap();
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("Attention Lab"));
     QApplication::setOrganizationName(QStringLiteral("Attention Lab"));
