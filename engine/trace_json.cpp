@@ -1,5 +1,6 @@
 #include "trace_json.h"
 
+#include "config_json.h"
 #include "weights.h"
 
 #include <nlohmann/json.hpp>
@@ -25,17 +26,9 @@ Json number(float v)
 
 Json configJson(const Config& c, const std::string& weightsSource)
 {
-    Json j = Json::object();
-    j["d_model"] = c.dModel;
-    j["heads"] = c.heads;
-    j["d_k"] = c.dK();
-    j["seed"] = c.seed;
-    j["pe"] = std::string(toString(c.positional));
-    j["embed_scale"] = c.embedScale;
-    j["scale"] = c.scaleScores;
-    j["mask"] = std::string(toString(c.mask));
-    j["pad_to"] = c.padTo > 0 ? Json(c.padTo) : Json(nullptr);
-    j["max_tokens"] = c.maxTokens;
+    // The field names live in config_json.cpp; the config holds no floats, so going through
+    // text converts between the two JSON flavours exactly.
+    Json j = Json::parse(configToJson(c).dump());
     j["weights"] = weightsSource;
     return j;
 }
@@ -63,11 +56,6 @@ Json matrixJson(const LabeledMatrix& m)
 }
 
 } // namespace
-
-std::string configToJson(const Config& config, const std::string& weightsSource)
-{
-    return configJson(config, weightsSource).dump();
-}
 
 std::string traceToJson(const Trace& trace, int indent)
 {

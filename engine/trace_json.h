@@ -14,7 +14,4 @@ inline constexpr int kTraceFormatVersion = 1;
 /// The trace as JSON text: compact, or indented by `indent` spaces when indent >= 0.
 std::string traceToJson(const Trace& trace, int indent = -1);
 
-/// The config's JSON object, with the names used on the command line (d_model, heads, ...).
-std::string configToJson(const Config& config, const std::string& weightsSource);
-
 } // namespace attnlab

@@ -89,6 +89,34 @@ HeatmapView::HeatmapView(QWidget* parent)
     m_plot->xAxis2->grid()->setVisible(false);
     m_plot->setMouseTracking(true);
     connect(m_plot, &QCustomPlot::mouseMove, this, &HeatmapView::onMouseMove);
+    connect(m_plot, &QCustomPlot::mousePress, this, &HeatmapView::onMousePress);
+}
+
+void HeatmapView::setSharedMaxAbs(double maxAbs)
+{
+    m_sharedMaxAbs = maxAbs;
+    rebuild();
+}
+
+void HeatmapView::setSelectedCell(int row, int column)
+{
+    if (row == m_selRow && column == m_selCol)
+        return;
+    m_selRow = row;
+    m_selCol = column;
+    rebuild();
+}
+
+void HeatmapView::setCellValuesVisible(bool visible)
+{
+    m_cellValues = visible;
+    rebuild();
+}
+
+void HeatmapView::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    rebuild(); // whether values fit inside the cells depends on the size
 }
 
 HeatmapView::Scale HeatmapView::scaleForStage(const QString& stageId)
@@ -106,6 +134,8 @@ void HeatmapView::setMatrix(const LabeledMatrix& m, const QString& title, Scale 
 
 void HeatmapView::rebuild()
 {
+    if (m_matrix.values.size() == 0)
+        return; // nothing to draw yet
     const Eigen::MatrixXf& v = m_matrix.values;
     const int rows = static_cast<int>(v.rows());
     const int cols = static_cast<int>(v.cols());
@@ -123,7 +153,7 @@ void HeatmapView::rebuild()
             if (std::isfinite(v.data()[i]))
                 maxAbs = std::max(maxAbs, std::abs(v.data()[i]));
         }
-        const double r = maxAbs > 0 ? maxAbs : 1.0;
+        const double r = m_sharedMaxAbs > 0 ? m_sharedMaxAbs : maxAbs > 0 ? maxAbs : 1.0;
         m_map->setGradient(divergingGradient());
         m_map->setDataRange(QCPRange(-r, r));
     }
@@ -148,7 +178,7 @@ void HeatmapView::rebuild()
     // Values inside the cells, when the cells are large enough to hold them.
     m_plot->clearItems();
     const QRect area = m_plot->axisRect()->rect();
-    const bool fits = rows > 0 && cols > 0 && rows * cols <= 400
+    const bool fits = m_cellValues && rows > 0 && cols > 0 && rows * cols <= 400
         && (area.isEmpty() || (area.width() / cols >= 34 && area.height() / rows >= 18));
     for (int r = 0; r < rows && (fits || !v.allFinite()); ++r) {
         for (int c = 0; c < cols; ++c) {
@@ -168,15 +198,33 @@ void HeatmapView::rebuild()
             label->setClipToAxisRect(true);
         }
     }
+    if (m_selRow >= 0 && m_selCol >= 0 && m_selRow < rows && m_selCol < cols) {
+        auto* outline = new QCPItemRect(m_plot);
+        outline->topLeft->setCoords(m_selCol - 0.5, m_selRow - 0.5);
+        outline->bottomRight->setCoords(m_selCol + 0.5, m_selRow + 0.5);
+        outline->setPen(QPen(QColor(255, 140, 0), 3));
+        outline->setClipToAxisRect(true);
+    }
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
-QString HeatmapView::cellDescription(const QPointF& pos) const
+QPoint HeatmapView::cellAt(const QPointF& pos) const
 {
     const int c = static_cast<int>(std::lround(m_plot->xAxis->pixelToCoord(pos.x())));
     const int r = static_cast<int>(std::lround(m_plot->yAxis->pixelToCoord(pos.y())));
     const Eigen::MatrixXf& v = m_matrix.values;
     if (r < 0 || c < 0 || r >= v.rows() || c >= v.cols() || !m_plot->axisRect()->rect().contains(pos.toPoint()))
+        return {-1, -1};
+    return {r, c};
+}
+
+QString HeatmapView::cellDescription(const QPointF& pos) const
+{
+    const QPoint cell = cellAt(pos);
+    const int r = cell.x();
+    const int c = cell.y();
+    const Eigen::MatrixXf& v = m_matrix.values;
+    if (r < 0)
         return {};
     const auto label = [](const Labels& l, int i) {
         return l && i < static_cast<int>(l->size()) ? QString::fromStdString((*l)[static_cast<std::size_t>(i)]) : QString::number(i);
@@ -188,6 +236,13 @@ QString HeatmapView::cellDescription(const QPointF& pos) const
         .arg(r)
         .arg(c)
         .arg(label(m_matrix.rowLabels, r), label(m_matrix.colLabels, c), value);
+}
+
+void HeatmapView::onMousePress(QMouseEvent* event)
+{
+    const QPoint cell = cellAt(event->position());
+    if (cell.x() >= 0)
+        emit cellClicked(cell.x(), cell.y());
 }
 
 void HeatmapView::onMouseMove(QMouseEvent* event)

@@ -12,6 +12,7 @@ class QCustomPlot;
 class QCPColorMap;
 class QCPColorScale;
 class QMouseEvent;
+class QResizeEvent;
 
 namespace attnlab {
 
@@ -28,6 +29,13 @@ public:
 
     /// Shows `m`; `title` goes above the plot. Keeps a copy of what it draws.
     void setMatrix(const LabeledMatrix& m, const QString& title, Scale scale);
+    /// For Scale::Signed: use ±maxAbs instead of the matrix's own largest |value| (so several
+    /// heads share one colour scale). A value <= 0 returns to the matrix's own range.
+    void setSharedMaxAbs(double maxAbs);
+    /// Outlines one cell (the selection); (-1, -1) removes the outline.
+    void setSelectedCell(int row, int column);
+    /// Draws values inside cells when they fit (default on).
+    void setCellValuesVisible(bool visible);
     /// The scale a stage's main matrix should use: probabilities for "weights", else signed.
     static Scale scaleForStage(const QString& stageId);
 
@@ -35,10 +43,18 @@ public:
     QCustomPlot* plot() const { return m_plot; }
     /// "<row> → <col>: value" for the cell under plot pixel `pos`, or empty outside the cells.
     QString cellDescription(const QPointF& pos) const;
+    /// The (row, column) of the cell under plot pixel `pos`, or (-1, -1).
+    QPoint cellAt(const QPointF& pos) const;
+
+signals:
+    /// The user clicked a cell.
+    void cellClicked(int row, int column);
 
 private:
     void rebuild();
     void onMouseMove(QMouseEvent* event);
+    void onMousePress(QMouseEvent* event);
+    void resizeEvent(QResizeEvent* event) override;
 
     QCustomPlot* m_plot = nullptr;
     QCPColorMap* m_map = nullptr;
@@ -46,6 +62,10 @@ private:
     LabeledMatrix m_matrix;
     QString m_title;
     Scale m_scale = Scale::Signed;
+    double m_sharedMaxAbs = 0;
+    int m_selRow = -1;
+    int m_selCol = -1;
+    bool m_cellValues = true;
 };
 
 } // namespace attnlab

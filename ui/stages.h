@@ -1,0 +1,35 @@
+#pragma once
+// The steps of the stage navigator, in the order of the math, with their user-facing names,
+// formulas and operand shapes. User-facing text lives here, looked up by stage id; the engine
+// only knows ids.
+
+#include <QString>
+#include <QStringList>
+
+#include <vector>
+
+namespace attnlab {
+
+struct Trace;
+
+struct Step {
+    QString id;        ///< "tokens" or an engine stage id
+    bool perHead;      ///< the stage exists once per head
+};
+
+/// tokens → embedding → positional encoding → X → Q, K, V → Q·Kᵀ → ÷√d_k → mask →
+/// masked scores → softmax → ·V → concat → ·W_O.
+const std::vector<Step>& steps();
+/// The index of `id` in steps(), or -1.
+int stepIndex(const QString& id);
+
+/// Short name for the navigator ("Q·Kᵀ"), translated.
+QString stepName(const QString& id);
+/// The formula banner's text for a stage ("A = softmax(QKᵀ/√d_k + M)"), translated.
+QString stepFormula(const QString& id, bool scaled, bool embedScaled);
+/// The operands' shapes for the banner ("Q_h: 5 × 8,  K_hᵀ: 8 × 5  →  5 × 5").
+QString stepShapes(const QString& id, const Trace& trace);
+/// One or two sentences saying what the stage does and why, translated.
+QString stepExplanation(const QString& id);
+
+} // namespace attnlab
