@@ -21,7 +21,7 @@ std::string sentenceOf(int n)
 {
     std::string s;
     for (int i = 0; i < n; ++i)
-        s += "w" + std::to_string(i) + " ";
+        s.append("w").append(std::to_string(i)).append(" ");
     return s;
 }
 

@@ -26,7 +26,10 @@ Labels concatLabels(int heads, int dK)
     auto v = std::make_shared<std::vector<std::string>>();
     v->reserve(static_cast<std::size_t>(heads * dK));
     for (int h = 0; h < heads; ++h) {
-        const std::string head = "h" + std::to_string(h) + "\xC2\xB7" "d"; // "h1·d"
+        // Appended piece by piece: GCC 12 warns falsely (-Wrestrict) on "literal" + std::string.
+        std::string head = "h";
+        head += std::to_string(h);
+        head += "\xC2\xB7" "d"; // "h1·d"
         for (int i = 0; i < dK; ++i)
             v->push_back(head + std::to_string(i));
     }

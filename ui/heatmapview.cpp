@@ -94,6 +94,8 @@ HeatmapView::HeatmapView(QWidget* parent)
 
 void HeatmapView::setSharedMaxAbs(double maxAbs)
 {
+    if (maxAbs == m_sharedMaxAbs)
+        return;
     m_sharedMaxAbs = maxAbs;
     rebuild();
 }

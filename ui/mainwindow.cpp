@@ -1,97 +1,386 @@
 #include "mainwindow.h"
 
-#include "heatmapview.h"
+#include "cellinspector.h"
+#include "formulabanner.h"
 #include "session.h"
+#include "settingspanel.h"
+#include "stagenavigator.h"
+#include "stages.h"
+#include "stageview.h"
+#include "tokensview.h"
 
-#include <QComboBox>
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDir>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QHBoxLayout>
+#include <QKeySequence>
 #include <QLabel>
 #include <QLineEdit>
-#include <QSpinBox>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QSettings>
+#include <QShortcut>
+#include <QStackedWidget>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QTabWidget>
 #include <QTimer>
 #include <QVBoxLayout>
 
 namespace attnlab {
 
+namespace {
+
+constexpr int kMaxRecent = 8;
+const char* kSessionFilter = QT_TRANSLATE_NOOP("attnlab::MainWindow", "Attention Lab sessions (*.attnlab.json *.json)");
+const char* kWeightsFilter = QT_TRANSLATE_NOOP("attnlab::MainWindow", "safetensors weights (*.safetensors)");
+
+} // namespace
+
 MainWindow::MainWindow(Session* session, QWidget* parent)
     : QMainWindow(parent)
     , m_session(session)
     , m_sentence(new QLineEdit(this))
-    , m_head(new QSpinBox(this))
-    , m_mask(new QComboBox(this))
     , m_message(new QLabel(this))
-    , m_heatmap(new HeatmapView(this))
+    , m_banner(new FormulaBanner(session, this))
+    , m_tabs(new QTabWidget(this))
+    , m_stack(new QStackedWidget(this))
+    , m_tokensView(new TokensView(session, this))
+    , m_stageView(new StageView(session, this))
+    , m_navigator(new StageNavigator(session, this))
+    , m_settings(new SettingsPanel(session, this))
+    , m_inspector(new CellInspector(session, this))
     , m_debounce(new QTimer(this))
+    , m_normalFont(QApplication::font())
 {
     setWindowTitle(tr("Attention Lab"));
+    setObjectName(QStringLiteral("MainWindow"));
+
     auto* central = new QWidget(this);
     auto* layout = new QVBoxLayout(central);
-
     auto* top = new QHBoxLayout;
-    top->addWidget(new QLabel(tr("Sentence:"), this));
+    auto* sentenceLabel = new QLabel(tr("&Sentence:"), this);
+    sentenceLabel->setBuddy(m_sentence);
+    top->addWidget(sentenceLabel);
     m_sentence->setText(session->sentence());
-    m_sentence->setPlaceholderText(tr("Type a sentence in any language, e.g. 狗咬了人"));
+    m_sentence->setPlaceholderText(tr("Type a sentence in any language, e.g. \u72D7\u54AC\u4E86\u4EBA or <sos> Je vais bien"));
     m_sentence->setClearButtonEnabled(true);
+    m_sentence->setMaxLength(100000);
     top->addWidget(m_sentence, 1);
-    top->addWidget(new QLabel(tr("Head:"), this));
-    m_head->setRange(1, session->config().heads);
-    top->addWidget(m_head);
-    top->addWidget(new QLabel(tr("Mask:"), this));
-    m_mask->addItem(tr("none"), QStringLiteral("none"));
-    m_mask->addItem(tr("causal"), QStringLiteral("causal"));
-    m_mask->addItem(tr("padding"), QStringLiteral("padding"));
-    m_mask->addItem(tr("causal + padding"), QStringLiteral("causal+padding"));
-    top->addWidget(m_mask);
     layout->addLayout(top);
-
     m_message->setWordWrap(true);
+    m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(m_message);
-    layout->addWidget(m_heatmap, 1);
+    layout->addWidget(m_banner);
+
+    m_stack->addWidget(m_tokensView);
+    m_stack->addWidget(m_stageView);
+    m_tabs->addTab(m_stack, tr("Stage"));
+    m_tabs->setFocusPolicy(Qt::NoFocus);
+    layout->addWidget(m_tabs, 1);
     setCentralWidget(central);
+
+    auto* navDock = new QDockWidget(tr("Stages"), this);
+    navDock->setObjectName(QStringLiteral("StagesDock"));
+    navDock->setWidget(m_navigator);
+    addDockWidget(Qt::LeftDockWidgetArea, navDock);
+    auto* settingsDock = new QDockWidget(tr("Settings"), this);
+    settingsDock->setObjectName(QStringLiteral("SettingsDock"));
+    settingsDock->setWidget(m_settings);
+    addDockWidget(Qt::RightDockWidgetArea, settingsDock);
+    auto* inspectorDock = new QDockWidget(tr("How was this computed?"), this);
+    inspectorDock->setObjectName(QStringLiteral("InspectorDock"));
+    inspectorDock->setWidget(m_inspector);
+    addDockWidget(Qt::RightDockWidgetArea, inspectorDock);
 
     // Recompute after a short pause in typing, so fast typists never wait for the engine.
     m_debounce->setSingleShot(true);
-    m_debounce->setInterval(60);
-    connect(m_sentence, &QLineEdit::textChanged, m_debounce, qOverload<>(&QTimer::start));
+    m_debounce->setInterval(40);
+    connect(m_sentence, &QLineEdit::textEdited, m_debounce, qOverload<>(&QTimer::start));
     connect(m_debounce, &QTimer::timeout, this, [this] { m_session->setSentence(m_sentence->text()); });
-    connect(m_head, &QSpinBox::valueChanged, this, &MainWindow::showTrace);
-    connect(m_mask, &QComboBox::currentIndexChanged, this, &MainWindow::applyMask);
-    connect(session, &Session::traceChanged, this, &MainWindow::showTrace);
+    connect(session, &Session::traceChanged, this, &MainWindow::showMessages);
     connect(session, &Session::errorOccurred, this, &MainWindow::showError);
-    showTrace();
-    resize(1000, 760);
+    connect(session, &Session::stepChanged, this, &MainWindow::showStep);
+    connect(session, &Session::inputChanged, this, [this] {
+        if (m_sentence->text() != m_session->sentence())
+            m_sentence->setText(m_session->sentence()); // a session file was opened
+    });
+    connect(m_settings, &SettingsPanel::openWeightsRequested, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open weights"), QString(), tr(kWeightsFilter));
+        if (!path.isEmpty())
+            importWeights(path);
+    });
+    connect(m_settings, &SettingsPanel::saveWeightsRequested, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Save weights"), QStringLiteral("weights.safetensors"), tr(kWeightsFilter));
+        if (!path.isEmpty())
+            saveWeights(path);
+    });
+    connect(m_settings, &SettingsPanel::openMaskRequested, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open mask"), QString(), tr("Mask files (*.mask *.txt);;All files (*)"));
+        if (!path.isEmpty())
+            openMask(path);
+    });
+
+    buildMenus();
+    buildShortcuts();
+    showStep();
+    showMessages();
+    resize(1400, 900);
 }
 
-void MainWindow::applyMask()
+QWidget* MainWindow::currentStageWidget() const
 {
-    Config c = m_session->config();
-    c.mask = parseMaskKind(m_mask->currentData().toString().toStdString()).value_or(MaskKind::None);
-    m_session->setConfig(c);
+    return m_stack->currentWidget();
 }
 
-void MainWindow::showTrace()
+void MainWindow::buildMenus()
 {
-    const auto& trace = m_session->trace();
-    if (!trace)
-        return;
-    const int head = m_head->value() - 1;
-    const Stage* s = trace->find("weights", head);
-    if (!s)
-        return;
-    m_heatmap->setMatrix(s->main(), tr("Attention weights A = softmax(QKᵀ/√d_k + M), head %1").arg(head + 1),
-                         HeatmapView::Scale::Probability);
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&Open session\u2026"), QKeySequence::Open, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open session"), QString(), tr(kSessionFilter));
+        if (!path.isEmpty())
+            openSession(path);
+    });
+    m_recentMenu = file->addMenu(tr("Open &recent"));
+    file->addAction(tr("&Save session"), QKeySequence::Save, this, [this] {
+        QString path = m_sessionPath;
+        if (path.isEmpty())
+            path = QFileDialog::getSaveFileName(this, tr("Save session"), QStringLiteral("lesson.attnlab.json"), tr(kSessionFilter));
+        if (!path.isEmpty())
+            saveSession(path);
+    });
+    file->addAction(tr("Save session &as\u2026"), QKeySequence::SaveAs, this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Save session as"), QStringLiteral("lesson.attnlab.json"), tr(kSessionFilter));
+        if (!path.isEmpty())
+            saveSession(path);
+    });
+    file->addSeparator();
+    file->addAction(tr("Open &weights\u2026"), this, [this] { emit m_settings->openWeightsRequested(); });
+    file->addAction(tr("Save weights\u2026"), this, [this] { emit m_settings->saveWeightsRequested(); });
+    file->addAction(tr("Open &mask\u2026"), this, [this] { emit m_settings->openMaskRequested(); });
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+    rebuildRecentMenu();
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    QAction* presenter = view->addAction(tr("&Presenter mode"));
+    presenter->setCheckable(true);
+    presenter->setShortcut(Qt::Key_F11);
+    presenter->setShortcutContext(Qt::ApplicationShortcut);
+    connect(presenter, &QAction::toggled, this, &MainWindow::setPresenterMode);
+
+    QMenu* go = menuBar()->addMenu(tr("&Go"));
+    go->addAction(tr("&Next stage"), m_session, &Session::nextStep);
+    go->addAction(tr("&Previous stage"), m_session, &Session::previousStep);
+    go->addAction(tr("&First stage"), this, [this] { m_session->setStep(0); });
+    go->addAction(tr("&Last stage"), this, [this] { m_session->setStep(static_cast<int>(steps().size()) - 1); });
+    go->addAction(tr("Next &head"), QKeySequence(Qt::Key_Down), this, [this] { m_session->setHead(m_session->head() + 1); });
+    go->addAction(tr("Previous h&ead"), QKeySequence(Qt::Key_Up), this, [this] { m_session->setHead(m_session->head() - 1); });
+    QAction* play = go->addAction(tr("&Auto-play"));
+    play->setShortcut(Qt::Key_P);
+    connect(play, &QAction::triggered, this, [this] { m_navigator->setPlaying(!m_navigator->isPlaying()); });
+}
+
+void MainWindow::buildShortcuts()
+{
+    // ←/→ and Space step through the stages; PageDown/PageUp are what presentation clickers
+    // send. Inside the sentence box ←, →, Space, Home and End keep editing the text (the line
+    // edit claims them first); PageUp/PageDown work everywhere.
+    const auto bind = [this](QKeySequence key, auto slot) {
+        auto* s = new QShortcut(key, this);
+        connect(s, &QShortcut::activated, this, slot);
+    };
+    bind(QKeySequence(Qt::Key_Right), [this] { m_session->nextStep(); });
+    bind(QKeySequence(Qt::Key_Space), [this] { m_session->nextStep(); });
+    bind(QKeySequence(Qt::Key_PageDown), [this] { m_session->nextStep(); });
+    bind(QKeySequence(Qt::Key_Left), [this] { m_session->previousStep(); });
+    bind(QKeySequence(Qt::Key_PageUp), [this] { m_session->previousStep(); });
+    bind(QKeySequence(Qt::Key_Home), [this] { m_session->setStep(0); });
+    bind(QKeySequence(Qt::Key_End), [this] { m_session->setStep(static_cast<int>(steps().size()) - 1); });
+    bind(QKeySequence(Qt::Key_Escape), [this] {
+        if (m_presenter)
+            setPresenterMode(false);
+        else
+            m_sentence->clearFocus(); // leave the text box so the arrows step again
+    });
+}
+
+void MainWindow::showStep()
+{
+    const QString id = m_session->stepId();
+    m_stack->setCurrentWidget(id == u"tokens" ? static_cast<QWidget*>(m_tokensView) : static_cast<QWidget*>(m_stageView));
+}
+
+void MainWindow::showMessages()
+{
     QStringList warnings;
-    for (const auto& w : trace->warnings)
-        warnings << QString::fromStdString(w);
+    for (const auto& w : m_session->trace()->warnings)
+        warnings << QStringLiteral("\u26A0 ") + QString::fromStdString(w);
     m_message->setText(warnings.join(QLatin1Char('\n')));
-    m_message->setStyleSheet(QString());
+    m_message->setStyleSheet(QStringLiteral("color: #8a5300;"));
+    m_message->setVisible(!warnings.isEmpty());
 }
 
 void MainWindow::showError(const QString& message)
 {
-    // The previous heatmap stays: the user's work is not lost, only this input is refused.
-    m_message->setText(message);
-    m_message->setStyleSheet(QStringLiteral("color: #b00020; font-weight: bold;"));
+    // Shown inline; the previous result stays on screen so nothing the user had is lost.
+    showStatus(message, true);
+}
+
+void MainWindow::showStatus(const QString& message, bool isError)
+{
+    m_message->setText((isError ? QStringLiteral("\u26D4 ") : QString()) + message);
+    m_message->setStyleSheet(isError ? QStringLiteral("color: #b00020; font-weight: bold;") : QString());
+    m_message->setVisible(true);
+    statusBar()->showMessage(message, 8000);
+}
+
+bool MainWindow::openSession(const QString& path)
+{
+    QString error;
+    if (!m_session->loadSession(path, &error)) {
+        showStatus(error, true);
+        return false;
+    }
+    m_sessionPath = path;
+    addRecentFile(path);
+    showStatus(tr("Opened %1").arg(QFileInfo(path).fileName()), false);
+    return true;
+}
+
+bool MainWindow::saveSession(const QString& path)
+{
+    QString error;
+    if (!m_session->saveSession(path, &error)) {
+        showStatus(tr("Could not save the session: %1").arg(error), true);
+        return false;
+    }
+    m_sessionPath = path;
+    addRecentFile(path);
+    showStatus(tr("Saved %1").arg(QFileInfo(path).fileName()), false);
+    return true;
+}
+
+bool MainWindow::importWeights(const QString& path)
+{
+    QString error;
+    if (!m_session->importWeights(path, &error)) {
+        showStatus(tr("Could not open the weights: %1").arg(error), true);
+        return false;
+    }
+    showStatus(tr("Weights from %1: d_model %2").arg(QFileInfo(path).fileName()).arg(m_session->config().dModel), false);
+    return true;
+}
+
+bool MainWindow::saveWeights(const QString& path)
+{
+    QString error;
+    if (!m_session->saveWeights(path, &error)) {
+        showStatus(tr("Could not save the weights: %1").arg(error), true);
+        return false;
+    }
+    showStatus(tr("Saved the weights to %1").arg(QFileInfo(path).fileName()), false);
+    return true;
+}
+
+bool MainWindow::openMask(const QString& path)
+{
+    QString error;
+    if (!m_session->importMask(path, &error)) {
+        showStatus(error, true);
+        return false;
+    }
+    return true;
+}
+
+QStringList MainWindow::recentFiles() const
+{
+    return QSettings().value(QStringLiteral("recentFiles")).toStringList();
+}
+
+void MainWindow::addRecentFile(const QString& path)
+{
+    QStringList files = recentFiles();
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    files.removeAll(absolute);
+    files.prepend(absolute);
+    while (files.size() > kMaxRecent)
+        files.removeLast();
+    QSettings().setValue(QStringLiteral("recentFiles"), files);
+    rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu()
+{
+    if (!m_recentMenu)
+        return;
+    m_recentMenu->clear();
+    const QStringList files = recentFiles();
+    for (const QString& f : files)
+        m_recentMenu->addAction(QFileInfo(f).fileName(), this, [this, f] { openSession(f); })->setToolTip(f);
+    m_recentMenu->setEnabled(!files.isEmpty());
+}
+
+QString MainWindow::lastSessionPath() const
+{
+    const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
+    return dir.isEmpty() ? QString() : dir + QStringLiteral("/last-session.attnlab.json");
+}
+
+void MainWindow::restoreState()
+{
+    QSettings settings;
+    restoreGeometry(settings.value(QStringLiteral("geometry")).toByteArray());
+    QMainWindow::restoreState(settings.value(QStringLiteral("windowState")).toByteArray());
+    const QString last = lastSessionPath();
+    if (!last.isEmpty() && QFileInfo::exists(last)) {
+        QString error;
+        if (!m_session->loadSession(last, &error))
+            showStatus(tr("The last session could not be restored (%1); starting fresh.").arg(error), true);
+    }
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    QSettings settings;
+    settings.setValue(QStringLiteral("geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("windowState"), QMainWindow::saveState());
+    const QString last = lastSessionPath();
+    if (!last.isEmpty()) {
+        QDir().mkpath(QFileInfo(last).absolutePath());
+        m_session->saveSession(last, nullptr); // best effort: never block closing
+    }
+    event->accept();
+}
+
+void MainWindow::setPresenterMode(bool on)
+{
+    if (on == m_presenter)
+        return;
+    m_presenter = on;
+    if (on) {
+        // Large type and a high-contrast palette for the back row of a classroom.
+        QFont big = m_normalFont;
+        big.setPointSizeF(std::max(16.0, m_normalFont.pointSizeF() * 1.6));
+        setFont(big);
+        QPalette p = palette();
+        p.setColor(QPalette::Window, Qt::white);
+        p.setColor(QPalette::WindowText, Qt::black);
+        p.setColor(QPalette::Base, Qt::white);
+        p.setColor(QPalette::Text, Qt::black);
+        p.setColor(QPalette::AlternateBase, QColor(255, 244, 200));
+        p.setColor(QPalette::Highlight, QColor(0, 90, 200));
+        setPalette(p);
+        showFullScreen();
+    } else {
+        setFont(m_normalFont);
+        setPalette(QApplication::palette());
+        showNormal();
+    }
 }
 
 } // namespace attnlab

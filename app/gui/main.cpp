@@ -32,6 +32,9 @@ int main(int argc, char** argv)
     if (!parser.positionalArguments().isEmpty())
         session.setSentence(parser.positionalArguments().join(QLatin1Char(' ')));
     attnlab::MainWindow window(&session);
+    // The last session and window geometry come back, unless a sentence was given.
+    if (parser.positionalArguments().isEmpty())
+        window.restoreState();
     window.show();
     return QApplication::exec();
 }

@@ -308,7 +308,7 @@ private slots:
         // 2000 words: cut to max_tokens with a warning, never a crash.
         std::string many;
         for (int i = 0; i < 2000; ++i)
-            many += "w" + std::to_string(i % 50) + " ";
+            many.append("w").append(std::to_string(i % 50)).append(" ");
         const Trace t = computeTrace(request(many, 8, 2));
         QCOMPARE(t.tokens.size(), std::size_t(512));
         QVERIFY(!t.warnings.empty());

@@ -1,0 +1,114 @@
+#pragma once
+// The cell inspector: explains where the selected number of the current stage came from.
+//
+//   scores / scaled / mask / masked_scores (i, j): q_i and k_j side by side, their products,
+//       Σ = q_i·k_j, ÷ √d_k, + M_ij, and the resulting attention weight A_ij;
+//   weights (row i): the row before softmax (S″_i, masked keys marked −∞) and after (A_i) as
+//       bar charts, with exp(S″ − max), the weights and the check Σ A_ij = 1;
+//   head_output (i, c): the terms A_ij·V_j[c] of Z_i[c];
+//   q / k / v (i, c): the largest terms X_i[d]·W[r, d], the bias and the sum;
+//   other stages: the value with its row and column labels.
+//
+// It follows the Session's step, head and selected cell, recomputes only from the Trace (never
+// calls the engine) and shows a hint when nothing (or nothing valid any more) is selected.
+
+#include <QMap>
+#include <QString>
+#include <QWidget>
+
+#include <vector>
+
+class QCustomPlot;
+class QCPAxisRect;
+class QCPBars;
+class QCPTextElement;
+class QLabel;
+class QTableWidget;
+
+namespace attnlab {
+
+class Session;
+struct Trace;
+
+class CellInspector : public QWidget {
+    Q_OBJECT
+public:
+    /// What the panel currently explains.
+    enum class Mode {
+        Hint,       ///< nothing (valid) selected
+        Score,      ///< a cell of scores, scaled, mask or masked_scores
+        WeightsRow, ///< a row of weights
+        HeadOutput, ///< a cell of head_output
+        Projection, ///< a cell of q, k or v
+        Value,      ///< any other stage: one line
+    };
+
+    explicit CellInspector(Session* session, QWidget* parent = nullptr);
+
+    Mode mode() const { return m_mode; }
+    /// "query “cat” (row 2) · key “mat” (column 5)"; empty in Mode::Hint.
+    QString headingText() const;
+    /// The explanation under the heading (the hint in Mode::Hint).
+    QString summaryText() const;
+    /// The table of terms (hidden in Mode::Hint and Mode::Value).
+    QTableWidget* table() const { return m_table; }
+    /// The before/after-softmax bar charts (visible only in Mode::WeightsRow). Its plottables
+    /// are named "scores" (finite S″_ij) and "weights" (A_ij); each masked key has a text item "−∞".
+    QCustomPlot* barsPlot() const { return m_plot; }
+    /// The exact number behind a table cell (as displayed, before rounding), or NaN when the
+    /// cell holds text or nothing.
+    double tableNumber(int row, int column) const;
+    /// The named results shown, unrounded. Keys by mode:
+    ///   Score:      "recomputed" (Σ q·k), "trace" (S_ij), "scaled", "mask", "masked", "weight"
+    ///   WeightsRow: "max", "sumExp", "sum" (Σ A_ij), "masked" (count of masked keys)
+    ///   HeadOutput: "recomputed" (Σ A·V), "trace" (Z_i[c])
+    ///   Projection: "bias", "recomputed" (Σ X·W + b), "trace", "omitted" (sum of terms not listed)
+    ///   Value:      "trace"
+    const QMap<QString, double>& shownValues() const { return m_values; }
+    /// shownValues().value(key, NaN).
+    double shownValue(const QString& key) const;
+    /// The masked keys of the row in Mode::WeightsRow (column indices), else empty.
+    const std::vector<int>& maskedKeys() const { return m_maskedKeys; }
+
+protected:
+    void changeEvent(QEvent* event) override;
+
+private:
+    void refresh();
+    void explain();
+    void showHint();
+    void showScore(const Trace& t, const QString& id, int head, int row, int col);
+    void showWeightsRow(const Trace& t, int head, int row, int col);
+    void showHeadOutput(const Trace& t, int head, int row, int col);
+    void showProjection(const Trace& t, const QString& id, int head, int row, int col);
+    void showValue(const Trace& t, const QString& id, int head, int row, int col);
+
+    // Table helpers: a header, a row of numbers, and a "ledger" row (a label spanning all but
+    // the last column, the result in the last one).
+    void startTable(const QStringList& headers);
+    int addTermRow(const QString& label, const std::vector<double>& numbers);
+    int addLedgerRow(const QString& label, double value, bool emphasised = false);
+    void finishTable();
+
+    void setupPlot();
+    void applyPlotStyle();
+    void clearPlotItems();
+
+    Session* m_session = nullptr;
+    QLabel* m_heading = nullptr;
+    QLabel* m_summary = nullptr;
+    QCustomPlot* m_plot = nullptr;
+    QCPAxisRect* m_beforeRect = nullptr;
+    QCPAxisRect* m_afterRect = nullptr;
+    QCPTextElement* m_beforeTitle = nullptr;
+    QCPTextElement* m_afterTitle = nullptr;
+    QCPBars* m_scoreBars = nullptr;
+    QCPBars* m_weightBars = nullptr;
+    QTableWidget* m_table = nullptr;
+
+    Mode m_mode = Mode::Hint;
+    QMap<QString, double> m_values;
+    std::vector<int> m_maskedKeys;
+};
+
+} // namespace attnlab

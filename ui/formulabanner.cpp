@@ -1,0 +1,67 @@
+#include "formulabanner.h"
+
+#include "session.h"
+#include "stages.h"
+
+#include <QGridLayout>
+#include <QLabel>
+
+namespace attnlab {
+
+FormulaBanner::FormulaBanner(Session* session, QWidget* parent)
+    : QWidget(parent)
+    , m_session(session)
+    , m_step(new QLabel(this))
+    , m_formula(new QLabel(this))
+    , m_shapes(new QLabel(this))
+    , m_explanation(new QLabel(this))
+{
+    auto* layout = new QGridLayout(this);
+    layout->setContentsMargins(8, 4, 8, 4);
+    layout->addWidget(m_step, 0, 0);
+    layout->addWidget(m_formula, 0, 1);
+    layout->addWidget(m_shapes, 1, 1);
+    layout->addWidget(m_explanation, 2, 0, 1, 2);
+    layout->setColumnStretch(1, 1);
+    for (QLabel* l : {m_formula, m_shapes, m_explanation})
+        l->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_explanation->setWordWrap(true);
+    setAutoFillBackground(true);
+    setBackgroundRole(QPalette::AlternateBase);
+
+    connect(session, &Session::stepChanged, this, &FormulaBanner::refresh);
+    connect(session, &Session::headChanged, this, &FormulaBanner::refresh);
+    connect(session, &Session::traceChanged, this, &FormulaBanner::refresh);
+    refresh();
+}
+
+QString FormulaBanner::formulaText() const
+{
+    return m_formula->text();
+}
+
+QString FormulaBanner::shapesText() const
+{
+    return m_shapes->text();
+}
+
+void FormulaBanner::refresh()
+{
+    const auto& trace = *m_session->trace();
+    const QString id = m_session->stepId();
+    const auto& step = steps()[static_cast<std::size_t>(m_session->step())];
+    QString where = tr("Step %1 of %2").arg(m_session->step() + 1).arg(steps().size());
+    if (step.perHead)
+        where += tr(" \u00B7 head %1 of %2").arg(m_session->head() + 1).arg(trace.config.heads);
+    m_step->setText(where);
+
+    QFont big = font();
+    big.setPointSizeF(font().pointSizeF() * 1.6);
+    big.setBold(true);
+    m_formula->setFont(big);
+    m_formula->setText(stepFormula(id, trace.config.scaleScores, trace.config.embedScale));
+    m_shapes->setText(stepShapes(id, trace));
+    m_explanation->setText(stepExplanation(id));
+}
+
+} // namespace attnlab

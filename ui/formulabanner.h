@@ -1,0 +1,31 @@
+#pragma once
+// The formula banner: what the current stage computes (A = softmax(QKᵀ/√d_k + M)), the
+// shapes of its operands, and one sentence on why.
+
+#include <QWidget>
+
+class QLabel;
+
+namespace attnlab {
+
+class Session;
+
+class FormulaBanner : public QWidget {
+    Q_OBJECT
+public:
+    explicit FormulaBanner(Session* session, QWidget* parent = nullptr);
+
+    QString formulaText() const;
+    QString shapesText() const;
+
+private:
+    void refresh();
+
+    Session* m_session;
+    QLabel* m_step;
+    QLabel* m_formula;
+    QLabel* m_shapes;
+    QLabel* m_explanation;
+};
+
+} // namespace attnlab

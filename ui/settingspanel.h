@@ -1,0 +1,60 @@
+#pragma once
+// The settings panel: d_model, heads (only divisors of d_model are offered, d_k shown as
+// derived), seed, positional encoding, scalings, mask, padding and the weights. Every change
+// goes to the Session; the panel follows the Session when the input changes elsewhere.
+
+#include <QWidget>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QPushButton;
+class QSpinBox;
+
+namespace attnlab {
+
+class Session;
+
+class SettingsPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit SettingsPanel(Session* session, QWidget* parent = nullptr);
+
+    QSpinBox* dModelBox() const { return m_dModel; }
+    QComboBox* headsBox() const { return m_heads; }
+    QComboBox* maskBox() const { return m_mask; }
+    QComboBox* weightsBox() const { return m_weights; }
+    QComboBox* positionalBox() const { return m_positional; }
+    QCheckBox* scaleBox() const { return m_scale; }
+    QSpinBox* padToBox() const { return m_padTo; }
+
+signals:
+    /// The user asked for a file dialog (the main window owns dialogs and their messages).
+    void openWeightsRequested();
+    void saveWeightsRequested();
+    void openMaskRequested();
+
+private:
+    void syncFromSession();
+    void apply();
+    void fillHeads(int dModel, int preferred);
+
+    Session* m_session;
+    QSpinBox* m_dModel;
+    QComboBox* m_heads;
+    QLabel* m_dK;
+    QSpinBox* m_seed;
+    QComboBox* m_positional;
+    QCheckBox* m_embedScale;
+    QCheckBox* m_scale;
+    QComboBox* m_mask;
+    QSpinBox* m_padTo;
+    QComboBox* m_weights;
+    QPushButton* m_openWeights;
+    QPushButton* m_saveWeights;
+    QPushButton* m_openMask;
+    QLabel* m_weightsInfo;
+    bool m_syncing = false;
+};
+
+} // namespace attnlab
