@@ -8,7 +8,7 @@ packages=(
     build-essential cmake ninja-build git pkg-config ca-certificates
     qt6-base-dev qt6-svg-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
     libqcustomplot-dev libeigen3-dev nlohmann-json3-dev libbenchmark-dev
-    fonts-noto-cjk xvfb xauth
+    qt6-translations-l10n fonts-noto-cjk xvfb xauth
 )
 
 missing=()

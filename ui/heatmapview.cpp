@@ -57,10 +57,7 @@ HeatmapView::HeatmapView(QWidget* parent)
     layout->addWidget(m_plot);
 
     m_plot->plotLayout()->insertRow(0);
-    QFont titleFont = font(); // keeps the CJK fallback family of the application font
-    titleFont.setPointSize(12);
-    titleFont.setBold(true);
-    m_plot->plotLayout()->addElement(0, 0, new QCPTextElement(m_plot, QString(), titleFont));
+    m_plot->plotLayout()->addElement(0, 0, new QCPTextElement(m_plot, QString()));
 
     m_map = new QCPColorMap(m_plot->xAxis, m_plot->yAxis);
     m_map->setInterpolate(false); // crisp cells: each cell is one number
@@ -87,6 +84,7 @@ HeatmapView::HeatmapView(QWidget* parent)
     m_plot->xAxis2->setTickLabelRotation(-45);
     m_plot->xAxis2->setSubTicks(false);
     m_plot->xAxis2->grid()->setVisible(false);
+    applyPlotFonts(m_plot, font()); // the CJK fallback families of the application font
     m_plot->setMouseTracking(true);
     connect(m_plot, &QCustomPlot::mouseMove, this, &HeatmapView::onMouseMove);
     connect(m_plot, &QCustomPlot::mousePress, this, &HeatmapView::onMousePress);
@@ -109,10 +107,27 @@ void HeatmapView::setSelectedCell(int row, int column)
     rebuild();
 }
 
+void HeatmapView::setHighlight(const Highlight& highlight)
+{
+    if (highlight == m_highlight)
+        return;
+    m_highlight = highlight;
+    rebuild();
+}
+
 void HeatmapView::setCellValuesVisible(bool visible)
 {
     m_cellValues = visible;
     rebuild();
+}
+
+void HeatmapView::changeEvent(QEvent* event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::FontChange) {
+        applyPlotFonts(m_plot, font()); // presenter mode and slides use larger type
+        rebuild();
+    }
 }
 
 void HeatmapView::resizeEvent(QResizeEvent* event)
@@ -179,9 +194,13 @@ void HeatmapView::rebuild()
 
     // Values inside the cells, when the cells are large enough to hold them.
     m_plot->clearItems();
-    const QRect area = m_plot->axisRect()->rect();
-    const bool fits = m_cellValues && rows > 0 && cols > 0 && rows * cols <= 400
-        && (area.isEmpty() || (area.width() / cols >= 34 && area.height() / rows >= 18));
+    // Before the first layout the axis rect is empty: estimate it from the widget's size (less
+    // room for labels and the colour bar) rather than assume the values fit.
+    QRect area = m_plot->axisRect()->rect();
+    if (area.width() < 10 || area.height() < 10)
+        area = QRect(0, 0, std::max(0, m_plot->width() - 170), std::max(0, m_plot->height() - 120));
+    const bool fits = m_cellValues && rows > 0 && cols > 0 && rows * cols <= 400 && area.width() / cols >= 34
+        && area.height() / rows >= 18;
     for (int r = 0; r < rows && (fits || !v.allFinite()); ++r) {
         for (int c = 0; c < cols; ++c) {
             const float x = v(r, c);
@@ -200,6 +219,32 @@ void HeatmapView::rebuild()
             label->setClipToAxisRect(true);
         }
     }
+    // A lesson's emphasis: a translucent red wash and a thick red frame, like a laser pointer.
+    const auto emphasise = [&](double r0, double c0, double r1, double c1) {
+        auto* rect = new QCPItemRect(m_plot);
+        rect->topLeft->setCoords(c0 - 0.5, r0 - 0.5);
+        rect->bottomRight->setCoords(c1 + 0.5, r1 + 0.5);
+        rect->setPen(QPen(QColor(230, 20, 20), 4));
+        rect->setBrush(QColor(255, 40, 40, 60));
+        rect->setClipToAxisRect(true);
+    };
+    for (const auto& [r, c] : m_highlight.cells) {
+        if (r < rows && c < cols)
+            emphasise(r, c, r, c);
+    }
+    for (const int r : m_highlight.rows) {
+        if (r < rows)
+            emphasise(r, 0, r, cols - 1);
+    }
+    for (const int c : m_highlight.columns) {
+        if (c < cols)
+            emphasise(0, c, rows - 1, c);
+    }
+    m_hover = new QCPItemRect(m_plot);
+    m_hover->setPen(QPen(QColor(255, 140, 0), 2, Qt::DashLine));
+    m_hover->setVisible(false);
+    m_hover->setClipToAxisRect(true);
+
     if (m_selRow >= 0 && m_selCol >= 0 && m_selRow < rows && m_selCol < cols) {
         auto* outline = new QCPItemRect(m_plot);
         outline->topLeft->setCoords(m_selCol - 0.5, m_selRow - 0.5);
@@ -249,6 +294,19 @@ void HeatmapView::onMousePress(QMouseEvent* event)
 
 void HeatmapView::onMouseMove(QMouseEvent* event)
 {
+    // The pointer: a dashed outline follows the cell under the mouse, for the back row.
+    const QPoint cell = cellAt(event->position());
+    if (m_hover) {
+        const bool inside = cell.x() >= 0;
+        if (inside) {
+            m_hover->topLeft->setCoords(cell.y() - 0.5, cell.x() - 0.5);
+            m_hover->bottomRight->setCoords(cell.y() + 0.5, cell.x() + 0.5);
+        }
+        if (inside || m_hover->visible()) {
+            m_hover->setVisible(inside);
+            m_plot->replot(QCustomPlot::rpQueuedReplot);
+        }
+    }
     const QString text = cellDescription(event->position());
     if (text.isEmpty())
         QToolTip::hideText();

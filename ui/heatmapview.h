@@ -3,6 +3,7 @@
 // columns; feature names for feature axes), an honest colour scale, masked cells drawn as −∞,
 // values inside cells when they fit, and a tooltip with the exact value under the mouse.
 
+#include "lesson.h"
 #include "trace.h"
 
 #include <QString>
@@ -11,6 +12,7 @@
 class QCustomPlot;
 class QCPColorMap;
 class QCPColorScale;
+class QCPItemRect;
 class QMouseEvent;
 class QResizeEvent;
 
@@ -34,6 +36,9 @@ public:
     void setSharedMaxAbs(double maxAbs);
     /// Outlines one cell (the selection); (-1, -1) removes the outline.
     void setSelectedCell(int row, int column);
+    /// Emphasises a lesson step's cells, rows and columns (0-based), like a laser pointer;
+    /// positions outside the matrix are ignored.
+    void setHighlight(const Highlight& highlight);
     /// Draws values inside cells when they fit (default on).
     void setCellValuesVisible(bool visible);
     /// The scale a stage's main matrix should use: probabilities for "weights", else signed.
@@ -55,6 +60,7 @@ private:
     void onMouseMove(QMouseEvent* event);
     void onMousePress(QMouseEvent* event);
     void resizeEvent(QResizeEvent* event) override;
+    void changeEvent(QEvent* event) override;
 
     QCustomPlot* m_plot = nullptr;
     QCPColorMap* m_map = nullptr;
@@ -66,6 +72,8 @@ private:
     int m_selRow = -1;
     int m_selCol = -1;
     bool m_cellValues = true;
+    Highlight m_highlight;
+    QCPItemRect* m_hover = nullptr; ///< follows the cell under the mouse
 };
 
 } // namespace attnlab

@@ -2,6 +2,17 @@
 
 #include "cellinspector.h"
 #include "formulabanner.h"
+#include "kernelregressionview.h"
+#include "multiheadview.h"
+#include "positionalview.h"
+#include "scalingview.h"
+#include "languages.h"
+#include "lessonplayer.h"
+#include "deck.h"
+#include "exporter.h"
+#include "heatmapview.h"
+
+#include <qcustomplot.h>
 #include "session.h"
 #include "settingspanel.h"
 #include "stagenavigator.h"
@@ -10,6 +21,9 @@
 #include "tokensview.h"
 
 #include <QAction>
+#include <QActionGroup>
+#include <QClipboard>
+#include <QInputDialog>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDir>
@@ -22,6 +36,7 @@
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QProgressDialog>
 #include <QSettings>
 #include <QShortcut>
 #include <QStackedWidget>
@@ -51,9 +66,15 @@ MainWindow::MainWindow(Session* session, QWidget* parent)
     , m_stack(new QStackedWidget(this))
     , m_tokensView(new TokensView(session, this))
     , m_stageView(new StageView(session, this))
+    , m_positionalView(new PositionalEncodingView(session, this))
+    , m_concatView(new MultiHeadView(session, this))
+    , m_headsView(new MultiHeadView(session, this))
+    , m_kernelView(new KernelRegressionView(session, this))
+    , m_scalingView(new SoftmaxScalingView(session, this))
     , m_navigator(new StageNavigator(session, this))
     , m_settings(new SettingsPanel(session, this))
     , m_inspector(new CellInspector(session, this))
+    , m_lessons(new LessonPlayer(session, this))
     , m_debounce(new QTimer(this))
     , m_normalFont(QApplication::font())
 {
@@ -77,9 +98,19 @@ MainWindow::MainWindow(Session* session, QWidget* parent)
     layout->addWidget(m_message);
     layout->addWidget(m_banner);
 
-    m_stack->addWidget(m_tokensView);
-    m_stack->addWidget(m_stageView);
+    m_concatView->setMode(MultiHeadView::Mode::Concat);
+    for (QWidget* w : {static_cast<QWidget*>(m_tokensView), static_cast<QWidget*>(m_stageView), static_cast<QWidget*>(m_positionalView),
+                       static_cast<QWidget*>(m_concatView), static_cast<QWidget*>(m_kernelView), static_cast<QWidget*>(m_scalingView)})
+        m_stack->addWidget(w);
     m_tabs->addTab(m_stack, tr("Stage"));
+    m_tabs->addTab(m_headsView, tr("All heads"));
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this](int index) {
+        // The tab follows the lesson's view and the lesson's view follows the tab.
+        if (index == 1 && m_session->view() != u"heads")
+            m_session->setView(QStringLiteral("heads"));
+        else if (index == 0 && m_session->view() == u"heads")
+            m_session->setView(QStringLiteral("stage"));
+    });
     m_tabs->setFocusPolicy(Qt::NoFocus);
     layout->addWidget(m_tabs, 1);
     setCentralWidget(central);
@@ -88,6 +119,22 @@ MainWindow::MainWindow(Session* session, QWidget* parent)
     navDock->setObjectName(QStringLiteral("StagesDock"));
     navDock->setWidget(m_navigator);
     addDockWidget(Qt::LeftDockWidgetArea, navDock);
+    auto* lessonDock = new QDockWidget(tr("Lessons"), this);
+    lessonDock->setObjectName(QStringLiteral("LessonsDock"));
+    lessonDock->setWidget(m_lessons);
+    addDockWidget(Qt::LeftDockWidgetArea, lessonDock);
+    tabifyDockWidget(navDock, lessonDock);
+    navDock->raise();
+    connect(m_lessons, &LessonPlayer::stateChanged, this, [lessonDock, this] {
+        if (m_lessons->isActive())
+            lessonDock->raise(); // a lesson in progress is in front
+    });
+    connect(m_lessons, &LessonPlayer::openRequested, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open lesson"), QString(), tr("Lessons (*.md);;All files (*)"));
+        if (!path.isEmpty())
+            m_lessons->openLessonFile(path);
+    });
+    connect(m_lessons, &LessonPlayer::exportRequested, this, &MainWindow::exportLessonDialog);
     auto* settingsDock = new QDockWidget(tr("Settings"), this);
     settingsDock->setObjectName(QStringLiteral("SettingsDock"));
     settingsDock->setWidget(m_settings);
@@ -102,9 +149,16 @@ MainWindow::MainWindow(Session* session, QWidget* parent)
     m_debounce->setInterval(40);
     connect(m_sentence, &QLineEdit::textEdited, m_debounce, qOverload<>(&QTimer::start));
     connect(m_debounce, &QTimer::timeout, this, [this] { m_session->setSentence(m_sentence->text()); });
+    // Enter (or Escape) leaves the text box, so the arrow keys step through the stages again.
+    connect(m_sentence, &QLineEdit::returnPressed, this, [this] {
+        m_debounce->stop();
+        m_session->setSentence(m_sentence->text());
+        m_stageView->setFocus();
+    });
     connect(session, &Session::traceChanged, this, &MainWindow::showMessages);
     connect(session, &Session::errorOccurred, this, &MainWindow::showError);
     connect(session, &Session::stepChanged, this, &MainWindow::showStep);
+    connect(session, &Session::viewChanged, this, &MainWindow::showStep);
     connect(session, &Session::inputChanged, this, [this] {
         if (m_sentence->text() != m_session->sentence())
             m_sentence->setText(m_session->sentence()); // a session file was opened
@@ -129,12 +183,25 @@ MainWindow::MainWindow(Session* session, QWidget* parent)
     buildShortcuts();
     showStep();
     showMessages();
+    // Start with the keys on the stages (click the sentence box, or Ctrl+L, to type).
+    m_stageView->setFocusPolicy(Qt::StrongFocus);
+    m_stageView->setFocus();
+    auto* typeShortcut = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_L), this);
+    connect(typeShortcut, &QShortcut::activated, this, [this] {
+        m_sentence->setFocus();
+        m_sentence->selectAll();
+    });
     resize(1400, 900);
 }
 
 QWidget* MainWindow::currentStageWidget() const
 {
     return m_stack->currentWidget();
+}
+
+QWidget* MainWindow::visibleView() const
+{
+    return m_tabs->currentIndex() == 1 ? static_cast<QWidget*>(m_headsView) : currentStageWidget();
 }
 
 void MainWindow::buildMenus()
@@ -163,6 +230,25 @@ void MainWindow::buildMenus()
     file->addAction(tr("Save weights\u2026"), this, [this] { emit m_settings->saveWeightsRequested(); });
     file->addAction(tr("Open &mask\u2026"), this, [this] { emit m_settings->openMaskRequested(); });
     file->addSeparator();
+    file->addAction(tr("&Export view as image\u2026"), QKeySequence(Qt::CTRL | Qt::Key_E), this, &MainWindow::exportViewDialog);
+    file->addAction(tr("Export matrix as &CSV\u2026"), this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export matrix as CSV"), QStringLiteral("matrix.csv"), tr("CSV (*.csv)"));
+        if (!path.isEmpty())
+            exportCurrentCsv(path);
+    });
+    file->addAction(tr("Export &all stages\u2026"), this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Export all stages into a folder"));
+        if (dir.isEmpty())
+            return;
+        bool ok = false;
+        const QString format = QInputDialog::getItem(this, tr("Export all stages"), tr("Image format:"),
+                                                     {QStringLiteral("png"), QStringLiteral("svg"), QStringLiteral("pdf")}, 0, false, &ok);
+        if (ok)
+            exportAllStagesTo(dir, format);
+    });
+    file->addAction(tr("C&opy image"), QKeySequence::Copy, this, &MainWindow::copyImage);
+    file->addAction(tr("Export &lesson\u2026"), this, &MainWindow::exportLessonDialog);
+    file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
     rebuildRecentMenu();
 
@@ -173,9 +259,19 @@ void MainWindow::buildMenus()
     presenter->setShortcutContext(Qt::ApplicationShortcut);
     connect(presenter, &QAction::toggled, this, &MainWindow::setPresenterMode);
 
+    m_languageMenu = view->addMenu(tr("&Language"));
+    auto* languages = new QActionGroup(this);
+    for (const QString& code : LanguageManager::available()) {
+        QAction* a = m_languageMenu->addAction(LanguageManager::nativeName(code));
+        a->setCheckable(true);
+        a->setData(code);
+        languages->addAction(a);
+        connect(a, &QAction::triggered, this, [this, code] { emit languageRequested(code); });
+    }
+
     QMenu* go = menuBar()->addMenu(tr("&Go"));
-    go->addAction(tr("&Next stage"), m_session, &Session::nextStep);
-    go->addAction(tr("&Previous stage"), m_session, &Session::previousStep);
+    go->addAction(tr("&Next step"), this, &MainWindow::next);
+    go->addAction(tr("&Previous step"), this, &MainWindow::previous);
     go->addAction(tr("&First stage"), this, [this] { m_session->setStep(0); });
     go->addAction(tr("&Last stage"), this, [this] { m_session->setStep(static_cast<int>(steps().size()) - 1); });
     go->addAction(tr("Next &head"), QKeySequence(Qt::Key_Down), this, [this] { m_session->setHead(m_session->head() + 1); });
@@ -194,25 +290,197 @@ void MainWindow::buildShortcuts()
         auto* s = new QShortcut(key, this);
         connect(s, &QShortcut::activated, this, slot);
     };
-    bind(QKeySequence(Qt::Key_Right), [this] { m_session->nextStep(); });
-    bind(QKeySequence(Qt::Key_Space), [this] { m_session->nextStep(); });
-    bind(QKeySequence(Qt::Key_PageDown), [this] { m_session->nextStep(); });
-    bind(QKeySequence(Qt::Key_Left), [this] { m_session->previousStep(); });
-    bind(QKeySequence(Qt::Key_PageUp), [this] { m_session->previousStep(); });
-    bind(QKeySequence(Qt::Key_Home), [this] { m_session->setStep(0); });
-    bind(QKeySequence(Qt::Key_End), [this] { m_session->setStep(static_cast<int>(steps().size()) - 1); });
+    // While a lesson plays the same keys step through the lesson instead of the stages.
+    bind(QKeySequence(Qt::Key_Right), [this] { next(); });
+    bind(QKeySequence(Qt::Key_Space), [this] { next(); });
+    bind(QKeySequence(Qt::Key_PageDown), [this] { next(); });
+    bind(QKeySequence(Qt::Key_Left), [this] { previous(); });
+    bind(QKeySequence(Qt::Key_PageUp), [this] { previous(); });
+    bind(QKeySequence(Qt::Key_Home), [this] {
+        if (m_lessons->isActive())
+            m_lessons->goToStep(0);
+        else
+            m_session->setStep(0);
+    });
+    bind(QKeySequence(Qt::Key_End), [this] {
+        if (m_lessons->isActive())
+            m_lessons->goToStep(static_cast<int>(m_lessons->lesson()->steps.size()) - 1);
+        else
+            m_session->setStep(static_cast<int>(steps().size()) - 1);
+    });
     bind(QKeySequence(Qt::Key_Escape), [this] {
         if (m_presenter)
             setPresenterMode(false);
         else
-            m_sentence->clearFocus(); // leave the text box so the arrows step again
+            m_stageView->setFocus(); // leave the text box so the arrows step again
     });
 }
 
 void MainWindow::showStep()
 {
-    const QString id = m_session->stepId();
-    m_stack->setCurrentWidget(id == u"tokens" ? static_cast<QWidget*>(m_tokensView) : static_cast<QWidget*>(m_stageView));
+    const ViewKind kind = viewKindFor(m_session->stepId(), m_session->view());
+    QWidget* w = m_stageView;
+    switch (kind) {
+    case ViewKind::Tokens:
+        w = m_tokensView;
+        break;
+    case ViewKind::Positional:
+        w = m_positionalView;
+        break;
+    case ViewKind::Concat:
+        w = m_concatView;
+        break;
+    case ViewKind::KernelRegression:
+        w = m_kernelView;
+        break;
+    case ViewKind::SoftmaxScaling:
+        w = m_scalingView;
+        break;
+    case ViewKind::Matrix:
+    case ViewKind::Heads:
+        break;
+    }
+    m_stack->setCurrentWidget(w);
+    m_tabs->setCurrentIndex(kind == ViewKind::Heads ? 1 : 0);
+}
+
+void MainWindow::next()
+{
+    if (m_lessons->isActive())
+        m_lessons->next();
+    else
+        m_session->nextStep();
+}
+
+void MainWindow::previous()
+{
+    if (m_lessons->isActive())
+        m_lessons->previous();
+    else
+        m_session->previousStep();
+}
+
+void MainWindow::exportViewDialog()
+{
+    QString filter;
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export view"), QStringLiteral("attention.png"),
+                                                      tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"), &filter);
+    if (path.isEmpty())
+        return; // cancelled: nothing happens
+    int dpi = 150;
+    if (imageFormatForFile(path) == ImageFormat::Png) {
+        bool ok = false;
+        dpi = QInputDialog::getInt(this, tr("Export view"), tr("Resolution (dots per inch):"), 150, kMinExportDpi, kMaxExportDpi, 50, &ok);
+        if (!ok)
+            return;
+    }
+    exportCurrentView(path, dpi);
+}
+
+bool MainWindow::exportCurrentView(const QString& path, int dpi)
+{
+    const auto format = imageFormatForFile(path);
+    if (!format) {
+        showStatus(tr("Choose a file ending in .png, .svg or .pdf"), true);
+        return false;
+    }
+    ExportOptions options;
+    options.format = *format;
+    options.dpi = dpi;
+    // A single heatmap exports as a vector plot with its title and colour bar; other views as drawn.
+    QWidget* view = visibleView();
+    const ExportResult r = view == m_stageView ? exportPlot(m_stageView->heatmap()->plot(), options, path) : exportWidget(view, options, path);
+    if (!r.ok) {
+        showStatus(tr("The image was not exported: %1").arg(r.error), true);
+        return false;
+    }
+    showStatus(tr("Exported %1").arg(QFileInfo(path).fileName()), false);
+    return true;
+}
+
+bool MainWindow::exportCurrentCsv(const QString& path)
+{
+    const Stage* stage = m_stageView->stage();
+    if (!stage) {
+        showStatus(tr("This step has no matrix to export; pick a stage such as Q\u00B7K\u1D40."), true);
+        return false;
+    }
+    const ExportResult r = exportCsv(stage->main(), path);
+    if (!r.ok) {
+        showStatus(tr("The matrix was not exported: %1").arg(r.error), true);
+        return false;
+    }
+    showStatus(tr("Exported %1").arg(QFileInfo(path).fileName()), false);
+    return true;
+}
+
+bool MainWindow::exportAllStagesTo(const QString& dir, const QString& format)
+{
+    ExportOptions options;
+    options.format = parseImageFormat(format).value_or(ImageFormat::Png);
+    const auto& trace = *m_session->trace();
+    QProgressDialog progress(tr("Exporting every stage\u2026"), tr("Cancel"), 0, static_cast<int>(trace.stages.size()), this);
+    progress.setWindowModality(Qt::WindowModal);
+    progress.setMinimumDuration(300);
+    const ExportResult r = exportAllStages(trace, dir, options, [&](int done, int total) {
+        progress.setMaximum(total);
+        progress.setValue(done);
+        return !progress.wasCanceled();
+    });
+    if (!r.ok) {
+        showStatus(r.cancelled ? tr("Cancelled: %n file(s) were written.", nullptr, static_cast<int>(r.files.size()))
+                               : tr("The stages were not exported: %1").arg(r.error),
+                   true);
+        return false;
+    }
+    showStatus(tr("Exported %n file(s) to %1", nullptr, static_cast<int>(r.files.size())).arg(dir), false);
+    return true;
+}
+
+void MainWindow::copyImage()
+{
+    QWidget* view = visibleView();
+    const QPixmap image = view == m_stageView ? m_stageView->heatmap()->plot()->toPixmap() : view->grab();
+    QApplication::clipboard()->setPixmap(image);
+    showStatus(tr("The image is on the clipboard."), false);
+}
+
+void MainWindow::exportLessonDialog()
+{
+    if (!m_lessons->isActive()) {
+        showStatus(tr("Start a lesson first, then export it."), true);
+        return;
+    }
+    QString filter;
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export lesson"), QStringLiteral("lesson.pdf"),
+                                                      tr("PDF deck (*.pdf);;PNG images, one per step (folder)"), &filter);
+    if (path.isEmpty())
+        return; // cancelled: nothing happens
+    exportLesson(path, filter.contains(QStringLiteral("PNG")));
+}
+
+bool MainWindow::exportLesson(const QString& path, bool png)
+{
+    if (!m_lessons->isActive()) {
+        showStatus(tr("Start a lesson first, then export it."), true);
+        return false;
+    }
+    DeckOptions options;
+    options.format = png ? DeckOptions::Format::Png : DeckOptions::Format::Pdf;
+    QProgressDialog progress(tr("Exporting the lesson\u2026"), tr("Cancel"), 0, static_cast<int>(m_lessons->lesson()->steps.size()), this);
+    progress.setWindowModality(Qt::WindowModal);
+    progress.setMinimumDuration(300);
+    const DeckResult r = renderLessonDeck(*m_lessons->lesson(), path, options, [&](int done, int total) {
+        progress.setMaximum(total);
+        progress.setValue(done);
+        return !progress.wasCanceled();
+    });
+    if (!r.ok) {
+        showStatus(tr("The lesson was not exported: %1").arg(r.error), true);
+        return false;
+    }
+    showStatus(tr("Exported %n page(s) to %1", nullptr, r.pages).arg(path), false);
+    return true;
 }
 
 void MainWindow::showMessages()
@@ -331,24 +599,43 @@ QString MainWindow::lastSessionPath() const
     return dir.isEmpty() ? QString() : dir + QStringLiteral("/last-session.attnlab.json");
 }
 
-void MainWindow::restoreState()
+void MainWindow::setCurrentLanguage(const QString& code)
+{
+    m_lessons->setLanguage(code.startsWith(QStringLiteral("zh")) ? QStringLiteral("zh") : QStringLiteral("en"));
+    for (QAction* a : m_languageMenu->actions())
+        a->setChecked(a->data().toString() == code);
+}
+
+void MainWindow::saveLayout() const
+{
+    QSettings settings;
+    settings.setValue(QStringLiteral("geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("windowState"), saveState());
+}
+
+void MainWindow::restoreLayout()
 {
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("geometry")).toByteArray());
-    QMainWindow::restoreState(settings.value(QStringLiteral("windowState")).toByteArray());
+    restoreState(settings.value(QStringLiteral("windowState")).toByteArray());
+}
+
+bool MainWindow::restoreLastSession()
+{
     const QString last = lastSessionPath();
-    if (!last.isEmpty() && QFileInfo::exists(last)) {
-        QString error;
-        if (!m_session->loadSession(last, &error))
-            showStatus(tr("The last session could not be restored (%1); starting fresh.").arg(error), true);
+    if (last.isEmpty() || !QFileInfo::exists(last))
+        return false;
+    QString error;
+    if (!m_session->loadSession(last, &error)) {
+        showStatus(tr("The last session could not be restored (%1); starting fresh.").arg(error), true);
+        return false;
     }
+    return true;
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
-    QSettings settings;
-    settings.setValue(QStringLiteral("geometry"), saveGeometry());
-    settings.setValue(QStringLiteral("windowState"), QMainWindow::saveState());
+    saveLayout();
     const QString last = lastSessionPath();
     if (!last.isEmpty()) {
         QDir().mkpath(QFileInfo(last).absolutePath());

@@ -16,6 +16,11 @@ class QMenu;
 namespace attnlab {
 
 class CellInspector;
+class KernelRegressionView;
+class LessonPlayer;
+class MultiHeadView;
+class PositionalEncodingView;
+class SoftmaxScalingView;
 class FormulaBanner;
 class Session;
 class SettingsPanel;
@@ -33,10 +38,16 @@ public:
     StageView* stageView() const { return m_stageView; }
     StageNavigator* navigator() const { return m_navigator; }
     SettingsPanel* settingsPanel() const { return m_settings; }
+    LessonPlayer* lessonPlayer() const { return m_lessons; }
     FormulaBanner* banner() const { return m_banner; }
     CellInspector* inspector() const { return m_inspector; }
-    /// The widget showing the current step (tokens table, heatmap, PE plots, concat).
+    /// The widget showing the current step (tokens table, heatmap, PE plots, concat, or a
+    /// lesson's kernel-regression / softmax-scaling view).
     QWidget* currentStageWidget() const;
+    /// The widget in front: the current stage widget, or the all-heads grid.
+    QWidget* visibleView() const;
+    MultiHeadView* headsView() const { return m_headsView; }
+    QTabWidget* tabs() const { return m_tabs; }
     bool isPresenterMode() const { return m_presenter; }
 
     // File actions, callable without dialogs (tests, scripts). Each reports problems in the
@@ -46,10 +57,30 @@ public:
     bool importWeights(const QString& path);
     bool saveWeights(const QString& path);
     bool openMask(const QString& path);
+    /// Exports the view in front (the current heatmap, PE plots, heads grid ...) as PNG, SVG or
+    /// PDF, by the file's suffix, at `dpi` for PNG.
+    bool exportCurrentView(const QString& path, int dpi = 150);
+    /// The current stage's matrix as CSV.
+    bool exportCurrentCsv(const QString& path);
+    /// Every stage of the current trace (every head) into `dir`, with a progress dialog.
+    bool exportAllStagesTo(const QString& dir, const QString& format);
+    /// Puts an image of the view in front on the clipboard.
+    void copyImage();
+    /// Renders the current lesson to a PDF deck (a .pdf path) or PNG pages (a folder).
+    bool exportLesson(const QString& path, bool png);
     QStringList recentFiles() const;
 
-    /// Restores geometry and the last session from QSettings (call once after construction).
-    void restoreState();
+    /// Window geometry and dock layout, kept in QSettings.
+    void saveLayout() const;
+    void restoreLayout();
+    /// Reopens the session saved when the app last closed; a broken one is reported and ignored.
+    bool restoreLastSession();
+    /// Ticks the current language in the Language menu.
+    void setCurrentLanguage(const QString& code);
+
+signals:
+    /// The user picked a language in the menu (the application switches and rebuilds the window).
+    void languageRequested(const QString& code);
 
 public slots:
     void setPresenterMode(bool on);
@@ -61,6 +92,10 @@ private:
     void buildMenus();
     void buildShortcuts();
     void showStep();
+    void next();
+    void previous();
+    void exportLessonDialog();
+    void exportViewDialog();
     void showMessages();
     void showError(const QString& message);
     void showStatus(const QString& message, bool isError);
@@ -76,11 +111,18 @@ private:
     QStackedWidget* m_stack;
     TokensView* m_tokensView;
     StageView* m_stageView;
+    PositionalEncodingView* m_positionalView;
+    MultiHeadView* m_concatView;
+    MultiHeadView* m_headsView;
+    KernelRegressionView* m_kernelView;
+    SoftmaxScalingView* m_scalingView;
     StageNavigator* m_navigator;
     SettingsPanel* m_settings;
     CellInspector* m_inspector;
+    LessonPlayer* m_lessons;
     QTimer* m_debounce;
     QMenu* m_recentMenu = nullptr;
+    QMenu* m_languageMenu = nullptr;
     QString m_sessionPath;
     bool m_presenter = false;
     QFont m_normalFont;

@@ -21,6 +21,34 @@ void fillColorMapData(QCPColorMapData* data, const Eigen::MatrixXf& m)
     }
 }
 
+void applyPlotFonts(QCustomPlot* plot, const QFont& f)
+{
+    plot->setFont(f);
+    for (QCPAxisRect* rect : plot->axisRects()) {
+        for (QCPAxis* axis : rect->axes()) {
+            axis->setLabelFont(f);
+            axis->setTickLabelFont(f);
+        }
+    }
+    QFont title = f;
+    title.setBold(true);
+    title.setPointSizeF(f.pointSizeF() * 1.2);
+    for (int i = 0; i < plot->plotLayout()->elementCount(); ++i) {
+        QCPLayoutElement* e = plot->plotLayout()->elementAt(i);
+        if (auto* text = qobject_cast<QCPTextElement*>(e))
+            text->setFont(title);
+        else if (auto* scale = qobject_cast<QCPColorScale*>(e)) {
+            scale->axis()->setLabelFont(f);
+            scale->axis()->setTickLabelFont(f);
+        }
+    }
+    if (plot->legend) {
+        plot->legend->setFont(f);
+        for (int i = 0; i < plot->legend->itemCount(); ++i)
+            plot->legend->item(i)->setFont(f);
+    }
+}
+
 QCPColorGradient viridisGradient()
 {
     // Viridis sampled at 0, 0.1, ..., 1 (the published colour map of matplotlib).

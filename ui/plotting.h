@@ -5,6 +5,8 @@
 
 class QCPColorMapData;
 class QCPColorGradient;
+class QCustomPlot;
+class QFont;
 
 namespace attnlab {
 
@@ -12,6 +14,12 @@ namespace attnlab {
 /// m(r, c). Non-finite values (masked -inf cells) become NaN, which the gradient draws in
 /// its NaN colour instead of clamping them to the darkest colour.
 void fillColorMapData(QCPColorMapData* data, const Eigen::MatrixXf& m);
+
+/// Gives everything `plot` draws the font `f` (with its CJK fallback families): the axes of
+/// every axis rect and colour scale, the legend, and text elements of the layout (titles,
+/// bold and 20% larger). QCustomPlot copies fonts only when an element is created, so views
+/// call this at construction and on QEvent::FontChange (presenter mode, deck pages).
+void applyPlotFonts(QCustomPlot* plot, const QFont& f);
 
 /// Viridis (perceptually uniform, colour-blind safe): for probabilities and other values >= 0.
 QCPColorGradient viridisGradient();

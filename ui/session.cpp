@@ -45,6 +45,18 @@ void Session::setConfig(const Config& config)
     recompute();
 }
 
+void Session::setLessonInput(const std::optional<QString>& sentence, const Config& config)
+{
+    if (sentence)
+        m_sentence = *sentence;
+    m_config = config;
+    m_imported.reset();
+    m_weightsPath.clear();
+    m_customMask.reset();
+    emit inputChanged();
+    recompute();
+}
+
 void Session::setImportedWeights(std::shared_ptr<const AttentionWeights> weights, const QString& path)
 {
     m_imported = std::move(weights);
@@ -194,6 +206,22 @@ void Session::selectCell(int row, int column)
     m_selRow = row;
     m_selCol = column;
     emit selectionChanged(row, column);
+}
+
+void Session::setView(const QString& view)
+{
+    if (view == m_view)
+        return;
+    m_view = view;
+    emit viewChanged(m_view);
+}
+
+void Session::setHighlight(const Highlight& highlight)
+{
+    if (highlight == m_highlight)
+        return;
+    m_highlight = highlight;
+    emit highlightChanged();
 }
 
 bool Session::saveSession(const QString& path, QString* error) const

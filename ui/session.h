@@ -5,6 +5,7 @@
 // observe it through its signals and never call the engine themselves.
 
 #include "attention.h"
+#include "lesson.h"
 
 #include <QObject>
 #include <QString>
@@ -32,6 +33,9 @@ public:
     /// errorOccurred, and the input is kept so the user can correct it.
     void setSentence(const QString& sentence);
     void setConfig(const Config& config);
+    /// Both at once, with one recomputation (lessons change them together). Imported weights
+    /// and a custom mask are dropped: lessons use the presets.
+    void setLessonInput(const std::optional<QString>& sentence, const Config& config);
     /// Imported weights replace the preset (and set d_model); null returns to the preset.
     void setImportedWeights(std::shared_ptr<const AttentionWeights> weights, const QString& path = {});
     /// Reads a safetensors file; on failure returns false with the reason and changes nothing.
@@ -67,6 +71,13 @@ public:
     int selectedRow() const { return m_selRow; }
     int selectedColumn() const { return m_selCol; }
     void selectCell(int row, int column);
+    /// What the studio draws for the current step: "stage" (the stage's own view), "heads"
+    /// (every head side by side), "kernel-regression" or "softmax-scaling" (lesson views).
+    const QString& view() const { return m_view; }
+    void setView(const QString& view);
+    /// Cells, rows and columns a lesson step emphasises (0-based); empty when none.
+    const Highlight& highlight() const { return m_highlight; }
+    void setHighlight(const Highlight& highlight);
 
     // --- files ---------------------------------------------------------------------------
     /// Saves sentence, settings, weights (path and embedded copy), mask, step and head as JSON
@@ -82,6 +93,8 @@ signals:
     void stepChanged(int step);
     void headChanged(int head);
     void selectionChanged(int row, int column);
+    void viewChanged(const QString& view);
+    void highlightChanged();
     /// Sentence, config, weights or mask changed (for widgets that show the input).
     void inputChanged();
 
@@ -103,6 +116,8 @@ private:
     int m_head = 0;
     int m_selRow = -1;
     int m_selCol = -1;
+    QString m_view = QStringLiteral("stage");
+    Highlight m_highlight;
 };
 
 } // namespace attnlab

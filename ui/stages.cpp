@@ -8,10 +8,10 @@ namespace attnlab {
 
 namespace {
 
-QString tr(const char* text)
-{
-    return QCoreApplication::translate("attnlab::Stages", text);
-}
+/// Translation context for the stage texts (lupdate sees Stages::tr("...")).
+struct Stages {
+    Q_DECLARE_TR_FUNCTIONS(attnlab::Stages)
+};
 
 QString dims(long long r, long long c)
 {
@@ -52,73 +52,90 @@ int stepIndex(const QString& id)
     return -1;
 }
 
+ViewKind viewKindFor(const QString& stageId, const QString& view)
+{
+    if (view == u"kernel-regression")
+        return ViewKind::KernelRegression;
+    if (view == u"softmax-scaling")
+        return ViewKind::SoftmaxScaling;
+    if (view == u"heads")
+        return ViewKind::Heads;
+    if (stageId == u"tokens")
+        return ViewKind::Tokens;
+    if (stageId == u"positional_encoding")
+        return ViewKind::Positional;
+    if (stageId == u"concat")
+        return ViewKind::Concat;
+    return ViewKind::Matrix;
+}
+
 QString stepName(const QString& id)
 {
     if (id == u"tokens")
-        return tr("Tokens");
+        return Stages::tr("Tokens");
     if (id == u"embedding")
-        return tr("Embedding");
+        return Stages::tr("Embedding");
     if (id == u"positional_encoding")
-        return tr("Positional encoding");
+        return Stages::tr("Positional encoding");
     if (id == u"input")
-        return tr("Input X = E + P");
+        return Stages::tr("Input X = E + P");
     if (id == u"q")
-        return tr("Queries Q");
+        return Stages::tr("Queries Q");
     if (id == u"k")
-        return tr("Keys K");
+        return Stages::tr("Keys K");
     if (id == u"v")
-        return tr("Values V");
+        return Stages::tr("Values V");
     if (id == u"scores")
-        return tr("Scores Q\u00B7K\u1D40");
+        return Stages::tr("Scores Q\u00B7K\u1D40");
     if (id == u"scaled")
-        return tr("Scaled \u00F7 \u221Ad_k");
+        return Stages::tr("Scaled \u00F7 \u221Ad_k");
     if (id == u"mask")
-        return tr("Mask M");
+        return Stages::tr("Mask M");
     if (id == u"masked_scores")
-        return tr("Masked scores");
+        return Stages::tr("Masked scores");
     if (id == u"weights")
-        return tr("Softmax \u2192 weights A");
+        return Stages::tr("Softmax \u2192 weights A");
     if (id == u"head_output")
-        return tr("Head output A\u00B7V");
+        return Stages::tr("Head output A\u00B7V");
     if (id == u"concat")
-        return tr("Concatenate heads");
+        return Stages::tr("Concatenate heads");
     if (id == u"output")
-        return tr("Output \u00B7W_O");
+        return Stages::tr("Output \u00B7W_O");
     return id;
 }
 
 QString stepFormula(const QString& id, bool scaled, bool embedScaled)
 {
     if (id == u"tokens")
-        return tr("sentence \u2192 tokens t\u2080 \u2026 t\u2099\u208B\u2081");
+        return Stages::tr("sentence \u2192 tokens t\u2080 \u2026 t\u2099\u208B\u2081");
     if (id == u"embedding")
-        return embedScaled ? tr("E = Embed(tokens),  scaled by \u221Ad_model") : tr("E = Embed(tokens)");
+        return embedScaled ? Stages::tr("E = Embed(tokens),  scaled by \u221Ad_model") : Stages::tr("E = Embed(tokens)");
     if (id == u"positional_encoding")
-        return tr("PE(pos, 2i) = sin(pos / 10000^(2i/d_model)),  PE(pos, 2i+1) = cos(pos / 10000^(2i/d_model))");
+        return Stages::tr("PE(pos, 2i) = sin(pos / 10000^(2i/d_model)),  PE(pos, 2i+1) = cos(pos / 10000^(2i/d_model))");
     if (id == u"input")
-        return embedScaled ? tr("X = E\u00B7\u221Ad_model + P") : tr("X = E + P");
+        return embedScaled ? Stages::tr("X = E\u00B7\u221Ad_model + P") : Stages::tr("X = E + P");
     if (id == u"q")
-        return tr("Q_h = X\u00B7W_Q,h + b_Q,h");
+        return Stages::tr("Q_h = X\u00B7W_Q,h + b_Q,h");
     if (id == u"k")
-        return tr("K_h = X\u00B7W_K,h + b_K,h");
+        return Stages::tr("K_h = X\u00B7W_K,h + b_K,h");
     if (id == u"v")
-        return tr("V_h = X\u00B7W_V,h + b_V,h");
+        return Stages::tr("V_h = X\u00B7W_V,h + b_V,h");
     if (id == u"scores")
-        return tr("S_h = Q_h\u00B7K_h\u1D40");
+        return Stages::tr("S_h = Q_h\u00B7K_h\u1D40");
     if (id == u"scaled")
-        return scaled ? tr("S\u2032_h = Q_h\u00B7K_h\u1D40 / \u221Ad_k") : tr("S\u2032_h = Q_h\u00B7K_h\u1D40   (scaling switched off)");
+        return scaled ? Stages::tr("S\u2032_h = Q_h\u00B7K_h\u1D40 / \u221Ad_k") : Stages::tr("S\u2032_h = Q_h\u00B7K_h\u1D40   (scaling switched off)");
     if (id == u"mask")
-        return tr("M_ij = \u2212\u221E if key j is hidden from query i, else 0");
+        return Stages::tr("M_ij = \u2212\u221E if key j is hidden from query i, else 0");
     if (id == u"masked_scores")
-        return tr("S\u2033_h = Q_h\u00B7K_h\u1D40 / \u221Ad_k + M");
+        return Stages::tr("S\u2033_h = Q_h\u00B7K_h\u1D40 / \u221Ad_k + M");
     if (id == u"weights")
-        return scaled ? tr("A_h = softmax(Q_h\u00B7K_h\u1D40 / \u221Ad_k + M)") : tr("A_h = softmax(Q_h\u00B7K_h\u1D40 + M)");
+        return scaled ? Stages::tr("A_h = softmax(Q_h\u00B7K_h\u1D40 / \u221Ad_k + M)") : Stages::tr("A_h = softmax(Q_h\u00B7K_h\u1D40 + M)");
     if (id == u"head_output")
-        return tr("Z_h = A_h\u00B7V_h");
+        return Stages::tr("Z_h = A_h\u00B7V_h");
     if (id == u"concat")
-        return tr("C = [Z_1 | Z_2 | \u2026 | Z_h]");
+        return Stages::tr("C = [Z_1 | Z_2 | \u2026 | Z_h]");
     if (id == u"output")
-        return tr("O = C\u00B7W_O + b_O");
+        return Stages::tr("O = C\u00B7W_O + b_O");
     return {};
 }
 
@@ -130,7 +147,7 @@ QString stepShapes(const QString& id, const Trace& t)
     const long long h = t.config.heads;
     const QString arrow = QStringLiteral("  \u2192  ");
     if (id == u"tokens")
-        return tr("n = %1 tokens").arg(n);
+        return Stages::tr("n = %1 tokens").arg(n);
     if (id == u"embedding" || id == u"positional_encoding" || id == u"input")
         return QStringLiteral("n \u00D7 d_model = ") + dims(n, d);
     if (id == u"q" || id == u"k" || id == u"v")
@@ -138,11 +155,11 @@ QString stepShapes(const QString& id, const Trace& t)
     if (id == u"scores" || id == u"scaled" || id == u"masked_scores")
         return QStringLiteral("Q_h: ") + dims(n, dk) + QStringLiteral(",  K_h\u1D40: ") + dims(dk, n) + arrow + dims(n, n);
     if (id == u"mask" || id == u"weights")
-        return dims(n, n) + tr(",  rows = queries, columns = keys");
+        return dims(n, n) + Stages::tr(",  rows = queries, columns = keys");
     if (id == u"head_output")
         return QStringLiteral("A_h: ") + dims(n, n) + QStringLiteral(",  V_h: ") + dims(n, dk) + arrow + dims(n, dk);
     if (id == u"concat")
-        return tr("%1 heads \u00D7 ").arg(h) + dims(n, dk) + arrow + dims(n, h * dk);
+        return Stages::tr("%1 heads \u00D7 ").arg(h) + dims(n, dk) + arrow + dims(n, h * dk);
     if (id == u"output")
         return QStringLiteral("C: ") + dims(n, d) + QStringLiteral(",  W_O: ") + dims(d, d) + arrow + dims(n, d);
     return {};
@@ -151,35 +168,35 @@ QString stepShapes(const QString& id, const Trace& t)
 QString stepExplanation(const QString& id)
 {
     if (id == u"tokens")
-        return tr("The sentence is cut into tokens: words and punctuation, one token per Chinese character.");
+        return Stages::tr("The sentence is cut into tokens: words and punctuation, one token per Chinese character.");
     if (id == u"embedding")
-        return tr("Each token looks up its own vector in an embedding table: the same word always gets the same vector.");
+        return Stages::tr("Each token looks up its own vector in an embedding table: the same word always gets the same vector.");
     if (id == u"positional_encoding")
-        return tr("Attention itself ignores order, so each position gets a pattern of sines and cosines of different frequencies.");
+        return Stages::tr("Attention itself ignores order, so each position gets a pattern of sines and cosines of different frequencies.");
     if (id == u"input")
-        return tr("The input of attention is the embedding plus the position: what the word is and where it stands.");
+        return Stages::tr("The input of attention is the embedding plus the position: what the word is and where it stands.");
     if (id == u"q")
-        return tr("A query says what a token is looking for.");
+        return Stages::tr("A query says what a token is looking for.");
     if (id == u"k")
-        return tr("A key says what a token offers, to be matched against the queries.");
+        return Stages::tr("A key says what a token offers, to be matched against the queries.");
     if (id == u"v")
-        return tr("A value is what a token hands over when it is attended to.");
+        return Stages::tr("A value is what a token hands over when it is attended to.");
     if (id == u"scores")
-        return tr("Every query is compared with every key by a dot product: large means a good match.");
+        return Stages::tr("Every query is compared with every key by a dot product: large means a good match.");
     if (id == u"scaled")
-        return tr("Dot products grow with d_k; dividing by \u221Ad_k keeps their spread near 1 so the softmax does not saturate.");
+        return Stages::tr("Dot products grow with d_k; dividing by \u221Ad_k keeps their spread near 1 so the softmax does not saturate.");
     if (id == u"mask")
-        return tr("The mask hides keys a query may not see: future tokens (causal) or <pad> tokens (padding). \u2212\u221E becomes exactly 0 after the softmax.");
+        return Stages::tr("The mask hides keys a query may not see: future tokens (causal) or <pad> tokens (padding). \u2212\u221E becomes exactly 0 after the softmax.");
     if (id == u"masked_scores")
-        return tr("Adding the mask turns hidden scores into \u2212\u221E.");
+        return Stages::tr("Adding the mask turns hidden scores into \u2212\u221E.");
     if (id == u"weights")
-        return tr("Softmax turns each row of scores into probabilities: every row sums to 1.");
+        return Stages::tr("Softmax turns each row of scores into probabilities: every row sums to 1.");
     if (id == u"head_output")
-        return tr("Each token's output is the weighted sum of the values, with the attention weights as weights.");
+        return Stages::tr("Each token's output is the weighted sum of the values, with the attention weights as weights.");
     if (id == u"concat")
-        return tr("The heads' outputs are placed side by side: each head contributes d_k columns.");
+        return Stages::tr("The heads' outputs are placed side by side: each head contributes d_k columns.");
     if (id == u"output")
-        return tr("A last projection W_O mixes the heads back into one d_model-wide vector per token.");
+        return Stages::tr("A last projection W_O mixes the heads back into one d_model-wide vector per token.");
     return {};
 }
 

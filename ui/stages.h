@@ -23,6 +23,19 @@ const std::vector<Step>& steps();
 /// The index of `id` in steps(), or -1.
 int stepIndex(const QString& id);
 
+/// Which kind of widget draws a step: the studio and the lesson decks decide alike.
+enum class ViewKind {
+    Tokens,           ///< the tokens table
+    Matrix,           ///< the stage's matrix as a heatmap
+    Positional,       ///< PE heatmap, waves and PE·PEᵀ
+    Concat,           ///< [Z_1 | … | Z_h] then ×W_O
+    Heads,            ///< every head of the stage side by side
+    KernelRegression, ///< Nadaraya–Watson (lesson view)
+    SoftmaxScaling,   ///< softmax with and without ÷√d_k (lesson view)
+};
+/// `view` is "stage", "heads", "kernel-regression" or "softmax-scaling" (docs/lesson-format.md).
+ViewKind viewKindFor(const QString& stageId, const QString& view);
+
 /// Short name for the navigator ("Q·Kᵀ"), translated.
 QString stepName(const QString& id);
 /// The formula banner's text for a stage ("A = softmax(QKᵀ/√d_k + M)"), translated.

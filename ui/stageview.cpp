@@ -36,6 +36,7 @@ StageView::StageView(Session* session, QWidget* parent)
 
     connect(m_heatmap, &HeatmapView::cellClicked, session, &Session::selectCell);
     connect(session, &Session::selectionChanged, m_heatmap, &HeatmapView::setSelectedCell);
+    connect(session, &Session::highlightChanged, this, [this] { m_heatmap->setHighlight(m_session->highlight()); });
     connect(session, &Session::traceChanged, this, &StageView::refresh);
     connect(session, &Session::stepChanged, this, [this] {
         m_matrixChoice->setCurrentIndex(0);
@@ -92,6 +93,7 @@ void StageView::refresh()
     }
     m_heatmap->setSharedMaxAbs(shared);
     m_heatmap->setSelectedCell(m_session->selectedRow(), m_session->selectedColumn());
+    m_heatmap->setHighlight(m_session->highlight());
     m_heatmap->setMatrix(m, m_title, scale);
 }
 

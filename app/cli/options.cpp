@@ -1,8 +1,12 @@
 #include "options.h"
 
+#include "exporter.h"
 #include "fileio.h"
+#include "trace.h"
 
+#include <algorithm>
 #include <charconv>
+#include <filesystem>
 #include <limits>
 
 namespace attnlab::cli {
@@ -32,7 +36,7 @@ std::string allowed(std::initializer_list<const char*> names)
 
 } // namespace
 
-TraceOptions parseTraceOptions(const std::vector<std::string>& args)
+TraceOptions parseTraceOptions(const std::vector<std::string>& args, const ExtraOption& extra)
 {
     TraceOptions o;
     o.request.sentence = kDefaultSentence;
@@ -52,6 +56,8 @@ TraceOptions parseTraceOptions(const std::vector<std::string>& args)
                 throw UsageError(a + " needs a value");
             return args[++i];
         };
+        if (extra && extra(a, value))
+            continue;
         if (a == "--sentence") {
             o.request.sentence = value();
         } else if (a == "--d-model") {
@@ -169,6 +175,169 @@ Weights:
 Output:
   --output FILE, -o FILE where to write the trace JSON; - is stdout (default)
   --pretty               indent the JSON
+)";
+}
+
+std::optional<int> ExportCommandOptions::traceHead() const
+{
+    if (!head)
+        return std::nullopt;
+    return *head - 1;
+}
+
+namespace {
+
+std::string lower(std::string s)
+{
+    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+    return s;
+}
+
+/// "png" for "slides/a.PNG"; empty when the name has no suffix.
+std::string suffixOf(const std::string& path)
+{
+    const std::string ext = std::filesystem::path(path).extension().string();
+    return ext.empty() ? std::string() : lower(ext.substr(1));
+}
+
+bool isExportFormat(const std::string& f)
+{
+    return f == "png" || f == "svg" || f == "pdf" || f == "csv";
+}
+
+std::string joined(const std::vector<std::string>& names)
+{
+    std::string s;
+    for (const auto& n : names)
+        s += (s.empty() ? "" : ", ") + n;
+    return s;
+}
+
+void checkRange(const std::string& option, int value, int lo, int hi)
+{
+    if (value < lo || value > hi)
+        throw UsageError(option + " " + std::to_string(value) + " is out of range: it must be between " + std::to_string(lo) + " and "
+                         + std::to_string(hi));
+}
+
+} // namespace
+
+ExportCommandOptions parseExportOptions(const std::vector<std::string>& args)
+{
+    ExportCommandOptions o;
+    std::optional<std::string> format;
+    std::optional<std::string> stage;
+    std::optional<std::string> output;
+    std::optional<std::string> outputDir;
+    const auto extra = [&](const std::string& a, const std::function<const std::string&()>& value) {
+        if (a == "--all") {
+            o.all = true;
+        } else if (a == "--stage") {
+            stage = value();
+        } else if (a == "--head") {
+            o.head = parseInt<int>(a, value());
+        } else if (a == "--format") {
+            const std::string v = value();
+            format = lower(v);
+            if (!isExportFormat(*format))
+                throw UsageError("--format must be " + allowed({"png", "svg", "pdf", "csv"}) + ", got '" + v + "'");
+        } else if (a == "--dpi") {
+            o.dpi = parseInt<int>(a, value());
+        } else if (a == "--width") {
+            o.width = parseInt<int>(a, value());
+        } else if (a == "--height") {
+            o.height = parseInt<int>(a, value());
+        } else if (a == "--output" || a == "-o") {
+            output = value();
+        } else if (a == "--output-dir") {
+            outputDir = value();
+        } else if (a == "--pretty") {
+            throw UsageError("--pretty is for trace's JSON; export writes pictures and CSV");
+        } else {
+            return false;
+        }
+        return true;
+    };
+    o.trace = parseTraceOptions(args, extra);
+
+    checkRange("--dpi", o.dpi, kMinExportDpi, kMaxExportDpi);
+    checkRange("--width", o.width, kMinExportSide, kMaxExportSide);
+    checkRange("--height", o.height, kMinExportSide, kMaxExportSide);
+
+    if (o.all) {
+        if (stage)
+            throw UsageError("--all exports every stage; drop --stage");
+        if (o.head)
+            throw UsageError("--all exports every head; drop --head");
+        if (output)
+            throw UsageError("--all writes many files: give --output-dir DIR, not --output");
+        if (!outputDir || outputDir->empty())
+            throw UsageError("--all needs --output-dir DIR");
+        o.outputDir = *outputDir;
+        o.format = format.value_or("png");
+    } else {
+        if (outputDir)
+            throw UsageError("--output-dir goes with --all; one stage goes to --output FILE");
+        if (!stage)
+            throw UsageError("export needs --stage ID (or --all); the stages are " + joined(stageIds()));
+        const auto& ids = stageIds();
+        if (std::find(ids.begin(), ids.end(), *stage) == ids.end())
+            throw UsageError("unknown stage '" + *stage + "'; the stages are " + joined(ids));
+        o.stage = *stage;
+        const int heads = o.trace.request.config.heads;
+        if (isPerHeadStage(o.stage)) {
+            if (o.head && (*o.head < 1 || *o.head > heads))
+                throw UsageError("--head " + std::to_string(*o.head) + " is out of range: heads are numbered from 1 to "
+                                 + std::to_string(heads));
+            o.head = o.head.value_or(1);
+        } else if (o.head) {
+            throw UsageError("stage '" + o.stage + "' is the same for every head; drop --head");
+        }
+        if (!output || output->empty())
+            throw UsageError("export needs --output FILE");
+        if (*output == "-")
+            throw UsageError("export writes a file, not standard output: give --output FILE");
+        o.output = *output;
+        const std::string suffix = suffixOf(o.output);
+        if (format) {
+            if (isExportFormat(suffix) && suffix != *format)
+                throw UsageError("--format " + *format + " does not match the output file '" + o.output + "'");
+            o.format = *format;
+        } else if (isExportFormat(suffix)) {
+            o.format = suffix;
+        } else {
+            throw UsageError("cannot tell the format of '" + o.output + "': give --format png|svg|pdf|csv or a file name ending in one of them");
+        }
+    }
+
+    if (o.format == "png") {
+        ExportOptions e;
+        e.format = ImageFormat::Png;
+        e.dpi = o.dpi;
+        e.width = o.width;
+        e.height = o.height;
+        if (const QString p = e.problem(); !p.isEmpty())
+            throw UsageError(p.toStdString());
+    }
+    return o;
+}
+
+std::string exportOptionsHelp()
+{
+    return R"(Options of export (with every option of trace under Input, Model and Weights):
+  --stage ID             the stage to draw, one of: embedding, positional_encoding, input, q, k,
+                         v, scores, scaled, mask, masked_scores, weights, head_output, concat, output
+  --head H               the head of a per-head stage, counted from 1 as in the studio
+                         (1..heads, default 1; the trace JSON counts heads from 0)
+  --format F             png | svg | pdf | csv (default: the output's suffix; png for --all).
+                         SVG and PDF keep text as text; csv writes the numbers (UTF-8 with BOM)
+  --dpi N                PNG resolution, 48..1200 (default 150): the PNG is width*N/96 pixels wide
+  --width W, --height H  plot size in pixels at 96 dpi, 50..10000 (default 1200 x 900)
+  --output FILE, -o FILE the file to write (one stage)
+  --all                  every stage and head, numbered by position in the trace
+                         (01_embedding.png, ..., 04_q_head1.png, ...), each with a .csv
+                         (with --format csv only the .csv files)
+  --output-dir DIR       where --all writes; created when missing (its parent must exist)
 )";
 }
 

@@ -4,6 +4,7 @@
 
 #include "attention.h"
 
+#include <functional>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -24,11 +25,42 @@ struct TraceOptions {
     bool pretty = false;                      ///< --pretty
 };
 
+/// Lets another command claim options before trace's own: called with each option and a
+/// function that takes its value; returns true when it handled the option.
+using ExtraOption = std::function<bool(const std::string& option, const std::function<const std::string&()>& value)>;
+
 /// Parses the options that follow "trace". Loads the weights and mask files named on the line.
+/// `extra`, when given, sees every option first (export's --stage, --output, ...).
 /// Throws UsageError for a bad option or value, attnlab::FormatError for a bad weights file.
-TraceOptions parseTraceOptions(const std::vector<std::string>& args);
+TraceOptions parseTraceOptions(const std::vector<std::string>& args, const ExtraOption& extra = {});
 
 /// The --help text for trace's options.
 std::string traceOptionsHelp();
+
+/// What "export" writes: one stage, or every stage with --all.
+struct ExportCommandOptions {
+    TraceOptions trace;           ///< the computation: every option of trace (its --output and --pretty excepted)
+    bool all = false;             ///< --all: every stage, every head, into outputDir
+    std::string stage;            ///< --stage ID
+    std::optional<int> head;      ///< --head H, 1-based as people count (the trace JSON's heads are 0-based)
+    std::string format = "png";   ///< png | svg | pdf | csv, from --format or the output's suffix
+    int dpi = 150;                ///< --dpi N (PNG only)
+    int width = 1200;             ///< --width W, logical pixels (1/96 inch)
+    int height = 900;             ///< --height H
+    std::string output;           ///< --output FILE (one stage)
+    std::string outputDir;        ///< --output-dir DIR (--all)
+
+    /// The head as the trace numbers it (0-based), for per-head stages; nullopt otherwise.
+    std::optional<int> traceHead() const;
+};
+
+/// Parses the options that follow "export" and checks them against the model: the stage id
+/// exists, --head is within 1..heads and given only for per-head stages (default 1), the format
+/// is known and matches the output's suffix, and --dpi, --width, --height are in range.
+/// Throws UsageError (or FormatError for a bad weights file), as parseTraceOptions.
+ExportCommandOptions parseExportOptions(const std::vector<std::string>& args);
+
+/// The --help text for export's own options.
+std::string exportOptionsHelp();
 
 } // namespace attnlab::cli

@@ -1,13 +1,17 @@
-// attention-lab: the studio window, opened on the built-in default sentence.
+// attention-lab: the studio window, opened on the built-in default sentence or the last session.
 
 #include "common/allocator.h"
+#include "languages.h"
 #include "mainwindow.h"
 #include "session.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
-#include <QFont>
-#include <QFontInfo>
+#include <QPointer>
+#include <QSettings>
+#include <QTimer>
+
+#include <functional>
 
 int main(int argc, char** argv)
 {
@@ -15,26 +19,54 @@ int main(int argc, char** argv)
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("Attention Lab"));
     QApplication::setOrganizationName(QStringLiteral("Attention Lab"));
-
-    // Chinese glyphs: name the Simplified Chinese face explicitly, or fontconfig's fallback
-    // may pick Japanese shapes for the same code points.
-    QFont font = QApplication::font();
-    font.setFamilies({QFontInfo(font).family(), QStringLiteral("Noto Sans CJK SC")});
-    QApplication::setFont(font);
+    attnlab::LanguageManager::useSimplifiedChineseGlyphs();
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("Attention Lab: every stage of Transformer attention, live."));
     parser.addHelpOption();
+    const QCommandLineOption language(QStringLiteral("language"), QStringLiteral("Interface language: en or zh_CN."), QStringLiteral("code"));
+    parser.addOption(language);
     parser.addPositionalArgument(QStringLiteral("sentence"), QStringLiteral("The sentence to start with (default: a built-in one)."));
     parser.process(app);
 
+    // The interface language: the command line, else the last choice, else the system's.
+    attnlab::LanguageManager languages;
+    QSettings settings;
+    const QString code = parser.isSet(language) ? parser.value(language)
+                                                : settings.value(QStringLiteral("language"), attnlab::LanguageManager::systemDefault()).toString();
+    languages.setLanguage(code);
+
+    // The Session outlives the window: switching the language rebuilds the window around
+    // the same Session, so nothing the user did is lost.
     attnlab::Session session;
+    QPointer<attnlab::MainWindow> window;
+    std::function<void()> openWindow = [&] {
+        window = new attnlab::MainWindow(&session);
+        window->setAttribute(Qt::WA_DeleteOnClose);
+        window->setCurrentLanguage(languages.current());
+        window->restoreLayout();
+        QObject::connect(window, &attnlab::MainWindow::languageRequested, &app, [&](const QString& requested) {
+            if (!languages.setLanguage(requested))
+                return;
+            QSettings().setValue(QStringLiteral("language"), requested);
+            window->saveLayout();
+            // Replace the window once control is back in the event loop (the request came from
+            // one of its own menus).
+            QTimer::singleShot(0, &app, [&] {
+                const bool presenter = window->isPresenterMode();
+                window->setAttribute(Qt::WA_DeleteOnClose, false);
+                delete window;
+                openWindow();
+                window->setPresenterMode(presenter);
+            });
+        });
+        window->show();
+    };
+    openWindow();
+    // A sentence on the command line starts fresh; otherwise the last session comes back.
     if (!parser.positionalArguments().isEmpty())
         session.setSentence(parser.positionalArguments().join(QLatin1Char(' ')));
-    attnlab::MainWindow window(&session);
-    // The last session and window geometry come back, unless a sentence was given.
-    if (parser.positionalArguments().isEmpty())
-        window.restoreState();
-    window.show();
+    else
+        window->restoreLastSession();
     return QApplication::exec();
 }

@@ -3,6 +3,8 @@
 
 #include "support/reference.h"
 
+#include "support/cli.h"
+
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -14,22 +16,8 @@ using attnlab::testing::referenceDir;
 
 namespace {
 
-struct Run {
-    int exitCode = -1;
-    QProcess::ExitStatus status = QProcess::CrashExit;
-    QByteArray out;
-    QByteArray err;
-};
-
-Run cli(const QStringList& args)
-{
-    QProcess p;
-    p.start(QStringLiteral(ATTNLAB_CLI), args);
-    p.closeWriteChannel();
-    if (!p.waitForFinished(60000))
-        p.kill();
-    return Run{p.exitCode(), p.exitStatus(), p.readAllStandardOutput(), p.readAllStandardError()};
-}
+using attnlab::testing::cli;
+using attnlab::testing::Run;
 
 /// The CLI arguments that reproduce a reference case's config.
 QStringList argsFor(const nlohmann::json& c, const QString& dir)

@@ -1,0 +1,35 @@
+#pragma once
+// Running attention-lab-cli from a test, as a user runs it (the ATTNLAB_CLI macro names the
+// binary; tests/CMakeLists.txt defines it for every tst_cli* target).
+
+#include <QByteArray>
+#include <QProcess>
+#include <QProcessEnvironment>
+#include <QStringList>
+
+namespace attnlab::testing {
+
+struct Run {
+    int exitCode = -1;
+    QProcess::ExitStatus status = QProcess::CrashExit;
+    QByteArray out;
+    QByteArray err;
+};
+
+/// Runs the CLI as on a server: no DISPLAY, no WAYLAND_DISPLAY, no QT_QPA_PLATFORM.
+inline Run cli(const QStringList& args)
+{
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(QStringLiteral("DISPLAY"));
+    env.remove(QStringLiteral("WAYLAND_DISPLAY"));
+    env.remove(QStringLiteral("QT_QPA_PLATFORM"));
+    QProcess p;
+    p.setProcessEnvironment(env);
+    p.start(QStringLiteral(ATTNLAB_CLI), args);
+    p.closeWriteChannel();
+    if (!p.waitForFinished(120000))
+        p.kill();
+    return Run{p.exitCode(), p.exitStatus(), p.readAllStandardOutput(), p.readAllStandardError()};
+}
+
+} // namespace attnlab::testing
