@@ -427,7 +427,7 @@ void CellInspector::showScore(const Trace& t, const QString& id, int head, int i
 
     addLedgerRow(tr("\u03A3 = q_%1\u00B7k_%2  (recomputed here)").arg(i).arg(j), sum);
     addLedgerRow(tr("S%1 from the trace").arg(at(i, j)), s, id == u"scores");
-    addLedgerRow(scaling ? tr("\u00F7 \u221Ad_k = \u00F7 %1  \u2192 S\u2032%2").arg(formatNumber(root), at(i, j))
+    addLedgerRow(scaling ? tr("\u00F7 √d_k = \u00F7 %1  \u2192 S\u2032%2").arg(formatNumber(root), at(i, j))
                          : tr("scaling off (\u00D7 1)  \u2192 S\u2032%1").arg(at(i, j)),
                  scaled, id == u"scaled");
     addLedgerRow(hidden ? tr("+ M%1  (key hidden from this query)").arg(at(i, j)) : tr("+ M%1").arg(at(i, j)), mask,
@@ -449,7 +449,7 @@ void CellInspector::showScore(const Trace& t, const QString& id, int head, int i
                  .arg(j)
                  .arg(formatNumber(s), formatNumber(sum));
     if (scaling)
-        lines << tr("S\u2032 = S \u00F7 \u221Ad_k = %1 \u00F7 %2 = %3").arg(formatNumber(s), formatNumber(root), formatNumber(scaled));
+        lines << tr("S\u2032 = S \u00F7 √d_k = %1 \u00F7 %2 = %3").arg(formatNumber(s), formatNumber(root), formatNumber(scaled));
     else
         lines << tr("Scaling is off: S\u2032 = S = %1").arg(formatNumber(scaled));
     if (hidden) {
@@ -524,7 +524,7 @@ void CellInspector::showWeightsRow(const Trace& t, int head, int i, int j)
     QStringList lines;
     lines << tr("Head %1 \u00B7 row %2 of A = softmax of row %2 of S\u2033").arg(head + 1).arg(i);
     if (t.config.scaleScores)
-        lines << tr("The scores were divided by \u221Ad_k = %1 before the softmax.")
+        lines << tr("The scores were divided by √d_k = %1 before the softmax.")
                      .arg(formatNumber(std::sqrt(static_cast<double>(t.config.dK()))));
     else
         lines << tr("Scaling is off: the softmax sees the raw dot products.");
@@ -759,7 +759,7 @@ void CellInspector::showProjection(const Trace& t, const QString& id, int head, 
                  .arg(wName)
                  .arg(r)
                  .arg(letter, formatNumber(official), formatNumber(sum));
-    lines << tr("Row %1 of %2 is row h\u00B7d_k + c = %3\u00B7%4 + %5 (row %6 of in_proj_weight).")
+    lines << tr("Row %1 of %2 is row h·d_k + c = %3\u00B7%4 + %5 (row %6 of in_proj_weight).")
                  .arg(r)
                  .arg(wName)
                  .arg(head)

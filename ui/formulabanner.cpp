@@ -26,6 +26,8 @@ FormulaBanner::FormulaBanner(Session* session, QWidget* parent)
     for (QLabel* l : {m_formula, m_shapes, m_explanation})
         l->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_explanation->setWordWrap(true);
+    m_formula->setWordWrap(true); // the PE formula is long at presenter-mode sizes
+    m_shapes->setWordWrap(true);
     setAutoFillBackground(true);
     setBackgroundRole(QPalette::AlternateBase);
 
@@ -50,9 +52,12 @@ void FormulaBanner::refresh()
     const auto& trace = *m_session->trace();
     const QString id = m_session->stepId();
     const auto& step = steps()[static_cast<std::size_t>(m_session->step())];
-    QString where = tr("Step %1 of %2").arg(m_session->step() + 1).arg(steps().size());
+    QString where = stepName(id);
     if (step.perHead)
         where += tr(" \u00B7 head %1 of %2").arg(m_session->head() + 1).arg(trace.config.heads);
+    QFont bold = font();
+    bold.setBold(true);
+    m_step->setFont(bold);
     m_step->setText(where);
 
     QFont big = font();

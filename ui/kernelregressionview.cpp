@@ -1,6 +1,7 @@
 #include "kernelregressionview.h"
 
 #include "heatmapview.h"
+#include "plotting.h"
 #include "random.h"
 #include "session.h"
 
@@ -18,7 +19,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <iterator>
 #include <limits>
 #include <numbers>
 #include <string>
@@ -411,7 +411,10 @@ void KernelRegressionView::updateQuery()
         if (t < -kPlotMargin || t > kXMax + kPlotMargin)
             continue;
         bx.push_back(t);
-        by.push_back(std::exp(-((x - t) * (x - t) - nearest) / (2 * s * s)) / norm);
+        // Between keys far apart the bump can rise far above every bar (exp of hundreds with a
+        // small σ): cap it above the axis (≤ 1.15), where it is clipped anyway, so it never overflows.
+        const double e = -((x - t) * (x - t) - nearest) / (2 * s * s);
+        by.push_back(e > 50 ? 2.0 : std::min(std::exp(e) / norm, 2.0));
     }
     m_weightsPlot->graph(0)->setData(bx, by, true);
     const double top = *std::max_element(m_queryW.begin(), m_queryW.end());
@@ -490,28 +493,9 @@ void KernelRegressionView::retranslate()
 
 void KernelRegressionView::applyFonts()
 {
-    // Copy the widget's font (with its CJK fallback families) onto everything QCustomPlot draws.
-    const QFont f = font();
-    for (QCustomPlot* plot : {m_fitPlot, m_weightsPlot, m_heatmap->plot()}) {
-        plot->setFont(f);
-        for (QCPAxis* axis : plot->axisRect()->axes()) {
-            axis->setLabelFont(f);
-            axis->setTickLabelFont(f);
-        }
-        plot->legend->setFont(f);
-        for (int i = 0; i < plot->legend->itemCount(); ++i) {
-            if (QCPAbstractLegendItem* item = plot->legend->item(i)) // null: an empty cell of the wrapped grid
-                item->setFont(f);
-        }
-        if (plot != m_heatmap->plot()) {
-            if (auto* title = titleOf(plot)) {
-                QFont tf = f;
-                tf.setBold(true);
-                title->setFont(tf);
-            }
-        }
-        plot->replot(QCustomPlot::rpQueuedReplot);
-    }
+    // The widget's font, with its CJK fallback families (the heatmap follows on its own).
+    for (QCustomPlot* plot : {m_fitPlot, m_weightsPlot})
+        applyPlotFonts(plot, font());
 }
 
 void KernelRegressionView::changeEvent(QEvent* event)

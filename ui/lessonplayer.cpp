@@ -167,8 +167,8 @@ bool LessonPlayer::openLessonFile(const QString& path)
     const QString absolute = QFileInfo(path).absoluteFilePath();
     if (!start(absolute, 0))
         return false;
-    if (!m_userFiles.contains(absolute))
-        m_userFiles << absolute;
+    if (!absolute.startsWith(QStringLiteral(":/")) && !m_userFiles.contains(absolute))
+        m_userFiles << absolute; // a teacher's own file joins the list; shipped ones are there already
     rebuildList();
     return true;
 }

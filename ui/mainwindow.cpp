@@ -37,6 +37,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QProgressDialog>
+#include <QScreen>
 #include <QSettings>
 #include <QShortcut>
 #include <QStackedWidget>
@@ -61,6 +62,7 @@ MainWindow::MainWindow(Session* session, QWidget* parent)
     , m_session(session)
     , m_sentence(new QLineEdit(this))
     , m_message(new QLabel(this))
+    , m_counter(new QLabel(this))
     , m_banner(new FormulaBanner(session, this))
     , m_tabs(new QTabWidget(this))
     , m_stack(new QStackedWidget(this))
@@ -92,6 +94,8 @@ MainWindow::MainWindow(Session* session, QWidget* parent)
     m_sentence->setClearButtonEnabled(true);
     m_sentence->setMaxLength(100000);
     top->addWidget(m_sentence, 1);
+    m_counter->setVisible(false);
+    top->addWidget(m_counter);
     layout->addLayout(top);
     m_message->setWordWrap(true);
     m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -102,6 +106,11 @@ MainWindow::MainWindow(Session* session, QWidget* parent)
     for (QWidget* w : {static_cast<QWidget*>(m_tokensView), static_cast<QWidget*>(m_stageView), static_cast<QWidget*>(m_positionalView),
                        static_cast<QWidget*>(m_concatView), static_cast<QWidget*>(m_kernelView), static_cast<QWidget*>(m_scalingView)})
         m_stack->addWidget(w);
+    // A stack is as wide as its widest page: an explicit minimum keeps one view's controls
+    // (at presenter-mode type sizes) from pushing the window past the projector's edge.
+    for (int i = 0; i < m_stack->count(); ++i)
+        m_stack->widget(i)->setMinimumSize(320, 240);
+    m_headsView->setMinimumSize(320, 240);
     m_tabs->addTab(m_stack, tr("Stage"));
     m_tabs->addTab(m_headsView, tr("All heads"));
     connect(m_tabs, &QTabWidget::currentChanged, this, [this](int index) {
@@ -159,6 +168,8 @@ MainWindow::MainWindow(Session* session, QWidget* parent)
     connect(session, &Session::errorOccurred, this, &MainWindow::showError);
     connect(session, &Session::stepChanged, this, &MainWindow::showStep);
     connect(session, &Session::viewChanged, this, &MainWindow::showStep);
+    connect(session, &Session::stepChanged, this, &MainWindow::updateCounter);
+    connect(m_lessons, &LessonPlayer::stateChanged, this, &MainWindow::updateCounter);
     connect(session, &Session::inputChanged, this, [this] {
         if (m_sentence->text() != m_session->sentence())
             m_sentence->setText(m_session->sentence()); // a session file was opened
@@ -342,6 +353,15 @@ void MainWindow::showStep()
     }
     m_stack->setCurrentWidget(w);
     m_tabs->setCurrentIndex(kind == ViewKind::Heads ? 1 : 0);
+}
+
+void MainWindow::updateCounter()
+{
+    // The lesson's step while a lesson plays, else the stage: big enough for the back row.
+    if (m_lessons->isActive())
+        m_counter->setText(tr("Step %1 / %2").arg(m_lessons->stepIndex() + 1).arg(m_lessons->lesson()->steps.size()));
+    else
+        m_counter->setText(tr("Stage %1 / %2").arg(m_session->step() + 1).arg(steps().size()));
 }
 
 void MainWindow::next()
@@ -662,10 +682,31 @@ void MainWindow::setPresenterMode(bool on)
         p.setColor(QPalette::AlternateBase, QColor(255, 244, 200));
         p.setColor(QPalette::Highlight, QColor(0, 90, 200));
         setPalette(p);
+        QFont counter = big;
+        counter.setBold(true);
+        counter.setPointSizeF(big.pointSizeF() * 1.4);
+        m_counter->setFont(counter);
+        m_counter->setStyleSheet(QStringLiteral("color: white; background: #0050c8; padding: 4px 14px; border-radius: 6px;"));
+        updateCounter();
+        m_counter->setVisible(true);
+        // The projector shows the lesson and the view; the settings and inspector docks step aside.
+        m_hiddenForPresenter.clear();
+        for (QDockWidget* dock : findChildren<QDockWidget*>()) {
+            if (dockWidgetArea(dock) == Qt::RightDockWidgetArea && dock->isVisible()) {
+                dock->hide();
+                m_hiddenForPresenter << dock;
+            }
+        }
+        if (const QScreen* screen = this->screen())
+            setGeometry(screen->geometry()); // also without a window manager (projector PCs, Xvfb)
         showFullScreen();
     } else {
         setFont(m_normalFont);
         setPalette(QApplication::palette());
+        m_counter->setVisible(false);
+        for (QDockWidget* dock : std::as_const(m_hiddenForPresenter))
+            dock->show();
+        m_hiddenForPresenter.clear();
         showNormal();
     }
 }

@@ -49,6 +49,8 @@ public:
     MultiHeadView* headsView() const { return m_headsView; }
     QTabWidget* tabs() const { return m_tabs; }
     bool isPresenterMode() const { return m_presenter; }
+    /// The step counter shown in presenter mode ("Step 3 / 9").
+    QLabel* counterLabel() const { return m_counter; }
 
     // File actions, callable without dialogs (tests, scripts). Each reports problems in the
     // message line and returns false; nothing else changes on failure.
@@ -97,6 +99,7 @@ private:
     void exportLessonDialog();
     void exportViewDialog();
     void showMessages();
+    void updateCounter();
     void showError(const QString& message);
     void showStatus(const QString& message, bool isError);
     void addRecentFile(const QString& path);
@@ -106,6 +109,7 @@ private:
     Session* m_session;
     QLineEdit* m_sentence;
     QLabel* m_message;
+    QLabel* m_counter; ///< the big step counter of presenter mode
     FormulaBanner* m_banner;
     QTabWidget* m_tabs;
     QStackedWidget* m_stack;
@@ -123,6 +127,7 @@ private:
     QTimer* m_debounce;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_languageMenu = nullptr;
+    QList<class QDockWidget*> m_hiddenForPresenter;
     QString m_sessionPath;
     bool m_presenter = false;
     QFont m_normalFont;

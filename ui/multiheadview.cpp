@@ -394,7 +394,7 @@ void MultiHeadView::showConcat()
     auto labels = std::make_shared<std::vector<std::string>>();
     for (int h = 0; h < m_concatHeads; ++h) {
         for (int i = 0; i < m_concatDk; ++i)
-            labels->push_back(QStringLiteral("h%1\u00B7d%2").arg(h + 1).arg(i).toStdString()); // "h1·d0"
+            labels->push_back(QStringLiteral("h%1·d%2").arg(h + 1).arg(i).toStdString()); // "h1·d0"
     }
     if (static_cast<Eigen::Index>(labels->size()) == c.values.cols())
         c.colLabels = labels;

@@ -24,6 +24,7 @@ void fillColorMapData(QCPColorMapData* data, const Eigen::MatrixXf& m)
 void applyPlotFonts(QCustomPlot* plot, const QFont& f)
 {
     plot->setFont(f);
+    plot->replot(QCustomPlot::rpQueuedReplot);
     for (QCPAxisRect* rect : plot->axisRects()) {
         for (QCPAxis* axis : rect->axes()) {
             axis->setLabelFont(f);
@@ -44,8 +45,10 @@ void applyPlotFonts(QCustomPlot* plot, const QFont& f)
     }
     if (plot->legend) {
         plot->legend->setFont(f);
-        for (int i = 0; i < plot->legend->itemCount(); ++i)
-            plot->legend->item(i)->setFont(f);
+        for (int i = 0; i < plot->legend->itemCount(); ++i) {
+            if (QCPAbstractLegendItem* item = plot->legend->item(i)) // null: an empty cell of a wrapped legend
+                item->setFont(f);
+        }
     }
 }
 

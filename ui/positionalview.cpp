@@ -1,6 +1,7 @@
 #include "positionalview.h"
 
 #include "heatmapview.h"
+#include "plotting.h"
 #include "session.h"
 
 #include <qcustomplot.h>
@@ -137,23 +138,7 @@ PositionalEncodingView::PositionalEncodingView(Session* session, QWidget* parent
 
 void PositionalEncodingView::applyFonts()
 {
-    // Copy the widget's font (with its CJK fallback families) onto everything QCustomPlot draws.
-    const QFont f = font();
-    m_curves->setFont(f);
-    for (QCPAxis* axis : {m_curves->xAxis, m_curves->yAxis}) {
-        axis->setLabelFont(f);
-        axis->setTickLabelFont(f);
-    }
-    m_curves->legend->setFont(f);
-    for (int i = 0; i < m_curves->legend->itemCount(); ++i)
-        m_curves->legend->item(i)->setFont(f);
-    if (auto* title = qobject_cast<QCPTextElement*>(m_curves->plotLayout()->element(0, 0))) {
-        QFont tf = f;
-        tf.setPointSize(12);
-        tf.setBold(true);
-        title->setFont(tf);
-    }
-    m_curves->replot(QCustomPlot::rpQueuedReplot);
+    applyPlotFonts(m_curves, font()); // the widget's font, with its CJK fallback families
 }
 
 void PositionalEncodingView::changeEvent(QEvent* event)

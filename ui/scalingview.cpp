@@ -1,5 +1,7 @@
 #include "scalingview.h"
 
+#include "plotting.h"
+
 #include "random.h"
 #include "session.h"
 
@@ -453,26 +455,8 @@ void SoftmaxScalingView::retranslate()
 
 void SoftmaxScalingView::applyFonts()
 {
-    // Copy the widget's font (with its CJK fallback families) onto everything QCustomPlot draws.
-    const QFont f = font();
-    for (QCustomPlot* p : {m_unscaledPlot, m_scaledPlot, m_variancePlot, m_maxProbPlot}) {
-        p->setFont(f);
-        for (QCPAxis* axis : p->axisRect()->axes()) {
-            axis->setLabelFont(f);
-            axis->setTickLabelFont(f);
-        }
-        p->legend->setFont(f);
-        for (int i = 0; i < p->legend->itemCount(); ++i) {
-            if (QCPAbstractLegendItem* item = p->legend->item(i)) // null: an empty cell of the wrapped grid
-                item->setFont(f);
-        }
-        if (auto* t = titleOf(p)) {
-            QFont tf = f;
-            tf.setBold(true);
-            t->setFont(tf);
-        }
-        p->replot(QCustomPlot::rpQueuedReplot);
-    }
+    for (QCustomPlot* p : {m_unscaledPlot, m_scaledPlot, m_variancePlot, m_maxProbPlot})
+        applyPlotFonts(p, font()); // the widget's font, with its CJK fallback families
     if (!m_scores.empty())
         showDk(); // the bar labels
 }

@@ -88,7 +88,7 @@ QString stepName(const QString& id)
     if (id == u"scores")
         return Stages::tr("Scores Q\u00B7K\u1D40");
     if (id == u"scaled")
-        return Stages::tr("Scaled \u00F7 \u221Ad_k");
+        return Stages::tr("Scaled \u00F7 √d_k");
     if (id == u"mask")
         return Stages::tr("Mask M");
     if (id == u"masked_scores")
@@ -109,11 +109,11 @@ QString stepFormula(const QString& id, bool scaled, bool embedScaled)
     if (id == u"tokens")
         return Stages::tr("sentence \u2192 tokens t\u2080 \u2026 t\u2099\u208B\u2081");
     if (id == u"embedding")
-        return embedScaled ? Stages::tr("E = Embed(tokens),  scaled by \u221Ad_model") : Stages::tr("E = Embed(tokens)");
+        return embedScaled ? Stages::tr("E = Embed(tokens),  scaled by √d_model") : Stages::tr("E = Embed(tokens)");
     if (id == u"positional_encoding")
         return Stages::tr("PE(pos, 2i) = sin(pos / 10000^(2i/d_model)),  PE(pos, 2i+1) = cos(pos / 10000^(2i/d_model))");
     if (id == u"input")
-        return embedScaled ? Stages::tr("X = E\u00B7\u221Ad_model + P") : Stages::tr("X = E + P");
+        return embedScaled ? Stages::tr("X = E\u00B7√d_model + P") : Stages::tr("X = E + P");
     if (id == u"q")
         return Stages::tr("Q_h = X\u00B7W_Q,h + b_Q,h");
     if (id == u"k")
@@ -123,13 +123,13 @@ QString stepFormula(const QString& id, bool scaled, bool embedScaled)
     if (id == u"scores")
         return Stages::tr("S_h = Q_h\u00B7K_h\u1D40");
     if (id == u"scaled")
-        return scaled ? Stages::tr("S\u2032_h = Q_h\u00B7K_h\u1D40 / \u221Ad_k") : Stages::tr("S\u2032_h = Q_h\u00B7K_h\u1D40   (scaling switched off)");
+        return scaled ? Stages::tr("S\u2032_h = Q_h\u00B7K_h\u1D40 / √d_k") : Stages::tr("S\u2032_h = Q_h\u00B7K_h\u1D40   (scaling switched off)");
     if (id == u"mask")
         return Stages::tr("M_ij = \u2212\u221E if key j is hidden from query i, else 0");
     if (id == u"masked_scores")
-        return Stages::tr("S\u2033_h = Q_h\u00B7K_h\u1D40 / \u221Ad_k + M");
+        return Stages::tr("S\u2033_h = Q_h\u00B7K_h\u1D40 / √d_k + M");
     if (id == u"weights")
-        return scaled ? Stages::tr("A_h = softmax(Q_h\u00B7K_h\u1D40 / \u221Ad_k + M)") : Stages::tr("A_h = softmax(Q_h\u00B7K_h\u1D40 + M)");
+        return scaled ? Stages::tr("A_h = softmax(Q_h\u00B7K_h\u1D40 / √d_k + M)") : Stages::tr("A_h = softmax(Q_h\u00B7K_h\u1D40 + M)");
     if (id == u"head_output")
         return Stages::tr("Z_h = A_h\u00B7V_h");
     if (id == u"concat")
@@ -184,7 +184,7 @@ QString stepExplanation(const QString& id)
     if (id == u"scores")
         return Stages::tr("Every query is compared with every key by a dot product: large means a good match.");
     if (id == u"scaled")
-        return Stages::tr("Dot products grow with d_k; dividing by \u221Ad_k keeps their spread near 1 so the softmax does not saturate.");
+        return Stages::tr("Dot products grow with d_k; dividing by √d_k keeps their spread near 1 so the softmax does not saturate.");
     if (id == u"mask")
         return Stages::tr("The mask hides keys a query may not see: future tokens (causal) or <pad> tokens (padding). \u2212\u221E becomes exactly 0 after the softmax.");
     if (id == u"masked_scores")

@@ -47,6 +47,7 @@ TokensView::TokensView(Session* session, QWidget* parent)
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->verticalHeader()->setVisible(false);
     m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     connect(session, &Session::traceChanged, this, &TokensView::refresh);
     refresh();
 }

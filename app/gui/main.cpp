@@ -2,11 +2,13 @@
 
 #include "common/allocator.h"
 #include "languages.h"
+#include "lessonplayer.h"
 #include "mainwindow.h"
 #include "session.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QFileInfo>
 #include <QPointer>
 #include <QSettings>
 #include <QTimer>
@@ -26,6 +28,12 @@ int main(int argc, char** argv)
     parser.addHelpOption();
     const QCommandLineOption language(QStringLiteral("language"), QStringLiteral("Interface language: en or zh_CN."), QStringLiteral("code"));
     parser.addOption(language);
+    const QCommandLineOption lesson(QStringLiteral("lesson"),
+                                    QStringLiteral("Start a lesson: a lesson file, or a shipped one such as zh/04-look-ahead-mask."),
+                                    QStringLiteral("file"));
+    parser.addOption(lesson);
+    const QCommandLineOption presenter(QStringLiteral("presenter"), QStringLiteral("Start in presenter mode (full screen, large type)."));
+    parser.addOption(presenter);
     parser.addPositionalArgument(QStringLiteral("sentence"), QStringLiteral("The sentence to start with (default: a built-in one)."));
     parser.process(app);
 
@@ -68,5 +76,14 @@ int main(int argc, char** argv)
         session.setSentence(parser.positionalArguments().join(QLatin1Char(' ')));
     else
         window->restoreLastSession();
+    if (parser.isSet(lesson)) {
+        QString path = parser.value(lesson);
+        const QString shipped = QStringLiteral(":/lessons/") + path + (path.endsWith(QStringLiteral(".md")) ? QString() : QStringLiteral(".md"));
+        if (!QFileInfo::exists(path) && QFileInfo::exists(shipped))
+            path = shipped;
+        window->lessonPlayer()->openLessonFile(path); // a broken file is reported in the lesson panel
+    }
+    if (parser.isSet(presenter))
+        window->setPresenterMode(true);
     return QApplication::exec();
 }

@@ -5,1094 +5,1521 @@
     <name>attnlab::CellInspector</name>
     <message>
         <source>Click a cell of the heatmap to see how it was computed</source>
-        <translation type="unfinished"></translation>
+        <translation>点击热力图中的一个单元格，查看它是怎样算出来的</translation>
     </message>
     <message>
         <source>query %1 (row %2) · key %3 (column %4)</source>
-        <translation type="unfinished"></translation>
+        <translation>查询 %1（第 %2 行）· 键 %3（第 %4 列）</translation>
     </message>
     <message>
         <source>dim</source>
-        <translation type="unfinished"></translation>
+        <translation>维度</translation>
     </message>
     <message>
         <source>q_%1[d]</source>
-        <translation type="unfinished"></translation>
+        <translation>q_%1[d]</translation>
     </message>
     <message>
         <source>k_%1[d]</source>
-        <translation type="unfinished"></translation>
+        <translation>k_%1[d]</translation>
     </message>
     <message>
         <source>q_%1[d]·k_%2[d]</source>
-        <translation type="unfinished"></translation>
+        <translation>q_%1[d]·k_%2[d]</translation>
     </message>
     <message>
         <source>Σ = q_%1·k_%2  (recomputed here)</source>
-        <translation type="unfinished"></translation>
+        <translation>Σ = q_%1·k_%2（此处重新计算）</translation>
     </message>
     <message>
         <source>S%1 from the trace</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>÷ ↭_k = ÷ %1  → S′%2</source>
-        <translation type="unfinished"></translation>
+        <translation>计算记录中的 S%1</translation>
     </message>
     <message>
         <source>scaling off (× 1)  → S′%1</source>
-        <translation type="unfinished"></translation>
+        <translation>未缩放（× 1）  → S′%1</translation>
     </message>
     <message>
         <source>+ M%1  (key hidden from this query)</source>
-        <translation type="unfinished"></translation>
+        <translation>+ M%1（该键对此查询不可见）</translation>
     </message>
     <message>
         <source>+ M%1</source>
-        <translation type="unfinished"></translation>
+        <translation>+ M%1</translation>
     </message>
     <message>
         <source>= S″%1</source>
-        <translation type="unfinished"></translation>
+        <translation>= S″%1</translation>
     </message>
     <message>
         <source>softmax: exp(−∞) = 0  → A%1</source>
-        <translation type="unfinished"></translation>
+        <translation>softmax：exp(−∞) = 0  → A%1</translation>
     </message>
     <message>
         <source>softmax over row %1  → A%2</source>
-        <translation type="unfinished"></translation>
+        <translation>对第 %1 行做 softmax  → A%2</translation>
     </message>
     <message>
         <source>Head %1 · %2</source>
-        <translation type="unfinished"></translation>
+        <translation>头 %1 · %2</translation>
     </message>
     <message>
         <source>S%1 = q_%2·k_%3 = %4  (recomputed here from Q and K: %5)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>S′ = S ÷ ↭_k = %1 ÷ %2 = %3</source>
-        <translation type="unfinished"></translation>
+        <translation>S%1 = q_%2·k_%3 = %4（此处由 Q 和 K 重新计算：%5）</translation>
     </message>
     <message>
         <source>Scaling is off: S′ = S = %1</source>
-        <translation type="unfinished"></translation>
+        <translation>缩放已关闭：S′ = S = %1</translation>
     </message>
     <message>
         <source>Key %1 is hidden from query %2: S″ = S′ + (−∞) = −∞</source>
-        <translation type="unfinished"></translation>
+        <translation>键 %1 对查询 %2 不可见：S″ = S′ + (−∞) = −∞</translation>
     </message>
     <message>
         <source>A%1 = 0: exp(−∞) is exactly 0, so this key gets no attention.</source>
-        <translation type="unfinished"></translation>
+        <translation>A%1 = 0：exp(−∞) 恰好为 0，所以这个键得不到任何注意力。</translation>
     </message>
     <message>
         <source>S″ = S′ + M = %1 + 0 = %2</source>
-        <translation type="unfinished"></translation>
+        <translation>S″ = S′ + M = %1 + 0 = %2</translation>
     </message>
     <message>
         <source>A%1 = %2 after the softmax over row %3</source>
-        <translation type="unfinished"></translation>
+        <translation>对第 %3 行做 softmax 后，A%1 = %2</translation>
     </message>
     <message>
         <source>query %1 (row %2) · all %3 keys</source>
-        <translation type="unfinished"></translation>
+        <translation>查询 %1（第 %2 行）· 全部 %3 个键</translation>
     </message>
     <message>
         <source>key</source>
-        <translation type="unfinished"></translation>
+        <translation>键</translation>
     </message>
     <message>
         <source>S″[%1, j]</source>
-        <translation type="unfinished"></translation>
+        <translation>S″[%1, j]</translation>
     </message>
     <message>
         <source>exp(S″ − max)</source>
-        <translation type="unfinished"></translation>
+        <translation>exp(S″ − max)</translation>
     </message>
     <message>
         <source>A[%1, j]</source>
-        <translation type="unfinished"></translation>
+        <translation>A[%1, j]</translation>
     </message>
     <message>
         <source>Σ</source>
-        <translation type="unfinished"></translation>
+        <translation>Σ</translation>
     </message>
     <message>
         <source>Head %1 · row %2 of A = softmax of row %2 of S″</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>The scores were divided by ↭_k = %1 before the softmax.</source>
-        <translation type="unfinished"></translation>
+        <translation>头 %1 · A 的第 %2 行 = 对 S″ 的第 %2 行做 softmax</translation>
     </message>
     <message>
         <source>Scaling is off: the softmax sees the raw dot products.</source>
-        <translation type="unfinished"></translation>
+        <translation>缩放已关闭：softmax 的输入是未经缩放的点积。</translation>
     </message>
     <message>
         <source>%1 of %2 keys are masked (−∞): exp(−∞) = 0, so their weight is exactly 0.</source>
-        <translation type="unfinished"></translation>
+        <translation>%2 个键中有 %1 个被掩码遮住（−∞）：exp(−∞) = 0，所以它们的权重恰好为 0。</translation>
     </message>
     <message>
         <source>Every key is masked: the softmax is undefined, so every weight is 0 (Σ = 0).</source>
-        <translation type="unfinished"></translation>
+        <translation>所有键都被掩码遮住：softmax 没有定义，因此每个权重都为 0（Σ = 0）。</translation>
     </message>
     <message>
         <source>A[%1, j] = exp(S″[%1, j] − %2) / %3</source>
-        <translation type="unfinished"></translation>
+        <translation>A[%1, j] = exp(S″[%1, j] − %2) / %3</translation>
     </message>
     <message>
         <source>Largest weight: key %1, %2</source>
-        <translation type="unfinished"></translation>
+        <translation>最大权重：键 %1，%2</translation>
     </message>
     <message>
         <source>Check: Σ_j A[%1, j] = %2 ✓</source>
-        <translation type="unfinished"></translation>
+        <translation>验算：Σ_j A[%1, j] = %2 ✓</translation>
     </message>
     <message>
         <source>Check: Σ_j A[%1, j] = %2 (should be 1)</source>
-        <translation type="unfinished"></translation>
+        <translation>验算：Σ_j A[%1, j] = %2（应为 1）</translation>
     </message>
     <message>
         <source>Before softmax: S″[%1, j]</source>
-        <translation type="unfinished"></translation>
+        <translation>softmax 之前：S″[%1, j]</translation>
     </message>
     <message>
         <source>After softmax: A[%1, j]  (0 … 1, Σ = %2)</source>
-        <translation type="unfinished"></translation>
+        <translation>softmax 之后：A[%1, j]（0 … 1，Σ = %2）</translation>
     </message>
     <message>
         <source>query %1 (row %2) · dimension %3 (column %4)</source>
-        <translation type="unfinished"></translation>
+        <translation>查询 %1（第 %2 行）· 维度 %3（第 %4 列）</translation>
     </message>
     <message>
         <source>key j</source>
-        <translation type="unfinished"></translation>
+        <translation>键 j</translation>
     </message>
     <message>
         <source>V[j, %1]</source>
-        <translation type="unfinished"></translation>
+        <translation>V[j, %1]</translation>
     </message>
     <message>
         <source>A·V</source>
-        <translation type="unfinished"></translation>
+        <translation>A·V</translation>
     </message>
     <message>
         <source>Σ_j A[%1, j]·V[j, %2]  (recomputed here)</source>
-        <translation type="unfinished"></translation>
+        <translation>Σ_j A[%1, j]·V[j, %2]（此处重新计算）</translation>
     </message>
     <message>
         <source>Z%1 from the trace</source>
-        <translation type="unfinished"></translation>
+        <translation>计算记录中的 Z%1</translation>
     </message>
     <message>
         <source>Z%1 = Σ_j A[%2, j]·V[j, %3] = %4  (recomputed here: %5)</source>
-        <translation type="unfinished"></translation>
+        <translation>Z%1 = Σ_j A[%2, j]·V[j, %3] = %4（此处重新计算：%5）</translation>
     </message>
     <message>
         <source>Dimension %1 of every key&apos;s value, weighted by how much %2 attends to that key.</source>
-        <translation type="unfinished"></translation>
+        <translation>每个键的值在维度 %1 上的分量，按 %2 对该键的关注程度加权。</translation>
     </message>
     <message>
         <source>Largest term: key %1 (A = %2, contributes %3)</source>
-        <translation type="unfinished"></translation>
+        <translation>最大的一项：键 %1（A = %2，贡献 %3）</translation>
     </message>
     <message>
         <source>%1 keys have weight 0 (masked or vanishing) and contribute nothing.</source>
-        <translation type="unfinished"></translation>
+        <translation>有 %1 个键的权重为 0（被掩码遮住或小到可以忽略），对结果没有贡献。</translation>
     </message>
     <message>
         <source>query</source>
-        <translation type="unfinished"></translation>
+        <translation>查询</translation>
     </message>
     <message>
         <source>value</source>
-        <translation type="unfinished"></translation>
+        <translation>值</translation>
     </message>
     <message>
         <source>%1 of %2 (row %3) · %4 (column %5)</source>
-        <translation type="unfinished"></translation>
+        <translation>%2 的%1（第 %3 行）· %4（第 %5 列）</translation>
     </message>
     <message>
         <source>dim d</source>
-        <translation type="unfinished"></translation>
+        <translation>维度 d</translation>
     </message>
     <message>
         <source>X[%1, d]</source>
-        <translation type="unfinished"></translation>
+        <translation>X[%1, d]</translation>
     </message>
     <message>
         <source>%1[%2, d]</source>
-        <translation type="unfinished"></translation>
+        <translation>%1[%2, d]</translation>
     </message>
     <message>
         <source>X·W</source>
-        <translation type="unfinished"></translation>
+        <translation>X·W</translation>
     </message>
     <message>
         <source>… %1 smaller terms, summed</source>
-        <translation type="unfinished"></translation>
+        <translation>… 其余 %1 个较小项之和</translation>
     </message>
     <message>
         <source>+ bias b_%1[%2]</source>
-        <translation type="unfinished"></translation>
+        <translation>+ 偏置 b_%1[%2]</translation>
     </message>
     <message>
         <source>Σ + b  (recomputed here)</source>
-        <translation type="unfinished"></translation>
+        <translation>Σ + b（此处重新计算）</translation>
     </message>
     <message>
         <source>%1%2 from the trace</source>
-        <translation type="unfinished"></translation>
+        <translation>计算记录中的 %1%2</translation>
     </message>
     <message>
         <source>%1%2 = Σ_d X[%3, d]·%4[%5, d] + b_%6[%5] = %7  (recomputed here: %8)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Row %1 of %2 is row h୽_k + c = %3·%4 + %5 (row %6 of in_proj_weight).</source>
-        <translation type="unfinished"></translation>
+        <translation>%1%2 = Σ_d X[%3, d]·%4[%5, d] + b_%6[%5] = %7（此处重新计算：%8）</translation>
     </message>
     <message>
         <source>The %1 largest of %2 terms are listed; the others add up to %3.</source>
-        <translation type="unfinished"></translation>
+        <translation>共 %2 项，只列出最大的 %1 项；其余各项之和为 %3。</translation>
     </message>
     <message>
         <source>token %1 (position %2)</source>
-        <translation type="unfinished"></translation>
+        <translation>词元 %1（位置 %2）</translation>
     </message>
     <message>
         <source>Token %1 of %2.</source>
-        <translation type="unfinished"></translation>
+        <translation>词元 %1（共 %2 个）。</translation>
     </message>
     <message>
         <source>token %1 (row %2) · %3 (column %4)</source>
-        <translation type="unfinished"></translation>
+        <translation>词元 %1（第 %2 行）· %3（第 %4 列）</translation>
     </message>
     <message>
         <source>%1%2 = %3: row %4, column %5 of %6</source>
-        <translation type="unfinished"></translation>
+        <translation>%1%2 = %3：%6 中的行 %4、列 %5</translation>
     </message>
     <message>
         <source>Head %1 · </source>
-        <translation type="unfinished"></translation>
+        <translation>头 %1 · </translation>
     </message>
     <message>
         <source>X%1 = E·s%1 + P%1 = %2 + %3</source>
-        <translation type="unfinished"></translation>
+        <translation>X%1 = E·s%1 + P%1 = %2 + %3</translation>
     </message>
     <message>
         <source>Column %1 is column %2 of head %3&apos;s output Z.</source>
-        <translation type="unfinished"></translation>
+        <translation>第 %1 列是头 %3 的输出 Z 的第 %2 列。</translation>
+    </message>
+    <message>
+        <source>÷ √d_k = ÷ %1  → S′%2</source>
+        <translation>÷ √d_k = ÷ %1  → S′%2</translation>
+    </message>
+    <message>
+        <source>S′ = S ÷ √d_k = %1 ÷ %2 = %3</source>
+        <translation>S′ = S ÷ √d_k = %1 ÷ %2 = %3</translation>
+    </message>
+    <message>
+        <source>The scores were divided by √d_k = %1 before the softmax.</source>
+        <translation>在 softmax 之前，分数已除以 √d_k = %1。</translation>
+    </message>
+    <message>
+        <source>Row %1 of %2 is row h·d_k + c = %3·%4 + %5 (row %6 of in_proj_weight).</source>
+        <translation>%2 的第 %1 行就是第 h·d_k + c = %3·%4 + %5 行（in_proj_weight 的第 %6 行）。</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::Deck</name>
+    <message>
+        <source>Step %1 / %2</source>
+        <translation>步骤 %1 / %2</translation>
+    </message>
+    <message>
+        <source>cannot write &apos;%1&apos;: %2</source>
+        <translation>无法写入“%1”：%2</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>cannot create the folder &apos;%1&apos;</source>
+        <translation>无法创建文件夹“%1”</translation>
+    </message>
+    <message numerus="yes">
+        <source>cancelled after %n page(s)</source>
+        <translation>
+            <numerusform>导出 %n 页后已取消</numerusform>
+        </translation>
     </message>
 </context>
 <context>
     <name>attnlab::Exporter</name>
     <message>
         <source>%1 — head %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 — 头 %2</translation>
     </message>
 </context>
 <context>
     <name>attnlab::FormulaBanner</name>
     <message>
-        <source>Step %1 of %2</source>
-        <translation type="unfinished"></translation>
+        <source> · head %1 of %2</source>
+        <translation> · 头 %1 / %2</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::KernelRegressionView</name>
+    <message>
+        <source>Weights: %1 queries × %2 keys</source>
+        <translation>权重：%1 个查询 × %2 个键</translation>
     </message>
     <message>
-        <source> · head %1 of %2</source>
-        <translation type="unfinished"></translation>
+        <source>x = %1</source>
+        <translation>x = %1</translation>
+    </message>
+    <message>
+        <source>Weights of the query x = %1 (they sum to 1): f(x) = Σ w_i·y_i = %2, true %3</source>
+        <translation>查询 x = %1 的权重（总和为 1）：f(x) = Σ w_i·y_i = %2，真实值 %3</translation>
+    </message>
+    <message>
+        <source>w = 1/σ = %1 (learned; leave-one-out error %2)</source>
+        <translation>w = 1/σ = %1（学习所得；留一法误差 %2）</translation>
+    </message>
+    <message>
+        <source>w = 1/σ = %1</source>
+        <translation>w = 1/σ = %1</translation>
+    </message>
+    <message>
+        <source>Nadaraya–Watson kernel regression (1964) is attention with nothing learned: the query x scores every key x_i by −(x − x_i)²/2σ², a softmax turns the scores into weights, and the prediction f(x) = Σ w_i·y_i is the weighted average of the values y_i. A small bandwidth σ lets each query attend only to its nearest points (a spiky fit, a narrow band in the heatmap); a large σ spreads the attention over all points alike (a flat fit near the mean).</source>
+        <translation>Nadaraya–Watson 核回归（1964）就是没有任何可学习参数的注意力：查询 x 用 −(x − x_i)²/2σ² 给每个键 x_i 打分，softmax 把分数变成权重，预测值 f(x) = Σ w_i·y_i 就是各个值 y_i 的加权平均。带宽 σ 较小时，每个查询只关注离它最近的几个点（拟合曲线起伏尖锐，热力图中是一条窄带）；σ 较大时，注意力均匀地分散到所有点上（拟合曲线平坦，接近均值）。</translation>
+    </message>
+    <message>
+        <source>Query x:</source>
+        <translation>查询 x：</translation>
+    </message>
+    <message>
+        <source>The query whose weights are shown under the fit</source>
+        <translation>其权重显示在拟合图下方的查询</translation>
+    </message>
+    <message>
+        <source>Bandwidth σ:</source>
+        <translation>带宽 σ：</translation>
+    </message>
+    <message>
+        <source>σ on a log scale, from %1 to %2</source>
+        <translation>σ 按对数刻度取值，范围 %1 到 %2</translation>
+    </message>
+    <message>
+        <source>The width of the Gaussian kernel exp(−(x − x_i)²/2σ²)</source>
+        <translation>高斯核 exp(−(x − x_i)²/2σ²) 的宽度</translation>
+    </message>
+    <message>
+        <source>Learn w</source>
+        <translation>学习 w</translation>
+    </message>
+    <message>
+        <source>The classic parameterisation exp(−((x − x_i)·w)²/2), i.e. σ = 1/w: choose the w that predicts each training point best from the others (leave-one-out error)</source>
+        <translation>经典的参数化形式 exp(−((x − x_i)·w)²/2)，即 σ = 1/w：选出用其余各点预测每个训练点时效果最好的 w（留一法误差）</translation>
+    </message>
+    <message>
+        <source>Training points, the true function and the kernel regression f(x)</source>
+        <translation>训练点、真实函数与核回归 f(x)</translation>
+    </message>
+    <message>
+        <source>training points (x_i, y_i)</source>
+        <translation>训练点 (x_i, y_i)</translation>
+    </message>
+    <message>
+        <source>true 2·sin(x) + x^0.8</source>
+        <translation>真实函数 2·sin(x) + x^0.8</translation>
+    </message>
+    <message>
+        <source>prediction f(x) = Σ w_i·y_i</source>
+        <translation>预测 f(x) = Σ w_i·y_i</translation>
+    </message>
+    <message>
+        <source>the query&apos;s prediction</source>
+        <translation>该查询的预测值</translation>
+    </message>
+    <message>
+        <source>x</source>
+        <translation>x</translation>
+    </message>
+    <message>
+        <source>y</source>
+        <translation>y</translation>
+    </message>
+    <message>
+        <source>weight w_i of key x_i</source>
+        <translation>键 x_i 的权重 w_i</translation>
+    </message>
+    <message>
+        <source>kernel bump K(x, t) / Σ K(x, x_i)</source>
+        <translation>核函数 K(x, t) / Σ K(x, x_i)</translation>
+    </message>
+    <message>
+        <source>key x_i</source>
+        <translation>键 x_i</translation>
+    </message>
+    <message>
+        <source>weight</source>
+        <translation>权重</translation>
+    </message>
+    <message>
+        <source>query x</source>
+        <translation>查询 x</translation>
+    </message>
+    <message>
+        <source>key x_i (sorted)</source>
+        <translation>键 x_i（已排序）</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::LessonPlayer</name>
+    <message>
+        <source>◀ Previous</source>
+        <translation>◀ 上一步</translation>
+    </message>
+    <message>
+        <source>Next ▶</source>
+        <translation>下一步 ▶</translation>
+    </message>
+    <message>
+        <source>Stop lesson</source>
+        <translation>结束课程</translation>
+    </message>
+    <message>
+        <source>Open lesson file…</source>
+        <translation>打开课程文件…</translation>
+    </message>
+    <message>
+        <source>Reload</source>
+        <translation>重新加载</translation>
+    </message>
+    <message>
+        <source>Export lesson…</source>
+        <translation>导出课程…</translation>
+    </message>
+    <message>
+        <source>Read the lesson file again after editing it</source>
+        <translation>编辑课程文件后重新读取</translation>
+    </message>
+    <message>
+        <source>Save the lesson as a PDF deck or as one image per step</source>
+        <translation>将课程保存为 PDF 幻灯片，或每个步骤保存为一张图片</translation>
+    </message>
+    <message>
+        <source>No lesson</source>
+        <translation>未开始课程</translation>
+    </message>
+    <message>
+        <source>Pick a lesson above. **Next** / **Previous**, the arrow keys, Space and a presentation clicker step through it.</source>
+        <translation>请在上方选择一个课程。使用 **下一步** / **上一步**、方向键、空格键或演示翻页笔逐步浏览。</translation>
+    </message>
+    <message>
+        <source>%1 — step %2 of %3</source>
+        <translation>%1 — 步骤 %2 / %3</translation>
+    </message>
+    <message>
+        <source>With this sentence the step cannot highlight: %1</source>
+        <translation>当前句子下，此步骤无法高亮：%1</translation>
     </message>
 </context>
 <context>
     <name>attnlab::MainWindow</name>
     <message>
         <source>Attention Lab sessions (*.attnlab.json *.json)</source>
-        <translation type="unfinished"></translation>
+        <translation>Attention Lab 会话 (*.attnlab.json *.json)</translation>
     </message>
     <message>
         <source>safetensors weights (*.safetensors)</source>
-        <translation type="unfinished"></translation>
+        <translation>safetensors 权重文件 (*.safetensors)</translation>
     </message>
     <message>
         <source>Attention Lab</source>
-        <translation type="unfinished"></translation>
+        <translation>Attention Lab</translation>
     </message>
     <message>
         <source>&amp;Sentence:</source>
-        <translation type="unfinished"></translation>
+        <translation>句子(&amp;S)：</translation>
     </message>
     <message>
         <source>Type a sentence in any language, e.g. 狗咬了人 or &lt;sos&gt; Je vais bien</source>
-        <translation type="unfinished"></translation>
+        <translation>输入任意语言的句子，例如 狗咬了人 或 &lt;sos&gt; Je vais bien</translation>
     </message>
     <message>
         <source>Stage</source>
-        <translation type="unfinished"></translation>
+        <translation>阶段</translation>
     </message>
     <message>
         <source>Stages</source>
-        <translation type="unfinished"></translation>
+        <translation>阶段导航</translation>
     </message>
     <message>
         <source>Settings</source>
-        <translation type="unfinished"></translation>
+        <translation>设置</translation>
     </message>
     <message>
         <source>How was this computed?</source>
-        <translation type="unfinished"></translation>
+        <translation>这是怎么算出来的？</translation>
     </message>
     <message>
         <source>Open weights</source>
-        <translation type="unfinished"></translation>
+        <translation>打开权重文件</translation>
     </message>
     <message>
         <source>Save weights</source>
-        <translation type="unfinished"></translation>
+        <translation>保存权重文件</translation>
     </message>
     <message>
         <source>Open mask</source>
-        <translation type="unfinished"></translation>
+        <translation>打开掩码文件</translation>
     </message>
     <message>
         <source>Mask files (*.mask *.txt);;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>掩码文件 (*.mask *.txt);;所有文件 (*)</translation>
     </message>
     <message>
         <source>&amp;File</source>
-        <translation type="unfinished"></translation>
+        <translation>文件(&amp;F)</translation>
     </message>
     <message>
         <source>&amp;Open session…</source>
-        <translation type="unfinished"></translation>
+        <translation>打开会话(&amp;O)…</translation>
     </message>
     <message>
         <source>Open session</source>
-        <translation type="unfinished"></translation>
+        <translation>打开会话</translation>
     </message>
     <message>
         <source>Open &amp;recent</source>
-        <translation type="unfinished"></translation>
+        <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
         <source>&amp;Save session</source>
-        <translation type="unfinished"></translation>
+        <translation>保存会话(&amp;S)</translation>
     </message>
     <message>
         <source>Save session</source>
-        <translation type="unfinished"></translation>
+        <translation>保存会话</translation>
     </message>
     <message>
         <source>Save session &amp;as…</source>
-        <translation type="unfinished"></translation>
+        <translation>会话另存为(&amp;A)…</translation>
     </message>
     <message>
         <source>Save session as</source>
-        <translation type="unfinished"></translation>
+        <translation>会话另存为</translation>
     </message>
     <message>
         <source>Open &amp;weights…</source>
-        <translation type="unfinished"></translation>
+        <translation>打开权重文件(&amp;W)…</translation>
     </message>
     <message>
         <source>Save weights…</source>
-        <translation type="unfinished"></translation>
+        <translation>保存权重文件…</translation>
     </message>
     <message>
         <source>Open &amp;mask…</source>
-        <translation type="unfinished"></translation>
+        <translation>打开掩码文件(&amp;M)…</translation>
     </message>
     <message>
         <source>&amp;Quit</source>
-        <translation type="unfinished"></translation>
+        <translation>退出(&amp;Q)</translation>
     </message>
     <message>
         <source>&amp;View</source>
-        <translation type="unfinished"></translation>
+        <translation>视图(&amp;V)</translation>
     </message>
     <message>
         <source>&amp;Presenter mode</source>
-        <translation type="unfinished"></translation>
+        <translation>演示模式(&amp;P)</translation>
     </message>
     <message>
         <source>&amp;Go</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Next stage</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>&amp;Previous stage</source>
-        <translation type="unfinished"></translation>
+        <translation>转到(&amp;G)</translation>
     </message>
     <message>
         <source>&amp;First stage</source>
-        <translation type="unfinished"></translation>
+        <translation>第一个阶段(&amp;F)</translation>
     </message>
     <message>
         <source>&amp;Last stage</source>
-        <translation type="unfinished"></translation>
+        <translation>最后一个阶段(&amp;L)</translation>
     </message>
     <message>
         <source>Next &amp;head</source>
-        <translation type="unfinished"></translation>
+        <translation>下一个头(&amp;H)</translation>
     </message>
     <message>
         <source>Previous h&amp;ead</source>
-        <translation type="unfinished"></translation>
+        <translation>上一个头(&amp;E)</translation>
     </message>
     <message>
         <source>&amp;Auto-play</source>
-        <translation type="unfinished"></translation>
+        <translation>自动播放(&amp;A)</translation>
     </message>
     <message>
         <source>Opened %1</source>
-        <translation type="unfinished"></translation>
+        <translation>已打开 %1</translation>
     </message>
     <message>
         <source>Could not save the session: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法保存会话：%1</translation>
     </message>
     <message>
         <source>Saved %1</source>
-        <translation type="unfinished"></translation>
+        <translation>已保存 %1</translation>
     </message>
     <message>
         <source>Could not open the weights: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法打开权重文件：%1</translation>
     </message>
     <message>
         <source>Weights from %1: d_model %2</source>
-        <translation type="unfinished"></translation>
+        <translation>权重来自 %1：d_model %2</translation>
     </message>
     <message>
         <source>Could not save the weights: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法保存权重文件：%1</translation>
     </message>
     <message>
         <source>Saved the weights to %1</source>
-        <translation type="unfinished"></translation>
+        <translation>权重已保存到 %1</translation>
     </message>
     <message>
         <source>The last session could not be restored (%1); starting fresh.</source>
-        <translation type="unfinished"></translation>
+        <translation>无法恢复上次的会话（%1），将重新开始。</translation>
+    </message>
+    <message>
+        <source>All heads</source>
+        <translation>所有头</translation>
+    </message>
+    <message>
+        <source>Lessons</source>
+        <translation>课程</translation>
+    </message>
+    <message>
+        <source>Open lesson</source>
+        <translation>打开课程</translation>
+    </message>
+    <message>
+        <source>Lessons (*.md);;All files (*)</source>
+        <translation>课程 (*.md);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>&amp;Export view as image…</source>
+        <translation>将视图导出为图片(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Export matrix as &amp;CSV…</source>
+        <translation>将矩阵导出为 CSV(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>Export matrix as CSV</source>
+        <translation>将矩阵导出为 CSV</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>Export &amp;all stages…</source>
+        <translation>导出所有阶段(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>Export all stages into a folder</source>
+        <translation>将所有阶段导出到一个文件夹</translation>
+    </message>
+    <message>
+        <source>Export all stages</source>
+        <translation>导出所有阶段</translation>
+    </message>
+    <message>
+        <source>Image format:</source>
+        <translation>图片格式：</translation>
+    </message>
+    <message>
+        <source>C&amp;opy image</source>
+        <translation>复制图片(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Export &amp;lesson…</source>
+        <translation>导出课程(&amp;L)…</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>语言(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Next step</source>
+        <translation>下一步(&amp;N)</translation>
+    </message>
+    <message>
+        <source>&amp;Previous step</source>
+        <translation>上一步(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Export view</source>
+        <translation>导出视图</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)</source>
+        <translation>PNG 图片 (*.png);;SVG 矢量图 (*.svg);;PDF 文档 (*.pdf)</translation>
+    </message>
+    <message>
+        <source>Resolution (dots per inch):</source>
+        <translation>分辨率（每英寸点数）：</translation>
+    </message>
+    <message>
+        <source>Choose a file ending in .png, .svg or .pdf</source>
+        <translation>请选择以 .png、.svg 或 .pdf 结尾的文件名</translation>
+    </message>
+    <message>
+        <source>The image was not exported: %1</source>
+        <translation>图片未导出：%1</translation>
+    </message>
+    <message>
+        <source>Exported %1</source>
+        <translation>已导出 %1</translation>
+    </message>
+    <message>
+        <source>This step has no matrix to export; pick a stage such as Q·Kᵀ.</source>
+        <translation>此步骤没有可导出的矩阵；请选择 Q·Kᵀ 等阶段。</translation>
+    </message>
+    <message>
+        <source>The matrix was not exported: %1</source>
+        <translation>矩阵未导出：%1</translation>
+    </message>
+    <message>
+        <source>Exporting every stage…</source>
+        <translation>正在导出所有阶段…</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message numerus="yes">
+        <source>Cancelled: %n file(s) were written.</source>
+        <translation>
+            <numerusform>已取消：已写入 %n 个文件。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The stages were not exported: %1</source>
+        <translation>阶段未导出：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Exported %n file(s) to %1</source>
+        <translation>
+            <numerusform>已将 %n 个文件导出到 %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The image is on the clipboard.</source>
+        <translation>图片已复制到剪贴板。</translation>
+    </message>
+    <message>
+        <source>Start a lesson first, then export it.</source>
+        <translation>请先开始一个课程，然后再导出。</translation>
+    </message>
+    <message>
+        <source>Export lesson</source>
+        <translation>导出课程</translation>
+    </message>
+    <message>
+        <source>PDF deck (*.pdf);;PNG images, one per step (folder)</source>
+        <translation>PDF 幻灯片 (*.pdf);;PNG 图片，每步一张（保存到文件夹）</translation>
+    </message>
+    <message>
+        <source>Exporting the lesson…</source>
+        <translation>正在导出课程…</translation>
+    </message>
+    <message>
+        <source>The lesson was not exported: %1</source>
+        <translation>课程未导出：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Exported %n page(s) to %1</source>
+        <translation>
+            <numerusform>已将 %n 页导出到 %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Step %1 / %2</source>
+        <translation>步骤 %1 / %2</translation>
+    </message>
+    <message>
+        <source>Stage %1 / %2</source>
+        <translation>阶段 %1 / %2</translation>
     </message>
 </context>
 <context>
     <name>attnlab::MultiHeadView</name>
     <message>
         <source>Shared colour scale</source>
-        <translation type="unfinished"></translation>
+        <translation>统一色标</translation>
     </message>
     <message>
         <source>Give every head the same colour range (the largest |value| over all heads), so colours compare across heads</source>
-        <translation type="unfinished"></translation>
+        <translation>让所有头使用同一颜色范围（取所有头中最大的 |值|），这样不同头之间的颜色可以直接比较</translation>
     </message>
     <message>
         <source>× W_Oᵀ + b_O
 →</source>
-        <translation type="unfinished"></translation>
+        <translation>× W_Oᵀ + b_O
+→</translation>
     </message>
     <message>
         <source>O = C·W_Oᵀ + b_O: the output projection mixes the heads&apos; features</source>
-        <translation type="unfinished"></translation>
+        <translation>O = C·W_Oᵀ + b_O：输出投影把各个头的特征混合在一起</translation>
     </message>
     <message>
         <source>Click to focus head %1</source>
-        <translation type="unfinished"></translation>
+        <translation>点击以聚焦头 %1</translation>
     </message>
     <message>
         <source>%1 for each of the %2 heads (d_k = %3). Click a head to focus it.</source>
-        <translation type="unfinished"></translation>
+        <translation>%2 个头各自的%1（d_k = %3）。点击某个头即可聚焦它。</translation>
     </message>
     <message>
         <source>Head %1</source>
-        <translation type="unfinished"></translation>
+        <translation>头 %1</translation>
     </message>
     <message>
         <source>Concatenation C = [Z₁ | … | Z%1]: %2 × %3</source>
-        <translation type="unfinished"></translation>
+        <translation>拼接 C = [Z₁ | … | Z%1]：%2 × %3</translation>
     </message>
     <message>
         <source>Output O = C·W_Oᵀ + b_O: %1 × %2</source>
-        <translation type="unfinished"></translation>
+        <translation>输出 O = C·W_Oᵀ + b_O：%1 × %2</translation>
     </message>
     <message>
         <source>Each head&apos;s output Z (%1 × %2) is placed side by side, in head order: C is %1 × %3. The output projection W_O then mixes the heads&apos; features into O. Click a block to focus its head.</source>
-        <translation type="unfinished"></translation>
+        <translation>各个头的输出 Z（%1 × %2）按头的顺序并排拼接：C 的形状为 %1 × %3。随后输出投影 W_O 把各个头的特征混合成 O。点击某一块即可聚焦对应的头。</translation>
     </message>
 </context>
 <context>
     <name>attnlab::PositionalEncodingView</name>
     <message>
         <source>Encoding:</source>
-        <translation type="unfinished"></translation>
+        <translation>编码方式：</translation>
     </message>
     <message>
         <source>sinusoidal (sin/cos)</source>
-        <translation type="unfinished"></translation>
+        <translation>正弦（sin/cos）</translation>
     </message>
     <message>
         <source>learned (seeded table)</source>
-        <translation type="unfinished"></translation>
+        <translation>可学习（随机初始化的表）</translation>
     </message>
     <message>
         <source>none</source>
-        <translation type="unfinished"></translation>
+        <translation>无</translation>
     </message>
     <message>
         <source>How positions are added to the token embeddings: X = E·√d_model + P</source>
-        <translation type="unfinished"></translation>
+        <translation>位置信息如何加到词元嵌入上：X = E·√d_model + P</translation>
     </message>
     <message>
         <source>Curves for dimensions:</source>
-        <translation type="unfinished"></translation>
+        <translation>绘制曲线的维度：</translation>
     </message>
     <message>
         <source>Dimension numbers separated by commas, e.g. 0, 1, 8, 16 (at most %1)</source>
-        <translation type="unfinished"></translation>
+        <translation>用逗号分隔的维度编号，例如 0, 1, 8, 16（最多 %1 个）</translation>
     </message>
     <message>
         <source>Columns of P across positions</source>
-        <translation type="unfinished"></translation>
+        <translation>P 的各列随位置的变化</translation>
     </message>
     <message>
         <source>position</source>
-        <translation type="unfinished"></translation>
+        <translation>位置</translation>
     </message>
     <message>
         <source>PE value</source>
-        <translation type="unfinished"></translation>
+        <translation>PE 值</translation>
     </message>
     <message>
         <source>Positional encoding P: %1 positions × %2 dimensions</source>
-        <translation type="unfinished"></translation>
+        <translation>位置编码 P：%1 个位置 × %2 个维度</translation>
     </message>
     <message>
         <source>Similarity P·Pᵀ of every position with every other</source>
-        <translation type="unfinished"></translation>
+        <translation>各位置两两之间的相似度 P·Pᵀ</translation>
     </message>
     <message>
         <source>Showing %1 positions (0–%2) × %3 dimensions. The sentence&apos;s %4 tokens are the first %4 rows (above the dashed line); the rest show how the pattern continues.</source>
-        <translation type="unfinished"></translation>
+        <translation>显示 %1 个位置（0–%2）× %3 个维度。句子的 %4 个词元对应前 %4 行（虚线以上）；其余各行展示这一模式如何延续下去。</translation>
     </message>
     <message>
         <source>Showing the sentence&apos;s %1 positions × %2 dimensions.</source>
-        <translation type="unfinished"></translation>
+        <translation>显示句子的 %1 个位置 × %2 个维度。</translation>
     </message>
     <message>
         <source>Each pair of columns is a sine and a cosine: low dimensions oscillate fast, high ones slowly, so every position gets its own code and nearby positions get similar codes (the dark band along the diagonal of P·Pᵀ).</source>
-        <translation type="unfinished"></translation>
+        <translation>每两列是一对正弦和余弦：低维振荡得快，高维振荡得慢，因此每个位置都有自己独特的编码，而相邻位置的编码彼此相似（即 P·Pᵀ 对角线上的深色带）。</translation>
     </message>
     <message>
         <source>A learned table starts as seeded random numbers, as BERT&apos;s does before training: it has no notion of distance yet, so nearby positions are no more alike than distant ones.</source>
-        <translation type="unfinished"></translation>
+        <translation>可学习的位置表一开始是由随机种子生成的随机数，和 BERT 训练之前一样：它还没有距离的概念，所以相邻位置并不比相距很远的位置更相似。</translation>
     </message>
     <message>
         <source>No positional encoding: P is all zeros, so X = E·√d_model and attention cannot tell word order — reordering the words only reorders the rows of every result.</source>
-        <translation type="unfinished"></translation>
+        <translation>没有位置编码：P 全为零，所以 X = E·√d_model，注意力无法分辨词序——调换词的顺序只会调换每个结果中各行的顺序。</translation>
     </message>
     <message>
         <source>No positional encoding: P is all zeros, so X = E and attention cannot tell word order — reordering the words only reorders the rows of every result.</source>
-        <translation type="unfinished"></translation>
+        <translation>没有位置编码：P 全为零，所以 X = E，注意力无法分辨词序——调换词的顺序只会调换每个结果中各行的顺序。</translation>
     </message>
     <message>
         <source>P = 0 everywhere:
 no position information</source>
-        <translation type="unfinished"></translation>
+        <translation>P 处处为 0：
+没有位置信息</translation>
     </message>
     <message>
         <source>P·Pᵀ = 0:
 every position looks the same</source>
-        <translation type="unfinished"></translation>
+        <translation>P·Pᵀ = 0：
+所有位置看起来都一样</translation>
     </message>
     <message>
         <source>dim %1 (learned)</source>
-        <translation type="unfinished"></translation>
+        <translation>维度 %1（可学习）</translation>
     </message>
     <message>
         <source>dim %1 (P = 0)</source>
-        <translation type="unfinished"></translation>
+        <translation>维度 %1（P = 0）</translation>
     </message>
     <message>
         <source>dim %1 (%2, i=%3), period %4</source>
-        <translation type="unfinished"></translation>
+        <translation>维度 %1（%2，i=%3），周期 %4</translation>
     </message>
     <message>
         <source>Type at least one dimension number (0 to %1).</source>
-        <translation type="unfinished"></translation>
+        <translation>请至少输入一个维度编号（0 到 %1）。</translation>
     </message>
     <message>
         <source>“%1” is not a dimension: type numbers from 0 to %2 separated by commas.</source>
-        <translation type="unfinished"></translation>
+        <translation>“%1”不是有效的维度：请输入 0 到 %2 之间的数字，用逗号分隔。</translation>
     </message>
     <message>
         <source>There is no dimension %1: d_model is %2, so dimensions run from 0 to %3.</source>
-        <translation type="unfinished"></translation>
+        <translation>不存在维度 %1：d_model 为 %2，所以维度编号为 0 到 %3。</translation>
     </message>
     <message>
         <source>Showing the first %1 dimensions.</source>
-        <translation type="unfinished"></translation>
+        <translation>显示前 %1 个维度。</translation>
     </message>
     <message>
         <source>sentence (%1 tokens)</source>
-        <translation type="unfinished"></translation>
+        <translation>句子（%1 个词元）</translation>
     </message>
 </context>
 <context>
     <name>attnlab::Session</name>
     <message>
         <source>Mask file %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>掩码文件 %1：%2</translation>
     </message>
     <message>
         <source>Cannot open session %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>无法打开会话 %1：%2</translation>
     </message>
     <message>
         <source>not an Attention Lab session file</source>
-        <translation type="unfinished"></translation>
+        <translation>不是 Attention Lab 会话文件</translation>
     </message>
     <message>
         <source>unsupported version %1</source>
-        <translation type="unfinished"></translation>
+        <translation>不支持的版本 %1</translation>
     </message>
     <message>
         <source>custom_mask is not square</source>
-        <translation type="unfinished"></translation>
+        <translation>custom_mask 不是方阵</translation>
     </message>
 </context>
 <context>
     <name>attnlab::SettingsPanel</name>
     <message>
-        <source>Scale embeddings by ↭_model</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Divide scores by ↭_k</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
         <source>Open…</source>
-        <translation type="unfinished"></translation>
+        <translation>打开…</translation>
     </message>
     <message>
         <source>Save…</source>
-        <translation type="unfinished"></translation>
+        <translation>保存…</translation>
     </message>
     <message>
         <source>Open mask file…</source>
-        <translation type="unfinished"></translation>
+        <translation>打开掩码文件…</translation>
     </message>
     <message>
         <source>Width of every token vector</source>
-        <translation type="unfinished"></translation>
+        <translation>每个词元向量的宽度（维数）</translation>
     </message>
     <message>
         <source>d_model</source>
-        <translation type="unfinished"></translation>
+        <translation>d_model</translation>
     </message>
     <message>
         <source>Only divisors of d_model are offered: every head gets d_model / heads dimensions</source>
-        <translation type="unfinished"></translation>
+        <translation>只提供 d_model 的约数：每个头分到 d_model / 头数 个维度</translation>
     </message>
     <message>
         <source>Heads</source>
-        <translation type="unfinished"></translation>
+        <translation>头数</translation>
     </message>
     <message>
         <source>Seed of the embedding table, the learned positions and the seeded weights</source>
-        <translation type="unfinished"></translation>
+        <translation>嵌入表、可学习位置编码和随机初始化权重所用的随机种子</translation>
     </message>
     <message>
         <source>Seed</source>
-        <translation type="unfinished"></translation>
+        <translation>随机种子</translation>
     </message>
     <message>
         <source>sinusoidal</source>
-        <translation type="unfinished"></translation>
+        <translation>正弦</translation>
     </message>
     <message>
         <source>learned</source>
-        <translation type="unfinished"></translation>
+        <translation>可学习</translation>
     </message>
     <message>
         <source>none</source>
-        <translation type="unfinished"></translation>
+        <translation>无</translation>
     </message>
     <message>
         <source>Positions</source>
-        <translation type="unfinished"></translation>
+        <translation>位置编码</translation>
     </message>
     <message>
         <source>causal (look-ahead)</source>
-        <translation type="unfinished"></translation>
+        <translation>因果（前瞻）</translation>
     </message>
     <message>
         <source>padding</source>
-        <translation type="unfinished"></translation>
+        <translation>填充</translation>
     </message>
     <message>
         <source>causal + padding</source>
-        <translation type="unfinished"></translation>
+        <translation>因果 + 填充</translation>
     </message>
     <message>
         <source>custom (from a file)</source>
-        <translation type="unfinished"></translation>
+        <translation>自定义（来自文件）</translation>
     </message>
     <message>
         <source>Mask</source>
-        <translation type="unfinished"></translation>
+        <translation>掩码</translation>
     </message>
     <message>
         <source>off</source>
-        <translation type="unfinished"></translation>
+        <translation>关闭</translation>
     </message>
     <message>
         <source>Append &lt;pad&gt; tokens up to this length</source>
-        <translation type="unfinished"></translation>
+        <translation>追加 &lt;pad&gt; 词元，直到达到此长度</translation>
     </message>
     <message>
         <source>Pad to</source>
-        <translation type="unfinished"></translation>
+        <translation>填充到</translation>
     </message>
     <message>
         <source>seeded (Xavier)</source>
-        <translation type="unfinished"></translation>
+        <translation>随机初始化（Xavier）</translation>
     </message>
     <message>
         <source>identity (W = I)</source>
-        <translation type="unfinished"></translation>
+        <translation>单位矩阵（W = I）</translation>
     </message>
     <message>
         <source>from file</source>
-        <translation type="unfinished"></translation>
+        <translation>来自文件</translation>
     </message>
     <message>
         <source>Weights</source>
-        <translation type="unfinished"></translation>
+        <translation>权重</translation>
     </message>
     <message>
         <source>Weights from %1 (d_model %2)</source>
-        <translation type="unfinished"></translation>
+        <translation>权重来自 %1（d_model %2）</translation>
     </message>
     <message>
         <source>the session file</source>
-        <translation type="unfinished"></translation>
+        <translation>会话文件</translation>
     </message>
     <message>
         <source>d_k = %1</source>
-        <translation type="unfinished"></translation>
+        <translation>d_k = %1</translation>
+    </message>
+    <message>
+        <source>Scale embeddings by √d_model</source>
+        <translation>嵌入乘以 √d_model</translation>
+    </message>
+    <message>
+        <source>Divide scores by √d_k</source>
+        <translation>分数除以 √d_k</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::SoftmaxScalingView</name>
+    <message>
+        <source>d_k = %1</source>
+        <translation>d_k = %1</translation>
+    </message>
+    <message>
+        <source>Without scaling: softmax(q·k_j)
+scores from %1 to %2, largest weight %3</source>
+        <translation>不缩放：softmax(q·k_j)
+分数从 %1 到 %2，最大权重 %3</translation>
+    </message>
+    <message>
+        <source>With scaling: softmax(q·k_j / √d_k), √d_k = %1
+scores from %2 to %3, largest weight %4</source>
+        <translation>缩放：softmax(q·k_j / √d_k)，√d_k = %1
+分数从 %2 到 %3，最大权重 %4</translation>
+    </message>
+    <message>
+        <source>Why divide by √d_k? When q and k have d_k random components of variance 1, the score q·k is a sum of d_k such products, so its variance grows like d_k: for large d_k the scores lie tens apart, softmax saturates (one weight ≈ 1, the rest ≈ 0) and its gradients vanish. Dividing the scores by √d_k brings their variance back to 1 for every d_k, so the weights stay soft.</source>
+        <translation>为什么要除以 √d_k？当 q 和 k 各有 d_k 个方差为 1 的随机分量时，分数 q·k 是 d_k 个这样的乘积之和，其方差与 d_k 成正比：d_k 很大时，分数之间相差几十，softmax 进入饱和（一个权重 ≈ 1，其余 ≈ 0），梯度也随之消失。把分数除以 √d_k 后，无论 d_k 取多少，方差都回到 1，权重分布也就保持平缓。</translation>
+    </message>
+    <message>
+        <source>Key dimension d_k:</source>
+        <translation>键的维度 d_k：</translation>
+    </message>
+    <message>
+        <source>d_k = 4, 16, 64, 256 or 1024</source>
+        <translation>d_k = 4、16、64、256 或 1024</translation>
+    </message>
+    <message>
+        <source>key j</source>
+        <translation>键 j</translation>
+    </message>
+    <message>
+        <source>weight</source>
+        <translation>权重</translation>
+    </message>
+    <message>
+        <source>Variance of the score over %1 random pairs (q, k)</source>
+        <translation>%1 对随机 (q, k) 上分数的方差</translation>
+    </message>
+    <message>
+        <source>Var(q·k)</source>
+        <translation>Var(q·k)</translation>
+    </message>
+    <message>
+        <source>Var(q·k / √d_k)</source>
+        <translation>Var(q·k / √d_k)</translation>
+    </message>
+    <message>
+        <source>d_k (theory)</source>
+        <translation>d_k（理论值）</translation>
+    </message>
+    <message>
+        <source>d_k</source>
+        <translation>d_k</translation>
+    </message>
+    <message>
+        <source>variance</source>
+        <translation>方差</translation>
+    </message>
+    <message>
+        <source>Largest weight of a row of %1 keys</source>
+        <translation>一行 %1 个键中的最大权重</translation>
+    </message>
+    <message>
+        <source>without scaling (mean of %1 rows)</source>
+        <translation>不缩放（%1 行的平均值）</translation>
+    </message>
+    <message>
+        <source>with ÷√d_k (mean of %1 rows)</source>
+        <translation>÷√d_k 缩放（%1 行的平均值）</translation>
+    </message>
+    <message>
+        <source>without scaling (the row above)</source>
+        <translation>不缩放（上面那一行）</translation>
+    </message>
+    <message>
+        <source>with ÷√d_k (the row above)</source>
+        <translation>÷√d_k 缩放（上面那一行）</translation>
+    </message>
+    <message>
+        <source>uniform 1/n</source>
+        <translation>均匀 1/n</translation>
+    </message>
+    <message>
+        <source>largest weight</source>
+        <translation>最大权重</translation>
     </message>
 </context>
 <context>
     <name>attnlab::StageNavigator</name>
     <message numerus="yes">
         <source>%n s per step</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>每步 %n 秒</numerusform>
         </translation>
     </message>
     <message>
         <source>◀ Previous</source>
-        <translation type="unfinished"></translation>
+        <translation>◀ 上一阶段</translation>
     </message>
     <message>
         <source>Previous stage (←, PageUp)</source>
-        <translation type="unfinished"></translation>
+        <translation>上一阶段（←、PageUp）</translation>
     </message>
     <message>
         <source>Next ▶</source>
-        <translation type="unfinished"></translation>
+        <translation>下一阶段 ▶</translation>
     </message>
     <message>
         <source>Next stage (→, Space, PageDown)</source>
-        <translation type="unfinished"></translation>
+        <translation>下一阶段（→、空格、PageDown）</translation>
     </message>
     <message>
         <source>Head</source>
-        <translation type="unfinished"></translation>
+        <translation>头</translation>
     </message>
     <message>
         <source>Auto-play</source>
-        <translation type="unfinished"></translation>
+        <translation>自动播放</translation>
     </message>
     <message>
         <source> of %1</source>
-        <translation type="unfinished"></translation>
+        <translation> / %1</translation>
     </message>
 </context>
 <context>
     <name>attnlab::StageView</name>
     <message>
         <source>Same colour scale for all heads</source>
-        <translation type="unfinished"></translation>
+        <translation>所有头使用统一色标</translation>
     </message>
     <message>
         <source>Compare heads fairly: one colour range for every head of this stage</source>
-        <translation type="unfinished"></translation>
+        <translation>公平比较各个头：本阶段的所有头使用同一颜色范围</translation>
     </message>
     <message>
         <source> — head %1</source>
-        <translation type="unfinished"></translation>
+        <translation> — 头 %1</translation>
     </message>
     <message>
         <source>%1: %2 × %3</source>
-        <translation type="unfinished"></translation>
+        <translation>%1：%2 × %3</translation>
     </message>
 </context>
 <context>
     <name>attnlab::Stages</name>
     <message>
         <source>Tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>词元</translation>
     </message>
     <message>
         <source>Embedding</source>
-        <translation type="unfinished"></translation>
+        <translation>嵌入</translation>
     </message>
     <message>
         <source>Positional encoding</source>
-        <translation type="unfinished"></translation>
+        <translation>位置编码</translation>
     </message>
     <message>
         <source>Input X = E + P</source>
-        <translation type="unfinished"></translation>
+        <translation>输入 X = E + P</translation>
     </message>
     <message>
         <source>Queries Q</source>
-        <translation type="unfinished"></translation>
+        <translation>查询 Q</translation>
     </message>
     <message>
         <source>Keys K</source>
-        <translation type="unfinished"></translation>
+        <translation>键 K</translation>
     </message>
     <message>
         <source>Values V</source>
-        <translation type="unfinished"></translation>
+        <translation>值 V</translation>
     </message>
     <message>
         <source>Scores Q·Kᵀ</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Scaled ÷ ↭_k</source>
-        <translation type="unfinished"></translation>
+        <translation>分数 Q·Kᵀ</translation>
     </message>
     <message>
         <source>Mask M</source>
-        <translation type="unfinished"></translation>
+        <translation>掩码 M</translation>
     </message>
     <message>
         <source>Masked scores</source>
-        <translation type="unfinished"></translation>
+        <translation>掩码后的分数</translation>
     </message>
     <message>
         <source>Softmax → weights A</source>
-        <translation type="unfinished"></translation>
+        <translation>Softmax → 权重 A</translation>
     </message>
     <message>
         <source>Head output A·V</source>
-        <translation type="unfinished"></translation>
+        <translation>头输出 A·V</translation>
     </message>
     <message>
         <source>Concatenate heads</source>
-        <translation type="unfinished"></translation>
+        <translation>拼接各头</translation>
     </message>
     <message>
         <source>Output ·W_O</source>
-        <translation type="unfinished"></translation>
+        <translation>输出 ·W_O</translation>
     </message>
     <message>
         <source>sentence → tokens t₀ … tₙ₋₁</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>E = Embed(tokens),  scaled by ↭_model</source>
-        <translation type="unfinished"></translation>
+        <translation>句子 → 词元 t₀ … tₙ₋₁</translation>
     </message>
     <message>
         <source>E = Embed(tokens)</source>
-        <translation type="unfinished"></translation>
+        <translation>E = Embed(tokens)</translation>
     </message>
     <message>
         <source>PE(pos, 2i) = sin(pos / 10000^(2i/d_model)),  PE(pos, 2i+1) = cos(pos / 10000^(2i/d_model))</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>X = E·↭_model + P</source>
-        <translation type="unfinished"></translation>
+        <translation>PE(pos, 2i) = sin(pos / 10000^(2i/d_model)),  PE(pos, 2i+1) = cos(pos / 10000^(2i/d_model))</translation>
     </message>
     <message>
         <source>X = E + P</source>
-        <translation type="unfinished"></translation>
+        <translation>X = E + P</translation>
     </message>
     <message>
         <source>Q_h = X·W_Q,h + b_Q,h</source>
-        <translation type="unfinished"></translation>
+        <translation>Q_h = X·W_Q,h + b_Q,h</translation>
     </message>
     <message>
         <source>K_h = X·W_K,h + b_K,h</source>
-        <translation type="unfinished"></translation>
+        <translation>K_h = X·W_K,h + b_K,h</translation>
     </message>
     <message>
         <source>V_h = X·W_V,h + b_V,h</source>
-        <translation type="unfinished"></translation>
+        <translation>V_h = X·W_V,h + b_V,h</translation>
     </message>
     <message>
         <source>S_h = Q_h·K_hᵀ</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>S′_h = Q_h·K_hᵀ / ↭_k</source>
-        <translation type="unfinished"></translation>
+        <translation>S_h = Q_h·K_hᵀ</translation>
     </message>
     <message>
         <source>S′_h = Q_h·K_hᵀ   (scaling switched off)</source>
-        <translation type="unfinished"></translation>
+        <translation>S′_h = Q_h·K_hᵀ（已关闭缩放）</translation>
     </message>
     <message>
         <source>M_ij = −∞ if key j is hidden from query i, else 0</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>S″_h = Q_h·K_hᵀ / ↭_k + M</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>A_h = softmax(Q_h·K_hᵀ / ↭_k + M)</source>
-        <translation type="unfinished"></translation>
+        <translation>若键 j 对查询 i 不可见，则 M_ij = −∞，否则为 0</translation>
     </message>
     <message>
         <source>A_h = softmax(Q_h·K_hᵀ + M)</source>
-        <translation type="unfinished"></translation>
+        <translation>A_h = softmax(Q_h·K_hᵀ + M)</translation>
     </message>
     <message>
         <source>Z_h = A_h·V_h</source>
-        <translation type="unfinished"></translation>
+        <translation>Z_h = A_h·V_h</translation>
     </message>
     <message>
         <source>C = [Z_1 | Z_2 | … | Z_h]</source>
-        <translation type="unfinished"></translation>
+        <translation>C = [Z_1 | Z_2 | … | Z_h]</translation>
     </message>
     <message>
         <source>O = C·W_O + b_O</source>
-        <translation type="unfinished"></translation>
+        <translation>O = C·W_O + b_O</translation>
     </message>
     <message>
         <source>n = %1 tokens</source>
-        <translation type="unfinished"></translation>
+        <translation>n = %1 个词元</translation>
     </message>
     <message>
         <source>,  rows = queries, columns = keys</source>
-        <translation type="unfinished"></translation>
+        <translation>，行 = 查询，列 = 键</translation>
     </message>
     <message>
         <source>%1 heads × </source>
-        <translation type="unfinished"></translation>
+        <translation>%1 个头 × </translation>
     </message>
     <message>
         <source>The sentence is cut into tokens: words and punctuation, one token per Chinese character.</source>
-        <translation type="unfinished"></translation>
+        <translation>句子被切分成词元：单词和标点各算一个词元，每个汉字也是一个词元。</translation>
     </message>
     <message>
         <source>Each token looks up its own vector in an embedding table: the same word always gets the same vector.</source>
-        <translation type="unfinished"></translation>
+        <translation>每个词元在嵌入表中查出自己的向量：同一个词总是得到同一个向量。</translation>
     </message>
     <message>
         <source>Attention itself ignores order, so each position gets a pattern of sines and cosines of different frequencies.</source>
-        <translation type="unfinished"></translation>
+        <translation>注意力本身不考虑顺序，因此每个位置都会得到一组由不同频率的正弦和余弦构成的编码。</translation>
     </message>
     <message>
         <source>The input of attention is the embedding plus the position: what the word is and where it stands.</source>
-        <translation type="unfinished"></translation>
+        <translation>注意力的输入是嵌入加上位置编码：既表示这个词是什么，也表示它在什么位置。</translation>
     </message>
     <message>
         <source>A query says what a token is looking for.</source>
-        <translation type="unfinished"></translation>
+        <translation>查询表示一个词元在寻找什么。</translation>
     </message>
     <message>
         <source>A key says what a token offers, to be matched against the queries.</source>
-        <translation type="unfinished"></translation>
+        <translation>键表示一个词元能提供什么，用来与查询进行匹配。</translation>
     </message>
     <message>
         <source>A value is what a token hands over when it is attended to.</source>
-        <translation type="unfinished"></translation>
+        <translation>值是一个词元被关注时所传递出去的内容。</translation>
     </message>
     <message>
         <source>Every query is compared with every key by a dot product: large means a good match.</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Dot products grow with d_k; dividing by ↭_k keeps their spread near 1 so the softmax does not saturate.</source>
-        <translation type="unfinished"></translation>
+        <translation>每个查询都通过点积与每个键进行比较：点积越大，匹配得越好。</translation>
     </message>
     <message>
         <source>The mask hides keys a query may not see: future tokens (causal) or &lt;pad&gt; tokens (padding). −∞ becomes exactly 0 after the softmax.</source>
-        <translation type="unfinished"></translation>
+        <translation>掩码遮住查询不应看到的键：未来的词元（因果掩码）或 &lt;pad&gt; 词元（填充掩码）。−∞ 经过 softmax 后恰好变为 0。</translation>
     </message>
     <message>
         <source>Adding the mask turns hidden scores into −∞.</source>
-        <translation type="unfinished"></translation>
+        <translation>加上掩码后，被遮住的分数变为 −∞。</translation>
     </message>
     <message>
         <source>Softmax turns each row of scores into probabilities: every row sums to 1.</source>
-        <translation type="unfinished"></translation>
+        <translation>Softmax 把每一行分数变成概率：每行之和为 1。</translation>
     </message>
     <message>
         <source>Each token&apos;s output is the weighted sum of the values, with the attention weights as weights.</source>
-        <translation type="unfinished"></translation>
+        <translation>每个词元的输出是各个值的加权和，所用的权重就是注意力权重。</translation>
     </message>
     <message>
         <source>The heads&apos; outputs are placed side by side: each head contributes d_k columns.</source>
-        <translation type="unfinished"></translation>
+        <translation>各个头的输出并排拼接在一起：每个头贡献 d_k 列。</translation>
     </message>
     <message>
         <source>A last projection W_O mixes the heads back into one d_model-wide vector per token.</source>
-        <translation type="unfinished"></translation>
+        <translation>最后由投影 W_O 把各个头重新混合，每个词元得到一个宽度为 d_model 的向量。</translation>
+    </message>
+    <message>
+        <source>Scaled ÷ √d_k</source>
+        <translation>缩放 ÷ √d_k</translation>
+    </message>
+    <message>
+        <source>E = Embed(tokens),  scaled by √d_model</source>
+        <translation>E = Embed(词元)，乘以 √d_model</translation>
+    </message>
+    <message>
+        <source>X = E·√d_model + P</source>
+        <translation>X = E·√d_model + P</translation>
+    </message>
+    <message>
+        <source>S′_h = Q_h·K_hᵀ / √d_k</source>
+        <translation>S′_h = Q_h·K_hᵀ / √d_k</translation>
+    </message>
+    <message>
+        <source>S″_h = Q_h·K_hᵀ / √d_k + M</source>
+        <translation>S″_h = Q_h·K_hᵀ / √d_k + M</translation>
+    </message>
+    <message>
+        <source>A_h = softmax(Q_h·K_hᵀ / √d_k + M)</source>
+        <translation>A_h = softmax(Q_h·K_hᵀ / √d_k + M)</translation>
+    </message>
+    <message>
+        <source>Dot products grow with d_k; dividing by √d_k keeps their spread near 1 so the softmax does not saturate.</source>
+        <translation>点积随 d_k 增大而变大；除以 √d_k 能让它们的离散程度保持在 1 附近，softmax 就不会饱和。</translation>
     </message>
 </context>
 <context>
     <name>attnlab::TokensView</name>
     <message>
         <source>special token</source>
-        <translation type="unfinished"></translation>
+        <translation>特殊词元</translation>
     </message>
     <message>
         <source>punctuation</source>
-        <translation type="unfinished"></translation>
+        <translation>标点</translation>
     </message>
     <message>
         <source>CJK character</source>
-        <translation type="unfinished"></translation>
+        <translation>中日韩字符</translation>
     </message>
     <message>
         <source>word</source>
-        <translation type="unfinished"></translation>
+        <translation>单词</translation>
     </message>
     <message>
         <source>Position</source>
-        <translation type="unfinished"></translation>
+        <translation>位置</translation>
     </message>
     <message>
         <source>Token</source>
-        <translation type="unfinished"></translation>
+        <translation>词元</translation>
     </message>
     <message>
         <source>Kind</source>
-        <translation type="unfinished"></translation>
+        <translation>类型</translation>
     </message>
     <message>
         <source>UTF-8 bytes</source>
-        <translation type="unfinished"></translation>
+        <translation>UTF-8 字节</translation>
     </message>
     <message numerus="yes">
         <source>%n token(s). Each becomes one row of every matrix that follows.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 个词元。每个词元都对应后面每个矩阵中的一行。</numerusform>
         </translation>
     </message>
 </context>

@@ -237,10 +237,26 @@ private slots:
             setQuery(v, x[i]);
             const auto& w = v.queryWeights();
             QVERIFY2(w[i] > 0.99, qPrintable(QStringLiteral("query %1: nearest x_%2 = %3 gets only %4").arg(v.query()).arg(i).arg(x[i]).arg(w[i])));
-            QVERIFY(std::abs(v.queryPrediction() - v.trainingY()[i]) < 0.01 * 5);
+            // f = Σ w_j y_j: the other weights sum to < 0.01 and every |y_j − y_i| < 5.
+            QVERIFY(std::abs(v.queryPrediction() - v.trainingY()[i]) < 0.05);
             ++tested;
         }
         QVERIFY2(tested >= 10, qPrintable(QStringLiteral("only %1 isolated points").arg(tested)));
+        // In the middle of the widest gap every kernel value underflows without the max subtraction;
+        // the weights are still finite and sum to 1, and so is the drawn bump.
+        std::size_t gap = 1; // the gap between x[gap − 1] and x[gap]
+        for (std::size_t i = 2; i < x.size(); ++i) {
+            if (x[i] - x[i - 1] > x[gap] - x[gap - 1])
+                gap = i;
+        }
+        setQuery(v, (x[gap - 1] + x[gap]) / 2);
+        const double sum = std::accumulate(v.queryWeights().begin(), v.queryWeights().end(), 0.0);
+        QVERIFY2(std::abs(sum - 1) < 1e-12, qPrintable(QStringLiteral("weights sum to %1 at %2").arg(sum).arg(v.query())));
+        QVERIFY(std::isfinite(v.queryPrediction()));
+        const auto bump = v.weightsPlot()->graph(0)->data();
+        QVERIFY(bump->size() > 500);
+        for (auto it = bump->constBegin(); it != bump->constEnd(); ++it)
+            QVERIFY2(std::isfinite(it->value) && it->value >= 0, qPrintable(QStringLiteral("bump(%1) = %2").arg(it->key).arg(it->value)));
     }
 
     void largeSigmaIsNearlyUniform()

@@ -327,7 +327,10 @@ private slots:
         QVERIFY(w.isPresenterMode());
         QVERIFY(w.font().pointSizeF() >= 16);
         QVERIFY(w.font().pointSizeF() > normal);
+        QVERIFY(w.counterLabel()->isVisible());
+        QVERIFY2(w.counterLabel()->text().contains(QStringLiteral("/ 15")), qPrintable(w.counterLabel()->text()));
         w.setPresenterMode(false);
+        QVERIFY(!w.counterLabel()->isVisible());
         QCOMPARE(w.font().pointSizeF(), normal);
     }
 };
