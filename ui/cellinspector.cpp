@@ -1,5 +1,6 @@
 #include "cellinspector.h"
 
+#include "refreshwhenvisible.h"
 #include "session.h"
 #include "stages.h"
 #include "trace.h"
@@ -129,10 +130,11 @@ CellInspector::CellInspector(Session* session, QWidget* parent)
     setupPlot();
     applyPlotStyle();
 
-    connect(m_session, &Session::traceChanged, this, &CellInspector::refresh);
-    connect(m_session, &Session::stepChanged, this, [this](int) { refresh(); });
-    connect(m_session, &Session::headChanged, this, [this](int) { refresh(); });
-    connect(m_session, &Session::selectionChanged, this, [this](int, int) { refresh(); });
+    auto* redraw = new RefreshWhenVisible(this, [this] { refresh(); });
+    connect(m_session, &Session::traceChanged, redraw, &RefreshWhenVisible::request);
+    connect(m_session, &Session::stepChanged, redraw, &RefreshWhenVisible::request);
+    connect(m_session, &Session::headChanged, redraw, &RefreshWhenVisible::request);
+    connect(m_session, &Session::selectionChanged, redraw, &RefreshWhenVisible::request);
     refresh();
 }
 

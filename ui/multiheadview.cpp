@@ -1,6 +1,7 @@
 #include "multiheadview.h"
 
 #include "heatmapview.h"
+#include "refreshwhenvisible.h"
 #include "session.h"
 #include "stages.h"
 
@@ -124,7 +125,8 @@ MultiHeadView::MultiHeadView(Session* session, QWidget* parent)
     });
 
     connect(m_shared, &QCheckBox::toggled, this, &MultiHeadView::applySharedScale);
-    connect(session, &Session::traceChanged, this, &MultiHeadView::showTrace);
+    auto* redraw = new RefreshWhenVisible(this, [this] { showTrace(); });
+    connect(session, &Session::traceChanged, redraw, &RefreshWhenVisible::request);
     connect(session, &Session::stepChanged, this, [this] {
         if (m_mode == Mode::Heads)
             showHeads();

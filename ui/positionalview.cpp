@@ -2,6 +2,7 @@
 
 #include "heatmapview.h"
 #include "plotting.h"
+#include "refreshwhenvisible.h"
 #include "session.h"
 
 #include <qcustomplot.h>
@@ -131,7 +132,8 @@ PositionalEncodingView::PositionalEncodingView(Session* session, QWidget* parent
         drawCurves();
     });
     connect(session, &Session::inputChanged, this, &PositionalEncodingView::followConfig);
-    connect(session, &Session::traceChanged, this, &PositionalEncodingView::showTrace);
+    auto* redraw = new RefreshWhenVisible(this, [this] { showTrace(); });
+    connect(session, &Session::traceChanged, redraw, &RefreshWhenVisible::request);
     followConfig();
     showTrace();
 }

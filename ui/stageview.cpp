@@ -1,6 +1,7 @@
 #include "stageview.h"
 
 #include "heatmapview.h"
+#include "refreshwhenvisible.h"
 #include "session.h"
 #include "stages.h"
 
@@ -37,12 +38,13 @@ StageView::StageView(Session* session, QWidget* parent)
     connect(m_heatmap, &HeatmapView::cellClicked, session, &Session::selectCell);
     connect(session, &Session::selectionChanged, m_heatmap, &HeatmapView::setSelectedCell);
     connect(session, &Session::highlightChanged, this, [this] { m_heatmap->setHighlight(m_session->highlight()); });
-    connect(session, &Session::traceChanged, this, &StageView::refresh);
-    connect(session, &Session::stepChanged, this, [this] {
+    auto* redraw = new RefreshWhenVisible(this, [this] { refresh(); });
+    connect(session, &Session::traceChanged, redraw, &RefreshWhenVisible::request);
+    connect(session, &Session::stepChanged, this, [this, redraw] {
         m_matrixChoice->setCurrentIndex(0);
-        refresh();
+        redraw->request();
     });
-    connect(session, &Session::headChanged, this, &StageView::refresh);
+    connect(session, &Session::headChanged, redraw, &RefreshWhenVisible::request);
     connect(m_matrixChoice, &QComboBox::currentIndexChanged, this, &StageView::refresh);
     connect(m_shared, &QCheckBox::toggled, this, &StageView::refresh);
     refresh();

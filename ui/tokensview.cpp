@@ -1,5 +1,6 @@
 #include "tokensview.h"
 
+#include "refreshwhenvisible.h"
 #include "session.h"
 #include "tokenizer.h"
 
@@ -48,7 +49,8 @@ TokensView::TokensView(Session* session, QWidget* parent)
     m_table->verticalHeader()->setVisible(false);
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    connect(session, &Session::traceChanged, this, &TokensView::refresh);
+    auto* redraw = new RefreshWhenVisible(this, [this] { refresh(); });
+    connect(session, &Session::traceChanged, redraw, &RefreshWhenVisible::request);
     refresh();
 }
 
