@@ -152,6 +152,10 @@ MainWindow::MainWindow(Session* session, QWidget* parent)
     inspectorDock->setObjectName(QStringLiteral("InspectorDock"));
     inspectorDock->setWidget(m_inspector);
     addDockWidget(Qt::RightDockWidgetArea, inspectorDock);
+    // The inspector's tables need the height more than the settings form does.
+    resizeDocks({settingsDock, inspectorDock}, {360, 520}, Qt::Vertical);
+    resizeDocks({settingsDock}, {340}, Qt::Horizontal);
+    resizeDocks({navDock}, {250}, Qt::Horizontal);
 
     // Recompute after a short pause in typing, so fast typists never wait for the engine.
     m_debounce->setSingleShot(true);
