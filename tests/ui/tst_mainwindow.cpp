@@ -21,6 +21,8 @@
 #include <QSettings>
 #include <QSpinBox>
 #include <QTemporaryDir>
+#include <QImage>
+#include <QDir>
 #include <QtTest>
 
 #include <cmath>
@@ -315,6 +317,38 @@ private slots:
         QVERIFY(w.openMask(ATTNLAB_TEST_DATA "/mha/custom.mask"));
         QVERIFY(s.config().mask == MaskKind::Custom);
         QVERIFY(!w.openMask(ATTNLAB_TEST_DATA "/mha/cases.json"));
+    }
+
+    void exportEveryFormatFromTheWindow()
+    {
+        Session s;
+        MainWindow w(&s);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        s.setSentence(QStringLiteral("狗咬了人"));
+        s.setStepId(QStringLiteral("weights"));
+        QTemporaryDir dir;
+        QVERIFY(w.exportCurrentView(dir.filePath("a.png"), 300));
+        const QImage png(dir.filePath("a.png"));
+        QVERIFY(!png.isNull());
+        QCOMPARE(qRound(png.dotsPerMeterX() * 0.0254), 300);
+        QVERIFY(w.exportCurrentView(dir.filePath("a.svg")));
+        QFile svg(dir.filePath("a.svg"));
+        QVERIFY(svg.open(QIODevice::ReadOnly));
+        QVERIFY(QString::fromUtf8(svg.readAll()).contains(QStringLiteral("咬")));
+        QVERIFY(w.exportCurrentView(dir.filePath("a.pdf")));
+        QVERIFY(QFileInfo(dir.filePath("a.pdf")).size() > 1000);
+        QVERIFY(w.exportCurrentCsv(dir.filePath("a.csv")));
+        QVERIFY(w.exportAllStagesTo(dir.filePath("all"), QStringLiteral("png")));
+        QVERIFY(QDir(dir.filePath("all")).entryList({"*.png"}).size() == static_cast<int>(s.trace()->stages.size()));
+        // A bad path: a clear message, and the earlier file is untouched.
+        QVERIFY(!w.exportCurrentView(QStringLiteral("/nonexistent/dir/a.png")));
+        QVERIFY(w.messageLabel()->text().contains(QStringLiteral("not exported")));
+        QVERIFY(!w.exportCurrentView(dir.filePath("a.gif")));
+        QVERIFY(!png.isNull());
+        // Other views export too (the positional-encoding plots).
+        s.setStepId(QStringLiteral("positional_encoding"));
+        QVERIFY(w.exportCurrentView(dir.filePath("pe.png")));
     }
 
     void presenterMode()
