@@ -4,6 +4,7 @@
 #include "session.h"
 
 #include <QDir>
+#include <QRegularExpression>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -171,6 +172,19 @@ bool LessonPlayer::openLessonFile(const QString& path)
         m_userFiles << absolute; // a teacher's own file joins the list; shipped ones are there already
     rebuildList();
     return true;
+}
+
+bool LessonPlayer::openLessonAt(const QString& path, int step)
+{
+    return start(path, step);
+}
+
+QString LessonPlayer::shippedTwin(const QString& path, const QString& language)
+{
+    static const QRegularExpression shipped(QStringLiteral("^:/lessons/(en|zh)/"));
+    QString twin = path;
+    twin.replace(shipped, QStringLiteral(":/lessons/%1/").arg(language));
+    return QFileInfo::exists(twin) ? twin : path;
 }
 
 bool LessonPlayer::reload()

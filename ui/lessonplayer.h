@@ -30,6 +30,12 @@ public:
     /// Opens a lesson file and starts it. A malformed file shows file, line and reason in the
     /// panel and returns false; the current lesson keeps playing.
     bool openLessonFile(const QString& path);
+    /// Opens a lesson at a given step (0-based); used to carry a lesson across a language switch.
+    bool openLessonAt(const QString& path, int step);
+    /// The file of the lesson playing (a path, or ":/lessons/<lang>/..." for shipped ones).
+    const QString& currentPath() const { return m_lessonPath; }
+    /// The same shipped lesson in `language` ("en"/"zh"), or `path` itself when it is not shipped.
+    static QString shippedTwin(const QString& path, const QString& language);
     /// Reads the current lesson's file again (after the teacher edited it) and stays on the step.
     bool reload();
     /// Starts the lesson at `row` of the list.

@@ -62,9 +62,16 @@ int main(int argc, char** argv)
             // one of its own menus).
             QTimer::singleShot(0, &app, [&] {
                 const bool presenter = window->isPresenterMode();
+                // A lesson in progress continues, in its twin of the new language when shipped.
+                const QString lessonPath = window->lessonPlayer()->isActive() ? window->lessonPlayer()->currentPath() : QString();
+                const int lessonStep = window->lessonPlayer()->stepIndex();
                 window->setAttribute(Qt::WA_DeleteOnClose, false);
                 delete window;
                 openWindow();
+                if (!lessonPath.isEmpty())
+                    window->lessonPlayer()->openLessonAt(
+                        attnlab::LessonPlayer::shippedTwin(lessonPath, languages.current().startsWith(QStringLiteral("zh")) ? QStringLiteral("zh") : QStringLiteral("en")),
+                        lessonStep);
                 window->setPresenterMode(presenter);
             });
         });

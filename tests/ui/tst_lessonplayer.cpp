@@ -145,6 +145,18 @@ private slots:
         QVERIFY(p.explanation()->toPlainText().contains(QStringLiteral("The causal mask.")));
     }
 
+    void aShippedLessonHasATwinInTheOtherLanguage()
+    {
+        QCOMPARE(LessonPlayer::shippedTwin(QStringLiteral(":/lessons/en/04-look-ahead-mask.md"), QStringLiteral("zh")),
+                 QStringLiteral(":/lessons/zh/04-look-ahead-mask.md"));
+        QCOMPARE(LessonPlayer::shippedTwin(QStringLiteral("/home/t/my.md"), QStringLiteral("zh")), QStringLiteral("/home/t/my.md"));
+        Session s;
+        LessonPlayer p(&s);
+        QVERIFY(p.openLessonAt(QStringLiteral(":/lessons/zh/04-look-ahead-mask.md"), 5));
+        QCOMPARE(p.stepIndex(), 5);
+        QCOMPARE(QString::fromStdString(p.lesson()->language), QStringLiteral("zh"));
+    }
+
     void stopReturnsTheKeysToTheStages()
     {
         QTemporaryDir dir;
