@@ -1,6 +1,7 @@
 #include "cellinspector.h"
 
 #include "refreshwhenvisible.h"
+#include "plotting.h"
 #include "session.h"
 #include "stages.h"
 #include "trace.h"
@@ -41,7 +42,7 @@ QString formatNumber(double v)
         return v < 0 ? QStringLiteral("\u2212\u221E") : QStringLiteral("\u221E");
     if (v == 0.0)
         return QStringLiteral("0");
-    return QString::number(v, 'g', 4).replace(QLatin1Char('-'), QChar(0x2212));
+    return minusSigned(QString::number(v, 'g', 4));
 }
 
 QString label(const Labels& labels, int i)
@@ -74,7 +75,7 @@ class MinusSignTicker : public QCPAxisTicker {
 protected:
     QString getTickLabel(double tick, const QLocale& locale, QChar formatChar, int precision) override
     {
-        return QCPAxisTicker::getTickLabel(tick, locale, formatChar, precision).replace(QLatin1Char('-'), QChar(0x2212));
+        return minusSigned(QCPAxisTicker::getTickLabel(tick, locale, formatChar, precision));
     }
 };
 

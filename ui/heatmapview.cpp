@@ -32,7 +32,7 @@ QString formatValue(float v)
         return QStringLiteral("0");
     const float a = std::abs(v);
     const int decimals = a >= 100 ? 0 : a >= 10 ? 1 : 2;
-    return QString::number(static_cast<double>(v), 'f', decimals).replace(QLatin1Char('-'), QChar(0x2212));
+    return fixedNumber(static_cast<double>(v), decimals);
 }
 
 QSharedPointer<QCPAxisTickerText> labelTicker(const std::vector<std::string>& labels)

@@ -58,30 +58,16 @@ int sliderFromSigma(double sigma)
     return static_cast<int>(std::lround(100.0 * std::log10(sigma / KernelRegressionView::kMinSigma)));
 }
 
-/// "2.50" with a real minus sign.
 QString number(double v, int decimals = 2)
 {
-    return QString::number(v, 'f', decimals).replace(QLatin1Char('-'), QChar(0x2212));
-}
-
-QCPTextElement* titleOf(QCustomPlot* plot)
-{
-    return qobject_cast<QCPTextElement*>(plot->plotLayout()->element(0, 0));
+    return fixedNumber(v, decimals);
 }
 
 /// A title row above the plot and the legend in a row under it (never over the data).
 void addTitleAndLegendRows(QCustomPlot* plot, int legendColumns)
 {
-    plot->plotLayout()->insertRow(0);
-    plot->plotLayout()->addElement(0, 0, new QCPTextElement(plot, QString()));
-    plot->legend->setVisible(true);
-    plot->axisRect()->insetLayout()->take(plot->legend);
-    plot->plotLayout()->addElement(2, 0, plot->legend);
-    plot->plotLayout()->setRowStretchFactor(2, 0.001); // the legend takes only what it needs
-    plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
-    plot->legend->setWrap(legendColumns);
-    plot->legend->setBorderPen(Qt::NoPen);
-    plot->legend->setBrush(Qt::NoBrush);
+    addPlotTitle(plot);
+    putLegendBelow(plot, legendColumns);
 }
 
 QCPItemStraightLine* queryLine(QCustomPlot* plot)
@@ -419,7 +405,7 @@ void KernelRegressionView::updateQuery()
     m_weightsPlot->graph(0)->setData(bx, by, true);
     const double top = *std::max_element(m_queryW.begin(), m_queryW.end());
     m_weightsPlot->yAxis->setRange(0, std::max(top, 1.0 / kTrainingPoints) * 1.15);
-    if (auto* title = titleOf(m_weightsPlot)) {
+    if (auto* title = plotTitle(m_weightsPlot)) {
         title->setText(tr("Weights of the query x = %1 (they sum to 1): f(x) = Σ w_i·y_i = %2, true %3")
                            .arg(number(x), number(m_queryY), number(trueFunction(x))));
     }
@@ -470,7 +456,7 @@ void KernelRegressionView::retranslate()
     m_learn->setToolTip(tr("The classic parameterisation exp(−((x − x_i)·w)²/2), i.e. σ = 1/w: choose the w that "
                            "predicts each training point best from the others (leave-one-out error)"));
 
-    if (auto* title = titleOf(m_fitPlot))
+    if (auto* title = plotTitle(m_fitPlot))
         title->setText(tr("Training points, the true function and the kernel regression f(x)"));
     m_fitPlot->graph(0)->setName(tr("training points (x_i, y_i)"));
     m_fitPlot->graph(1)->setName(tr("true 2·sin(x) + x^0.8"));

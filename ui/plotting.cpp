@@ -21,6 +21,39 @@ void fillColorMapData(QCPColorMapData* data, const Eigen::MatrixXf& m)
     }
 }
 
+QString minusSigned(QString text)
+{
+    return text.replace(QLatin1Char('-'), QChar(0x2212));
+}
+
+QString fixedNumber(double v, int decimals)
+{
+    return minusSigned(QString::number(v, 'f', decimals));
+}
+
+void addPlotTitle(QCustomPlot* plot)
+{
+    plot->plotLayout()->insertRow(0);
+    plot->plotLayout()->addElement(0, 0, new QCPTextElement(plot, QString()));
+}
+
+QCPTextElement* plotTitle(QCustomPlot* plot)
+{
+    return qobject_cast<QCPTextElement*>(plot->plotLayout()->element(0, 0));
+}
+
+void putLegendBelow(QCustomPlot* plot, int columns)
+{
+    plot->legend->setVisible(true);
+    plot->axisRect()->insetLayout()->take(plot->legend);
+    plot->plotLayout()->addElement(2, 0, plot->legend);
+    plot->plotLayout()->setRowStretchFactor(2, 0.001); // the legend takes only what it needs
+    plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    plot->legend->setWrap(columns);
+    plot->legend->setBorderPen(Qt::NoPen);
+    plot->legend->setBrush(Qt::NoBrush);
+}
+
 void applyPlotFonts(QCustomPlot* plot, const QFont& f)
 {
     plot->setFont(f);

@@ -6,7 +6,9 @@
 class QCPColorMapData;
 class QCPColorGradient;
 class QCustomPlot;
+class QCPTextElement;
 class QFont;
+class QString;
 
 namespace attnlab {
 
@@ -20,6 +22,18 @@ void fillColorMapData(QCPColorMapData* data, const Eigen::MatrixXf& m);
 /// bold and 20% larger). QCustomPlot copies fonts only when an element is created, so views
 /// call this at construction and on QEvent::FontChange (presenter mode, deck pages).
 void applyPlotFonts(QCustomPlot* plot, const QFont& f);
+
+/// A number with a real minus sign (U+2212), as people write it: "−0.25".
+QString minusSigned(QString text);
+/// `v` with `decimals` decimals and a real minus sign.
+QString fixedNumber(double v, int decimals);
+
+/// Adds an (empty) title row above the plot; plotTitle() returns it.
+void addPlotTitle(QCustomPlot* plot);
+QCPTextElement* plotTitle(QCustomPlot* plot);
+/// Moves the legend to a row under the plot (after addPlotTitle), `columns` entries per row,
+/// so it never covers the data.
+void putLegendBelow(QCustomPlot* plot, int columns);
 
 /// Viridis (perceptually uniform, colour-blind safe): for probabilities and other values >= 0.
 QCPColorGradient viridisGradient();

@@ -176,36 +176,6 @@ const Statistics& statistics()
     return st;
 }
 
-/// "−41.2" with a real minus sign.
-QString number(double v, int decimals)
-{
-    return QString::number(v, 'f', decimals).replace(QLatin1Char('-'), QChar(0x2212));
-}
-
-QCPTextElement* titleOf(QCustomPlot* plot)
-{
-    return qobject_cast<QCPTextElement*>(plot->plotLayout()->element(0, 0));
-}
-
-void addTitleRow(QCustomPlot* plot)
-{
-    plot->plotLayout()->insertRow(0);
-    plot->plotLayout()->addElement(0, 0, new QCPTextElement(plot, QString()));
-}
-
-/// The legend in a row under the plot, never over the data.
-void legendBelow(QCustomPlot* plot, int columns)
-{
-    plot->legend->setVisible(true);
-    plot->axisRect()->insetLayout()->take(plot->legend);
-    plot->plotLayout()->addElement(2, 0, plot->legend);
-    plot->plotLayout()->setRowStretchFactor(2, 0.001); // the legend takes only what it needs
-    plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
-    plot->legend->setWrap(columns);
-    plot->legend->setBorderPen(Qt::NoPen);
-    plot->legend->setBrush(Qt::NoBrush);
-}
-
 /// A log axis with ticks at 1, 4, 16, ..., 1024.
 void logAxis(QCPAxis* axis)
 {
@@ -299,7 +269,7 @@ SoftmaxScalingView::SoftmaxScalingView(Session* session, QWidget* parent)
 
     // --- the two softmax rows ---------------------------------------------------------------
     for (QCustomPlot* p : {m_unscaledPlot, m_scaledPlot}) {
-        addTitleRow(p);
+        addPlotTitle(p);
         const QColor c = p == m_unscaledPlot ? kUnscaledColor : kScaledColor;
         auto* bars = new QCPBars(p->xAxis, p->yAxis);
         bars->setWidth(0.7);
@@ -316,8 +286,8 @@ SoftmaxScalingView::SoftmaxScalingView(Session* session, QWidget* parent)
     }
 
     // --- variance over d_k (log-log: a slope of 1 is "grows like d_k") ----------------------
-    addTitleRow(m_variancePlot);
-    legendBelow(m_variancePlot, 3);
+    addPlotTitle(m_variancePlot);
+    putLegendBelow(m_variancePlot, 3);
     QVector<double> dx;
     for (int d : m_dims)
         dx.push_back(d);
@@ -333,8 +303,8 @@ SoftmaxScalingView::SoftmaxScalingView(Session* session, QWidget* parent)
     dkLine(m_variancePlot);
 
     // --- the largest probability over d_k -----------------------------------------------------
-    addTitleRow(m_maxProbPlot);
-    legendBelow(m_maxProbPlot, 2);
+    addPlotTitle(m_maxProbPlot);
+    putLegendBelow(m_maxProbPlot, 2);
     lineGraph(m_maxProbPlot, kUnscaledColor, Qt::SolidLine, QCPScatterStyle::ssNone)
         ->setData(dx, QVector<double>(m_meanMaxUnscaled.begin(), m_meanMaxUnscaled.end()), true);
     lineGraph(m_maxProbPlot, kScaledColor, Qt::SolidLine, QCPScatterStyle::ssNone)
@@ -377,11 +347,11 @@ void SoftmaxScalingView::showDk()
     const auto [lo, hi] = std::minmax_element(m_scores.begin(), m_scores.end());
     drawBars(m_unscaledPlot, m_unscaled,
              tr("Without scaling: softmax(q·k_j)\nscores from %1 to %2, largest weight %3")
-                 .arg(number(*lo, 1), number(*hi, 1), number(maxOf(m_unscaled), 2)));
+                 .arg(fixedNumber(*lo, 1), fixedNumber(*hi, 1), fixedNumber(maxOf(m_unscaled), 2)));
     const double r = std::sqrt(static_cast<double>(d));
     drawBars(m_scaledPlot, m_scaled,
              tr("With scaling: softmax(q·k_j / √d_k), √d_k = %1\nscores from %2 to %3, largest weight %4")
-                 .arg(number(r, r == std::floor(r) ? 0 : 2), number(*lo / r, 2), number(*hi / r, 2), number(maxOf(m_scaled), 2)));
+                 .arg(fixedNumber(r, r == std::floor(r) ? 0 : 2), fixedNumber(*lo / r, 2), fixedNumber(*hi / r, 2), fixedNumber(maxOf(m_scaled), 2)));
 
     for (QCustomPlot* p : {m_variancePlot, m_maxProbPlot}) {
         for (int i = 0; i < p->itemCount(); ++i) {
@@ -402,7 +372,7 @@ void SoftmaxScalingView::drawBars(QCustomPlot* plot, const std::vector<double>& 
         y.push_back(row[j]);
     }
     qobject_cast<QCPBars*>(plot->plottable(0))->setData(x, y, true);
-    if (auto* t = titleOf(plot))
+    if (auto* t = plotTitle(plot))
         t->setText(title);
     // Each probability above its bar: "1.00" and a row of "0.00" is the saturation.
     plot->clearItems();
@@ -413,7 +383,7 @@ void SoftmaxScalingView::drawBars(QCustomPlot* plot, const std::vector<double>& 
         label->setObjectName(QStringLiteral("barValue"));
         label->position->setCoords(j + 1, row[j]);
         label->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
-        label->setText(number(row[j], 2));
+        label->setText(fixedNumber(row[j], 2));
         label->setFont(f);
         label->setClipToAxisRect(true);
     }
@@ -433,14 +403,14 @@ void SoftmaxScalingView::retranslate()
         p->xAxis->setLabel(tr("key j"));
         p->yAxis->setLabel(tr("weight"));
     }
-    if (auto* t = titleOf(m_variancePlot))
+    if (auto* t = plotTitle(m_variancePlot))
         t->setText(tr("Variance of the score over %1 random pairs (q, k)").arg(kVarianceSamples));
     m_variancePlot->graph(0)->setName(tr("Var(q·k)"));
     m_variancePlot->graph(1)->setName(tr("Var(q·k / √d_k)"));
     m_variancePlot->graph(2)->setName(tr("d_k (theory)"));
     m_variancePlot->xAxis->setLabel(tr("d_k"));
     m_variancePlot->yAxis->setLabel(tr("variance"));
-    if (auto* t = titleOf(m_maxProbPlot))
+    if (auto* t = plotTitle(m_maxProbPlot))
         t->setText(tr("Largest weight of a row of %1 keys").arg(kKeys));
     m_maxProbPlot->graph(0)->setName(tr("without scaling (mean of %1 rows)").arg(kMaxProbSamples));
     m_maxProbPlot->graph(1)->setName(tr("with ÷√d_k (mean of %1 rows)").arg(kMaxProbSamples));
