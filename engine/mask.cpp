@@ -10,16 +10,10 @@ namespace attnlab {
 BoolMatrix blockedCells(MaskKind kind, const std::vector<std::string>& tokens, const std::optional<BoolMatrix>& custom)
 {
     const auto n = static_cast<Eigen::Index>(tokens.size());
-    BoolMatrix blocked = BoolMatrix::Constant(n, n, false);
     const bool causal = kind == MaskKind::Causal || kind == MaskKind::CausalPadding;
     const bool padding = kind == MaskKind::Padding || kind == MaskKind::CausalPadding;
-    if (causal) {
-        // Look-ahead: query i may see keys 0..i only.
-        for (Eigen::Index i = 0; i < n; ++i) {
-            for (Eigen::Index j = i + 1; j < n; ++j)
-                blocked(i, j) = true;
-        }
-    }
+    // Look-ahead: query i may see keys 0..i only.
+    BoolMatrix blocked = causal ? causalMask(n) : BoolMatrix::Constant(n, n, false);
     if (padding) {
         // A <pad> key is hidden from every query (the key padding mask).
         for (Eigen::Index j = 0; j < n; ++j) {
@@ -35,6 +29,40 @@ BoolMatrix blockedCells(MaskKind kind, const std::vector<std::string>& tokens, c
                                         + std::to_string(custom->cols()) + " but the sentence has " + std::to_string(n)
                                         + " tokens: it must be " + std::to_string(n) + " x " + std::to_string(n));
         blocked = *custom;
+    }
+    return blocked;
+}
+
+BoolMatrix combineMasks(Eigen::Index queries, Eigen::Index keys, const std::optional<BoolMatrix>& attnMask,
+                        const std::optional<BoolVector>& keyPadding, std::string_view maskName, std::string_view paddingName)
+{
+    const auto str = [](Eigen::Index v) { return std::to_string(v); };
+    BoolMatrix blocked = BoolMatrix::Constant(queries, keys, false);
+    if (attnMask) {
+        if (attnMask->rows() != queries || attnMask->cols() != keys)
+            throw std::invalid_argument(std::string(maskName) + " is " + str(attnMask->rows()) + " x " + str(attnMask->cols())
+                                        + " but must be " + str(queries) + " x " + str(keys) + " (queries x keys)");
+        blocked = *attnMask;
+    }
+    if (keyPadding) {
+        if (keyPadding->size() != keys)
+            throw std::invalid_argument(std::string(paddingName) + " has " + str(keyPadding->size()) + " entries but must have "
+                                        + str(keys) + " (one per key)");
+        // A padding key is hidden from every query, whatever the attention mask says.
+        for (Eigen::Index j = 0; j < keys; ++j) {
+            if ((*keyPadding)(j))
+                blocked.col(j).setConstant(true);
+        }
+    }
+    return blocked;
+}
+
+BoolMatrix causalMask(Eigen::Index n)
+{
+    BoolMatrix blocked = BoolMatrix::Constant(n, n, false);
+    for (Eigen::Index i = 0; i < n; ++i) { // query i sees keys 0..i
+        for (Eigen::Index j = i + 1; j < n; ++j)
+            blocked(i, j) = true;
     }
     return blocked;
 }
