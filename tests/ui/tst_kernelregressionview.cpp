@@ -12,6 +12,8 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QSlider>
+#include "support/compare.h"
+
 #include <QtTest>
 
 #include <cmath>
@@ -45,25 +47,7 @@ long double handPrediction(double x, const std::vector<double>& keys, const std:
     return f;
 }
 
-/// The largest |a_i − b_i| and where, for a message that says what went wrong.
-template <typename A, typename B>
-QString largestDifference(const A& a, const B& b, double* worst)
-{
-    *worst = 0;
-    std::size_t where = 0;
-    for (std::size_t i = 0; i < a.size(); ++i) {
-        const double d = std::abs(static_cast<double>(a[i]) - static_cast<double>(b[i]));
-        if (d > *worst) {
-            *worst = d;
-            where = i;
-        }
-    }
-    return QStringLiteral("largest difference %1 at %2 (%3 vs %4)")
-        .arg(*worst)
-        .arg(where)
-        .arg(static_cast<double>(a[where]))
-        .arg(static_cast<double>(b[where]));
-}
+using attnlab::testing::largestDifference;
 
 void setQuery(KernelRegressionView& v, double x)
 {

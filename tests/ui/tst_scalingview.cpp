@@ -11,6 +11,8 @@
 #include <QLabel>
 #include <QSignalSpy>
 #include <QSlider>
+#include "support/compare.h"
+
 #include <QtTest>
 
 #include <cmath>
@@ -48,24 +50,7 @@ std::vector<long double> handSoftmax(const std::vector<long double>& s, long dou
     return p;
 }
 
-template <typename A, typename B>
-QString largestDifference(const A& a, const B& b, double* worst)
-{
-    *worst = 0;
-    std::size_t where = 0;
-    for (std::size_t i = 0; i < a.size(); ++i) {
-        const double d = std::abs(static_cast<double>(a[i]) - static_cast<double>(b[i]));
-        if (d > *worst) {
-            *worst = d;
-            where = i;
-        }
-    }
-    return QStringLiteral("largest difference %1 at %2 (%3 vs %4)")
-        .arg(*worst)
-        .arg(where)
-        .arg(static_cast<double>(a[where]))
-        .arg(static_cast<double>(b[where]));
-}
+using attnlab::testing::largestDifference;
 
 double maxOf(const std::vector<double>& v)
 {
