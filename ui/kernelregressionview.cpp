@@ -162,7 +162,7 @@ KernelRegressionView::KernelRegressionView(Session* session, QWidget* parent)
     m_heatmap->setMinimumWidth(300);
 
     // --- the fit: points, true curve, prediction, the query --------------------------------
-    addTitleAndLegendRows(m_fitPlot, 4);
+    addTitleAndLegendRows(m_fitPlot, 2); // two per row: the Chinese labels are long
     QCPGraph* points = m_fitPlot->addGraph();
     points->setLineStyle(QCPGraph::lsNone);
     points->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, kPointColor, QColor(200, 200, 200), 6));
@@ -406,8 +406,16 @@ void KernelRegressionView::updateQuery()
     const double top = *std::max_element(m_queryW.begin(), m_queryW.end());
     m_weightsPlot->yAxis->setRange(0, std::max(top, 1.0 / kTrainingPoints) * 1.15);
     if (auto* title = plotTitle(m_weightsPlot)) {
-        title->setText(tr("Weights of the query x = %1 (they sum to 1): f(x) = Σ w_i·y_i = %2, true %3")
-                           .arg(number(x), number(m_queryY), number(trueFunction(x))));
+        QString text = tr("Weights of the query x = %1 (they sum to 1): f(x) = Σ w_i·y_i = %2, true %3")
+                           .arg(number(x), number(m_queryY), number(trueFunction(x)));
+        // Two lines, so the title fits the plot's width in every language.
+        for (const QString& colon : {QStringLiteral("\uFF1A"), QStringLiteral(": ")}) {
+            if (const auto at = text.indexOf(colon); at > 0) {
+                text.replace(at, colon.size(), colon.trimmed() + QLatin1Char('\n'));
+                break;
+            }
+        }
+        title->setText(text);
     }
 
     // The heatmap: outline the grid query nearest x at its heaviest key.
