@@ -442,7 +442,9 @@ private slots:
         // Titles fit their plots (no text cut off at the sides).
         for (QCustomPlot* p : {v.fitPlot(), v.weightsPlot()}) {
             auto* title = qobject_cast<QCPTextElement*>(p->plotLayout()->element(0, 0));
-            const int width = QFontMetrics(title->font()).horizontalAdvance(title->text());
+            int width = 0; // the widest line of the title
+            for (const QString& line : title->text().split(QLatin1Char('\n')))
+                width = std::max(width, QFontMetrics(title->font()).horizontalAdvance(line));
             QVERIFY2(width < p->width(), qPrintable(QStringLiteral("title %1 px in a %2 px plot").arg(width).arg(p->width())));
             QVERIFY(p->legend->visible());
             QVERIFY(!p->legend->outerRect().intersects(p->axisRect()->outerRect().adjusted(0, 0, 0, -1)));
