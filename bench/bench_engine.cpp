@@ -4,6 +4,7 @@
 
 #include "attention.h"
 #include "common/allocator.h"
+#include "model.h"
 
 #include <benchmark/benchmark.h>
 
@@ -79,6 +80,90 @@ void BM_Gemm(benchmark::State& state)
     state.counters["flops"] = benchmark::Counter(2.0 * n * d * 4 * d, benchmark::Counter::kIsIterationInvariantRate);
 }
 
+/// Words w0 .. w{n-1} as tokens.
+std::vector<std::string> tokensOf(int n, const char* prefix)
+{
+    std::vector<std::string> t;
+    for (int i = 0; i < n; ++i)
+        t.push_back(prefix + std::to_string(i));
+    return t;
+}
+
+Config transformerConfig(const benchmark::State& state)
+{
+    Config c;
+    c.model = ModelKind::Seeded;
+    c.layers = static_cast<int>(state.range(0));
+    c.dModel = static_cast<int>(state.range(2));
+    c.heads = 8;
+    c.dFF = 4 * c.dModel;
+    return c;
+}
+
+// A stack of encoder layers (the paper's base size: d_model 512, 8 heads, d_ff 2048), every
+// stage of every layer kept, as `trace --layers 6 --sentence ...` computes it.
+void BM_EncoderStack(benchmark::State& state)
+{
+    const Config c = transformerConfig(state);
+    const auto model = std::make_shared<const Seq2SeqModel>(seededModel(c, false));
+    const auto source = tokensOf(static_cast<int>(state.range(1)), "w");
+    for (auto _ : state) {
+        Trace t = computeModelTrace(model, source, {}, c);
+        benchmark::DoNotOptimize(t.stages.back().main().values.data());
+    }
+    const double n = static_cast<double>(state.range(1));
+    const double d = c.dModel;
+    // Per layer: attention as traceFlops, plus the FFN's 2·n·d·d_ff twice.
+    state.counters["flops"] = benchmark::Counter(c.layers * (traceFlops(n, d) + 4.0 * n * d * c.dFF),
+                                                 benchmark::Counter::kIsIterationInvariantRate);
+}
+
+// Encoder and decoder (teacher forcing, target as long as the source), every stage kept.
+void BM_EncoderDecoder(benchmark::State& state)
+{
+    const Config c = transformerConfig(state);
+    const auto model = std::make_shared<const Seq2SeqModel>(seededModel(c));
+    const int n = static_cast<int>(state.range(1));
+    const auto source = tokensOf(n, "w");
+    auto target = tokensOf(n - 1, "t");
+    target.insert(target.begin(), "<sos>");
+    for (auto _ : state) {
+        Trace t = computeModelTrace(model, source, target, c);
+        benchmark::DoNotOptimize(t.stages.back().main().values.data());
+    }
+}
+
+void transformerSizes(benchmark::internal::Benchmark* b)
+{
+    b->ArgNames({"layers", "n", "d"});
+    b->Args({6, 64, 512})->Args({6, 32, 512})->Args({2, 64, 512})->Args({6, 128, 512});
+    b->Unit(benchmark::kMillisecond);
+}
+
+// The shipped trained model (resources/models/reversal.safetensors): greedy generation of a
+// 9-character word, every step a full trace, as the studio does on every keystroke.
+void BM_GenerateShipped(benchmark::State& state)
+{
+    std::shared_ptr<const Seq2SeqModel> model;
+    try {
+        model = std::make_shared<const Seq2SeqModel>(loadModel(ATTNLAB_SHIPPED_MODEL));
+    } catch (const std::exception& e) {
+        state.SkipWithError(e.what());
+        return;
+    }
+    Config c;
+    c.model = ModelKind::File;
+    c.dModel = model->options.dModel;
+    c.heads = model->options.heads;
+    std::vector<std::string> w;
+    const auto source = modelTokens(*model, "attention", false, 512, w);
+    for (auto _ : state) {
+        Generation g = generate(model, source, c);
+        benchmark::DoNotOptimize(g.tokens.data());
+    }
+    state.SetLabel("9 characters");
+}
+
 void sizes(benchmark::internal::Benchmark* b)
 {
     b->ArgNames({"n", "d", "h"});
@@ -91,6 +176,9 @@ void sizes(benchmark::internal::Benchmark* b)
 BENCHMARK(BM_Trace)->Apply(sizes);
 BENCHMARK(BM_TraceWithWeights)->Apply(sizes);
 BENCHMARK(BM_Gemm)->Apply(sizes);
+BENCHMARK(BM_EncoderStack)->Apply(transformerSizes);
+BENCHMARK(BM_EncoderDecoder)->Apply(transformerSizes);
+BENCHMARK(BM_GenerateShipped)->Unit(benchmark::kMillisecond);
 int main(int argc, char** argv)
 {
     attnlab::keepLargeAllocationsOnHeap();

@@ -30,6 +30,23 @@ constexpr NameTable<WeightsPreset, 2> kPresetNames{{
     {WeightsPreset::Identity, "identity"},
 }};
 
+constexpr NameTable<NormPlacement, 2> kNormNames{{
+    {NormPlacement::Post, "post"},
+    {NormPlacement::Pre, "pre"},
+}};
+
+constexpr NameTable<Activation, 2> kActivationNames{{
+    {Activation::Relu, "relu"},
+    {Activation::Gelu, "gelu"},
+}};
+
+constexpr NameTable<ModelKind, 4> kModelNames{{
+    {ModelKind::None, "none"},
+    {ModelKind::Seeded, "seeded"},
+    {ModelKind::Reversal, "reversal"},
+    {ModelKind::File, "file"},
+}};
+
 template <typename Enum, std::size_t N>
 std::string_view nameOf(const NameTable<Enum, N>& table, Enum value)
 {
@@ -61,6 +78,13 @@ std::string_view toString(PositionalEncoding v) { return nameOf(kPositionalNames
 std::string_view toString(MaskKind v) { return nameOf(kMaskNames, v); }
 std::string_view toString(WeightsPreset v) { return nameOf(kPresetNames, v); }
 
+std::string_view toString(NormPlacement v) { return nameOf(kNormNames, v); }
+std::string_view toString(Activation v) { return nameOf(kActivationNames, v); }
+std::string_view toString(ModelKind v) { return nameOf(kModelNames, v); }
+
+std::optional<NormPlacement> parseNormPlacement(std::string_view s) { return valueOf(kNormNames, s); }
+std::optional<Activation> parseActivation(std::string_view s) { return valueOf(kActivationNames, s); }
+std::optional<ModelKind> parseModelKind(std::string_view s) { return valueOf(kModelNames, s); }
 std::optional<PositionalEncoding> parsePositionalEncoding(std::string_view s) { return valueOf(kPositionalNames, s); }
 std::optional<MaskKind> parseMaskKind(std::string_view s) { return valueOf(kMaskNames, s); }
 std::optional<WeightsPreset> parseWeightsPreset(std::string_view s) { return valueOf(kPresetNames, s); }
@@ -80,6 +104,13 @@ std::vector<std::string> Config::problems() const
         out.push_back("pad_to (" + str(padTo) + ") must be 0 (no padding) or a positive length");
     else if (padTo > maxTokens && maxTokens >= 1)
         out.push_back("pad_to (" + str(padTo) + ") must not exceed max_tokens (" + str(maxTokens) + ")");
+    if (layers < 1 || layers > ConfigLimits::maxLayers)
+        out.push_back("layers (" + str(layers) + ") must be between 1 and " + str(ConfigLimits::maxLayers));
+    if (dFF < 0 || dFF > ConfigLimits::maxDFF)
+        out.push_back("d_ff (" + str(dFF) + ") must be 0 (4·d_model) or between 1 and " + str(ConfigLimits::maxDFF));
+    else if (dFF == 0 && 4LL * dModel > ConfigLimits::maxDFF && model == ModelKind::Seeded)
+        out.push_back("d_ff (4·d_model = " + str(4LL * dModel) + ") must not exceed " + str(ConfigLimits::maxDFF)
+                      + "; give d_ff explicitly");
     return out;
 }
 

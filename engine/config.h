@@ -36,6 +36,27 @@ enum class WeightsPreset {
     Identity, ///< W_Q = W_K = W_V = W_O = I
 };
 
+/// Where each LayerNorm stands in an encoder or decoder layer (PyTorch's norm_first).
+enum class NormPlacement {
+    Post, ///< norm_first=False (the paper, PyTorch's default): LN after each residual addition
+    Pre,  ///< norm_first=True: LN before each sublayer; the residual stream is never normalised
+};
+
+/// The feed-forward network's non-linearity.
+enum class Activation {
+    Relu, ///< max(0, x)
+    Gelu, ///< x·Φ(x) = x/2·(1 + erf(x/√2)), the exact form (PyTorch's F.gelu default)
+};
+
+/// What is computed: one attention block, or a whole encoder–decoder Transformer
+/// (docs/transformer-layers.md, docs/model-format.md).
+enum class ModelKind {
+    None,     ///< a single multi-head attention block on the sentence (the default)
+    Seeded,   ///< an encoder–decoder with seeded weights, sized by layers, d_ff, norm, activation
+    Reversal, ///< the shipped trained model (docs/shipped-model.md); its file fixes every size
+    File,     ///< a model read from a file (docs/model-format.md); its file fixes every size
+};
+
 struct Config {
     /// Width of every token vector (d_model). 1..2048.
     int dModel = 32;
@@ -64,6 +85,22 @@ struct Config {
     /// Throws std::invalid_argument with the first problem.
     void validate() const;
 
+    /// One attention block (None) or an encoder–decoder model. With a model, the sentence is
+    /// the encoder's source and the mask, pad_to and weights settings do not apply (the
+    /// decoder's look-ahead mask is always on).
+    ModelKind model = ModelKind::None;
+    /// Seeded model: encoder layers and decoder layers (as many of each). 1..12.
+    int layers = 2;
+    /// Seeded model: hidden width of the feed-forward networks; 0 means 4·d_model (the paper).
+    int dFF = 0;
+    /// Seeded model: Post-LN (the paper) or Pre-LN.
+    NormPlacement norm = NormPlacement::Post;
+    /// Seeded model: ReLU (the paper) or GELU in the feed-forward networks.
+    Activation activation = Activation::Relu;
+
+    /// d_ff in use: dFF, or 4·d_model when it is 0.
+    int feedForwardWidth() const { return dFF > 0 ? dFF : 4 * dModel; }
+
     bool operator==(const Config&) const = default;
 };
 
@@ -74,15 +111,23 @@ struct ConfigLimits {
     static constexpr int maxTokens = 1024;
     /// n^2 * heads: above this a trace would need more memory than a laptop has to spare.
     static constexpr std::int64_t maxAttentionCells = 16LL * 1024 * 1024;
+    static constexpr int maxLayers = 12;
+    static constexpr int maxDFF = 8192;
 };
 
 // Names used on the command line, in trace JSON and in session files.
 std::string_view toString(PositionalEncoding);
 std::string_view toString(MaskKind);
 std::string_view toString(WeightsPreset);
+std::string_view toString(NormPlacement); // "post", "pre"
+std::string_view toString(Activation);    // "relu", "gelu"
+std::string_view toString(ModelKind);     // "none", "seeded", "reversal", "file"
 /// Parsers return nothing for an unknown name; the caller names the allowed ones.
 std::optional<PositionalEncoding> parsePositionalEncoding(std::string_view);
 std::optional<MaskKind> parseMaskKind(std::string_view);
 std::optional<WeightsPreset> parseWeightsPreset(std::string_view);
+std::optional<NormPlacement> parseNormPlacement(std::string_view);
+std::optional<Activation> parseActivation(std::string_view);
+std::optional<ModelKind> parseModelKind(std::string_view);
 
 } // namespace attnlab

@@ -48,6 +48,14 @@ nlohmann::ordered_json configToJson(const Config& c)
     j["pad_to"] = c.padTo > 0 ? nlohmann::ordered_json(c.padTo) : nlohmann::ordered_json(nullptr);
     j["max_tokens"] = c.maxTokens;
     j["weights_preset"] = toString(c.weightsPreset);
+    // Written only for a model, so a single attention block's trace stays as it always was.
+    if (c.model != ModelKind::None) {
+        j["model"] = toString(c.model);
+        j["layers"] = c.layers;
+        j["d_ff"] = c.feedForwardWidth();
+        j["norm"] = toString(c.norm);
+        j["activation"] = toString(c.activation);
+    }
     return j;
 }
 
@@ -69,6 +77,11 @@ Config configFromJson(const nlohmann::json& o)
         read(o, "pad_to", c.padTo);
     read(o, "max_tokens", c.maxTokens);
     readEnum(o, "weights_preset", c.weightsPreset, parseWeightsPreset);
+    readEnum(o, "model", c.model, parseModelKind);
+    read(o, "layers", c.layers);
+    read(o, "d_ff", c.dFF);
+    readEnum(o, "norm", c.norm, parseNormPlacement);
+    readEnum(o, "activation", c.activation, parseActivation);
     return c;
 }
 

@@ -24,9 +24,12 @@ constexpr int kMaxHighlightRow = ConfigLimits::maxTokens;
 constexpr int kMaxHighlightColumn = std::max(ConfigLimits::maxTokens, ConfigLimits::maxDModel);
 
 const std::vector<std::string> kHeaderKeys{"title", "language", "summary", "settings", "sentence", "order"};
-const std::vector<std::string> kDirectives{"sentence", "target", "settings", "stage", "head", "view", "highlight"};
-const std::vector<std::string> kSettingKeys{"d_model", "heads", "seed", "pe", "embed_scale", "scale",
-                                            "mask", "pad_to", "weights", "max_tokens"};
+const std::vector<std::string> kDirectives{"sentence", "target", "generate", "settings", "stage",
+                                           "layer",    "block",  "head",     "view",     "highlight"};
+const std::vector<std::string> kSettingKeys{"d_model", "heads", "seed",       "pe",     "embed_scale", "scale", "mask",
+                                            "pad_to",  "weights", "max_tokens", "model", "layers",      "d_ff",  "norm",
+                                            "activation"};
+const std::vector<std::string> kBlocks{"encoder_self", "decoder_self", "cross"};
 const std::vector<std::string> kLanguages{"en", "zh"};
 
 // --- text helpers ---
@@ -475,7 +478,19 @@ private:
         std::string stage;
         int head;     ///< 0-based
         int headLine; ///< where the head was chosen (0: never)
+        int layer = 0;                      ///< 0-based
+        int layerLine = 0;                  ///< where the layer was chosen (0: never)
+        std::string block = "encoder_self";
+        int blockLine = 0;                  ///< where the block was chosen (0: never)
     };
+
+    /// Stages that exist only in an encoder–decoder model.
+    static bool isModelStage(const std::string& id)
+    {
+        const auto& l = layerStageIds();
+        const auto& m = modelStageIds();
+        return std::find(l.begin(), l.end(), id) != l.end() || std::find(m.begin(), m.end(), id) != m.end();
+    }
 
     [[noreturn]] void fail(int n, const std::string& reason) const { throw LessonError(m_file, n, reason); }
     int count() const { return static_cast<int>(m_lines.size()); }
@@ -606,6 +621,27 @@ private:
                 step.sentence = std::string(value);
             } else if (key == "target") {
                 step.target = std::string(value);
+            } else if (key == "generate") {
+                long long k = 0;
+                if (value == "last") {
+                    step.generate = LessonStep::kLastGenerationStep;
+                } else if (parseInteger(value, k) != NumberKind::Ok || k < 1 || k > 1024) {
+                    fail(n, "generate: " + quote(value) + " is not a generation step (1, 2, … counting from 1, or 'last')");
+                } else {
+                    step.generate = static_cast<int>(k - 1);
+                }
+            } else if (key == "layer") {
+                long long k = 0;
+                if (parseInteger(value, k) != NumberKind::Ok || k < 1 || k > ConfigLimits::maxLayers)
+                    fail(n, "layer: " + quote(value) + " is not a layer (1 … " + std::to_string(ConfigLimits::maxLayers)
+                                + ", counting from 1)");
+                state.layer = static_cast<int>(k - 1);
+                state.layerLine = n;
+            } else if (key == "block") {
+                if (std::find(kBlocks.begin(), kBlocks.end(), value) == kBlocks.end())
+                    fail(n, unknown("block", value, kBlocks));
+                state.block = value;
+                state.blockLine = n;
             } else if (key == "settings") {
                 applySettingsAt(n, value, state.config);
                 settingsLine = n;
@@ -686,9 +722,23 @@ private:
             step.explanation += line(k);
         }
 
+        // Layers, blocks and the stages of a whole Transformer need a model.
+        const bool model = state.config.model != ModelKind::None;
+        if (!model && (step.generate || state.layerLine > 0 || state.blockLine > 0 || isModelStage(state.stage))) {
+            const int at = state.layerLine > 0 ? state.layerLine : state.blockLine > 0 ? state.blockLine : step.line;
+            fail(at, "this step needs an encoder–decoder model: set 'settings: model=reversal' or 'model=seeded' first");
+        }
+        if (state.config.model == ModelKind::Seeded && state.layer >= state.config.layers)
+            fail(state.layerLine, "layer " + std::to_string(state.layer + 1) + " does not exist: the model has "
+                                      + std::to_string(state.config.layers) + " layers (layers=" + std::to_string(state.config.layers) + ")");
+        if (state.config.model == ModelKind::File)
+            fail(settingsLine > 0 ? settingsLine : step.line, "settings: model=file cannot be used in a lesson (use reversal or seeded)");
+
         step.config = state.config;
         step.stage = state.stage;
         step.head = state.head;
+        step.layer = state.layer;
+        step.block = state.block;
         steps.push_back(std::move(step));
         return n;
     }
@@ -717,6 +767,8 @@ const std::vector<std::string>& lessonStageIds()
     static const std::vector<std::string> kIds = [] {
         std::vector<std::string> ids{"tokens"};
         ids.insert(ids.end(), stageIds().begin(), stageIds().end());
+        ids.insert(ids.end(), layerStageIds().begin(), layerStageIds().end());
+        ids.insert(ids.end(), modelStageIds().begin(), modelStageIds().end());
         return ids;
     }();
     return kIds;
@@ -834,6 +886,25 @@ Config applySettings(const Config& base, std::string_view text)
             c.padTo = parseInt(key, value);
         } else if (key == "max_tokens") {
             c.maxTokens = parseInt(key, value);
+        } else if (key == "model") {
+            const auto model = parseModelKind(value);
+            if (!model)
+                throw std::invalid_argument("model: " + unknown("value", value, {"none", "seeded", "reversal"}));
+            c.model = *model;
+        } else if (key == "layers") {
+            c.layers = parseInt(key, value);
+        } else if (key == "d_ff") {
+            c.dFF = parseInt(key, value);
+        } else if (key == "norm") {
+            const auto norm = parseNormPlacement(value);
+            if (!norm)
+                throw std::invalid_argument("norm: " + unknown("value", value, {"post", "pre"}));
+            c.norm = *norm;
+        } else if (key == "activation") {
+            const auto act = parseActivation(value);
+            if (!act)
+                throw std::invalid_argument("activation: " + unknown("value", value, {"relu", "gelu"}));
+            c.activation = *act;
         } else if (key == "weights") {
             const auto preset = parseWeightsPreset(value);
             if (!preset)

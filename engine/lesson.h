@@ -64,10 +64,17 @@ struct LessonStep {
     std::string title;
     int line = 0;                        ///< line of the "## " heading (1-based)
     std::optional<std::string> sentence; ///< set by this step (else the current sentence stays)
-    std::optional<std::string> target;   ///< reserved for the decoder
+    std::optional<std::string> target;   ///< teacher forcing: the decoder's target text (set by this step only)
+    /// Greedy generation, showing this 0-based step (kLastGenerationStep: the last one); set by
+    /// this step only. A step sets `target` or `generate`, and the decoder keeps that input
+    /// until another step changes it.
+    std::optional<int> generate;
+    static constexpr int kLastGenerationStep = -1;
     Config config;                       ///< settings in force at this step (carried over; valid)
     std::string stage = "tokens";        ///< in force at this step (carried over; "tokens" before any)
     int head = 0;                        ///< 0-based, in force (carried over); < config.heads
+    int layer = 0;                       ///< 0-based encoder/decoder layer, in force (carried over)
+    std::string block = "encoder_self";  ///< encoder_self | decoder_self | cross, in force (carried over)
     std::string view = "stage";          ///< stage | heads | kernel-regression | softmax-scaling (not carried over)
     Highlight highlight;                 ///< this step's only (not carried over)
     std::string explanation;             ///< Markdown, without leading/trailing blank lines
@@ -102,7 +109,7 @@ private:
 /// The largest lesson file loadLesson reads.
 inline constexpr std::uint64_t kMaxLessonBytes = 4ULL * 1024 * 1024;
 
-/// Stages a step may show: "tokens" followed by stageIds().
+/// Stages a step may show: "tokens", stageIds(), layerStageIds() and modelStageIds().
 const std::vector<std::string>& lessonStageIds();
 /// Views a step may ask for: "stage", "heads", "kernel-regression", "softmax-scaling".
 const std::vector<std::string>& lessonViews();

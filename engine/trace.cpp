@@ -48,6 +48,12 @@ const std::vector<std::string>& layerStageIds()
     return kIds;
 }
 
+const std::vector<std::string>& modelStageIds()
+{
+    static const std::vector<std::string> kIds{"logits", "probabilities"};
+    return kIds;
+}
+
 bool isLayerNormStage(std::string_view id)
 {
     return id == "attn_norm" || id == "cross_norm" || id == "ffn_norm";

@@ -15,6 +15,7 @@
 namespace attnlab {
 
 struct AttentionWeights;
+struct Seq2SeqModel;
 
 /// Row or column labels, shared between the many matrices that use the same ones.
 using Labels = std::shared_ptr<const std::vector<std::string>>;
@@ -50,6 +51,10 @@ struct Trace {
     std::vector<Stage> stages;
     /// The weights used, shared rather than copied (they can be megabytes).
     std::shared_ptr<const AttentionWeights> weights;
+    /// A model's trace (model.h): the decoder's input tokens, <sos> first; empty otherwise.
+    std::vector<std::string> targetTokens;
+    /// A model's trace: the model (shared); null for a single attention block.
+    std::shared_ptr<const Seq2SeqModel> model;
 
     /// The stage with this id (and head, for per-head stages) outside any layer (layer none,
     /// block none: every stage of a single attention block), or nullptr.
@@ -72,6 +77,8 @@ bool isPerHeadStage(std::string_view id);
 /// cross_residual, cross_norm, ffn_hidden, ffn_output, ffn_residual, ffn_norm, layer_output,
 /// encoder_output, decoder_output.
 const std::vector<std::string>& layerStageIds();
+/// The ids of a whole model's output head (docs/model-format.md): logits, probabilities.
+const std::vector<std::string>& modelStageIds();
 /// True for the LayerNorm stages, whose "mean" and "variance" (n x 1) follow the main matrix:
 /// attn_norm, cross_norm, ffn_norm (encoder_output / decoder_output carry them when a final
 /// norm is applied).

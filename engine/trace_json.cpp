@@ -63,6 +63,9 @@ std::string traceToJson(const Trace& trace, int indent)
     j["format"] = "attention-lab.trace";
     j["version"] = kTraceFormatVersion;
     j["tokens"] = trace.tokens;
+    // A model's trace also names the decoder's input (absent for a single attention block).
+    if (!trace.targetTokens.empty())
+        j["target_tokens"] = trace.targetTokens;
     j["config"] = configJson(trace.config, trace.weights ? trace.weights->source : std::string("seeded"));
     j["warnings"] = trace.warnings;
     Json stages = Json::array();

@@ -181,33 +181,6 @@ Eigen::MatrixXf stackOutput(const char* id, const char* title, const char* name,
 
 } // namespace
 
-std::string_view toString(NormPlacement v)
-{
-    return v == NormPlacement::Pre ? "pre" : "post";
-}
-
-std::string_view toString(Activation v)
-{
-    return v == Activation::Gelu ? "gelu" : "relu";
-}
-
-std::optional<NormPlacement> parseNormPlacement(std::string_view s)
-{
-    if (s == "post")
-        return NormPlacement::Post;
-    if (s == "pre")
-        return NormPlacement::Pre;
-    return std::nullopt;
-}
-
-std::optional<Activation> parseActivation(std::string_view s)
-{
-    if (s == "relu")
-        return Activation::Relu;
-    if (s == "gelu")
-        return Activation::Gelu;
-    return std::nullopt;
-}
 
 std::vector<std::string> TransformerOptions::problems() const
 {
@@ -216,14 +189,14 @@ std::vector<std::string> TransformerOptions::problems() const
     attention.dModel = dModel;
     attention.heads = heads;
     std::vector<std::string> out = attention.problems();
-    if (dFF < 1 || dFF > TransformerLimits::maxDFF)
-        out.push_back("d_ff (" + str(dFF) + ") must be between 1 and " + str(TransformerLimits::maxDFF));
+    if (dFF < 1 || dFF > ConfigLimits::maxDFF)
+        out.push_back("d_ff (" + str(dFF) + ") must be between 1 and " + str(ConfigLimits::maxDFF));
     if (!(eps > 0.0f) || !std::isfinite(eps))
         out.push_back("eps (" + std::to_string(eps) + ") must be a positive number: it keeps LayerNorm from dividing by 0");
-    if (encoderLayers < 0 || encoderLayers > TransformerLimits::maxLayers)
-        out.push_back("encoder_layers (" + str(encoderLayers) + ") must be between 0 and " + str(TransformerLimits::maxLayers));
-    if (decoderLayers < 0 || decoderLayers > TransformerLimits::maxLayers)
-        out.push_back("decoder_layers (" + str(decoderLayers) + ") must be between 0 and " + str(TransformerLimits::maxLayers));
+    if (encoderLayers < 0 || encoderLayers > ConfigLimits::maxLayers)
+        out.push_back("encoder_layers (" + str(encoderLayers) + ") must be between 0 and " + str(ConfigLimits::maxLayers));
+    if (decoderLayers < 0 || decoderLayers > ConfigLimits::maxLayers)
+        out.push_back("decoder_layers (" + str(decoderLayers) + ") must be between 0 and " + str(ConfigLimits::maxLayers));
     if (encoderLayers == 0 && decoderLayers == 0)
         out.push_back("encoder_layers and decoder_layers are both 0: at least one layer is needed");
     return out;

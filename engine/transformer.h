@@ -29,30 +29,6 @@
 
 namespace attnlab {
 
-/// Where each LayerNorm stands (PyTorch's norm_first).
-enum class NormPlacement {
-    Post, ///< norm_first=False (the paper, PyTorch's default): LN after each residual addition
-    Pre,  ///< norm_first=True: LN before each sublayer; the residual stream is never normalised
-};
-
-/// The feed-forward network's non-linearity.
-enum class Activation {
-    Relu, ///< max(0, x)
-    Gelu, ///< x·Φ(x) = x/2·(1 + erf(x/√2)), the exact form (PyTorch's F.gelu default)
-};
-
-// Names used in option files and golden files: "post", "pre", "relu", "gelu".
-std::string_view toString(NormPlacement);
-std::string_view toString(Activation);
-/// Return nothing for an unknown name; the caller names the allowed ones.
-std::optional<NormPlacement> parseNormPlacement(std::string_view);
-std::optional<Activation> parseActivation(std::string_view);
-
-/// Limits shared by validation and (later) the UI's spin boxes.
-struct TransformerLimits {
-    static constexpr int maxLayers = 12;
-    static constexpr int maxDFF = 8192;
-};
 
 /// Every setting of an encoder/decoder computation, with documented defaults.
 struct TransformerOptions {

@@ -47,6 +47,8 @@ std::unique_ptr<QWidget> makeView(Session* session)
         w = std::make_unique<TokensView>(session);
         break;
     case ViewKind::Matrix:
+    case ViewKind::LayerNorm:
+    case ViewKind::FeedForward:
         w = std::make_unique<StageView>(session);
         break;
     case ViewKind::Positional:
@@ -87,12 +89,7 @@ std::unique_ptr<QWidget> makeView(Session* session)
 
 void applyStep(Session& session, const LessonStep& step)
 {
-    session.setLessonInput(step.sentence ? std::optional<QString>(QString::fromStdString(*step.sentence)) : std::nullopt, step.config);
-    session.setStepId(QString::fromStdString(step.stage));
-    session.setHead(step.head);
-    session.setView(QString::fromStdString(step.view));
-    session.setHighlight(step.highlight);
-    session.selectCell(-1, -1);
+    session.applyLessonStep(step, true);
 }
 
 void drawPage(QPainter& p, const Lesson& lesson, const LessonStep& step, int index, int count, Session& session)

@@ -544,10 +544,12 @@ ExportResult exportCsv(const LabeledMatrix& m, const QString& path)
 
 QString stageTitle(const Stage& stage)
 {
-    const QString name = stepName(QString::fromStdString(stage.id));
-    if (!stage.head)
-        return name;
-    return QCoreApplication::translate("attnlab::Exporter", "%1 \u2014 head %2").arg(name).arg(*stage.head + 1);
+    QString name = stepName(QString::fromStdString(stage.id));
+    if (stage.head)
+        name = QCoreApplication::translate("attnlab::Exporter", "%1 \u2014 head %2").arg(name).arg(*stage.head + 1);
+    if (const QString where = stagePlace(stage); !where.isEmpty())
+        name = QCoreApplication::translate("attnlab::Exporter", "%1 (%2)").arg(name, where);
+    return name;
 }
 
 QString stageFileBaseName(const Trace& trace, std::size_t index)
@@ -558,6 +560,10 @@ QString stageFileBaseName(const Trace& trace, std::size_t index)
         return name + QStringLiteral("unknown");
     const Stage& s = trace.stages[index];
     name += QString::fromStdString(s.id);
+    if (!s.block.empty())
+        name += QLatin1Char('_') + QString::fromStdString(s.block);
+    if (s.layer)
+        name += QStringLiteral("_layer%1").arg(*s.layer + 1);
     if (s.head)
         name += QStringLiteral("_head%1").arg(*s.head + 1);
     return name;

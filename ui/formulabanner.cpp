@@ -51,10 +51,13 @@ void FormulaBanner::refresh()
 {
     const auto& trace = *m_session->trace();
     const QString id = m_session->stepId();
-    const auto& step = steps()[static_cast<std::size_t>(m_session->step())];
+    const auto& step = m_session->currentStep();
     QString where = stepName(id);
     if (step.perHead)
         where += tr(" \u00B7 head %1 of %2").arg(m_session->head() + 1).arg(trace.config.heads);
+    // In a Transformer the same stage exists in every layer: say which one.
+    if (const QString place = stepPlace(step); !place.isEmpty())
+        where = QStringLiteral("%1 \u2014 %2").arg(place, where);
     QFont bold = font();
     bold.setBold(true);
     m_step->setFont(bold);

@@ -220,13 +220,11 @@ void LessonPlayer::goToStep(int index)
     const LessonStep& s = m_lesson->steps[static_cast<std::size_t>(index)];
     // Settings always apply; the sentence only when the step sets one (a student's own
     // sentence stays otherwise).
-    if (s.sentence || !(s.config == m_session->config()))
-        m_session->setLessonInput(s.sentence ? std::optional<QString>(QString::fromStdString(*s.sentence)) : std::nullopt, s.config);
-    m_session->setStepId(QString::fromStdString(s.stage));
-    m_session->setHead(s.head);
-    m_session->setView(QString::fromStdString(s.view));
-    m_session->setHighlight(s.highlight);
-    m_session->selectCell(-1, -1);
+    if (!m_session->applyLessonStep(s))
+        m_error = tr("This model has no stage %1 in layer %2 (%3); the nearest one is shown.")
+                      .arg(QString::fromStdString(s.stage))
+                      .arg(s.layer + 1)
+                      .arg(QString::fromStdString(s.block));
     showStep();
 }
 

@@ -1,6 +1,7 @@
 #include "mainwindow.h"
 
 #include "cellinspector.h"
+#include "decoderpanel.h"
 #include "formulabanner.h"
 #include "kernelregressionview.h"
 #include "multiheadview.h"
@@ -73,6 +74,7 @@ MainWindow::MainWindow(Session* session, QWidget* parent)
     , m_headsView(new MultiHeadView(session, this))
     , m_kernelView(new KernelRegressionView(session, this))
     , m_scalingView(new SoftmaxScalingView(session, this))
+    , m_decoder(new DecoderPanel(session, this))
     , m_navigator(new StageNavigator(session, this))
     , m_settings(new SettingsPanel(session, this))
     , m_inspector(new CellInspector(session, this))
@@ -86,7 +88,8 @@ MainWindow::MainWindow(Session* session, QWidget* parent)
     auto* central = new QWidget(this);
     auto* layout = new QVBoxLayout(central);
     auto* top = new QHBoxLayout;
-    auto* sentenceLabel = new QLabel(tr("&Sentence:"), this);
+    auto* sentenceLabel = new QLabel(this);
+    m_sentenceLabel = sentenceLabel;
     sentenceLabel->setBuddy(m_sentence);
     top->addWidget(sentenceLabel);
     m_sentence->setText(session->sentence());
@@ -97,6 +100,7 @@ MainWindow::MainWindow(Session* session, QWidget* parent)
     m_counter->setVisible(false);
     top->addWidget(m_counter);
     layout->addLayout(top);
+    layout->addWidget(m_decoder);
     m_message->setWordWrap(true);
     m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(m_message);
@@ -174,9 +178,21 @@ MainWindow::MainWindow(Session* session, QWidget* parent)
     connect(session, &Session::viewChanged, this, &MainWindow::showStep);
     connect(session, &Session::stepChanged, this, &MainWindow::updateCounter);
     connect(m_lessons, &LessonPlayer::stateChanged, this, &MainWindow::updateCounter);
-    connect(session, &Session::inputChanged, this, [this] {
+    const auto labelSentence = [this] {
+        // A Transformer's sentence is its encoder's source.
+        m_sentenceLabel->setText(m_session->isModel() ? tr("&Source:") : tr("&Sentence:"));
+    };
+    labelSentence();
+    connect(session, &Session::inputChanged, this, [this, labelSentence] {
         if (m_sentence->text() != m_session->sentence())
             m_sentence->setText(m_session->sentence()); // a session file was opened
+        labelSentence();
+    });
+    connect(session, &Session::traceChanged, this, &MainWindow::showStep);
+    connect(m_settings, &SettingsPanel::openModelRequested, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open model"), QString(), tr("Attention Lab models (*.safetensors)"));
+        if (!path.isEmpty())
+            importModel(path);
     });
     connect(m_settings, &SettingsPanel::openWeightsRequested, this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, tr("Open weights"), QString(), tr(kWeightsFilter));
@@ -245,6 +261,14 @@ void MainWindow::buildMenus()
     file->addAction(tr("Save weights\u2026"), this, [this] { emit m_settings->saveWeightsRequested(); });
     file->addAction(tr("Open &mask\u2026"), this, [this] { emit m_settings->openMaskRequested(); });
     file->addSeparator();
+    file->addAction(tr("Open m&odel\u2026"), this, [this] { emit m_settings->openModelRequested(); });
+    file->addAction(tr("Save model as\u2026"), this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Save model"), QStringLiteral("model.safetensors"),
+                                                          tr("Attention Lab models (*.safetensors)"));
+        if (!path.isEmpty())
+            saveModel(path);
+    });
+    file->addSeparator();
     file->addAction(tr("&Export view as image\u2026"), QKeySequence(Qt::CTRL | Qt::Key_E), this, &MainWindow::exportViewDialog);
     file->addAction(tr("Export matrix as &CSV\u2026"), this, [this] {
         const QString path = QFileDialog::getSaveFileName(this, tr("Export matrix as CSV"), QStringLiteral("matrix.csv"), tr("CSV (*.csv)"));
@@ -288,7 +312,7 @@ void MainWindow::buildMenus()
     go->addAction(tr("&Next step"), this, &MainWindow::next);
     go->addAction(tr("&Previous step"), this, &MainWindow::previous);
     go->addAction(tr("&First stage"), this, [this] { m_session->setStep(0); });
-    go->addAction(tr("&Last stage"), this, [this] { m_session->setStep(static_cast<int>(steps().size()) - 1); });
+    go->addAction(tr("&Last stage"), this, [this] { m_session->setStep(static_cast<int>(m_session->steps().size()) - 1); });
     go->addAction(tr("Next &head"), QKeySequence(Qt::Key_Down), this, [this] { m_session->setHead(m_session->head() + 1); });
     go->addAction(tr("Previous h&ead"), QKeySequence(Qt::Key_Up), this, [this] { m_session->setHead(m_session->head() - 1); });
     QAction* play = go->addAction(tr("&Auto-play"));
@@ -321,7 +345,7 @@ void MainWindow::buildShortcuts()
         if (m_lessons->isActive())
             m_lessons->goToStep(static_cast<int>(m_lessons->lesson()->steps.size()) - 1);
         else
-            m_session->setStep(static_cast<int>(steps().size()) - 1);
+            m_session->setStep(static_cast<int>(m_session->steps().size()) - 1);
     });
     bind(QKeySequence(Qt::Key_Escape), [this] {
         if (m_presenter)
@@ -351,6 +375,8 @@ void MainWindow::showStep()
     case ViewKind::SoftmaxScaling:
         w = m_scalingView;
         break;
+    case ViewKind::LayerNorm:
+    case ViewKind::FeedForward:
     case ViewKind::Matrix:
     case ViewKind::Heads:
         break;
@@ -365,7 +391,7 @@ void MainWindow::updateCounter()
     if (m_lessons->isActive())
         m_counter->setText(tr("Step %1 / %2").arg(m_lessons->stepIndex() + 1).arg(m_lessons->lesson()->steps.size()));
     else
-        m_counter->setText(tr("Stage %1 / %2").arg(m_session->step() + 1).arg(steps().size()));
+        m_counter->setText(tr("Stage %1 / %2").arg(m_session->step() + 1).arg(m_session->steps().size()));
 }
 
 void MainWindow::next()
@@ -554,6 +580,28 @@ bool MainWindow::saveSession(const QString& path)
     m_sessionPath = path;
     addRecentFile(path);
     showStatus(tr("Saved %1").arg(QFileInfo(path).fileName()), false);
+    return true;
+}
+
+bool MainWindow::importModel(const QString& path)
+{
+    QString error;
+    if (!m_session->importModel(path, &error)) {
+        showStatus(tr("Could not open the model: %1").arg(error), true);
+        return false;
+    }
+    showStatus(tr("Model from %1").arg(QFileInfo(path).fileName()), false);
+    return true;
+}
+
+bool MainWindow::saveModel(const QString& path)
+{
+    QString error;
+    if (!m_session->saveModel(path, &error)) {
+        showStatus(tr("Could not save the model: %1").arg(error), true);
+        return false;
+    }
+    showStatus(tr("Model saved to %1").arg(QFileInfo(path).fileName()), false);
     return true;
 }
 

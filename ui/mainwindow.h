@@ -21,6 +21,7 @@ class LessonPlayer;
 class MultiHeadView;
 class PositionalEncodingView;
 class SoftmaxScalingView;
+class DecoderPanel;
 class FormulaBanner;
 class Session;
 class SettingsPanel;
@@ -58,6 +59,9 @@ public:
     bool saveSession(const QString& path);
     bool importWeights(const QString& path);
     bool saveWeights(const QString& path);
+    /// Opens a model file (docs/model-format.md); a bad file leaves everything as it was.
+    bool importModel(const QString& path);
+    bool saveModel(const QString& path);
     bool openMask(const QString& path);
     /// Exports the view in front (the current heatmap, PE plots, heads grid ...) as PNG, SVG or
     /// PDF, by the file's suffix, at `dpi` for PNG.
@@ -120,6 +124,8 @@ private:
     MultiHeadView* m_headsView;
     KernelRegressionView* m_kernelView;
     SoftmaxScalingView* m_scalingView;
+    DecoderPanel* m_decoder;
+    QLabel* m_sentenceLabel = nullptr;
     StageNavigator* m_navigator;
     SettingsPanel* m_settings;
     CellInspector* m_inspector;

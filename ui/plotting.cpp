@@ -12,7 +12,10 @@ void fillColorMapData(QCPColorMapData* data, const Eigen::MatrixXf& m)
     const int cols = static_cast<int>(m.cols());
     // Cells centred on integer indices: column c spans c-0.5 .. c+0.5.
     data->setSize(cols, rows);
-    data->setRange(QCPRange(0, std::max(cols - 1, 0)), QCPRange(0, std::max(rows - 1, 0)));
+    // QCustomPlot sizes a cell from the range divided by (size − 1): a single row or column
+    // would have height 0 and vanish, so it spans its own cell, −0.5 .. 0.5, instead.
+    const auto span = [](int n) { return n > 1 ? QCPRange(0, n - 1) : QCPRange(-0.5, 0.5); };
+    data->setRange(span(cols), span(rows));
     for (int r = 0; r < rows; ++r) {
         for (int c = 0; c < cols; ++c) {
             const float v = m(r, c);

@@ -3,6 +3,7 @@
 #include "config_json.h"
 #include "embedding.h"
 #include "fileio.h"
+#include "models.h"
 #include "stages.h"
 
 #include <QByteArray>
@@ -23,7 +24,7 @@ Session::Session(QObject* parent)
     : QObject(parent)
     , m_sentence(QString::fromUtf8(kDefaultSentence))
 {
-    m_step = stepIndex(QStringLiteral("weights"));
+    m_step = attnlab::stepIndex(QStringLiteral("weights"));
     recompute();
 }
 
@@ -38,9 +39,11 @@ void Session::setSentence(const QString& sentence)
 
 void Session::setConfig(const Config& config)
 {
-    if (config == m_config && m_error.isEmpty())
+    Config c = config;
+    adoptModelSizes(c);
+    if (c == m_config && m_error.isEmpty())
         return;
-    m_config = config;
+    m_config = c;
     emit inputChanged();
     recompute();
 }
@@ -50,11 +53,68 @@ void Session::setLessonInput(const std::optional<QString>& sentence, const Confi
     if (sentence)
         m_sentence = *sentence;
     m_config = config;
+    adoptModelSizes(m_config);
     m_imported.reset();
     m_weightsPath.clear();
     m_customMask.reset();
     emit inputChanged();
     recompute();
+}
+
+bool Session::applyLessonStep(const LessonStep& s, bool force)
+{
+    Config wanted = s.config;
+    adoptModelSizes(wanted);
+    const bool input = force || s.sentence || !(wanted == m_config) || s.target || s.generate;
+    if (input) {
+        if (s.sentence)
+            m_sentence = QString::fromStdString(*s.sentence);
+        m_config = wanted;
+        m_imported.reset();
+        m_weightsPath.clear();
+        m_customMask.reset();
+        if (s.target)
+            m_target = QString::fromStdString(*s.target);
+        if (s.generate) {
+            m_target.reset();
+            m_generationStep = *s.generate == LessonStep::kLastGenerationStep ? -1 : *s.generate;
+        }
+        emit inputChanged();
+        emit decodingChanged();
+        recompute();
+    }
+    bool found = true;
+    if (isModel()) {
+        int i = lessonStepIndex(s.stage, s.layer, s.block);
+        if (i < 0) {
+            found = false;
+            i = stepIndex(QString::fromStdString(s.stage));
+        }
+        if (i >= 0)
+            setStep(i);
+    } else {
+        setStepId(QString::fromStdString(s.stage));
+    }
+    setHead(s.head);
+    setView(QString::fromStdString(s.view));
+    setHighlight(s.highlight);
+    selectCell(-1, -1);
+    return found;
+}
+
+int Session::lessonStepIndex(const std::string& stage, int layer, const std::string& block) const
+{
+    const QString id = QString::fromStdString(stage);
+    if (id == u"tokens" || id == u"embedding" || id == u"positional_encoding" || id == u"input")
+        return stepIndex(id, std::nullopt, block == "encoder_self" ? QStringLiteral("encoder_self") : QStringLiteral("decoder_self"));
+    if (id == u"encoder_output" || id == u"decoder_output" || id == u"logits" || id == u"probabilities")
+        return stepIndex(id, std::nullopt, QString());
+    QString b = QString::fromStdString(block);
+    if (id == u"cross_residual" || id == u"cross_norm")
+        b = QStringLiteral("cross");
+    else if (b == u"cross" && (id.startsWith(u"ffn_") || id == u"attn_residual" || id == u"attn_norm" || id == u"layer_output"))
+        b = QStringLiteral("decoder_self");
+    return stepIndex(id, layer, b);
 }
 
 void Session::setImportedWeights(std::shared_ptr<const AttentionWeights> weights, const QString& path)
@@ -133,25 +193,288 @@ std::shared_ptr<const AttentionWeights> Session::weightsFor(const Config& c)
 
 void Session::recompute()
 {
+    // The place the user is at, to find again in the new list of steps.
+    const Step before = m_step >= 0 && m_step < static_cast<int>(steps().size()) ? currentStep() : Step{};
     try {
-        Request r;
-        r.sentence = m_sentence.toStdString();
-        r.config = m_config;
-        r.config.validate(); // before weightsFor: never make weights for an invalid width
-        r.weights = weightsFor(m_config);
-        r.customMask = m_customMask;
-        m_trace = std::make_shared<const Trace>(computeTrace(r));
+        Generation generation;
+        std::shared_ptr<const Trace> full;
+        if (isModel()) {
+            full = computeModel(m_config, generation);
+        } else {
+            Request r;
+            r.sentence = m_sentence.toStdString();
+            r.config = m_config;
+            r.config.validate(); // before weightsFor: never make weights for an invalid width
+            r.weights = weightsFor(m_config);
+            r.customMask = m_customMask;
+            full = std::make_shared<const Trace>(computeTrace(r));
+            m_model.reset();
+        }
+        m_full = std::move(full);
+        m_generation = std::move(generation);
         m_error.clear();
-        if (m_head >= m_trace->config.heads)
-            setHead(m_trace->config.heads - 1);
+        if (isModel())
+            m_modelSteps = modelSteps(*m_full);
+        // Same step (id, layer, block), else the same id, else the nearest index.
+        int at = stepIndex(before.id, before.layer, before.block);
+        if (at < 0)
+            at = stepIndex(before.id);
+        if (at < 0)
+            at = std::clamp(m_step, 0, static_cast<int>(steps().size()) - 1);
+        const bool moved = at != m_step;
+        m_step = at;
+        m_projectedBlock = QStringLiteral("?");
+        project();
+        if (m_head >= m_full->config.heads)
+            setHead(m_full->config.heads - 1);
         const auto n = static_cast<int>(m_trace->tokens.size());
         if (m_selRow >= n || m_selCol >= std::max(n, m_trace->config.dModel))
             selectCell(-1, -1);
         emit traceChanged();
+        if (moved)
+            emit stepChanged(m_step);
     } catch (const std::exception& e) {
         m_error = QString::fromUtf8(e.what());
         emit errorOccurred(m_error);
     }
+}
+
+std::shared_ptr<const Seq2SeqModel> Session::modelFor(const Config& c)
+{
+    switch (c.model) {
+    case ModelKind::Reversal: {
+        QString error;
+        auto m = shippedModel(&error);
+        if (!m)
+            throw std::invalid_argument(error.toStdString());
+        return m;
+    }
+    case ModelKind::File:
+        if (!m_fileModel)
+            throw std::invalid_argument(tr("no model file is open: choose File \u2192 Open model\u2026").toStdString());
+        return m_fileModel;
+    case ModelKind::Seeded: {
+        // Seeded weights are megabytes of random numbers: made once per size and seed.
+        // Settings that do not change the weights are left out of the key.
+        const auto key = [](Config k) {
+            k.maxTokens = Config{}.maxTokens;
+            k.mask = MaskKind::None;
+            k.padTo = 0;
+            k.weightsPreset = WeightsPreset::Seeded;
+            k.scaleScores = true;
+            return k;
+        };
+        Config wanted = key(c);
+        if (!m_seededModel || !(m_seededKey == wanted)) {
+            m_seededModel = std::make_shared<const Seq2SeqModel>(seededModel(c));
+            m_seededKey = wanted;
+        }
+        return m_seededModel;
+    }
+    case ModelKind::None:
+        break;
+    }
+    return nullptr;
+}
+
+void Session::adoptModelSizes(Config& c)
+{
+    std::shared_ptr<const Seq2SeqModel> m;
+    if (c.model == ModelKind::Reversal)
+        m = shippedModel();
+    else if (c.model == ModelKind::File)
+        m = m_fileModel;
+    if (!m)
+        return;
+    c.dModel = m->options.dModel;
+    c.heads = m->options.heads;
+    c.layers = m->options.encoderLayers;
+    c.dFF = m->options.dFF;
+    c.norm = m->options.norm;
+    c.activation = m->options.activation;
+}
+
+std::shared_ptr<const Trace> Session::computeModel(const Config& c, Generation& generation)
+{
+    c.validate();
+    auto model = modelFor(c);
+    std::vector<std::string> warnings;
+    const std::vector<std::string> source = modelTokens(*model, m_sentence.toStdString(), false, c.maxTokens, warnings);
+    std::shared_ptr<const Trace> full;
+    if (model->options.decoderLayers == 0) {
+        full = std::make_shared<const Trace>(computeModelTrace(model, source, {}, c));
+    } else if (m_target || !model->hasHead()) {
+        // Teacher forcing; a seeded model, which cannot generate, copies the source by default.
+        const auto input = teacherForcingInput(*model, (m_target ? *m_target : m_sentence).toStdString(), c.maxTokens, warnings);
+        full = std::make_shared<const Trace>(computeModelTrace(model, source, input, c));
+    } else {
+        generation = generate(model, source, c);
+        const int last = static_cast<int>(generation.steps.size()) - 1;
+        full = generation.steps[static_cast<std::size_t>(m_generationStep < 0 ? last : std::min(m_generationStep, last))];
+    }
+    if (!warnings.empty()) {
+        auto copy = std::make_shared<Trace>(*full);
+        copy->warnings.insert(copy->warnings.begin(), warnings.begin(), warnings.end());
+        full = std::move(copy);
+    }
+    m_model = std::move(model);
+    return full;
+}
+
+namespace {
+
+/// The matrix an attention block's queries come from (docs/transformer-layers.md).
+const Stage* attentionInput(const Trace& t, int layer, const std::string& block, NormPlacement norm)
+{
+    if (norm == NormPlacement::Pre)
+        return block == "cross" ? t.find("cross_norm", std::nullopt, layer, "cross") : t.find("attn_norm", std::nullopt, layer, block);
+    if (block == "cross")
+        return t.find("attn_norm", std::nullopt, layer, "decoder_self");
+    if (layer == 0)
+        return t.find("input", std::nullopt, std::nullopt, block);
+    return t.find("layer_output", std::nullopt, layer - 1, block);
+}
+
+} // namespace
+
+void Session::project()
+{
+    if (!isModel() || !m_full || !m_full->model) {
+        m_trace = m_full;
+        return;
+    }
+    const Step& st = currentStep();
+    if (st.layer == m_projectedLayer && st.block == m_projectedBlock && m_trace)
+        return;
+    const Trace& full = *m_full;
+    auto t = std::make_shared<Trace>();
+    t->config = full.config;
+    t->warnings = full.warnings;
+    t->model = full.model;
+    t->targetTokens = full.targetTokens;
+    const bool target = st.block == u"decoder_self" || st.block == u"cross";
+    t->tokens = target ? full.targetTokens : full.tokens;
+    // The decoder's self-attention is masked; the views say so through the config.
+    t->config.mask = st.block == u"decoder_self" && st.layer ? MaskKind::Causal : MaskKind::None;
+    t->config.padTo = 0;
+    const std::string block = st.block.toStdString();
+    const auto take = [&](const Stage& s, const char* id) {
+        Stage c = s;
+        if (id)
+            c.id = id;
+        c.layer.reset();
+        c.block.clear();
+        t->stages.push_back(std::move(c));
+    };
+    for (const Stage& s : full.stages) {
+        if (s.layer == st.layer && s.block == block)
+            take(s, nullptr);
+    }
+    if (st.layer) {
+        const int layer = *st.layer;
+        if (const Stage* in = attentionInput(full, layer, block, full.model->options.norm))
+            take(*in, "input");
+        const TransformerWeights& w = full.model->weights;
+        const AttentionWeights* aw = nullptr;
+        if (block == "encoder_self" && layer < static_cast<int>(w.encoder.size()))
+            aw = &w.encoder[static_cast<std::size_t>(layer)].selfAttn;
+        else if (layer < static_cast<int>(w.decoder.size()))
+            aw = block == "cross" ? &w.decoder[static_cast<std::size_t>(layer)].crossAttn : &w.decoder[static_cast<std::size_t>(layer)].selfAttn;
+        if (aw)
+            t->weights = std::shared_ptr<const AttentionWeights>(full.model, aw); // shares the model's lifetime
+    }
+    m_trace = std::move(t);
+    m_projectedLayer = st.layer;
+    m_projectedBlock = st.block;
+}
+
+int Session::stepIndex(const QString& id) const
+{
+    const auto& s = steps();
+    if (isModel() && m_step >= 0 && m_step < static_cast<int>(s.size())) {
+        const Step& here = s[static_cast<std::size_t>(m_step)];
+        if (const int i = stepIndex(id, here.layer, here.block); i >= 0)
+            return i;
+    }
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        if (s[i].id == id)
+            return static_cast<int>(i);
+    }
+    return -1;
+}
+
+int Session::stepIndex(const QString& id, std::optional<int> layer, const QString& block) const
+{
+    const auto& s = steps();
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        if (s[i].id == id && s[i].layer == layer && s[i].block == block)
+            return static_cast<int>(i);
+    }
+    return -1;
+}
+
+bool Session::importModel(const QString& path, QString* error)
+{
+    auto m = readModelFile(path, error);
+    if (!m)
+        return false;
+    m_fileModel = std::move(m);
+    m_modelPath = path;
+    Config c = m_config;
+    c.model = ModelKind::File;
+    adoptModelSizes(c);
+    m_config = c;
+    emit inputChanged();
+    recompute();
+    return true;
+}
+
+bool Session::saveModel(const QString& path, QString* error) const
+{
+    try {
+        if (!m_model)
+            throw std::invalid_argument(tr("there is no Transformer to save: choose a model in the settings").toStdString());
+        attnlab::saveModel(*m_model, path.toStdString());
+        return true;
+    } catch (const std::exception& e) {
+        if (error)
+            *error = QString::fromUtf8(e.what());
+        return false;
+    }
+}
+
+void Session::setTarget(const std::optional<QString>& target)
+{
+    if (target == m_target && m_error.isEmpty())
+        return;
+    m_target = target;
+    emit decodingChanged();
+    if (isModel())
+        recompute();
+}
+
+void Session::setGenerationStep(int step)
+{
+    const int count = static_cast<int>(m_generation.steps.size());
+    const int last = count - 1;
+    const int wanted = step < 0 || step >= last ? -1 : step;
+    if (wanted == m_generationStep)
+        return;
+    m_generationStep = wanted;
+    if (isGenerating() && count > 0) {
+        auto full = m_generation.steps[static_cast<std::size_t>(wanted < 0 ? last : wanted)];
+        // Keep the tokenizer's warnings of the current trace (they belong to the source).
+        if (m_full && full->warnings.size() < m_full->warnings.size()) {
+            auto copy = std::make_shared<Trace>(*full);
+            copy->warnings = m_full->warnings;
+            full = std::move(copy);
+        }
+        m_full = std::move(full);
+        m_projectedBlock = QStringLiteral("?");
+        project();
+        emit traceChanged();
+    }
+    emit decodingChanged();
 }
 
 Eigen::MatrixXf Session::positionalTable(int positions) const
@@ -162,7 +485,7 @@ Eigen::MatrixXf Session::positionalTable(int positions) const
 
 QString Session::stepId() const
 {
-    return steps()[static_cast<std::size_t>(m_step)].id;
+    return currentStep().id;
 }
 
 void Session::setStep(int step)
@@ -171,6 +494,14 @@ void Session::setStep(int step)
     if (step == m_step)
         return;
     m_step = step;
+    // Another layer or block: the views get that block's stages.
+    if (isModel()) {
+        const Step& st = currentStep();
+        if (st.layer != m_projectedLayer || st.block != m_projectedBlock) {
+            project();
+            emit traceChanged();
+        }
+    }
     emit stepChanged(m_step);
 }
 
@@ -255,6 +586,16 @@ bool Session::saveSession(const QString& path, QString* error) const
     }
     j["step"] = stepId().toStdString();
     j["head"] = m_head;
+    if (isModel()) {
+        // Where in the Transformer, and what the decoder reads.
+        const Step& here = currentStep();
+        j["step_layer"] = here.layer ? nlohmann::ordered_json(*here.layer) : nlohmann::ordered_json(nullptr);
+        j["step_block"] = here.block.toStdString();
+        j["target"] = m_target ? nlohmann::ordered_json(m_target->toStdString()) : nlohmann::ordered_json(nullptr);
+        j["generation_step"] = m_generationStep;
+        if (m_config.model == ModelKind::File)
+            j["model_path"] = m_modelPath.toStdString();
+    }
     try {
         writeFileAtomically(path.toStdString(), j.dump(1) + "\n");
         return true;
@@ -281,6 +622,12 @@ bool Session::loadSession(const QString& path, QString* error)
     QString step;
     int head = 0;
     std::shared_ptr<const Trace> trace;
+    std::optional<int> stepLayer;
+    QString stepBlock;
+    std::optional<QString> target;
+    int generationStep = -1;
+    std::shared_ptr<const Seq2SeqModel> fileModel = m_fileModel;
+    QString modelPath = m_modelPath;
     try {
         const auto j = nlohmann::json::parse(readFile(path.toStdString(), kMaxSessionBytes));
         if (!j.is_object() || j.value("format", "") != kSessionFormat)
@@ -316,14 +663,44 @@ bool Session::loadSession(const QString& path, QString* error)
         }
         step = QString::fromStdString(j.value("step", "weights"));
         head = j.value("head", 0);
+        if (j.contains("step_layer") && j.at("step_layer").is_number_integer())
+            stepLayer = j.at("step_layer").get<int>();
+        stepBlock = QString::fromStdString(j.value("step_block", ""));
+        if (j.contains("target") && j.at("target").is_string())
+            target = QString::fromStdString(j.at("target").get<std::string>());
+        generationStep = j.value("generation_step", -1);
         // A file whose parts do not fit together (a 5 x 5 mask for 3 tokens) is refused too.
-        Request r;
-        r.sentence = sentence.toStdString();
-        r.config = config;
-        r.config.validate();
-        r.weights = weights ? weights : weightsFor(config);
-        r.customMask = mask;
-        trace = std::make_shared<const Trace>(computeTrace(r));
+        if (config.model == ModelKind::None) {
+            Request r;
+            r.sentence = sentence.toStdString();
+            r.config = config;
+            r.config.validate();
+            r.weights = weights ? weights : weightsFor(config);
+            r.customMask = mask;
+            trace = std::make_shared<const Trace>(computeTrace(r));
+        } else {
+            std::shared_ptr<const Seq2SeqModel> m;
+            QString why;
+            if (config.model == ModelKind::File) {
+                modelPath = QString::fromStdString(j.value("model_path", ""));
+                fileModel = readModelFile(modelPath, &why);
+                m = fileModel;
+            } else if (config.model == ModelKind::Reversal) {
+                m = shippedModel(&why);
+            } else {
+                config.validate();
+                m = std::make_shared<const Seq2SeqModel>(seededModel(config));
+            }
+            if (!m)
+                return fail(why);
+            config.validate();
+            std::vector<std::string> warnings;
+            const auto source = modelTokens(*m, sentence.toStdString(), false, config.maxTokens, warnings);
+            std::vector<std::string> input;
+            if (m->options.decoderLayers > 0)
+                input = teacherForcingInput(*m, (target ? *target : sentence).toStdString(), config.maxTokens, warnings);
+            trace = std::make_shared<const Trace>(computeModelTrace(m, source, input, config));
+        }
     } catch (const std::exception& e) {
         return fail(QString::fromUtf8(e.what()));
     }
@@ -333,11 +710,18 @@ bool Session::loadSession(const QString& path, QString* error)
     m_imported = std::move(weights);
     m_weightsPath = weightsPath;
     m_customMask = std::move(mask);
-    m_trace = std::move(trace);
-    m_error.clear();
+    m_fileModel = std::move(fileModel);
+    m_modelPath = modelPath;
+    m_target = target;
+    m_generationStep = generationStep;
+    (void)trace; // checked above; recomputed below with the session's caches
     emit inputChanged();
-    emit traceChanged();
-    setStepId(step);
+    emit decodingChanged();
+    recompute();
+    if (const int i = stepIndex(step, stepLayer, stepBlock); i >= 0 && isModel())
+        setStep(i);
+    else
+        setStepId(step);
     setHead(head);
     selectCell(-1, -1);
     return true;

@@ -6,10 +6,13 @@
 
 #include "attention.h"
 #include "lesson.h"
+#include "model.h"
+#include "stages.h"
 
 #include <QObject>
 #include <QString>
 
+#include <algorithm>
 #include <memory>
 #include <optional>
 
@@ -36,6 +39,14 @@ public:
     /// Both at once, with one recomputation (lessons change them together). Imported weights
     /// and a custom mask are dropped: lessons use the presets.
     void setLessonInput(const std::optional<QString>& sentence, const Config& config);
+    /// Shows a lesson step (docs/lesson-format.md): its settings, and its sentence, target or
+    /// generation step when it sets them (with `force`, the settings and input always apply),
+    /// with one recomputation; then its stage in its layer and block, head, view and highlight.
+    /// Returns false when the stage does not exist in the model (the nearest one is shown).
+    bool applyLessonStep(const LessonStep& step, bool force = false);
+    /// The step of a lesson's stage, layer and block (the block is forgiving: attn_norm in block
+    /// "cross" is the decoder layer's), or -1.
+    int lessonStepIndex(const std::string& stage, int layer, const std::string& block) const;
     /// Imported weights replace the preset (and set d_model); null returns to the preset.
     void setImportedWeights(std::shared_ptr<const AttentionWeights> weights, const QString& path = {});
     /// Reads a safetensors file; on failure returns false with the reason and changes nothing.
@@ -47,8 +58,42 @@ public:
     /// Reads a mask file (docs/engine.md, section 7); on failure returns false and changes nothing.
     bool importMask(const QString& path, QString* error);
 
+    // --- a Transformer (config.model != none) ----------------------------------------------
+    // The sentence is the encoder's source. The decoder reads <sos> + a typed target (teacher
+    // forcing) or the model's own greedy output (generation), one step at a time.
+    bool isModel() const { return m_config.model != ModelKind::None; }
+    /// The model in use (null for one attention block or when it could not be made).
+    const std::shared_ptr<const Seq2SeqModel>& model() const { return m_model; }
+    /// The model file opened with importModel (for config.model = file).
+    const QString& modelPath() const { return m_modelPath; }
+    /// Reads a model file and switches to it; on failure returns false and changes nothing.
+    bool importModel(const QString& path, QString* error);
+    /// Writes the model in use (docs/model-format.md); on failure returns false with the reason.
+    bool saveModel(const QString& path, QString* error) const;
+    /// The typed target; nullopt means generation (a trained model) or the source itself (a
+    /// seeded model, which cannot generate).
+    const std::optional<QString>& target() const { return m_target; }
+    /// Teacher forcing with `target` (nullopt: generate).
+    void setTarget(const std::optional<QString>& target);
+    /// True when the decoder's input is the model's own greedy output.
+    bool isGenerating() const { return isModel() && !m_target && m_model && m_model->hasHead(); }
+    /// Greedy generation's result (empty when not generating).
+    const Generation& generation() const { return m_generation; }
+    /// The generation step shown, 0-based (the decoder pass on <sos> + the first k tokens).
+    int generationStep() const
+    {
+        const int last = static_cast<int>(m_generation.steps.size()) - 1;
+        return m_generationStep < 0 ? std::max(last, 0) : std::min(m_generationStep, std::max(last, 0));
+    }
+    void setGenerationStep(int step);
+    /// The whole trace: every stage of every layer (the same as trace() for one attention block).
+    const std::shared_ptr<const Trace>& fullTrace() const { return m_full; }
+
     // --- output ------------------------------------------------------------------------
-    /// The latest successful trace (never null).
+    /// The trace the views draw (never null): for one attention block the whole trace; for a
+    /// Transformer the stages of the current step's layer and block, with their layer and block
+    /// cleared so that views find them by id and head alone, plus the block's attention input
+    /// as "input" and its weights.
     const std::shared_ptr<const Trace>& trace() const { return m_trace; }
     /// The positional encoding of the current settings for `positions` positions (for plots
     /// that show more positions than the sentence has).
@@ -57,8 +102,16 @@ public:
     const QString& error() const { return m_error; }
 
     // --- where the user is ---------------------------------------------------------------
-    /// Index into steps() (ui/stages.h).
+    /// The steps of the navigator: ui/stages.h's steps() for one attention block, modelSteps()
+    /// for a Transformer.
+    const std::vector<Step>& steps() const { return isModel() ? m_modelSteps : attnlab::steps(); }
+    /// The index of `id` among steps(), preferring the current layer and block; -1 if none.
+    int stepIndex(const QString& id) const;
+    /// The index of the step with this id, layer and block; -1 if none.
+    int stepIndex(const QString& id, std::optional<int> layer, const QString& block) const;
+    /// Index into steps().
     int step() const { return m_step; }
+    const Step& currentStep() const { return steps()[static_cast<std::size_t>(m_step)]; }
     QString stepId() const;
     /// 0-based head shown by per-head stages.
     int head() const { return m_head; }
@@ -89,6 +142,8 @@ public:
 
 signals:
     void traceChanged();
+    /// The decoder's input changed: target text, generation or the generation step.
+    void decodingChanged();
     void errorOccurred(const QString& message);
     void stepChanged(int step);
     void headChanged(int head);
@@ -101,6 +156,16 @@ signals:
 private:
     void recompute();
     std::shared_ptr<const AttentionWeights> weightsFor(const Config& c);
+    /// The model a config asks for; throws std::invalid_argument when there is none.
+    std::shared_ptr<const Seq2SeqModel> modelFor(const Config& c);
+    /// Sets d_model and heads (and the sizes) of a trained or file model into `c`.
+    void adoptModelSizes(Config& c);
+    /// Computes a Transformer's full trace (and the generation) for the current input.
+    std::shared_ptr<const Trace> computeModel(const Config& c, Generation& generation);
+    /// Rebuilds the step list after the full trace changed, keeping the place.
+    void updateModelSteps();
+    /// Recomputes trace() from fullTrace() for the current step.
+    void project();
 
     QString m_sentence;
     Config m_config;
@@ -111,6 +176,18 @@ private:
     std::shared_ptr<const AttentionWeights> m_presetCache;
     Config m_presetCacheKey;
     std::shared_ptr<const Trace> m_trace;
+    std::shared_ptr<const Trace> m_full;
+    std::shared_ptr<const Seq2SeqModel> m_model;
+    std::shared_ptr<const Seq2SeqModel> m_fileModel;
+    QString m_modelPath;
+    std::shared_ptr<const Seq2SeqModel> m_seededModel;
+    Config m_seededKey;
+    std::optional<QString> m_target;
+    Generation m_generation;
+    int m_generationStep = -1; ///< -1: the last one
+    std::vector<Step> m_modelSteps;
+    std::optional<int> m_projectedLayer;
+    QString m_projectedBlock = QStringLiteral("?");
     QString m_error;
     int m_step = 0;
     int m_head = 0;

@@ -42,8 +42,38 @@ SettingsPanel::SettingsPanel(Session* session, QWidget* parent)
     , m_saveWeights(new QPushButton(tr("Save\u2026"), this))
     , m_openMask(new QPushButton(tr("Open mask file\u2026"), this))
     , m_weightsInfo(new QLabel(this))
+    , m_model(new QComboBox(this))
+    , m_layers(new QSpinBox(this))
+    , m_dFF(new QSpinBox(this))
+    , m_norm(new QComboBox(this))
+    , m_activation(new QComboBox(this))
+    , m_modelInfo(new QLabel(this))
 {
     auto* form = new QFormLayout(this);
+    // What is computed: one attention block, or a whole encoder–decoder.
+    m_model->addItem(tr("one attention block"), static_cast<int>(ModelKind::None));
+    m_model->addItem(tr("Transformer: trained (reversal)"), static_cast<int>(ModelKind::Reversal));
+    m_model->addItem(tr("Transformer: seeded weights"), static_cast<int>(ModelKind::Seeded));
+    m_model->addItem(tr("Transformer: from file\u2026"), static_cast<int>(ModelKind::File));
+    m_model->setToolTip(tr("A trained or seeded encoder\u2013decoder adds Add & Norm, the feed-forward network, "
+                           "stacked layers, cross-attention and generation"));
+    form->addRow(tr("Model"), m_model);
+    m_layers->setRange(1, ConfigLimits::maxLayers);
+    m_layers->setToolTip(tr("Encoder layers and decoder layers (as many of each)"));
+    form->addRow(tr("Layers"), m_layers);
+    m_dFF->setRange(0, ConfigLimits::maxDFF);
+    m_dFF->setSpecialValueText(tr("4 \u00D7 d_model"));
+    m_dFF->setToolTip(tr("Hidden width of the feed-forward network"));
+    form->addRow(tr("d_ff"), m_dFF);
+    m_norm->addItem(tr("Post-LN (the paper)"), static_cast<int>(NormPlacement::Post));
+    m_norm->addItem(tr("Pre-LN"), static_cast<int>(NormPlacement::Pre));
+    form->addRow(tr("LayerNorm"), m_norm);
+    m_activation->addItem(QStringLiteral("ReLU"), static_cast<int>(Activation::Relu));
+    m_activation->addItem(QStringLiteral("GELU"), static_cast<int>(Activation::Gelu));
+    form->addRow(tr("Activation"), m_activation);
+    m_modelInfo->setWordWrap(true);
+    form->addRow(m_modelInfo);
+
     m_dModel->setRange(1, ConfigLimits::maxDModel);
     m_dModel->setToolTip(tr("Width of every token vector"));
     form->addRow(tr("d_model"), m_dModel);
@@ -93,8 +123,18 @@ SettingsPanel::SettingsPanel(Session* session, QWidget* parent)
             fillHeads(d, m_heads->currentData().toInt());
         apply();
     });
-    for (QComboBox* box : {m_heads, m_positional, m_mask})
+    for (QComboBox* box : {m_heads, m_positional, m_mask, m_norm, m_activation})
         connect(box, &QComboBox::currentIndexChanged, this, &SettingsPanel::apply);
+    connect(m_layers, &QSpinBox::valueChanged, this, &SettingsPanel::apply);
+    connect(m_dFF, &QSpinBox::valueChanged, this, &SettingsPanel::apply);
+    connect(m_model, &QComboBox::currentIndexChanged, this, [this] {
+        if (static_cast<ModelKind>(m_model->currentData().toInt()) == ModelKind::File && !m_syncing && !m_session->modelPath().size()) {
+            emit openModelRequested(); // choosing "from file" opens one
+            syncFromSession();         // cancelled: back to what is in force
+        } else {
+            apply();
+        }
+    });
     connect(m_weights, &QComboBox::currentIndexChanged, this, [this](int index) {
         if (index == kFromFile && !m_syncing && !m_session->importedWeights()) {
             emit openWeightsRequested(); // choosing "from file" opens one
@@ -111,6 +151,7 @@ SettingsPanel::SettingsPanel(Session* session, QWidget* parent)
     connect(m_saveWeights, &QPushButton::clicked, this, &SettingsPanel::saveWeightsRequested);
     connect(m_openMask, &QPushButton::clicked, this, &SettingsPanel::openMaskRequested);
     connect(session, &Session::inputChanged, this, &SettingsPanel::syncFromSession);
+    connect(session, &Session::traceChanged, this, &SettingsPanel::syncFromSession);
 }
 
 void SettingsPanel::fillHeads(int dModel, int preferred)
@@ -134,7 +175,12 @@ void SettingsPanel::syncFromSession()
     const Config& c = m_session->config();
     {
         const QSignalBlocker b1(m_dModel), b2(m_seed), b3(m_positional), b4(m_embedScale), b5(m_scale), b6(m_mask),
-            b7(m_padTo), b8(m_weights);
+            b7(m_padTo), b8(m_weights), b9(m_model), b10(m_layers), b11(m_dFF), b12(m_norm), b13(m_activation);
+        selectData(m_model, c.model);
+        m_layers->setValue(c.layers);
+        m_dFF->setValue(c.dFF);
+        selectData(m_norm, c.norm);
+        selectData(m_activation, c.activation);
         m_dModel->setValue(c.dModel);
         fillHeads(c.dModel, c.heads);
         m_seed->setValue(static_cast<int>(std::min<std::uint64_t>(c.seed, 999999)));
@@ -156,7 +202,30 @@ void SettingsPanel::syncFromSession()
                                                                                   : QFileInfo(m_session->weightsPath()).fileName())
                                           .arg(c.dModel)
                                     : QString());
-    m_openMask->setEnabled(true);
+    m_openMask->setEnabled(c.model == ModelKind::None);
+    // A Transformer has its own weights and masks; a trained or file model fixes every size.
+    const bool model = c.model != ModelKind::None;
+    const bool fixed = c.model == ModelKind::Reversal || c.model == ModelKind::File;
+    for (QWidget* w : {static_cast<QWidget*>(m_mask), static_cast<QWidget*>(m_padTo), static_cast<QWidget*>(m_weights),
+                       static_cast<QWidget*>(m_openWeights), static_cast<QWidget*>(m_saveWeights)})
+        w->setEnabled(!model);
+    for (QWidget* w : {static_cast<QWidget*>(m_layers), static_cast<QWidget*>(m_dFF), static_cast<QWidget*>(m_norm),
+                       static_cast<QWidget*>(m_activation)})
+        w->setEnabled(c.model == ModelKind::Seeded);
+    m_dModel->setEnabled(!imported && !fixed);
+    m_heads->setEnabled(!fixed);
+    if (const auto& m = m_session->model(); m && fixed)
+        m_modelInfo->setText(tr("%1: %2 encoder + %3 decoder layers, d_model %4, %5 heads, d_ff %6")
+                                 .arg(QString::fromStdString(m->name.empty() ? m->source : m->name))
+                                 .arg(m->options.encoderLayers)
+                                 .arg(m->options.decoderLayers)
+                                 .arg(m->options.dModel)
+                                 .arg(m->options.heads)
+                                 .arg(m->options.dFF));
+    else
+        m_modelInfo->setText(c.model == ModelKind::Seeded ? tr("Seeded weights: the numbers are right, the patterns random. "
+                                                              "It cannot generate; type a target.")
+                                                           : QString());
     m_dK->setText(tr("d_k = %1").arg(c.heads > 0 ? c.dModel / c.heads : 0));
     m_syncing = false;
 }
@@ -174,6 +243,11 @@ void SettingsPanel::apply()
     c.scaleScores = m_scale->isChecked();
     const auto mask = static_cast<MaskKind>(m_mask->currentData().toInt());
     c.padTo = m_padTo->value();
+    c.model = static_cast<ModelKind>(m_model->currentData().toInt());
+    c.layers = m_layers->value();
+    c.dFF = m_dFF->value();
+    c.norm = static_cast<NormPlacement>(m_norm->currentData().toInt());
+    c.activation = static_cast<Activation>(m_activation->currentData().toInt());
     m_dK->setText(tr("d_k = %1").arg(c.heads > 0 ? c.dModel / c.heads : 0));
 
     const int w = m_weights->currentData().toInt();

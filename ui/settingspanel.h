@@ -27,12 +27,19 @@ public:
     QComboBox* positionalBox() const { return m_positional; }
     QCheckBox* scaleBox() const { return m_scale; }
     QSpinBox* padToBox() const { return m_padTo; }
+    /// none (one attention block), reversal (the shipped model), seeded, file.
+    QComboBox* modelBox() const { return m_model; }
+    QSpinBox* layersBox() const { return m_layers; }
+    QSpinBox* dFFBox() const { return m_dFF; }
+    QComboBox* normBox() const { return m_norm; }
+    QComboBox* activationBox() const { return m_activation; }
 
 signals:
     /// The user asked for a file dialog (the main window owns dialogs and their messages).
     void openWeightsRequested();
     void saveWeightsRequested();
     void openMaskRequested();
+    void openModelRequested();
 
 private:
     void syncFromSession();
@@ -54,6 +61,12 @@ private:
     QPushButton* m_saveWeights;
     QPushButton* m_openMask;
     QLabel* m_weightsInfo;
+    QComboBox* m_model;
+    QSpinBox* m_layers;
+    QSpinBox* m_dFF;
+    QComboBox* m_norm;
+    QComboBox* m_activation;
+    QLabel* m_modelInfo;
     bool m_syncing = false;
 };
 

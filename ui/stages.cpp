@@ -4,6 +4,8 @@
 
 #include <QCoreApplication>
 
+#include <algorithm>
+
 namespace attnlab {
 
 namespace {
@@ -52,6 +54,67 @@ int stepIndex(const QString& id)
     return -1;
 }
 
+std::vector<Step> modelSteps(const Trace& trace)
+{
+    std::vector<Step> out;
+    for (const Stage& st : trace.stages) {
+        const QString id = QString::fromStdString(st.id);
+        const QString block = QString::fromStdString(st.block);
+        // The tokens of each side come first, as in the attention steps.
+        if (id == u"embedding" && !st.layer)
+            out.push_back({QStringLiteral("tokens"), false, std::nullopt, block});
+        const Step step{id, st.head.has_value(), st.layer, block};
+        const bool seen = std::any_of(out.end() - std::min<std::ptrdiff_t>(static_cast<std::ptrdiff_t>(out.size()), 24), out.end(),
+                                      [&](const Step& s) { return s == step; });
+        if (!seen)
+            out.push_back(step);
+    }
+    return out;
+}
+
+QString blockName(const QString& block)
+{
+    if (block == u"encoder_self")
+        return Stages::tr("Encoder self-attention");
+    if (block == u"decoder_self")
+        return Stages::tr("Decoder self-attention (masked)");
+    if (block == u"cross")
+        return Stages::tr("Cross-attention");
+    return {};
+}
+
+namespace {
+
+QString place(std::optional<int> layer, const QString& block)
+{
+    if (!layer) {
+        if (block == u"encoder_self")
+            return Stages::tr("source");
+        if (block == u"decoder_self")
+            return Stages::tr("target");
+        return {};
+    }
+    if (block == u"encoder_self")
+        return Stages::tr("encoder layer %1 \u00B7 self-attention").arg(*layer + 1);
+    if (block == u"decoder_self")
+        return Stages::tr("decoder layer %1 \u00B7 masked self-attention").arg(*layer + 1);
+    if (block == u"cross")
+        return Stages::tr("decoder layer %1 \u00B7 cross-attention").arg(*layer + 1);
+    return {};
+}
+
+} // namespace
+
+QString stepPlace(const Step& step)
+{
+    return place(step.layer, step.block);
+}
+
+QString stagePlace(const Stage& stage)
+{
+    return place(stage.layer, QString::fromStdString(stage.block));
+}
+
 ViewKind viewKindFor(const QString& stageId, const QString& view)
 {
     if (view == u"kernel-regression")
@@ -66,11 +129,72 @@ ViewKind viewKindFor(const QString& stageId, const QString& view)
         return ViewKind::Positional;
     if (stageId == u"concat")
         return ViewKind::Concat;
+    if (stageId == u"attn_norm" || stageId == u"cross_norm" || stageId == u"ffn_norm")
+        return ViewKind::LayerNorm;
+    if (stageId == u"ffn_hidden")
+        return ViewKind::FeedForward;
     return ViewKind::Matrix;
 }
 
+namespace {
+
+QString layerStepFormula(const QString& id)
+{
+    if (id == u"attn_residual")
+        return Stages::tr("R = X + MultiHead(X)");
+    if (id == u"cross_residual")
+        return Stages::tr("R = Y + MultiHead(Q = Y, K = V = Mem)");
+    if (id == u"attn_norm" || id == u"cross_norm" || id == u"ffn_norm")
+        return Stages::tr("LN(x) = (x \u2212 \u03BC) / \u221A(\u03C3\u00B2 + \u03B5) \u00B7 \u03B3 + \u03B2");
+    if (id == u"ffn_hidden")
+        return Stages::tr("H = act(X\u00B7W\u2081\u1D40 + b\u2081)");
+    if (id == u"ffn_output")
+        return Stages::tr("F = H\u00B7W\u2082\u1D40 + b\u2082");
+    if (id == u"ffn_residual")
+        return Stages::tr("R = X + FFN(X)");
+    if (id == u"layer_output")
+        return Stages::tr("the layer's output");
+    if (id == u"encoder_output")
+        return Stages::tr("Mem = LN(encoder's last layer)");
+    if (id == u"decoder_output")
+        return Stages::tr("D = LN(decoder's last layer)");
+    if (id == u"logits")
+        return Stages::tr("logits = D\u00B7W\u1D40 + b");
+    if (id == u"probabilities")
+        return Stages::tr("P = softmax(logits)");
+    return {};
+}
+
+} // namespace
+
 QString stepName(const QString& id)
 {
+    if (id == u"attn_residual")
+        return Stages::tr("Add (attention)");
+    if (id == u"attn_norm")
+        return Stages::tr("Norm (attention)");
+    if (id == u"cross_residual")
+        return Stages::tr("Add (cross-attention)");
+    if (id == u"cross_norm")
+        return Stages::tr("Norm (cross-attention)");
+    if (id == u"ffn_hidden")
+        return Stages::tr("FFN hidden");
+    if (id == u"ffn_output")
+        return Stages::tr("FFN output");
+    if (id == u"ffn_residual")
+        return Stages::tr("Add (FFN)");
+    if (id == u"ffn_norm")
+        return Stages::tr("Norm (FFN)");
+    if (id == u"layer_output")
+        return Stages::tr("Layer output");
+    if (id == u"encoder_output")
+        return Stages::tr("Encoder output");
+    if (id == u"decoder_output")
+        return Stages::tr("Decoder output");
+    if (id == u"logits")
+        return Stages::tr("Logits");
+    if (id == u"probabilities")
+        return Stages::tr("Probabilities");
     if (id == u"tokens")
         return Stages::tr("Tokens");
     if (id == u"embedding")
@@ -106,6 +230,8 @@ QString stepName(const QString& id)
 
 QString stepFormula(const QString& id, bool scaled, bool embedScaled)
 {
+    if (const QString f = layerStepFormula(id); !f.isEmpty())
+        return f;
     if (id == u"tokens")
         return Stages::tr("sentence \u2192 tokens t\u2080 \u2026 t\u2099\u208B\u2081");
     if (id == u"embedding")
@@ -141,6 +267,19 @@ QString stepFormula(const QString& id, bool scaled, bool embedScaled)
 
 QString stepShapes(const QString& id, const Trace& t)
 {
+    if (!t.stages.empty() && t.model) {
+        // A Transformer's stages: the main matrix's shape says it best (cross-attention is m × n).
+        for (const Stage& st : t.stages) {
+            if (QString::fromStdString(st.id) == id) {
+                const auto& m = st.main().values;
+                if (id == u"weights" || id == u"scores" || id == u"scaled" || id == u"masked_scores" || id == u"mask")
+                    return dims(m.rows(), m.cols()) + Stages::tr(",  rows = queries, columns = keys");
+                if (id == u"probabilities" || id == u"logits")
+                    return dims(m.rows(), m.cols()) + Stages::tr(",  rows = target positions, columns = vocabulary");
+                return dims(m.rows(), m.cols());
+            }
+        }
+    }
     const long long n = static_cast<long long>(t.tokens.size());
     const long long d = t.config.dModel;
     const long long dk = t.config.dK();
@@ -167,6 +306,24 @@ QString stepShapes(const QString& id, const Trace& t)
 
 QString stepExplanation(const QString& id)
 {
+    if (id == u"attn_residual" || id == u"cross_residual" || id == u"ffn_residual")
+        return Stages::tr("The residual connection adds the sublayer's output to its input: the token keeps what it had and gradients flow straight through.");
+    if (id == u"attn_norm" || id == u"cross_norm" || id == u"ffn_norm")
+        return Stages::tr("LayerNorm rescales each token's vector to mean 0 and variance 1 over its d_model features, then applies \u03B3 and \u03B2.");
+    if (id == u"ffn_hidden")
+        return Stages::tr("The feed-forward network widens every token to d_ff features and applies the non-linearity, each token on its own.");
+    if (id == u"ffn_output")
+        return Stages::tr("The second linear layer brings the d_ff features back to d_model.");
+    if (id == u"layer_output")
+        return Stages::tr("What this layer hands to the next one.");
+    if (id == u"encoder_output")
+        return Stages::tr("The encoder's output, the memory: every decoder layer's cross-attention reads its keys and values from it.");
+    if (id == u"decoder_output")
+        return Stages::tr("The decoder's output: one vector per target position, ready to be turned into a word.");
+    if (id == u"logits")
+        return Stages::tr("A linear layer scores every word of the vocabulary for the next position.");
+    if (id == u"probabilities")
+        return Stages::tr("Softmax turns each row of logits into next-token probabilities; greedy decoding takes the largest.");
     if (id == u"tokens")
         return Stages::tr("The sentence is cut into tokens: words and punctuation, one token per Chinese character.");
     if (id == u"embedding")

@@ -6,15 +6,24 @@
 #include <QString>
 #include <QStringList>
 
+#include <optional>
 #include <vector>
 
 namespace attnlab {
 
+struct Stage;
 struct Trace;
 
 struct Step {
     QString id;        ///< "tokens" or an engine stage id
     bool perHead;      ///< the stage exists once per head
+    /// A Transformer's step: the 0-based layer (none before and after the layers) and the
+    /// block ("encoder_self", "decoder_self", "cross"; for tokens/embedding/positional_encoding/
+    /// input the side: encoder_self = source, decoder_self = target; empty for the outputs).
+    std::optional<int> layer = std::nullopt;
+    QString block = QString();
+
+    bool operator==(const Step&) const = default;
 };
 
 /// tokens → embedding → positional encoding → X → Q, K, V → Q·Kᵀ → ÷√d_k → mask →
@@ -22,6 +31,19 @@ struct Step {
 const std::vector<Step>& steps();
 /// The index of `id` in steps(), or -1.
 int stepIndex(const QString& id);
+
+/// A Transformer's steps, in the order of its trace: source tokens → embedding → positional
+/// encoding → X, every encoder layer (attention → add & norm → FFN → add & norm), the encoder
+/// output, the target's, every decoder layer (masked self-attention → add & norm →
+/// cross-attention → add & norm → FFN → add & norm), the decoder output, logits, probabilities.
+std::vector<Step> modelSteps(const Trace& trace);
+
+/// Where a step or stage stands in a Transformer, translated: "encoder layer 1 · self-attention",
+/// "decoder layer 2 · cross-attention", "source", "target"; empty outside a Transformer.
+QString stepPlace(const Step& step);
+QString stagePlace(const Stage& stage);
+/// The name of a block: "Encoder self-attention", "Decoder self-attention (masked)", "Cross-attention".
+QString blockName(const QString& block);
 
 /// Which kind of widget draws a step: the studio and the lesson decks decide alike.
 enum class ViewKind {
@@ -32,6 +54,8 @@ enum class ViewKind {
     Heads,            ///< every head of the stage side by side
     KernelRegression, ///< Nadaraya–Watson (lesson view)
     SoftmaxScaling,   ///< softmax with and without ÷√d_k (lesson view)
+    LayerNorm,        ///< per-token mean and variance before a LayerNorm, the rows after it
+    FeedForward,      ///< the FFN's hidden activations (n × d_ff) and how many are zero
 };
 /// `view` is "stage", "heads", "kernel-regression" or "softmax-scaling" (docs/lesson-format.md).
 ViewKind viewKindFor(const QString& stageId, const QString& view);

@@ -52,7 +52,7 @@ StageView::StageView(Session* session, QWidget* parent)
 
 const Stage* StageView::stage() const
 {
-    const auto& step = steps()[static_cast<std::size_t>(m_session->step())];
+    const auto& step = m_session->currentStep();
     const std::optional<int> head = step.perHead ? std::optional<int>(m_session->head()) : std::nullopt;
     return m_session->trace()->find(step.id.toStdString(), head);
 }

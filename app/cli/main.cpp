@@ -18,6 +18,8 @@
 #include <QFont>
 #include <QFontInfo>
 
+#include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -38,26 +40,55 @@ Commands:
                                            [--output-dir DIR] [--dpi N]
              FILE is a lesson file (docs/lesson-format.md) or a shipped lesson such as
              zh/04-look-ahead-mask. Chinese lessons get Chinese stage names. Needs no display.
+  generate   greedy generation with a trained encoder–decoder, one token per step:
+             attention-lab-cli generate --model reversal --source "attention"
+                                        [--output-dir DIR] [--max-length N]
+             prints each generated token with its probability; --output-dir writes
+             the trace of every step (step-01.json, ...)
   help       show this help
   --version  print the version
 
 Examples:
   attention-lab-cli export --sentence "狗咬了人" --stage weights --head 1 --output weights.png
   attention-lab-cli export --sentence "The cat sat" --mask causal --all --format pdf --output-dir slides
+  attention-lab-cli trace --layers 6 --d-model 512 --heads 8 --sentence "A six-layer encoder"
+  attention-lab-cli export --model reversal --source "attention" --stage weights --layer 2 --block cross --head 1 --output cross.png
 
 The trace JSON is {"format": "attention-lab.trace", "version": 1, "tokens", "config",
 "warnings", "stages"}; each stage is {"id", "head", "title", "formula", "matrices"} with
 matrices {"name", "rows", "cols", "row_labels", "col_labels", "data"}; non-finite values are
 the strings "-inf", "inf", "nan". Stage ids, in order: embedding, positional_encoding, input,
 q, k, v, scores, scaled, mask, masked_scores, weights, head_output, concat, output.
+A Transformer's trace also has "target_tokens", and every stage a "layer" and a "block"
+(encoder_self, decoder_self, cross); its layers add attn_residual, attn_norm, cross_residual,
+cross_norm, ffn_hidden, ffn_output, ffn_residual, ffn_norm, layer_output, then
+encoder_output, decoder_output, logits, probabilities (docs/transformer-layers.md).
 
 Options of trace:
 )";
+
+/// Tokens separated by spaces.
+std::string joinTokens(const std::vector<std::string>& tokens)
+{
+    std::string s;
+    for (const auto& t : tokens)
+        s += (s.empty() ? "" : " ") + t;
+    return s;
+}
 
 int fail(int code, const std::string& message)
 {
     std::cerr << "attention-lab-cli: error: " << message << '\n';
     return code;
+}
+
+/// --save-weights (one attention block) and --save-model (a Transformer).
+void saveWeightsAsAsked(const attnlab::cli::TraceOptions& o, const attnlab::Trace& trace)
+{
+    if (o.saveWeights)
+        attnlab::saveAttentionWeights(*trace.weights, trace.config.heads, *o.saveWeights);
+    if (o.saveModel)
+        attnlab::saveModel(*o.model, *o.saveModel);
 }
 
 int runTrace(const std::vector<std::string>& args)
@@ -67,7 +98,7 @@ int runTrace(const std::vector<std::string>& args)
     Trace trace;
     try {
         o = cli::parseTraceOptions(args);
-        trace = computeTrace(o.request);
+        trace = cli::computeCliTrace(o);
     } catch (const std::exception& e) {
         return fail(2, e.what());
     }
@@ -75,8 +106,7 @@ int runTrace(const std::vector<std::string>& args)
         std::cerr << "attention-lab-cli: warning: " << w << '\n';
 
     try {
-        if (o.saveWeights)
-            saveAttentionWeights(*trace.weights, trace.config.heads, *o.saveWeights);
+        saveWeightsAsAsked(o, trace);
         const std::string json = traceToJson(trace, o.pretty ? 1 : -1) + "\n";
         if (o.output == "-") {
             std::cout << json << std::flush;
@@ -120,7 +150,7 @@ int runExport(const std::vector<std::string>& args, char* argv0)
     Trace trace;
     try {
         o = cli::parseExportOptions(args);
-        trace = computeTrace(o.trace.request);
+        trace = cli::computeCliTrace(o.trace);
     } catch (const std::exception& e) {
         return fail(2, e.what());
     }
@@ -129,13 +159,12 @@ int runExport(const std::vector<std::string>& args, char* argv0)
 
     const Stage* stage = nullptr;
     if (!o.all) {
-        stage = trace.find(o.stage, o.traceHead());
+        stage = trace.find(o.stage, o.traceHead(), o.traceLayer(), o.block);
         if (!stage || stage->matrices.empty())
-            return fail(2, "the trace has no stage '" + o.stage + "'");
+            return fail(2, "the trace has no stage '" + o.stage + "'" + o.whereText());
     }
     try {
-        if (o.trace.saveWeights)
-            saveAttentionWeights(*trace.weights, trace.config.heads, *o.trace.saveWeights);
+        saveWeightsAsAsked(o.trace, trace);
     } catch (const std::exception& e) {
         return fail(1, e.what());
     }
@@ -162,6 +191,74 @@ int runExport(const std::vector<std::string>& args, char* argv0)
     }
     if (!r.ok)
         return fail(1, r.error.toStdString());
+    return 0;
+}
+
+/// generate: greedy decoding with a trained model, one line per step on stdout and, with
+/// --output-dir, one trace JSON per step (step-01.json, ...).
+int runGenerate(const std::vector<std::string>& args)
+{
+    using namespace attnlab;
+    cli::TraceOptions o;
+    std::string outputDir;
+    Generation g;
+    try {
+        const auto extra = [&](const std::string& a, const std::function<const std::string&()>& value) {
+            if (a == "--output-dir") {
+                outputDir = value();
+            } else if (a == "--max-length") {
+                const std::string& v = value();
+                std::size_t used = 0;
+                int n = 0;
+                try {
+                    n = std::stoi(v, &used);
+                } catch (const std::exception&) {
+                    used = 0;
+                }
+                if (used != v.size() || n < 1 || n > 1024)
+                    throw cli::UsageError("--max-length must be a whole number between 1 and 1024, got '" + v + "'");
+                o.maxLength = n;
+            } else if (a == "--target" || a == "--sentence" || a == "--output" || a == "-o") {
+                throw cli::UsageError(a + " does not apply to generate: it reads --model and --source, and writes --output-dir");
+            } else {
+                return false;
+            }
+            return true;
+        };
+        const int maxLength = o.maxLength;
+        o = cli::parseTraceOptions(args, extra);
+        o.maxLength = std::max(o.maxLength, maxLength);
+        if (!o.model || o.request.config.model == ModelKind::Seeded)
+            throw cli::UsageError("generate needs a trained model: --model FILE.safetensors or --model reversal");
+        cli::computeCliTrace(o, &g);
+    } catch (const std::exception& e) {
+        return fail(2, e.what());
+    }
+    std::cout << "source: " << joinTokens(g.steps.front()->tokens) << '\n';
+    for (std::size_t k = 0; k < g.steps.size(); ++k) {
+        const Trace& t = *g.steps[k];
+        const Stage* p = t.find("probabilities", std::nullopt, std::nullopt, "");
+        const Eigen::Index last = p->main().values.rows() - 1;
+        const float prob = p->main().values.row(last).maxCoeff();
+        char line[64];
+        std::snprintf(line, sizeof line, "  (p = %.3f)", static_cast<double>(prob));
+        std::cout << "step " << (k + 1) << ": " << g.tokens[k] << line << '\n';
+    }
+    std::cout << "output: " << joinTokens({g.tokens.begin(), g.tokens.end() - (g.finished ? 1 : 0)})
+              << (g.finished ? "" : "   (stopped at the length limit without <eos>)") << '\n';
+    try {
+        for (std::size_t k = 0; k < g.steps.size() && !outputDir.empty(); ++k) {
+            if (k == 0)
+                std::filesystem::create_directories(outputDir);
+            char name[32];
+            std::snprintf(name, sizeof name, "step-%02zu.json", k + 1);
+            writeFileAtomically((std::filesystem::path(outputDir) / name).string(), traceToJson(*g.steps[k]) + "\n");
+        }
+        if (o.saveModel)
+            saveModel(*o.model, *o.saveModel);
+    } catch (const std::exception& e) {
+        return fail(1, e.what());
+    }
     return 0;
 }
 
@@ -248,7 +345,7 @@ int main(int argc, char** argv)
     const std::string& command = args.front();
     const std::vector<std::string> rest(args.begin() + 1, args.end());
     const bool wantsHelp = !rest.empty() && (rest.front() == "--help" || rest.front() == "-h");
-    if (command == "help" || command == "--help" || command == "-h" || ((command == "trace" || command == "export" || command == "lesson") && wantsHelp)) {
+    if (command == "help" || command == "--help" || command == "-h" || ((command == "trace" || command == "export" || command == "lesson" || command == "generate") && wantsHelp)) {
         std::cout << kUsage << attnlab::cli::traceOptionsHelp() << '\n' << attnlab::cli::exportOptionsHelp();
         return 0;
     }
@@ -262,5 +359,7 @@ int main(int argc, char** argv)
         return runExport(rest, argv[0]);
     if (command == "lesson")
         return runLesson(rest, argv[0]);
+    if (command == "generate")
+        return runGenerate(rest);
     return fail(2, "unknown command '" + command + "'; try 'attention-lab-cli help'");
 }

@@ -2,6 +2,7 @@
 
 #include "exporter.h"
 #include "fileio.h"
+#include "models.h"
 #include "trace.h"
 
 #include <algorithm>
@@ -48,6 +49,13 @@ TraceOptions parseTraceOptions(const std::vector<std::string>& args, const Extra
     std::optional<WeightsPreset> preset;
     std::optional<std::string> maskFile;
     std::optional<MaskKind> mask;
+    std::optional<std::string> modelFile;
+    std::optional<std::string> sentence;
+    std::optional<std::string> source;
+    std::optional<int> layers;
+    std::optional<int> dFF;
+    std::optional<NormPlacement> norm;
+    std::optional<Activation> activation;
 
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
@@ -59,7 +67,29 @@ TraceOptions parseTraceOptions(const std::vector<std::string>& args, const Extra
         if (extra && extra(a, value))
             continue;
         if (a == "--sentence") {
-            o.request.sentence = value();
+            sentence = value();
+        } else if (a == "--source") {
+            source = value();
+        } else if (a == "--target") {
+            o.target = value();
+        } else if (a == "--model") {
+            modelFile = value();
+        } else if (a == "--save-model") {
+            o.saveModel = value();
+        } else if (a == "--layers") {
+            layers = parseInt<int>(a, value());
+        } else if (a == "--d-ff") {
+            dFF = parseInt<int>(a, value());
+        } else if (a == "--norm") {
+            const auto& v = value();
+            norm = parseNormPlacement(v);
+            if (!norm)
+                throw UsageError("--norm must be " + allowed({"post", "pre"}) + ", got '" + v + "'");
+        } else if (a == "--activation") {
+            const auto& v = value();
+            activation = parseActivation(v);
+            if (!activation)
+                throw UsageError("--activation must be " + allowed({"relu", "gelu"}) + ", got '" + v + "'");
         } else if (a == "--d-model") {
             dModel = parseInt<int>(a, value());
         } else if (a == "--heads") {
@@ -108,6 +138,77 @@ TraceOptions parseTraceOptions(const std::vector<std::string>& args, const Extra
         }
     }
 
+    // --- A Transformer: a model file, the shipped model, or a seeded stack ---
+    const bool seededStack = layers || dFF || norm || activation;
+    const bool encoderDecoder = source || o.target;
+    if (modelFile || seededStack || encoderDecoder) {
+        if (modelFile && seededStack)
+            throw UsageError("--layers, --d-ff, --norm and --activation describe a seeded model; a --model file has its own");
+        if (sentence && encoderDecoder)
+            throw UsageError("--sentence is the input of an encoder stack; an encoder–decoder reads --source and --target");
+        if (modelFile && sentence)
+            throw UsageError("a model translates a --source (and optionally a --target), not a --sentence");
+        for (const auto& [given, name] : {std::pair{weightsFile.has_value() || preset.has_value(), "--weights/--weights-preset"},
+                                          std::pair{mask.has_value() || maskFile.has_value(), "--mask/--mask-file"},
+                                          std::pair{c.padTo > 0, "--pad-to"}}) {
+            if (given)
+                throw UsageError(std::string(name) + " belongs to a single attention block; a Transformer has its own weights "
+                                 "and masks (the decoder's look-ahead mask is always on)");
+        }
+        if (o.saveWeights)
+            throw UsageError("--save-weights writes one attention block; write a Transformer with --save-model FILE");
+        if (dModel)
+            c.dModel = *dModel;
+        if (heads)
+            c.heads = *heads;
+        if (layers)
+            c.layers = *layers;
+        if (dFF)
+            c.dFF = *dFF;
+        if (norm)
+            c.norm = *norm;
+        if (activation)
+            c.activation = *activation;
+        o.source = source ? *source : sentence ? *sentence : std::string(kDefaultSentence);
+        if (modelFile) {
+            QString error;
+            std::shared_ptr<const Seq2SeqModel> m;
+            if (*modelFile == "reversal" && !std::filesystem::exists(*modelFile)) {
+                m = shippedModel(&error);
+                c.model = ModelKind::Reversal;
+            } else {
+                m = readModelFile(QString::fromStdString(*modelFile), &error);
+                c.model = ModelKind::File;
+            }
+            if (!m)
+                throw FormatError(error.toStdString());
+            if ((dModel && *dModel != m->options.dModel) || (heads && *heads != m->options.heads))
+                throw UsageError("--d-model and --heads must be the model's (d_model " + std::to_string(m->options.dModel) + ", heads "
+                                 + std::to_string(m->options.heads) + ")");
+            c.dModel = m->options.dModel;
+            c.heads = m->options.heads;
+            c.layers = m->options.encoderLayers;
+            c.dFF = m->options.dFF;
+            c.norm = m->options.norm;
+            c.activation = m->options.activation;
+            o.model = std::move(m);
+        } else {
+            c.model = ModelKind::Seeded;
+            if (const auto p = c.problems(); !p.empty())
+                throw UsageError(p.front());
+            o.model = std::make_shared<const Seq2SeqModel>(seededModel(c, encoderDecoder));
+            if (encoderDecoder && !o.target)
+                throw UsageError("a seeded model cannot generate (it has no trained output head): give --target TEXT");
+        }
+        if (const auto p = c.problems(); !p.empty())
+            throw UsageError(p.front());
+        return o;
+    }
+    if (sentence)
+        o.request.sentence = *sentence;
+    if (o.saveModel)
+        throw UsageError("--save-model writes a Transformer: give --model, --layers or --source too");
+
     if (weightsFile && preset)
         throw UsageError("use either --weights FILE or --weights-preset, not both");
     if (weightsPrefix && !weightsFile)
@@ -148,6 +249,28 @@ TraceOptions parseTraceOptions(const std::vector<std::string>& args, const Extra
     return o;
 }
 
+Trace computeCliTrace(const TraceOptions& o, Generation* generation)
+{
+    if (!o.model)
+        return computeTrace(o.request);
+    const Config& c = o.request.config;
+    std::vector<std::string> warnings;
+    const std::vector<std::string> source = modelTokens(*o.model, o.source, false, c.maxTokens, warnings);
+    Trace t;
+    if (o.model->options.decoderLayers == 0) {
+        t = computeModelTrace(o.model, source, {}, c);
+    } else if (o.target) {
+        t = computeModelTrace(o.model, source, teacherForcingInput(*o.model, *o.target, c.maxTokens, warnings), c);
+    } else {
+        Generation g = generate(o.model, source, c, o.maxLength);
+        t = *g.steps.back();
+        if (generation)
+            *generation = std::move(g);
+    }
+    t.warnings.insert(t.warnings.begin(), warnings.begin(), warnings.end());
+    return t;
+}
+
 std::string traceOptionsHelp()
 {
     return R"(Input:
@@ -165,6 +288,18 @@ Model:
   --no-scale             do not divide scores by sqrt(d_k)
   --mask KIND            none (default) | causal | padding | causal+padding
   --mask-file FILE       a custom n x n mask: n lines of n values 0/1, 1 = masked
+Transformer (docs/transformer-layers.md, docs/model-format.md):
+  --model FILE           an encoder–decoder model in safetensors (docs/model-format.md);
+                         'reversal' is the trained model shipped inside the program
+  --source TEXT          the encoder's input of an encoder–decoder
+  --target TEXT          teacher forcing: the decoder reads <sos> + TEXT. Without it a trained
+                         model generates greedily and the trace is the last generation step
+  --layers N             a seeded Transformer with N layers, 1..12: an encoder stack on
+                         --sentence, or N encoder and N decoder layers with --source/--target
+  --d-ff N               the feed-forward width of a seeded Transformer (default 4·d_model)
+  --norm post|pre        LayerNorm after (post, the paper, default) or before each sublayer
+  --activation relu|gelu the feed-forward network's non-linearity (default relu)
+  --save-model FILE      also write the Transformer used, in the same safetensors layout
 Weights:
   --weights-preset P     seeded (default: Xavier-uniform as PyTorch) | identity (W = I)
   --weights FILE         a PyTorch nn.MultiheadAttention state dict in safetensors
@@ -176,6 +311,23 @@ Output:
   --output FILE, -o FILE where to write the trace JSON; - is stdout (default)
   --pretty               indent the JSON
 )";
+}
+
+std::optional<int> ExportCommandOptions::traceLayer() const
+{
+    if (!layer)
+        return std::nullopt;
+    return *layer - 1;
+}
+
+std::string ExportCommandOptions::whereText() const
+{
+    std::string s;
+    if (layer)
+        s += "layer " + std::to_string(*layer);
+    if (!block.empty())
+        s += (s.empty() ? "" : ", ") + std::string("block ") + block;
+    return s.empty() ? s : " (" + s + ")";
 }
 
 std::optional<int> ExportCommandOptions::traceHead() const
@@ -236,6 +388,12 @@ ExportCommandOptions parseExportOptions(const std::vector<std::string>& args)
             stage = value();
         } else if (a == "--head") {
             o.head = parseInt<int>(a, value());
+        } else if (a == "--layer") {
+            o.layer = parseInt<int>(a, value());
+        } else if (a == "--block") {
+            o.block = value();
+            if (o.block != "encoder_self" && o.block != "decoder_self" && o.block != "cross")
+                throw UsageError("--block must be " + allowed({"encoder_self", "decoder_self", "cross"}) + ", got '" + o.block + "'");
         } else if (a == "--format") {
             const std::string v = value();
             format = lower(v);
@@ -267,8 +425,8 @@ ExportCommandOptions parseExportOptions(const std::vector<std::string>& args)
     if (o.all) {
         if (stage)
             throw UsageError("--all exports every stage; drop --stage");
-        if (o.head)
-            throw UsageError("--all exports every head; drop --head");
+        if (o.head || o.layer || !o.block.empty())
+            throw UsageError("--all exports every stage of every head and layer; drop --head, --layer and --block");
         if (output)
             throw UsageError("--all writes many files: give --output-dir DIR, not --output");
         if (!outputDir || outputDir->empty())
@@ -278,12 +436,56 @@ ExportCommandOptions parseExportOptions(const std::vector<std::string>& args)
     } else {
         if (outputDir)
             throw UsageError("--output-dir goes with --all; one stage goes to --output FILE");
+        std::vector<std::string> ids = stageIds();
+        if (o.trace.model) {
+            ids.insert(ids.end(), layerStageIds().begin(), layerStageIds().end());
+            ids.insert(ids.end(), modelStageIds().begin(), modelStageIds().end());
+        }
         if (!stage)
-            throw UsageError("export needs --stage ID (or --all); the stages are " + joined(stageIds()));
-        const auto& ids = stageIds();
+            throw UsageError("export needs --stage ID (or --all); the stages are " + joined(ids));
         if (std::find(ids.begin(), ids.end(), *stage) == ids.end())
             throw UsageError("unknown stage '" + *stage + "'; the stages are " + joined(ids));
         o.stage = *stage;
+        if (!o.trace.model) {
+            if (o.layer || !o.block.empty())
+                throw UsageError("--layer and --block choose a stage of a Transformer (--model, --layers or --source)");
+        } else {
+            const auto& l = layerStageIds();
+            const auto& m = modelStageIds();
+            const bool outside = o.stage == "encoder_output" || o.stage == "decoder_output"
+                || std::find(m.begin(), m.end(), o.stage) != m.end();
+            const bool inputStage = o.stage == "embedding" || o.stage == "positional_encoding" || o.stage == "input";
+            const bool decoder = o.trace.model->options.decoderLayers > 0;
+            if (outside) {
+                if (o.layer || !o.block.empty())
+                    throw UsageError("stage '" + o.stage + "' belongs to no layer or block; drop --layer and --block");
+            } else if (inputStage) {
+                if (o.layer)
+                    throw UsageError("stage '" + o.stage + "' comes before the layers; drop --layer (--block encoder_self is the source, decoder_self the target)");
+                if (o.block.empty())
+                    o.block = "encoder_self";
+                if (o.block == "cross")
+                    throw UsageError("stage '" + o.stage + "' has --block encoder_self (the source) or decoder_self (the target)");
+            } else {
+                (void)l;
+                if (o.block.empty())
+                    o.block = "encoder_self";
+                const bool crossOnly = o.stage == "cross_residual" || o.stage == "cross_norm";
+                if (crossOnly && o.block != "cross")
+                    throw UsageError("stage '" + o.stage + "' belongs to --block cross");
+                if (o.block == "cross" && (o.stage.starts_with("ffn_") || o.stage == "attn_residual" || o.stage == "attn_norm" || o.stage == "layer_output"))
+                    throw UsageError("stage '" + o.stage + "' of a decoder layer has --block decoder_self");
+                const int layers = o.block == "encoder_self" ? o.trace.model->options.encoderLayers : o.trace.model->options.decoderLayers;
+                if (o.block != "encoder_self" && !decoder)
+                    throw UsageError("this Transformer has no decoder: use --block encoder_self");
+                o.layer = o.layer.value_or(1);
+                if (*o.layer < 1 || *o.layer > layers)
+                    throw UsageError("--layer " + std::to_string(*o.layer) + " is out of range: the " + (o.block == "encoder_self" ? "encoder" : "decoder")
+                                     + " has layers 1 to " + std::to_string(layers));
+            }
+            if ((!o.block.empty() && o.block != "encoder_self" || o.stage == "decoder_output" || o.stage == "logits" || o.stage == "probabilities") && !decoder)
+                throw UsageError("this Transformer has no decoder (give --source/--target or a --model)");
+        }
         const int heads = o.trace.request.config.heads;
         if (isPerHeadStage(o.stage)) {
             if (o.head && (*o.head < 1 || *o.head > heads))
@@ -328,6 +530,9 @@ std::string exportOptionsHelp()
   --stage ID             the stage to draw, one of: embedding, positional_encoding, input, q, k,
                          v, scores, scaled, mask, masked_scores, weights, head_output, concat, output
   --head H               the head of a per-head stage, counted from 1 as in the studio
+  --layer N              a Transformer's layer, counted from 1 (default 1)
+  --block B              encoder_self (default) | decoder_self | cross: the attention block of
+                         a layer's stage; for embedding/positional_encoding/input the side
                          (1..heads, default 1; the trace JSON counts heads from 0)
   --format F             png | svg | pdf | csv (default: the output's suffix; png for --all).
                          SVG and PDF keep text as text; csv writes the numbers (UTF-8 with BOM)

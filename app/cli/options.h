@@ -3,6 +3,7 @@
 // every subcommand (trace, export, ...) takes exactly the same options.
 
 #include "attention.h"
+#include "model.h"
 
 #include <functional>
 #include <optional>
@@ -23,7 +24,21 @@ struct TraceOptions {
     std::string output = "-";                 ///< --output FILE, "-" = stdout
     std::optional<std::string> saveWeights;   ///< --save-weights FILE
     bool pretty = false;                      ///< --pretty
+    /// A Transformer instead of one attention block: --model FILE|reversal, or a seeded one made
+    /// by --layers, --d-ff, --norm, --activation (an encoder stack for --sentence, an
+    /// encoder–decoder for --source/--target). Null for one attention block.
+    std::shared_ptr<const Seq2SeqModel> model;
+    std::string source;                       ///< the encoder's text (--source, or --sentence for an encoder stack)
+    std::optional<std::string> target;        ///< --target: teacher forcing; without it a trained model generates
+    std::optional<std::string> saveModel;     ///< --save-model FILE
+    int maxLength = 0;                        ///< generate's --max-length (0: the model's limit)
 };
+
+/// The trace the options ask for: one attention block, an encoder stack, or an encoder–decoder
+/// pass — teacher-forced on --target, or, for a trained model without --target, the last step of
+/// greedy generation (then `generation`, when given, receives every step). Throws
+/// std::invalid_argument for a bad request.
+Trace computeCliTrace(const TraceOptions& options, Generation* generation = nullptr);
 
 /// Lets another command claim options before trace's own: called with each option and a
 /// function that takes its value; returns true when it handled the option.
@@ -43,6 +58,8 @@ struct ExportCommandOptions {
     bool all = false;             ///< --all: every stage, every head, into outputDir
     std::string stage;            ///< --stage ID
     std::optional<int> head;      ///< --head H, 1-based as people count (the trace JSON's heads are 0-based)
+    std::optional<int> layer;     ///< --layer N, 1-based (a Transformer's layer stages)
+    std::string block;            ///< --block encoder_self|decoder_self|cross (a Transformer's stages)
     std::string format = "png";   ///< png | svg | pdf | csv, from --format or the output's suffix
     int dpi = 150;                ///< --dpi N (PNG only)
     int width = 1200;             ///< --width W, logical pixels (1/96 inch)
@@ -52,6 +69,10 @@ struct ExportCommandOptions {
 
     /// The head as the trace numbers it (0-based), for per-head stages; nullopt otherwise.
     std::optional<int> traceHead() const;
+    /// The layer as the trace numbers it (0-based), or nullopt.
+    std::optional<int> traceLayer() const;
+    /// " (layer 2, block cross)" for messages; empty outside layers.
+    std::string whereText() const;
 };
 
 /// Parses the options that follow "export" and checks them against the model: the stage id

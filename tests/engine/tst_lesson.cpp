@@ -562,16 +562,74 @@ private slots:
     void everyStageAndViewIsAccepted()
     {
         QCOMPARE(q(attnlab::lessonStageIds().front()), QStringLiteral("tokens"));
-        QCOMPARE(attnlab::lessonStageIds().size(), attnlab::stageIds().size() + 1);
-        std::string body;
+        QCOMPARE(attnlab::lessonStageIds().size(),
+                 attnlab::stageIds().size() + attnlab::layerStageIds().size() + attnlab::modelStageIds().size() + 1);
+        // The layer and model stages need a model; the others work with one too.
+        std::string body = "## start\nsettings: model=seeded\n\n";
         for (const auto& id : attnlab::lessonStageIds())
             body += "## " + id + "\nstage: " + id + "\n\n";
         for (const auto& v : attnlab::lessonViews())
             body += "## " + v + "\nview: " + v + "\n\n";
         const Lesson l = parseLesson(kHeader + body, "all.md");
-        QCOMPARE(l.steps.size(), attnlab::lessonStageIds().size() + attnlab::lessonViews().size());
-        for (const auto& s : l.steps)
-            QVERIFY(s.title == s.stage || s.title == s.view);
+        QCOMPARE(l.steps.size(), attnlab::lessonStageIds().size() + attnlab::lessonViews().size() + 1);
+        for (std::size_t i = 1; i < l.steps.size(); ++i)
+            QVERIFY(l.steps[i].title == l.steps[i].stage || l.steps[i].title == l.steps[i].view);
+    }
+
+    void transformerDirectives()
+    {
+        const Lesson l = parseLesson(kHeader
+                                         + "## Reversal\nsettings: model=reversal, d_model=64, heads=4\nstage: weights\nlayer: 2\nblock: cross\n"
+                                           "generate: 3\n\n"
+                                           "## Carried over\nstage: cross_norm\n\n"
+                                           "## Teacher forcing\ntarget: noitnetta\nblock: decoder_self\nlayer: 1\n\n"
+                                           "## Last step\ngenerate: last\nstage: probabilities\n\n"
+                                           "## Seeded, Pre-LN\nsettings: model=seeded, layers=3, d_ff=64, norm=pre, activation=gelu, d_model=16, heads=2\n"
+                                           "stage: attn_norm\nlayer: 3\nblock: encoder_self\n",
+                                     "t.md");
+        QCOMPARE(l.steps.size(), std::size_t(5));
+        QCOMPARE(l.steps[0].layer, 1);
+        QCOMPARE(q(l.steps[0].block), QStringLiteral("cross"));
+        QCOMPARE(l.steps[0].generate, std::optional<int>(2));
+        QVERIFY(l.steps[0].config.model == attnlab::ModelKind::Reversal);
+        QCOMPARE(l.steps[1].layer, 1); // carried over
+        QCOMPARE(q(l.steps[1].block), QStringLiteral("cross"));
+        QVERIFY(!l.steps[1].generate); // only the step that sets it
+        QCOMPARE(q(*l.steps[2].target), QStringLiteral("noitnetta"));
+        QCOMPARE(l.steps[2].layer, 0);
+        QCOMPARE(l.steps[3].generate, std::optional<int>(attnlab::LessonStep::kLastGenerationStep));
+        const auto& c = l.steps[4].config;
+        QVERIFY(c.model == attnlab::ModelKind::Seeded && c.layers == 3 && c.dFF == 64);
+        QVERIFY(c.norm == attnlab::NormPlacement::Pre && c.activation == attnlab::Activation::Gelu);
+        QCOMPARE(l.steps[4].layer, 2);
+    }
+
+    void transformerDirectiveErrors_data()
+    {
+        QTest::addColumn<QString>("body");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("layer without a model") << "## A\nlayer: 1\n" << "t.md:7: this step needs an encoder–decoder model";
+        QTest::newRow("stage without a model") << "## A\nstage: attn_norm\n" << "t.md:6: this step needs an encoder–decoder model";
+        QTest::newRow("generate without a model") << "## A\ngenerate: 2\n" << "t.md:6: this step needs an encoder–decoder model";
+        QTest::newRow("layer 0") << "## A\nsettings: model=seeded\nlayer: 0\n" << "t.md:8: layer: '0' is not a layer";
+        QTest::newRow("layer beyond the seeded layers") << "## A\nsettings: model=seeded, layers=2\nlayer: 3\n"
+                                                        << "t.md:8: layer 3 does not exist: the model has 2 layers";
+        QTest::newRow("unknown block") << "## A\nsettings: model=seeded\nblock: decoder\n" << "t.md:8: unknown block 'decoder'";
+        QTest::newRow("bad generate") << "## A\nsettings: model=reversal\ngenerate: first\n" << "t.md:8: generate: 'first' is not a generation step";
+        QTest::newRow("model=file") << "## A\nsettings: model=file\n" << "t.md:7: settings: model=file cannot be used in a lesson";
+        QTest::newRow("bad norm") << "## A\nsettings: norm=middle\n" << "t.md:7: settings: norm: unknown value 'middle'";
+    }
+
+    void transformerDirectiveErrors()
+    {
+        QFETCH(QString, body);
+        QFETCH(QString, message);
+        try {
+            parseLesson(kHeader + body.toStdString(), "t.md");
+            QFAIL("no error");
+        } catch (const LessonError& e) {
+            QVERIFY2(QString::fromUtf8(e.what()).startsWith(message), e.what());
+        }
     }
 
     void markdownDetails()
@@ -703,7 +761,7 @@ private slots:
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("message");
         const auto row = [](const char* text, const char* message) { QTest::newRow(text) << QString::fromUtf8(text) << QString::fromUtf8(message); };
-        row("dmodel=16", "unknown setting 'dmodel': did you mean 'd_model'? (expected one of d_model, heads, seed, pe, embed_scale, scale, mask, pad_to, weights, max_tokens)");
+        row("dmodel=16", "unknown setting 'dmodel': did you mean 'd_model'? (expected one of d_model, heads, seed, pe, embed_scale, scale, mask, pad_to, weights, max_tokens, model, layers, d_ff, norm, activation)");
         row("colour=red", "unknown setting 'colour' (expected one of d_model,");
         row("heads=x", "heads: 'x' is not a whole number");
         row("heads=2.5", "heads: '2.5' is not a whole number");

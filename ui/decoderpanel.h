@@ -1,0 +1,54 @@
+#pragma once
+// The decoder's input, for a Transformer: greedy generation (the model writes its own target,
+// one token per step, and a stepper walks through the steps while the causal mask and the
+// probabilities grow a row at a time) or teacher forcing (the class types the target). Hidden
+// for one attention block.
+
+#include <QWidget>
+
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QRadioButton;
+class QTimer;
+
+namespace attnlab {
+
+class Session;
+
+class DecoderPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit DecoderPanel(Session* session, QWidget* parent = nullptr);
+
+    QRadioButton* generateButton() const { return m_generate; }
+    QRadioButton* forceButton() const { return m_force; }
+    QLineEdit* targetEdit() const { return m_target; }
+    QPushButton* previousButton() const { return m_previous; }
+    QPushButton* nextButton() const { return m_next; }
+    QPushButton* playButton() const { return m_play; }
+    /// "Step 3 / 10", the generated tokens so far and the next one's probability.
+    QLabel* stepLabel() const { return m_stepLabel; }
+    QLabel* outputLabel() const { return m_output; }
+
+private:
+    void sync();
+    void applyTarget();
+    void retranslate();
+    void changeEvent(QEvent* event) override;
+
+    Session* m_session;
+    QLabel* m_title;
+    QRadioButton* m_generate;
+    QRadioButton* m_force;
+    QLineEdit* m_target;
+    QPushButton* m_previous;
+    QPushButton* m_next;
+    QPushButton* m_play;
+    QLabel* m_stepLabel;
+    QLabel* m_output;
+    QTimer* m_debounce;
+    QTimer* m_playTimer;
+};
+
+} // namespace attnlab
