@@ -1,7 +1,9 @@
 #include "deck.h"
 
 #include "heatmapview.h"
+#include "feedforwardview.h"
 #include "kernelregressionview.h"
+#include "layernormview.h"
 #include "multiheadview.h"
 #include "positionalview.h"
 #include "scalingview.h"
@@ -47,9 +49,13 @@ std::unique_ptr<QWidget> makeView(Session* session)
         w = std::make_unique<TokensView>(session);
         break;
     case ViewKind::Matrix:
-    case ViewKind::LayerNorm:
-    case ViewKind::FeedForward:
         w = std::make_unique<StageView>(session);
+        break;
+    case ViewKind::LayerNorm:
+        w = std::make_unique<LayerNormView>(session);
+        break;
+    case ViewKind::FeedForward:
+        w = std::make_unique<FeedForwardView>(session);
         break;
     case ViewKind::Positional:
         w = std::make_unique<PositionalEncodingView>(session);

@@ -2,6 +2,8 @@
 
 #include "cellinspector.h"
 #include "decoderpanel.h"
+#include "feedforwardview.h"
+#include "layernormview.h"
 #include "formulabanner.h"
 #include "kernelregressionview.h"
 #include "multiheadview.h"
@@ -75,6 +77,8 @@ MainWindow::MainWindow(Session* session, QWidget* parent)
     , m_kernelView(new KernelRegressionView(session, this))
     , m_scalingView(new SoftmaxScalingView(session, this))
     , m_decoder(new DecoderPanel(session, this))
+    , m_layerNormView(new LayerNormView(session, this))
+    , m_ffnView(new FeedForwardView(session, this))
     , m_navigator(new StageNavigator(session, this))
     , m_settings(new SettingsPanel(session, this))
     , m_inspector(new CellInspector(session, this))
@@ -108,7 +112,8 @@ MainWindow::MainWindow(Session* session, QWidget* parent)
 
     m_concatView->setMode(MultiHeadView::Mode::Concat);
     for (QWidget* w : {static_cast<QWidget*>(m_tokensView), static_cast<QWidget*>(m_stageView), static_cast<QWidget*>(m_positionalView),
-                       static_cast<QWidget*>(m_concatView), static_cast<QWidget*>(m_kernelView), static_cast<QWidget*>(m_scalingView)})
+                       static_cast<QWidget*>(m_concatView), static_cast<QWidget*>(m_kernelView), static_cast<QWidget*>(m_scalingView),
+                       static_cast<QWidget*>(m_layerNormView), static_cast<QWidget*>(m_ffnView)})
         m_stack->addWidget(w);
     // A stack is as wide as its widest page: an explicit minimum keeps one view's controls
     // (at presenter-mode type sizes) from pushing the window past the projector's edge.
@@ -189,6 +194,7 @@ MainWindow::MainWindow(Session* session, QWidget* parent)
         labelSentence();
     });
     connect(session, &Session::traceChanged, this, &MainWindow::showStep);
+    connect(session, &Session::traceChanged, this, labelSentence);
     connect(m_settings, &SettingsPanel::openModelRequested, this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, tr("Open model"), QString(), tr("Attention Lab models (*.safetensors)"));
         if (!path.isEmpty())
@@ -376,7 +382,11 @@ void MainWindow::showStep()
         w = m_scalingView;
         break;
     case ViewKind::LayerNorm:
+        w = m_layerNormView;
+        break;
     case ViewKind::FeedForward:
+        w = m_ffnView;
+        break;
     case ViewKind::Matrix:
     case ViewKind::Heads:
         break;

@@ -22,6 +22,8 @@ class MultiHeadView;
 class PositionalEncodingView;
 class SoftmaxScalingView;
 class DecoderPanel;
+class FeedForwardView;
+class LayerNormView;
 class FormulaBanner;
 class Session;
 class SettingsPanel;
@@ -125,6 +127,8 @@ private:
     KernelRegressionView* m_kernelView;
     SoftmaxScalingView* m_scalingView;
     DecoderPanel* m_decoder;
+    LayerNormView* m_layerNormView;
+    FeedForwardView* m_ffnView;
     QLabel* m_sentenceLabel = nullptr;
     StageNavigator* m_navigator;
     SettingsPanel* m_settings;

@@ -1,5 +1,7 @@
 #include "plotting.h"
 
+#include <QRegularExpression>
+
 #include <qcustomplot.h>
 
 #include <cmath>
@@ -22,6 +24,40 @@ void fillColorMapData(QCPColorMapData* data, const Eigen::MatrixXf& m)
             data->setCell(c, r, std::isfinite(v) ? static_cast<double>(v) : std::nan(""));
         }
     }
+}
+
+QSharedPointer<QCPAxisTickerText> tokenTicker(const std::vector<QString>& tokens)
+{
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    const int n = static_cast<int>(tokens.size());
+    const int step = n <= kMaxLabelledTokens ? 1 : (n + kMaxLabelledTokens - 1) / kMaxLabelledTokens;
+    for (int i = 0; i < n; i += step)
+        ticker->addTick(i, tokens[static_cast<std::size_t>(i)]);
+    return ticker;
+}
+
+void fitTokenLabels(QCustomPlot* plot, const std::vector<QString>& tokens)
+{
+    const QFontMetrics fm(plot->xAxis->tickLabelFont());
+    int widest = 0;
+    for (const QString& t : tokens)
+        widest = std::max(widest, fm.horizontalAdvance(t));
+    const int n = std::min(static_cast<int>(tokens.size()), kMaxLabelledTokens);
+    const int room = n > 0 ? std::max(plot->width() - 90, 100) / n : 0;
+    plot->xAxis->setTickLabelRotation(widest + 8 <= room ? 0 : -45);
+}
+
+QString withSubscripts(QString text)
+{
+    static const QRegularExpression index(QStringLiteral("_(\\d+)"));
+    QRegularExpressionMatch m;
+    while ((m = index.match(text)).hasMatch()) {
+        QString digits;
+        for (const QChar c : m.captured(1))
+            digits += QChar(0x2080 + (c.unicode() - u'0'));
+        text.replace(m.capturedStart(), m.capturedLength(), digits);
+    }
+    return text;
 }
 
 QString minusSigned(QString text)

@@ -3,12 +3,17 @@
 
 #include <Eigen/Core>
 
+#include <vector>
+
 class QCPColorMapData;
 class QCPColorGradient;
 class QCustomPlot;
 class QCPTextElement;
 class QFont;
+class QCPAxisTickerText;
 class QString;
+template <typename T>
+class QSharedPointer;
 
 namespace attnlab {
 
@@ -34,6 +39,15 @@ QCPTextElement* plotTitle(QCustomPlot* plot);
 /// Moves the legend to a row under the plot (after addPlotTitle), `columns` entries per row,
 /// so it never covers the data.
 void putLegendBelow(QCustomPlot* plot, int columns);
+
+/// More token labels than this on a bar plot's axis overlap: tokenTicker labels every k-th.
+inline constexpr int kMaxLabelledTokens = 24;
+/// Token labels for a bar plot's x axis (ticks at 0, 1, …; every k-th when there are many).
+QSharedPointer<QCPAxisTickerText> tokenTicker(const std::vector<QString>& tokens);
+/// Upright token labels on the x axis when they fit side by side, slanted otherwise.
+void fitTokenLabels(QCustomPlot* plot, const std::vector<QString>& tokens);
+/// The engine's plain names as people write them: "LN_1(R_1)" -> "LN₁(R₁)", "W_1ᵀ" -> "W₁ᵀ".
+QString withSubscripts(QString text);
 
 /// Viridis (perceptually uniform, colour-blind safe): for probabilities and other values >= 0.
 QCPColorGradient viridisGradient();

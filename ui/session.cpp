@@ -198,7 +198,7 @@ void Session::recompute()
     try {
         Generation generation;
         std::shared_ptr<const Trace> full;
-        if (isModel()) {
+        if (m_config.model != ModelKind::None) {
             full = computeModel(m_config, generation);
         } else {
             Request r;
@@ -286,12 +286,9 @@ void Session::adoptModelSizes(Config& c)
         m = m_fileModel;
     if (!m)
         return;
+    // Only the widths: layers, d_ff, norm and activation describe a seeded model.
     c.dModel = m->options.dModel;
     c.heads = m->options.heads;
-    c.layers = m->options.encoderLayers;
-    c.dFF = m->options.dFF;
-    c.norm = m->options.norm;
-    c.activation = m->options.activation;
 }
 
 std::shared_ptr<const Trace> Session::computeModel(const Config& c, Generation& generation)
@@ -449,7 +446,7 @@ void Session::setTarget(const std::optional<QString>& target)
         return;
     m_target = target;
     emit decodingChanged();
-    if (isModel())
+    if (m_config.model != ModelKind::None)
         recompute();
 }
 

@@ -61,7 +61,8 @@ public:
     // --- a Transformer (config.model != none) ----------------------------------------------
     // The sentence is the encoder's source. The decoder reads <sos> + a typed target (teacher
     // forcing) or the model's own greedy output (generation), one step at a time.
-    bool isModel() const { return m_config.model != ModelKind::None; }
+    /// True when the trace on screen is a Transformer's (the config may ask for one that failed).
+    bool isModel() const { return m_full && m_full->model != nullptr; }
     /// The model in use (null for one attention block or when it could not be made).
     const std::shared_ptr<const Seq2SeqModel>& model() const { return m_model; }
     /// The model file opened with importModel (for config.model = file).

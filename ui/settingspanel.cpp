@@ -214,6 +214,14 @@ void SettingsPanel::syncFromSession()
         w->setEnabled(c.model == ModelKind::Seeded);
     m_dModel->setEnabled(!imported && !fixed);
     m_heads->setEnabled(!fixed);
+    if (const auto& m = m_session->model(); m && fixed) {
+        // The model's own sizes, shown in the (disabled) seeded-model boxes.
+        const QSignalBlocker b1(m_layers), b2(m_dFF), b3(m_norm), b4(m_activation);
+        m_layers->setValue(m->options.encoderLayers);
+        m_dFF->setValue(m->options.dFF);
+        selectData(m_norm, m->options.norm);
+        selectData(m_activation, m->options.activation);
+    }
     if (const auto& m = m_session->model(); m && fixed)
         m_modelInfo->setText(tr("%1: %2 encoder + %3 decoder layers, d_model %4, %5 heads, d_ff %6")
                                  .arg(QString::fromStdString(m->name.empty() ? m->source : m->name))
@@ -244,10 +252,12 @@ void SettingsPanel::apply()
     const auto mask = static_cast<MaskKind>(m_mask->currentData().toInt());
     c.padTo = m_padTo->value();
     c.model = static_cast<ModelKind>(m_model->currentData().toInt());
-    c.layers = m_layers->value();
-    c.dFF = m_dFF->value();
-    c.norm = static_cast<NormPlacement>(m_norm->currentData().toInt());
-    c.activation = static_cast<Activation>(m_activation->currentData().toInt());
+    if (c.model == ModelKind::Seeded) { // otherwise the boxes show the model's own sizes
+        c.layers = m_layers->value();
+        c.dFF = m_dFF->value();
+        c.norm = static_cast<NormPlacement>(m_norm->currentData().toInt());
+        c.activation = static_cast<Activation>(m_activation->currentData().toInt());
+    }
     m_dK->setText(tr("d_k = %1").arg(c.heads > 0 ? c.dModel / c.heads : 0));
 
     const int w = m_weights->currentData().toInt();

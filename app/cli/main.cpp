@@ -18,6 +18,7 @@
 #include <QFont>
 #include <QFontInfo>
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -225,6 +226,8 @@ int runGenerate(const std::vector<std::string>& args)
             }
             return true;
         };
+        if (std::find(args.begin(), args.end(), "--model") == args.end())
+            throw cli::UsageError("generate needs a trained model: --model FILE.safetensors or --model reversal");
         const int maxLength = o.maxLength;
         o = cli::parseTraceOptions(args, extra);
         o.maxLength = std::max(o.maxLength, maxLength);

@@ -258,6 +258,8 @@ Trace computeCliTrace(const TraceOptions& o, Generation* generation)
     const std::vector<std::string> source = modelTokens(*o.model, o.source, false, c.maxTokens, warnings);
     Trace t;
     if (o.model->options.decoderLayers == 0) {
+        if (o.target)
+            throw std::invalid_argument("this model is an encoder stack without a decoder: --target does not apply");
         t = computeModelTrace(o.model, source, {}, c);
     } else if (o.target) {
         t = computeModelTrace(o.model, source, teacherForcingInput(*o.model, *o.target, c.maxTokens, warnings), c);

@@ -1,0 +1,177 @@
+// attention-lab-cli with a Transformer: `trace --model/--layers/--source/--target`, `generate`,
+// `export --layer --block`, `--save-model`, and a clear one-line error for every bad request.
+
+#include "support/cli.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using attnlab::testing::cli;
+using attnlab::testing::Run;
+
+namespace {
+
+QJsonObject json(const QByteArray& bytes)
+{
+    return QJsonDocument::fromJson(bytes).object();
+}
+
+/// The stage with this id, layer (-1: null) and block ("" : null) and head (-1: null).
+QJsonObject stageOf(const QJsonObject& trace, const QString& id, int layer, const QString& block, int head = -1)
+{
+    for (const auto& v : trace.value("stages").toArray()) {
+        const QJsonObject s = v.toObject();
+        const bool layerOk = layer < 0 ? s.value("layer").isNull() : s.value("layer").toInt(-1) == layer;
+        const bool blockOk = block.isEmpty() ? s.value("block").isNull() : s.value("block").toString() == block;
+        const bool headOk = head < 0 ? s.value("head").isNull() : s.value("head").toInt(-1) == head;
+        if (s.value("id").toString() == id && layerOk && blockOk && headOk)
+            return s;
+    }
+    return {};
+}
+
+QStringList strings(const QJsonValue& v)
+{
+    QStringList out;
+    for (const auto& e : v.toArray())
+        out << e.toString();
+    return out;
+}
+
+} // namespace
+
+class TestCliModel : public QObject {
+    Q_OBJECT
+private slots:
+    void generateWithTheShippedModel()
+    {
+        QTemporaryDir dir;
+        const Run r = cli({"generate", "--model", "reversal", "--source", "attention", "--output-dir", dir.filePath("steps")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY2(r.out.contains("source: a t t e n t i o n"), r.out.constData());
+        QVERIFY2(r.out.contains("step 1: n"), r.out.constData());
+        QVERIFY2(r.out.contains("output: n o i t n e t t a\n"), r.out.constData());
+        // One trace per step: step k reads <sos> and the k − 1 tokens before it.
+        const QStringList files = QDir(dir.filePath("steps")).entryList({"step-*.json"}, QDir::Files, QDir::Name);
+        QCOMPARE(files.size(), 10); // 9 characters and <eos>
+        QFile f(dir.filePath("steps/" + files[2]));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QJsonObject t = json(f.readAll());
+        QCOMPARE(strings(t.value("target_tokens")), (QStringList{"<sos>", "n", "o"}));
+        QCOMPARE(t.value("config").toObject().value("model").toString(), QStringLiteral("reversal"));
+        QVERIFY(!stageOf(t, "probabilities", -1, "").isEmpty());
+    }
+
+    void traceTeacherForcing()
+    {
+        const Run r = cli({"trace", "--model", "reversal", "--source", "Hello", "--target", "olleh"});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QJsonObject t = json(r.out);
+        QCOMPARE(strings(t.value("tokens")), (QStringList{"h", "e", "l", "l", "o"}));
+        QCOMPARE(strings(t.value("target_tokens")), (QStringList{"<sos>", "o", "l", "l", "e", "h"}));
+        // Cross-attention: target rows × source columns.
+        const QJsonObject cross = stageOf(t, "weights", 1, "cross", 0);
+        QVERIFY(!cross.isEmpty());
+        const QJsonObject m = cross.value("matrices").toArray().first().toObject();
+        QCOMPARE(m.value("rows").toInt(), 6);
+        QCOMPARE(m.value("cols").toInt(), 5);
+        QVERIFY(!stageOf(t, "ffn_norm", 0, "encoder_self").isEmpty());
+        QVERIFY(!stageOf(t, "cross_norm", 1, "cross").isEmpty());
+    }
+
+    void seededEncoderStackAndSaveModel()
+    {
+        QTemporaryDir dir;
+        const QString saved = dir.filePath("m.safetensors");
+        const Run r = cli({"trace", "--layers", "3", "--d-model", "16", "--heads", "2", "--d-ff", "24", "--norm", "pre",
+                           "--activation", "gelu", "--sentence", "the cat sat", "--save-model", saved});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QJsonObject t = json(r.out);
+        const QJsonObject c = t.value("config").toObject();
+        QCOMPARE(c.value("layers").toInt(), 3);
+        QCOMPARE(c.value("d_ff").toInt(), 24);
+        QCOMPARE(c.value("norm").toString(), QStringLiteral("pre"));
+        QVERIFY(!stageOf(t, "layer_output", 2, "encoder_self").isEmpty());
+        QVERIFY(stageOf(t, "weights", 0, "cross", 0).isEmpty()); // no decoder
+        QVERIFY(t.value("target_tokens").isUndefined());
+        // The saved model computes the same trace.
+        const Run again = cli({"trace", "--model", saved, "--source", "the cat sat", "--target", "x"});
+        QVERIFY2(again.exitCode != 0, "an encoder stack alone has no decoder to take a target");
+        const Run same = cli({"trace", "--model", saved, "--source", "the cat sat"});
+        QVERIFY2(same.exitCode == 0, same.err.constData());
+        const QJsonObject t2 = json(same.out);
+        QCOMPARE(stageOf(t2, "encoder_output", -1, "").value("matrices"), stageOf(t, "encoder_output", -1, "").value("matrices"));
+    }
+
+    void exportCrossAttention()
+    {
+        QTemporaryDir dir;
+        const QString png = dir.filePath("cross.png");
+        const Run r = cli({"export", "--model", "reversal", "--source", "我爱你", "--stage", "weights", "--layer", "2", "--block",
+                           "cross", "--head", "1", "--output", png});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QFile image(png);
+        QVERIFY(image.open(QIODevice::ReadOnly));
+        QVERIFY(image.readAll().startsWith("\x89PNG"));
+        // Every stage of every layer, one file each, named by block and layer.
+        const Run all = cli({"export", "--layers", "1", "--d-model", "8", "--heads", "2", "--source", "a b", "--target", "c",
+                             "--all", "--format", "csv", "--output-dir", dir.filePath("all")});
+        QVERIFY2(all.exitCode == 0, all.err.constData());
+        const QStringList files = QDir(dir.filePath("all")).entryList({"*.csv"}, QDir::Files);
+        QVERIFY(files.filter("weights_cross_layer1_head2").size() == 1);
+        QVERIFY(files.filter("attn_norm_encoder_self_layer1").size() == 1);
+    }
+
+    void badRequests_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("missing model file") << QStringList{"trace", "--model", "/nonexistent.safetensors"} << "/nonexistent.safetensors";
+        QTest::newRow("not a model") << QStringList{"trace", "--model", ATTNLAB_TEST_DATA "/mha/bf16.safetensors"}
+                                     << "not an Attention Lab model";
+        QTest::newRow("sentence with a model") << QStringList{"trace", "--model", "reversal", "--sentence", "abc"} << "not a --sentence";
+        QTest::newRow("mask with a model") << QStringList{"trace", "--model", "reversal", "--mask", "causal"}
+                                           << "--mask/--mask-file belongs to a single attention block";
+        QTest::newRow("sizes with a model file") << QStringList{"trace", "--model", "reversal", "--layers", "3"}
+                                                 << "a --model file has its own";
+        QTest::newRow("wrong d_model") << QStringList{"trace", "--model", "reversal", "--d-model", "32"} << "must be the model's";
+        QTest::newRow("bad norm") << QStringList{"trace", "--layers", "2", "--norm", "middle"} << "--norm must be post|pre";
+        QTest::newRow("bad activation") << QStringList{"trace", "--layers", "2", "--activation", "tanh"} << "--activation must be relu|gelu";
+        QTest::newRow("too many layers") << QStringList{"trace", "--layers", "13"} << "layers (13) must be between 1 and 12";
+        QTest::newRow("seeded cannot generate") << QStringList{"trace", "--source", "a b"} << "a seeded model cannot generate";
+        QTest::newRow("generate without a model") << QStringList{"generate", "--source", "abc"} << "generate needs a trained model";
+        QTest::newRow("generate with a target") << QStringList{"generate", "--model", "reversal", "--target", "x"} << "does not apply to generate";
+        QTest::newRow("bad max length") << QStringList{"generate", "--model", "reversal", "--max-length", "0"} << "--max-length must be";
+        QTest::newRow("layer out of range") << QStringList{"export", "--model", "reversal", "--source", "ab", "--stage", "weights", "--layer",
+                                                           "3", "--block", "cross", "--output", "x.png"}
+                                            << "--layer 3 is out of range: the decoder has layers 1 to 2";
+        QTest::newRow("cross_norm in another block") << QStringList{"export", "--model", "reversal", "--source", "ab", "--stage", "cross_norm",
+                                                                    "--block", "decoder_self", "--output", "x.png"}
+                                                     << "belongs to --block cross";
+        QTest::newRow("layer without a model") << QStringList{"export", "--stage", "weights", "--layer", "1", "--output", "x.png"}
+                                               << "--layer and --block choose a stage of a Transformer";
+        QTest::newRow("unknown block") << QStringList{"export", "--model", "reversal", "--stage", "weights", "--block", "decoder", "--output", "x.png"}
+                                       << "--block must be encoder_self|decoder_self|cross";
+        QTest::newRow("unwritable model") << QStringList{"trace", "--model", "reversal", "--source", "ab", "--save-model",
+                                                         "/nonexistent/dir/m.safetensors", "-o", "/dev/null"}
+                                          << "/nonexistent/dir";
+    }
+
+    void badRequests()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, message);
+        const Run r = cli(args);
+        QVERIFY2(r.exitCode != 0, r.out.left(200).constData());
+        QVERIFY2(QString::fromUtf8(r.err).contains(message), r.err.constData());
+        QCOMPARE(QString::fromUtf8(r.err).count('\n'), 1); // one line
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliModel)
+#include "tst_cli_model.moc"
