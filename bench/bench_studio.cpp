@@ -50,8 +50,42 @@ void BM_TextChangeToRepaintedHeatmap(benchmark::State& state)
     }
 }
 
+/// Lower-case letters for the shipped reversal model: a different word of n characters each time.
+QString wordOf(int n, int variant)
+{
+    QString s;
+    for (int i = 0; i < n; ++i)
+        s += QChar(u'a' + (i * 7 + variant) % 26);
+    return s;
+}
+
+// The shipped trained encoder–decoder on its cross-attention step: every keystroke encodes the
+// source and generates the whole reversal greedily (one decoder pass per token), then repaints.
+void BM_TextChangeToRepaintedCrossAttention(benchmark::State& state)
+{
+    const int n = static_cast<int>(state.range(0));
+    Session session;
+    Config c = session.config();
+    c.model = ModelKind::Reversal;
+    session.setConfig(c);
+    session.setSentence(wordOf(n, 0));
+    session.setStep(session.stepIndex(QStringLiteral("weights"), 1, QStringLiteral("cross")));
+    MainWindow window(&session);
+    window.resize(1400, 900);
+    window.show();
+    QApplication::processEvents();
+    int variant = 0;
+    for (auto _ : state) {
+        session.setSentence(wordOf(n, ++variant));
+        window.stageView()->heatmap()->plot()->replot(QCustomPlot::rpImmediateRefresh);
+        QApplication::processEvents();
+    }
+    state.SetLabel(std::to_string(session.generation().tokens.size()) + " generation steps");
+}
+
 } // namespace
 
+BENCHMARK(BM_TextChangeToRepaintedCrossAttention)->ArgNames({"n"})->Arg(8)->Arg(12)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_TextChangeToRepaintedHeatmap)
     ->ArgNames({"n", "d", "h"})
     ->Args({32, 512, 8})

@@ -222,9 +222,9 @@ void LessonPlayer::goToStep(int index)
     // sentence stays otherwise).
     if (!m_session->applyLessonStep(s))
         m_error = tr("This model has no stage %1 in layer %2 (%3); the nearest one is shown.")
-                      .arg(QString::fromStdString(s.stage))
+                      .arg(stepName(QString::fromStdString(s.stage)))
                       .arg(s.layer + 1)
-                      .arg(QString::fromStdString(s.block));
+                      .arg(blockName(QString::fromStdString(s.block)));
     showStep();
 }
 

@@ -267,7 +267,7 @@ void MainWindow::buildMenus()
     file->addAction(tr("Save weights\u2026"), this, [this] { emit m_settings->saveWeightsRequested(); });
     file->addAction(tr("Open &mask\u2026"), this, [this] { emit m_settings->openMaskRequested(); });
     file->addSeparator();
-    file->addAction(tr("Open m&odel\u2026"), this, [this] { emit m_settings->openModelRequested(); });
+    file->addAction(tr("Open mo&del\u2026"), this, [this] { emit m_settings->openModelRequested(); });
     file->addAction(tr("Save model as\u2026"), this, [this] {
         const QString path = QFileDialog::getSaveFileName(this, tr("Save model"), QStringLiteral("model.safetensors"),
                                                           tr("Attention Lab models (*.safetensors)"));

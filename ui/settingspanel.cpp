@@ -55,7 +55,7 @@ SettingsPanel::SettingsPanel(Session* session, QWidget* parent)
     m_model->addItem(tr("Transformer: trained (reversal)"), static_cast<int>(ModelKind::Reversal));
     m_model->addItem(tr("Transformer: seeded weights"), static_cast<int>(ModelKind::Seeded));
     m_model->addItem(tr("Transformer: from file\u2026"), static_cast<int>(ModelKind::File));
-    m_model->setToolTip(tr("A trained or seeded encoder\u2013decoder adds Add & Norm, the feed-forward network, "
+    m_model->setToolTip(tr("A trained or seeded encoder\u2013" "decoder adds Add & Norm, the feed-forward network, "
                            "stacked layers, cross-attention and generation"));
     form->addRow(tr("Model"), m_model);
     m_layers->setRange(1, ConfigLimits::maxLayers);

@@ -314,10 +314,144 @@
     </message>
 </context>
 <context>
+    <name>attnlab::DecoderPanel</name>
+    <message>
+        <source>Step %1 / %2</source>
+        <translation>步骤 %1 / %2</translation>
+    </message>
+    <message>
+        <source>%1 → &lt;b&gt;%2&lt;/b&gt; (p = %3)</source>
+        <translation>%1 → &lt;b&gt;%2&lt;/b&gt;（p = %3）</translation>
+    </message>
+    <message>
+        <source>Decoder input: %1</source>
+        <translation>解码器输入：%1</translation>
+    </message>
+    <message>
+        <source>Decoder:</source>
+        <translation>解码器：</translation>
+    </message>
+    <message>
+        <source>Generate (greedy)</source>
+        <translation>贪心生成</translation>
+    </message>
+    <message>
+        <source>Inference: the model writes its own target, one token per step</source>
+        <translation>推理：模型自己写出目标序列，每步一个词元</translation>
+    </message>
+    <message>
+        <source>Teacher forcing:</source>
+        <translation>教师强制：</translation>
+    </message>
+    <message>
+        <source>Training: the decoder reads the correct target, every position at once</source>
+        <translation>训练：解码器读入正确的目标序列，所有位置一次算完</translation>
+    </message>
+    <message>
+        <source>the target sentence</source>
+        <translation>目标句子</translation>
+    </message>
+    <message>
+        <source>Previous generation step</source>
+        <translation>上一个生成步骤</translation>
+    </message>
+    <message>
+        <source>Next generation step: one more token</source>
+        <translation>下一个生成步骤：再多生成一个词元</translation>
+    </message>
+    <message>
+        <source>Play</source>
+        <translation>播放</translation>
+    </message>
+    <message>
+        <source>Watch generation add one token at a time</source>
+        <translation>观看生成过程：每次添加一个词元</translation>
+    </message>
+</context>
+<context>
     <name>attnlab::Exporter</name>
     <message>
         <source>%1 — head %2</source>
         <translation>%1 — 头 %2</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::FeedForwardView</name>
+    <message>
+        <source>share of the hidden units</source>
+        <translation>隐藏单元所占比例</translation>
+    </message>
+    <message>
+        <source>hidden value h</source>
+        <translation>隐藏值 h</translation>
+    </message>
+    <message>
+        <source>how many values</source>
+        <translation>个数</translation>
+    </message>
+    <message>
+        <source>This block has no feed-forward network (cross-attention&apos;s block has none). Choose a layer&apos;s “FFN hidden” step.</source>
+        <translation>这个块没有前馈网络（交叉注意力块中没有）。请选择某一层的“FFN 隐藏层”步骤。</translation>
+    </message>
+    <message>
+        <source>The feed-forward network is part of a Transformer layer, and one attention block has none. Choose a Transformer model in the settings, then a layer&apos;s “FFN hidden” step.</source>
+        <translation>前馈网络是 Transformer 层的一部分，单个注意力块中没有。请在设置中选择一个 Transformer 模型，再选择某一层的“FFN 隐藏层”步骤。</translation>
+    </message>
+    <message>
+        <source>Feed-forward network: d_model = %1 → d_ff = %2 → d_model = %1, with %3. Each token goes through the same two linear layers on its own (tokens do not look at each other here): H = %3(X·W₁ᵀ + b₁) widens its vector to %2 features, then H·W₂ᵀ + b₂ brings it back to %1.</source>
+        <translation>前馈网络：d_model = %1 → d_ff = %2 → d_model = %1，激活函数为 %3。每个词元各自经过同样的两个线性层（这里词元之间互不查看）：H = %3(X·W₁ᵀ + b₁) 把向量扩展到 %2 个特征，再由 H·W₂ᵀ + b₂ 变回 %1 个。</translation>
+    </message>
+    <message>
+        <source>GELU(x) = x·Φ(x) is smooth: a negative input gives a small negative value (never below about −0.17) rather than exactly 0. Here %1 of all %2 hidden values are negative or zero.</source>
+        <translation>GELU(x) = x·Φ(x) 是平滑的：负输入得到一个小的负值（不会低于约 −0.17），而不是恰好为 0。这里全部 %2 个隐藏值中有 %1 为负或零。</translation>
+    </message>
+    <message>
+        <source>ReLU(x) = max(0, x) switches a unit off, to exactly 0, whenever its input is negative. Here %1 of all %2 hidden values are exactly 0.</source>
+        <translation>ReLU(x) = max(0, x)：只要输入为负，就把该单元关闭，输出恰好为 0。这里全部 %2 个隐藏值中有 %1 恰好为 0。</translation>
+    </message>
+    <message>
+        <source>%1   (%2 tokens × %3 hidden units)</source>
+        <translation>%1   （%2 个词元 × %3 个隐藏单元）</translation>
+    </message>
+    <message>
+        <source>negative or zero (GELU)</source>
+        <translation>为负或零（GELU）</translation>
+    </message>
+    <message>
+        <source>exactly 0 (ReLU)</source>
+        <translation>恰好为 0（ReLU）</translation>
+    </message>
+    <message>
+        <source>all tokens: %1</source>
+        <translation>全部词元：%1</translation>
+    </message>
+    <message>
+        <source>Hidden units negative or zero per token (%1 units each)</source>
+        <translation>每个词元中为负或零的隐藏单元（各 %1 个单元）</translation>
+    </message>
+    <message>
+        <source>Hidden units at exactly 0 per token (%1 units each)</source>
+        <translation>每个词元中恰好为 0 的隐藏单元（各 %1 个单元）</translation>
+    </message>
+    <message>
+        <source>h ≤ 0 (negative or zero)</source>
+        <translation>h ≤ 0（为负或零）</translation>
+    </message>
+    <message>
+        <source>h = 0 (switched off)</source>
+        <translation>h = 0（被关闭）</translation>
+    </message>
+    <message>
+        <source>h &gt; 0</source>
+        <translation>h &gt; 0</translation>
+    </message>
+    <message>
+        <source>All %1 hidden values (%2 × %3), %4 bins</source>
+        <translation>全部 %1 个隐藏值（%2 × %3），%4 个区间</translation>
     </message>
 </context>
 <context>
@@ -435,6 +569,113 @@
     </message>
 </context>
 <context>
+    <name>attnlab::LayerNormView</name>
+    <message>
+        <source>Same colour scale before and after</source>
+        <translation>前后使用统一色标</translation>
+    </message>
+    <message>
+        <source>One symmetric colour range for both matrices, so you see how much the LayerNorm shrinks or stretches the values</source>
+        <translation>两个矩阵使用同一个对称的颜色范围，便于看出层归一化把数值缩小或放大了多少</translation>
+    </message>
+    <message>
+        <source>mean μ of the row</source>
+        <translation>该行的均值 μ</translation>
+    </message>
+    <message>
+        <source>(x − μ)/σ has mean 0</source>
+        <translation>(x − μ)/σ 的均值为 0</translation>
+    </message>
+    <message>
+        <source>(x − μ)/σ has variance 1</source>
+        <translation>(x − μ)/σ 的方差为 1</translation>
+    </message>
+    <message>
+        <source>This step has no LayerNorm. Choose one of a layer&apos;s “Norm” steps to see what it does to each token.</source>
+        <translation>这一步没有层归一化。请选择某一层的“Norm”步骤，看看它对每个词元做了什么。</translation>
+    </message>
+    <message>
+        <source>LayerNorm is part of a Transformer layer, and one attention block has none. Choose a Transformer model in the settings, then one of a layer&apos;s “Norm” steps.</source>
+        <translation>层归一化是 Transformer 层的一部分，单个注意力块中没有。请在设置中选择一个 Transformer 模型，再选择某一层的“Norm”步骤。</translation>
+    </message>
+    <message>
+        <source>%1, the layer&apos;s input</source>
+        <translation>%1，该层的输入</translation>
+    </message>
+    <message>
+        <source>%1, the output of layer %2</source>
+        <translation>%1，第 %2 层的输出</translation>
+    </message>
+    <message>
+        <source>its input</source>
+        <translation>它的输入</translation>
+    </message>
+    <message>
+        <source>The stack&apos;s final LayerNorm normalises its last layer&apos;s output %1.</source>
+        <translation>整个堆叠最后的层归一化对最后一层的输出 %1 做归一化。</translation>
+    </message>
+    <message>
+        <source>Pre-LN: the LayerNorm normalises %1 on its way into the sublayer; the residual stream itself is never normalised.</source>
+        <translation>Pre-LN：层归一化在 %1 进入子层之前对它做归一化；残差流本身从不被归一化。</translation>
+    </message>
+    <message>
+        <source>Post-LN (Add &amp; Norm): the LayerNorm normalises the residual sum %1.</source>
+        <translation>Post-LN（Add &amp; Norm）：层归一化对残差和 %1 做归一化。</translation>
+    </message>
+    <message>
+        <source>Here γ = 1 and β = 0 (as initialised), so %1 keeps exactly that.</source>
+        <translation>这里 γ = 1、β = 0（初始值），所以 %1 正好保持这一点。</translation>
+    </message>
+    <message>
+        <source>This LayerNorm&apos;s learned γ (from %1 to %2) and β (from %3 to %4) then scale and shift each feature, so the rows of %5 move off exactly 0 and 1.</source>
+        <translation>随后，这个层归一化学到的 γ（%1 到 %2）和 β（%3 到 %4）对每个特征做缩放和平移，所以 %5 的各行不再恰好是 0 和 1。</translation>
+    </message>
+    <message>
+        <source>LN(x) = (x − μ) / √(σ² + ε) · γ + β,   ε = %1,   over each token&apos;s %2 features.</source>
+        <translation>LN(x) = (x − μ) / √(σ² + ε) · γ + β，   ε = %1，   对每个词元的 %2 个特征计算。</translation>
+    </message>
+    <message>
+        <source>Before, each token&apos;s mean and variance are whatever the stream made them; after subtracting μ and dividing by √(σ² + ε), every token has mean 0 and variance 1 (the dashed lines).</source>
+        <translation>归一化之前，每个词元的均值和方差取决于残差流；减去 μ 并除以 √(σ² + ε) 之后，每个词元的均值都是 0、方差都是 1（虚线）。</translation>
+    </message>
+    <message>
+        <source>input</source>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <source>before: %1</source>
+        <translation>之前：%1</translation>
+    </message>
+    <message>
+        <source>after: %1</source>
+        <translation>之后：%1</translation>
+    </message>
+    <message>
+        <source>Mean μ of each token&apos;s row</source>
+        <translation>每个词元所在行的均值 μ</translation>
+    </message>
+    <message>
+        <source>variance σ² of the row (log scale)</source>
+        <translation>该行的方差 σ²（对数刻度）</translation>
+    </message>
+    <message>
+        <source>variance σ² of the row</source>
+        <translation>该行的方差 σ²</translation>
+    </message>
+    <message>
+        <source>Variance σ² of each token&apos;s row</source>
+        <translation>每个词元所在行的方差 σ²</translation>
+    </message>
+    <message>
+        <source>Before: %1</source>
+        <translation>之前：%1</translation>
+    </message>
+    <message>
+        <source>After: %1</source>
+        <translation>之后：%1</translation>
+    </message>
+</context>
+<context>
     <name>attnlab::LessonPlayer</name>
     <message>
         <source>◀ Previous</source>
@@ -483,6 +724,10 @@
     <message>
         <source>With this sentence the step cannot highlight: %1</source>
         <translation>当前句子下，此步骤无法高亮：%1</translation>
+    </message>
+    <message>
+        <source>This model has no stage %1 in layer %2 (%3); the nearest one is shown.</source>
+        <translation>此模型的第 %2 层（%3）中没有阶段 %1；显示的是最接近的阶段。</translation>
     </message>
 </context>
 <context>
@@ -813,6 +1058,46 @@
         <source>Stage %1 / %2</source>
         <translation>阶段 %1 / %2</translation>
     </message>
+    <message>
+        <source>&amp;Source:</source>
+        <translation>源序列(&amp;S)：</translation>
+    </message>
+    <message>
+        <source>Open model</source>
+        <translation>打开模型</translation>
+    </message>
+    <message>
+        <source>Attention Lab models (*.safetensors)</source>
+        <translation>Attention Lab 模型 (*.safetensors)</translation>
+    </message>
+    <message>
+        <source>Open mo&amp;del…</source>
+        <translation>打开模型(&amp;D)…</translation>
+    </message>
+    <message>
+        <source>Save model as…</source>
+        <translation>模型另存为…</translation>
+    </message>
+    <message>
+        <source>Save model</source>
+        <translation>保存模型</translation>
+    </message>
+    <message>
+        <source>Could not open the model: %1</source>
+        <translation>无法打开模型：%1</translation>
+    </message>
+    <message>
+        <source>Model from %1</source>
+        <translation>模型来自 %1</translation>
+    </message>
+    <message>
+        <source>Could not save the model: %1</source>
+        <translation>无法保存模型：%1</translation>
+    </message>
+    <message>
+        <source>Model saved to %1</source>
+        <translation>模型已保存到 %1</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::MultiHeadView</name>
@@ -1000,6 +1285,14 @@ every position looks the same</source>
         <source>custom_mask is not square</source>
         <translation>custom_mask 不是方阵</translation>
     </message>
+    <message>
+        <source>no model file is open: choose File → Open model…</source>
+        <translation>没有打开的模型文件：请选择“文件 → 打开模型…”</translation>
+    </message>
+    <message>
+        <source>there is no Transformer to save: choose a model in the settings</source>
+        <translation>没有可保存的 Transformer：请在设置中选择一个模型</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::SettingsPanel</name>
@@ -1122,6 +1415,74 @@ every position looks the same</source>
     <message>
         <source>Divide scores by √d_k</source>
         <translation>分数除以 √d_k</translation>
+    </message>
+    <message>
+        <source>one attention block</source>
+        <translation>单个注意力块</translation>
+    </message>
+    <message>
+        <source>Transformer: trained (reversal)</source>
+        <translation>Transformer：已训练（字符串反转）</translation>
+    </message>
+    <message>
+        <source>Transformer: seeded weights</source>
+        <translation>Transformer：随机初始化权重</translation>
+    </message>
+    <message>
+        <source>Transformer: from file…</source>
+        <translation>Transformer：来自文件…</translation>
+    </message>
+    <message>
+        <source>A trained or seeded encoder–decoder adds Add &amp; Norm, the feed-forward network, stacked layers, cross-attention and generation</source>
+        <translation>训练好的或随机初始化的编码器-解码器会加入 Add &amp; Norm、前馈网络、多层堆叠、交叉注意力和生成</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Encoder layers and decoder layers (as many of each)</source>
+        <translation>编码器层数和解码器层数（两者相同）</translation>
+    </message>
+    <message>
+        <source>Layers</source>
+        <translation>层数</translation>
+    </message>
+    <message>
+        <source>4 × d_model</source>
+        <translation>4 × d_model</translation>
+    </message>
+    <message>
+        <source>Hidden width of the feed-forward network</source>
+        <translation>前馈网络隐藏层的宽度</translation>
+    </message>
+    <message>
+        <source>d_ff</source>
+        <translation>d_ff</translation>
+    </message>
+    <message>
+        <source>Post-LN (the paper)</source>
+        <translation>Post-LN（原论文）</translation>
+    </message>
+    <message>
+        <source>Pre-LN</source>
+        <translation>Pre-LN</translation>
+    </message>
+    <message>
+        <source>LayerNorm</source>
+        <translation>层归一化</translation>
+    </message>
+    <message>
+        <source>Activation</source>
+        <translation>激活函数</translation>
+    </message>
+    <message>
+        <source>%1: %2 encoder + %3 decoder layers, d_model %4, %5 heads, d_ff %6</source>
+        <translation>%1：%2 个编码器层 + %3 个解码器层，d_model %4，%5 个头，d_ff %6</translation>
+    </message>
+    <message>
+        <source>Seeded weights: the numbers are right, the patterns random. It cannot generate; type a target.</source>
+        <translation>随机初始化的权重：数值都是对的，但图案是随机的。它无法生成，请输入目标序列。</translation>
     </message>
 </context>
 <context>
@@ -1250,6 +1611,34 @@ scores from %2 to %3, largest weight %4</source>
     <message>
         <source> of %1</source>
         <translation> / %1</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>源序列</translation>
+    </message>
+    <message>
+        <source>Target</source>
+        <translation>目标序列</translation>
+    </message>
+    <message>
+        <source>Output</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <source>Encoder layer %1</source>
+        <translation>编码器第 %1 层</translation>
+    </message>
+    <message>
+        <source>Decoder layer %1</source>
+        <translation>解码器第 %1 层</translation>
+    </message>
+    <message>
+        <source>Layer</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <source>Block</source>
+        <translation>块</translation>
     </message>
 </context>
 <context>
@@ -1480,6 +1869,174 @@ scores from %2 to %3, largest weight %4</source>
     <message>
         <source>Dot products grow with d_k; dividing by √d_k keeps their spread near 1 so the softmax does not saturate.</source>
         <translation>点积随 d_k 增大而变大；除以 √d_k 能让它们的离散程度保持在 1 附近，softmax 就不会饱和。</translation>
+    </message>
+    <message>
+        <source>Encoder self-attention</source>
+        <translation>编码器自注意力</translation>
+    </message>
+    <message>
+        <source>Decoder self-attention (masked)</source>
+        <translation>解码器自注意力（带掩码）</translation>
+    </message>
+    <message>
+        <source>Cross-attention</source>
+        <translation>交叉注意力</translation>
+    </message>
+    <message>
+        <source>source</source>
+        <translation>源序列</translation>
+    </message>
+    <message>
+        <source>target</source>
+        <translation>目标序列</translation>
+    </message>
+    <message>
+        <source>encoder layer %1 · self-attention</source>
+        <translation>编码器第 %1 层 · 自注意力</translation>
+    </message>
+    <message>
+        <source>decoder layer %1 · masked self-attention</source>
+        <translation>解码器第 %1 层 · 带掩码的自注意力</translation>
+    </message>
+    <message>
+        <source>decoder layer %1 · cross-attention</source>
+        <translation>解码器第 %1 层 · 交叉注意力</translation>
+    </message>
+    <message>
+        <source>R = X + MultiHead(X)</source>
+        <translation>R = X + MultiHead(X)</translation>
+    </message>
+    <message>
+        <source>R = Y + MultiHead(Q = Y, K = V = Mem)</source>
+        <translation>R = Y + MultiHead(Q = Y, K = V = Mem)</translation>
+    </message>
+    <message>
+        <source>LN(x) = (x − μ) / √(σ² + ε) · γ + β</source>
+        <translation>LN(x) = (x − μ) / √(σ² + ε) · γ + β</translation>
+    </message>
+    <message>
+        <source>H = act(X·W₁ᵀ + b₁)</source>
+        <translation>H = act(X·W₁ᵀ + b₁)</translation>
+    </message>
+    <message>
+        <source>F = H·W₂ᵀ + b₂</source>
+        <translation>F = H·W₂ᵀ + b₂</translation>
+    </message>
+    <message>
+        <source>R = X + FFN(X)</source>
+        <translation>R = X + FFN(X)</translation>
+    </message>
+    <message>
+        <source>the layer&apos;s output</source>
+        <translation>该层的输出</translation>
+    </message>
+    <message>
+        <source>Mem = LN(encoder&apos;s last layer)</source>
+        <translation>Mem = LN(编码器最后一层的输出)</translation>
+    </message>
+    <message>
+        <source>D = LN(decoder&apos;s last layer)</source>
+        <translation>D = LN(解码器最后一层的输出)</translation>
+    </message>
+    <message>
+        <source>logits = D·Wᵀ + b</source>
+        <translation>logits = D·Wᵀ + b</translation>
+    </message>
+    <message>
+        <source>P = softmax(logits)</source>
+        <translation>P = softmax(logits)</translation>
+    </message>
+    <message>
+        <source>Add (attention)</source>
+        <translation>Add：残差连接（注意力）</translation>
+    </message>
+    <message>
+        <source>Norm (attention)</source>
+        <translation>Norm：层归一化（注意力）</translation>
+    </message>
+    <message>
+        <source>Add (cross-attention)</source>
+        <translation>Add：残差连接（交叉注意力）</translation>
+    </message>
+    <message>
+        <source>Norm (cross-attention)</source>
+        <translation>Norm：层归一化（交叉注意力）</translation>
+    </message>
+    <message>
+        <source>FFN hidden</source>
+        <translation>FFN 隐藏层</translation>
+    </message>
+    <message>
+        <source>FFN output</source>
+        <translation>FFN 输出</translation>
+    </message>
+    <message>
+        <source>Add (FFN)</source>
+        <translation>Add：残差连接（FFN）</translation>
+    </message>
+    <message>
+        <source>Norm (FFN)</source>
+        <translation>Norm：层归一化（FFN）</translation>
+    </message>
+    <message>
+        <source>Layer output</source>
+        <translation>层输出</translation>
+    </message>
+    <message>
+        <source>Encoder output</source>
+        <translation>编码器输出</translation>
+    </message>
+    <message>
+        <source>Decoder output</source>
+        <translation>解码器输出</translation>
+    </message>
+    <message>
+        <source>Logits</source>
+        <translation>Logits</translation>
+    </message>
+    <message>
+        <source>Probabilities</source>
+        <translation>概率</translation>
+    </message>
+    <message>
+        <source>,  rows = target positions, columns = vocabulary</source>
+        <translation>，行 = 目标位置，列 = 词表</translation>
+    </message>
+    <message>
+        <source>The residual connection adds the sublayer&apos;s output to its input: the token keeps what it had and gradients flow straight through.</source>
+        <translation>残差连接把子层的输出加回到它的输入上：词元保留了原有的信息，梯度也能直接穿过。</translation>
+    </message>
+    <message>
+        <source>LayerNorm rescales each token&apos;s vector to mean 0 and variance 1 over its d_model features, then applies γ and β.</source>
+        <translation>层归一化在每个词元的 d_model 个特征上，把它的向量缩放为均值 0、方差 1，然后再乘以 γ、加上 β。</translation>
+    </message>
+    <message>
+        <source>The feed-forward network widens every token to d_ff features and applies the non-linearity, each token on its own.</source>
+        <translation>前馈网络把每个词元扩展到 d_ff 个特征，并施加非线性激活；每个词元单独计算。</translation>
+    </message>
+    <message>
+        <source>The second linear layer brings the d_ff features back to d_model.</source>
+        <translation>第二个线性层把 d_ff 个特征变回 d_model 个。</translation>
+    </message>
+    <message>
+        <source>What this layer hands to the next one.</source>
+        <translation>这一层传给下一层的内容。</translation>
+    </message>
+    <message>
+        <source>The encoder&apos;s output, the memory: every decoder layer&apos;s cross-attention reads its keys and values from it.</source>
+        <translation>编码器的输出，即“记忆”（memory）：每个解码器层的交叉注意力都从这里读取键和值。</translation>
+    </message>
+    <message>
+        <source>The decoder&apos;s output: one vector per target position, ready to be turned into a word.</source>
+        <translation>解码器的输出：每个目标位置一个向量，接下来要把它变成一个词。</translation>
+    </message>
+    <message>
+        <source>A linear layer scores every word of the vocabulary for the next position.</source>
+        <translation>一个线性层为下一个位置给词表中的每个词打分。</translation>
+    </message>
+    <message>
+        <source>Softmax turns each row of logits into next-token probabilities; greedy decoding takes the largest.</source>
+        <translation>Softmax 把每一行 logits 变成下一个词元的概率；贪心解码取其中最大的一个。</translation>
     </message>
 </context>
 <context>
