@@ -64,6 +64,14 @@ QString tokenAt(const Trace& t, int i)
     return QString::number(i);
 }
 
+/// The token of key j: the keys' own labels (the source's, in cross-attention), else the sentence's.
+QString keyTokenAt(const Trace& t, int j)
+{
+    if (const Stage* k = t.find("k", 0); k && k->main().rowLabels && j >= 0 && j < static_cast<int>(k->main().rowLabels->size()))
+        return QString::fromStdString((*k->main().rowLabels)[static_cast<std::size_t>(j)]);
+    return tokenAt(t, j);
+}
+
 /// "[2, 5]"
 QString at(int r, int c)
 {
@@ -82,11 +90,12 @@ protected:
 QSharedPointer<QCPAxisTickerText> keyTicker(const Trace& t)
 {
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
-    const int n = static_cast<int>(t.tokens.size());
+    const Stage* k = t.find("k", 0);
+    const int n = k ? static_cast<int>(k->main().values.rows()) : static_cast<int>(t.tokens.size());
     // With many keys label every k-th so the labels stay readable.
     const int step = n <= kMaxLabelledKeys ? 1 : (n + kMaxLabelledKeys - 1) / kMaxLabelledKeys;
     for (int j = 0; j < n; j += step)
-        ticker->addTick(j, tokenAt(t, j));
+        ticker->addTick(j, keyTokenAt(t, j));
     return ticker;
 }
 
@@ -406,7 +415,7 @@ void CellInspector::showScore(const Trace& t, const QString& id, int head, int i
     m_heading->setText(tr("query %1 (row %2) \u00B7 key %3 (column %4)")
                            .arg(quoted(tokenAt(t, i)))
                            .arg(i)
-                           .arg(quoted(tokenAt(t, j)))
+                           .arg(quoted(keyTokenAt(t, j)))
                            .arg(j));
     m_heading->show();
 
@@ -457,7 +466,7 @@ void CellInspector::showScore(const Trace& t, const QString& id, int head, int i
         lines << tr("Scaling is off: S\u2032 = S = %1").arg(formatNumber(scaled));
     if (hidden) {
         lines << tr("Key %1 is hidden from query %2: S\u2033 = S\u2032 + (\u2212\u221E) = \u2212\u221E")
-                     .arg(quoted(tokenAt(t, j)), quoted(tokenAt(t, i)));
+                     .arg(quoted(keyTokenAt(t, j)), quoted(tokenAt(t, i)));
         lines << tr("A%1 = 0: exp(\u2212\u221E) is exactly 0, so this key gets no attention.").arg(at(i, j));
     } else {
         lines << tr("S\u2033 = S\u2032 + M = %1 + 0 = %2").arg(formatNumber(scaled), formatNumber(masked));
@@ -508,7 +517,7 @@ void CellInspector::showWeightsRow(const Trace& t, int head, int i, int j)
     startTable({tr("key"), tr("S\u2033[%1, j]").arg(i),
                 tr("exp(S\u2033 \u2212 max)"), tr("A[%1, j]").arg(i)});
     for (int c = 0; c < n; ++c)
-        addTermRow(tokenAt(t, c), {s(i, c), e[static_cast<std::size_t>(c)], a(i, c)});
+        addTermRow(keyTokenAt(t, c), {s(i, c), e[static_cast<std::size_t>(c)], a(i, c)});
     const int sumRow = addTermRow(tr("\u03A3"), {kNaN, sumExp, sumA});
     QFont bold = font();
     bold.setBold(true);
@@ -542,7 +551,7 @@ void CellInspector::showWeightsRow(const Trace& t, int head, int i, int j)
         for (int c = 1; c < n; ++c)
             best = a(i, c) > a(i, best) ? c : best;
         lines << tr("A[%1, j] = exp(S\u2033[%1, j] \u2212 %2) / %3").arg(i).arg(formatNumber(max), formatNumber(sumExp));
-        lines << tr("Largest weight: key %1, %2").arg(quoted(tokenAt(t, best)), formatNumber(a(i, best)));
+        lines << tr("Largest weight: key %1, %2").arg(quoted(keyTokenAt(t, best)), formatNumber(a(i, best)));
         lines << (std::abs(sumA - 1.0) < 1e-4 ? tr("Check: \u03A3_j A[%1, j] = %2 \u2713").arg(i).arg(formatNumber(sumA))
                                               : tr("Check: \u03A3_j A[%1, j] = %2 (should be 1)").arg(i).arg(formatNumber(sumA)));
     }
@@ -582,7 +591,7 @@ void CellInspector::showWeightsRow(const Trace& t, int head, int i, int j)
     const QFontMetrics fm(beforeX->tickLabelFont());
     int widest = 0;
     for (int c = 0; c < n; ++c)
-        widest = std::max(widest, fm.horizontalAdvance(tokenAt(t, c)));
+        widest = std::max(widest, fm.horizontalAdvance(keyTokenAt(t, c)));
     const int barWidth = n > 0 ? std::max(m_plot->width() - 70, 150) / n : 0;
     for (QCPAxis* x : {beforeX, afterX})
         x->setTickLabelRotation(widest + 4 <= barWidth ? 0 : -60);
@@ -663,7 +672,7 @@ void CellInspector::showHeadOutput(const Trace& t, int head, int i, int c)
             best = j;
         }
         zeroWeights += a(i, j) == 0.0f ? 1 : 0;
-        addTermRow(tokenAt(t, j), {a(i, j), v(j, c), term});
+        addTermRow(keyTokenAt(t, j), {a(i, j), v(j, c), term});
     }
     addLedgerRow(tr("\u03A3_j A[%1, j]\u00B7V[j, %2]  (recomputed here)").arg(i).arg(c), sum);
     addLedgerRow(tr("Z%1 from the trace").arg(at(i, c)), z, true);
@@ -680,7 +689,7 @@ void CellInspector::showHeadOutput(const Trace& t, int head, int i, int c)
     lines << tr("Dimension %1 of every key's value, weighted by how much %2 attends to that key.").arg(dim, quoted(tokenAt(t, i)));
     if (bestTerm != 0)
         lines << tr("Largest term: key %1 (A = %2, contributes %3)")
-                     .arg(quoted(tokenAt(t, best)), formatNumber(a(i, best)), formatNumber(bestTerm));
+                     .arg(quoted(keyTokenAt(t, best)), formatNumber(a(i, best)), formatNumber(bestTerm));
     if (zeroWeights > 0)
         lines << tr("%1 keys have weight 0 (masked or vanishing) and contribute nothing.").arg(zeroWeights);
     m_summary->setText(lines.join(QLatin1Char('\n')));
@@ -692,9 +701,10 @@ void CellInspector::showHeadOutput(const Trace& t, int head, int i, int c)
 
 void CellInspector::showProjection(const Trace& t, const QString& id, int head, int i, int c)
 {
-    const Stage* xs = t.find("input");
-    const Stage* ps = t.find(id.toStdString(), head);
     const int p = id == u"q" ? 0 : id == u"k" ? 1 : 2; // block of in_proj_weight: W_Q, W_K, W_V
+    // Keys and values come from "key_input" when it differs (cross-attention: the encoder output).
+    const Stage* xs = p > 0 && t.find("key_input") ? t.find("key_input") : t.find("input");
+    const Stage* ps = t.find(id.toStdString(), head);
     const int d = t.config.dModel;
     const int dK = t.config.dK();
     const int r = head * dK + c;      // row of W_Q (W_K, W_V) for this head's column c
@@ -713,7 +723,7 @@ void CellInspector::showProjection(const Trace& t, const QString& id, int head, 
     const double bias = w->inProjBias(absolute);
 
     m_heading->setText(tr("%1 of %2 (row %3) \u00B7 %4 (column %5)")
-                           .arg(role, quoted(tokenAt(t, i)))
+                           .arg(role, quoted(p == 0 ? tokenAt(t, i) : keyTokenAt(t, i)))
                            .arg(i)
                            .arg(label(ps->main().colLabels, c))
                            .arg(c));

@@ -57,6 +57,11 @@ DecoderPanel::DecoderPanel(Session* session, QWidget* parent)
     m_title->setFont(bold);
     m_output->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_output->setTextFormat(Qt::RichText);
+    // A long output must not widen the window past the screen: the label gives way instead.
+    m_output->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_output->setMinimumWidth(120);
+    for (QPushButton* b : {m_previous, m_next})
+        b->setMaximumWidth(40);
     m_target->setMinimumWidth(160);
     // The arrow keys belong to the stage navigator; only the text box takes focus.
     for (QWidget* w : {static_cast<QWidget*>(m_generate), static_cast<QWidget*>(m_force), static_cast<QWidget*>(m_previous),

@@ -371,6 +371,10 @@ void Session::project()
         const int layer = *st.layer;
         if (const Stage* in = attentionInput(full, layer, block, full.model->options.norm))
             take(*in, "input");
+        // Cross-attention's keys and values come from the encoder output, the memory.
+        if (block == "cross")
+            if (const Stage* mem = full.find("encoder_output", std::nullopt, std::nullopt, ""))
+                take(*mem, "key_input");
         const TransformerWeights& w = full.model->weights;
         const AttentionWeights* aw = nullptr;
         if (block == "encoder_self" && layer < static_cast<int>(w.encoder.size()))

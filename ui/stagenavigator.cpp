@@ -186,8 +186,11 @@ void StageNavigator::retranslate()
             continue;
         const Step& s = steps[static_cast<std::size_t>(step)];
         QString text = QStringLiteral("%1. %2").arg(item->data(Qt::UserRole + 1).toInt()).arg(stepName(s.id));
-        if (s.layer && (s.block == u"cross") != (steps[static_cast<std::size_t>(std::max(0, step - 1))].block == u"cross"))
+        // Where a layer's sub-blocks start: self-attention, cross-attention, feed-forward network.
+        if (s.layer && s.id == u"q")
             text += QStringLiteral("  \u2014 ") + blockName(s.block);
+        else if (s.layer && s.id == u"ffn_hidden")
+            text += QStringLiteral("  \u2014 ") + tr("Feed-forward network");
         if (m_session->isModel())
             text = QStringLiteral("   ") + text;
         item->setText(text);
