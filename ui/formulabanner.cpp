@@ -67,9 +67,29 @@ void FormulaBanner::refresh()
     big.setPointSizeF(font().pointSizeF() * 1.6);
     big.setBold(true);
     m_formula->setFont(big);
-    m_formula->setText(stepFormula(id, trace.config.scaleScores, trace.config.embedScale));
+    QString formula = stepFormula(id, trace.config.scaleScores, trace.config.embedScale);
+    QString explanation = stepExplanation(id);
+    // In a Transformer's layer, say what X is: the projections' input differs by block and layer.
+    if (step.layer && trace.model && (id == u"q" || id == u"k" || id == u"v")) {
+        const bool memory = step.block == u"cross" && id != u"q";
+        if (memory)
+            formula.replace(QStringLiteral("X\u00B7"), QStringLiteral("Mem\u00B7"));
+        QString what;
+        if (memory)
+            what = tr("Mem is the encoder output: in cross-attention the keys and values come from the source.");
+        else if (trace.model->options.norm == NormPlacement::Pre)
+            what = tr("X is this block's input after its LayerNorm (Pre-LN).");
+        else if (step.block == u"cross")
+            what = tr("X is the decoder's stream after its masked self-attention and Add & Norm: the queries come from the target.");
+        else if (*step.layer == 0)
+            what = tr("X is the embeddings plus the positions.");
+        else
+            what = tr("X is the previous layer's output.");
+        explanation += QLatin1Char(' ') + what;
+    }
+    m_formula->setText(formula);
     m_shapes->setText(stepShapes(id, trace));
-    m_explanation->setText(stepExplanation(id));
+    m_explanation->setText(explanation);
 }
 
 } // namespace attnlab

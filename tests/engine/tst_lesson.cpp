@@ -254,6 +254,14 @@ QStringList lessonFolderProblems(const QString& root, int& count)
                                 .arg(q(b.stage))
                                 .arg(b.head + 1)
                                 .arg(q(b.view), dump(b.highlight));
+            // A Transformer step must show the same place and the same decoder input too.
+            else if (!(a.config == b.config) || a.layer != b.layer || a.block != b.block || a.generate != b.generate
+                     || a.target.has_value() != b.target.has_value() || (a.target && *a.target != *b.target))
+                failures << QStringLiteral("%1: step %2 differs: en line %3 and zh line %4 differ in settings, layer, block, target or generate")
+                                .arg(it.key())
+                                .arg(i + 1)
+                                .arg(a.line)
+                                .arg(b.line);
         }
     }
     for (const QString& name : QDir(root + "zh").entryList({QStringLiteral("*.md")}, QDir::Files)) {
@@ -996,6 +1004,8 @@ private slots:
         write("zh/stage.md", zh + "## A\nstage: k\n");
         write("en/highlight.md", en + "## A\nhighlight: row 1\n");
         write("zh/highlight.md", zh + "## A\nhighlight: row 2\n");
+        write("en/layer.md", en + "## A\nsettings: model=seeded\nlayer: 1\n");
+        write("zh/layer.md", zh + "## A\nsettings: model=seeded\nlayer: 2\n");
         write("en/count.md", en + "## A\n\n## B\n");
         write("zh/count.md", zh + "## A\n");
         write("en/only-en.md", en + "## A\n");
@@ -1006,9 +1016,10 @@ private slots:
         write("zh/wrong-language.md", zh + "## A\n");
         int count = 0;
         const QStringList got = lessonFolderProblems(dir.path() + "/", count);
-        QCOMPARE(count, 14);
+        QCOMPARE(count, 16);
         const QString all = got.join('\n');
-        QCOMPARE(got.size(), 7);
+        QCOMPARE(got.size(), 8);
+        QVERIFY2(all.contains("layer.md: step 1 differs: en line 5 and zh line 5 differ in settings, layer"), qPrintable(all));
         QVERIFY2(all.contains("broken.md:6: unknown stage 'nope'"), qPrintable(all));
         QVERIFY2(all.contains("en/wrong-language.md: the header says language zh"), qPrintable(all));
         QVERIFY2(all.contains("en/only-en.md has no twin zh/only-en.md"), qPrintable(all));
