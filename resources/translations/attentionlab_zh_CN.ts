@@ -460,6 +460,26 @@
         <source> · head %1 of %2</source>
         <translation> · 头 %1 / %2</translation>
     </message>
+    <message>
+        <source>Mem is the encoder output: in cross-attention the keys and values come from the source.</source>
+        <translation>Mem 是编码器的输出：在交叉注意力中，键和值来自源序列。</translation>
+    </message>
+    <message>
+        <source>X is this block&apos;s input after its LayerNorm (Pre-LN).</source>
+        <translation>X 是这个块的输入经过层归一化之后的结果（Pre-LN）。</translation>
+    </message>
+    <message>
+        <source>X is the decoder&apos;s stream after its masked self-attention and Add &amp; Norm: the queries come from the target.</source>
+        <translation>X 是解码器经过带掩码的自注意力和 Add &amp; Norm 之后的表示：查询来自目标序列。</translation>
+    </message>
+    <message>
+        <source>X is the embeddings plus the positions.</source>
+        <translation>X 是词嵌入加上位置编码。</translation>
+    </message>
+    <message>
+        <source>X is the previous layer&apos;s output.</source>
+        <translation>X 是上一层的输出。</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::KernelRegressionView</name>
@@ -1639,6 +1659,10 @@ scores from %2 to %3, largest weight %4</source>
     <message>
         <source>Block</source>
         <translation>块</translation>
+    </message>
+    <message>
+        <source>Feed-forward network</source>
+        <translation>前馈网络</translation>
     </message>
 </context>
 <context>
