@@ -35,6 +35,9 @@ QString formatValue(float v)
     return fixedNumber(static_cast<double>(v), decimals);
 }
 
+/// A column of probabilities gets its label, among too many columns, from this value on.
+constexpr float kLabelledProbability = 0.05f;
+
 QSharedPointer<QCPAxisTickerText> labelTicker(const std::vector<std::string>& labels)
 {
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
@@ -138,7 +141,7 @@ void HeatmapView::resizeEvent(QResizeEvent* event)
 
 HeatmapView::Scale HeatmapView::scaleForStage(const QString& stageId)
 {
-    return stageId == QLatin1String("weights") ? Scale::Probability : Scale::Signed;
+    return stageId == QLatin1String("weights") || stageId == QLatin1String("probabilities") ? Scale::Probability : Scale::Signed;
 }
 
 void HeatmapView::setMatrix(const LabeledMatrix& m, const QString& title, Scale scale)
@@ -188,6 +191,19 @@ void HeatmapView::rebuild()
             widest = std::max(widest, fm.horizontalAdvance(QString::fromStdString(l)));
         const int cellWidth = cols > 0 ? std::max(m_plot->width() - 160, 200) / cols : 0;
         m_plot->xAxis2->setTickLabelRotation(widest + 6 <= cellWidth ? 0 : -45);
+        // Too many probability columns to label them all (a vocabulary): label the columns that
+        // hold a real probability somewhere, so the bright cells carry their tokens' names.
+        if (m_scale == Scale::Probability && cols > kMaxLabelledCells) {
+            auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+            for (int c = 0; c < cols; ++c) {
+                if (v.col(c).maxCoeff() >= kLabelledProbability)
+                    ticker->addTick(c, QString::fromStdString((*m_matrix.colLabels)[static_cast<std::size_t>(c)]));
+            }
+            if (ticker->ticks().size() <= kMaxLabelledCells) {
+                m_plot->xAxis2->setTicker(ticker);
+                m_plot->xAxis2->setTickLabelRotation(-90); // neighbouring tokens stay apart
+            }
+        }
     }
     if (m_matrix.rowLabels)
         m_plot->yAxis->setTicker(labelTicker(*m_matrix.rowLabels));
