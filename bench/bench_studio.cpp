@@ -28,6 +28,23 @@ QString sentenceOf(int n, int variant)
     return s;
 }
 
+/// The studio window on the session's current step; each iteration types `textFor(k)` (a
+/// different text of the same length, as typing one more letter would) and repaints the heatmap.
+template <typename TextFor>
+void typeAndRepaint(benchmark::State& state, Session& session, TextFor textFor)
+{
+    MainWindow window(&session);
+    window.resize(1400, 900);
+    window.show();
+    QApplication::processEvents();
+    int variant = 0;
+    for (auto _ : state) {
+        session.setSentence(textFor(++variant));
+        window.stageView()->heatmap()->plot()->replot(QCustomPlot::rpImmediateRefresh);
+        QApplication::processEvents();
+    }
+}
+
 void BM_TextChangeToRepaintedHeatmap(benchmark::State& state)
 {
     const int n = static_cast<int>(state.range(0));
@@ -37,17 +54,7 @@ void BM_TextChangeToRepaintedHeatmap(benchmark::State& state)
     c.heads = static_cast<int>(state.range(2));
     session.setConfig(c);
     session.setStepId(QStringLiteral("weights"));
-    MainWindow window(&session);
-    window.resize(1400, 900);
-    window.show();
-    QApplication::processEvents();
-    int variant = 0;
-    for (auto _ : state) {
-        // A different sentence of the same length each time, as typing one more letter would.
-        session.setSentence(sentenceOf(n, ++variant));
-        window.stageView()->heatmap()->plot()->replot(QCustomPlot::rpImmediateRefresh);
-        QApplication::processEvents();
-    }
+    typeAndRepaint(state, session, [n](int variant) { return sentenceOf(n, variant); });
 }
 
 /// Lower-case letters for the shipped reversal model: a different word of n characters each time.
@@ -70,16 +77,7 @@ void BM_TextChangeToRepaintedCrossAttention(benchmark::State& state)
     session.setConfig(c);
     session.setSentence(wordOf(n, 0));
     session.setStep(session.stepIndex(QStringLiteral("weights"), 1, QStringLiteral("cross")));
-    MainWindow window(&session);
-    window.resize(1400, 900);
-    window.show();
-    QApplication::processEvents();
-    int variant = 0;
-    for (auto _ : state) {
-        session.setSentence(wordOf(n, ++variant));
-        window.stageView()->heatmap()->plot()->replot(QCustomPlot::rpImmediateRefresh);
-        QApplication::processEvents();
-    }
+    typeAndRepaint(state, session, [n](int variant) { return wordOf(n, variant); });
     state.SetLabel(std::to_string(session.generation().tokens.size()) + " generation steps");
 }
 
