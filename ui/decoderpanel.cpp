@@ -4,6 +4,7 @@
 
 #include <QEvent>
 #include <QHBoxLayout>
+#include <QVBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -39,19 +40,25 @@ DecoderPanel::DecoderPanel(Session* session, QWidget* parent)
     , m_debounce(new QTimer(this))
     , m_playTimer(new QTimer(this))
 {
-    auto* layout = new QHBoxLayout(this);
+    // Two rows, so that presenter-mode type never pushes the window past the screen: the
+    // decoder's input, then the generation stepper and what has been written.
+    auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_title);
-    layout->addWidget(m_generate);
-    layout->addWidget(m_force);
-    layout->addWidget(m_target, 2);
-    layout->addSpacing(12);
-    layout->addWidget(m_previous);
-    layout->addWidget(m_stepLabel);
-    layout->addWidget(m_next);
-    layout->addWidget(m_play);
-    layout->addSpacing(12);
-    layout->addWidget(m_output, 3);
+    layout->setSpacing(2);
+    auto* input = new QHBoxLayout;
+    input->addWidget(m_title);
+    input->addWidget(m_generate);
+    input->addWidget(m_force);
+    input->addWidget(m_target, 1);
+    auto* stepper = new QHBoxLayout;
+    stepper->addWidget(m_previous);
+    stepper->addWidget(m_stepLabel);
+    stepper->addWidget(m_next);
+    stepper->addWidget(m_play);
+    stepper->addSpacing(12);
+    stepper->addWidget(m_output, 1);
+    layout->addLayout(input);
+    layout->addLayout(stepper);
     QFont bold = m_title->font();
     bold.setBold(true);
     m_title->setFont(bold);

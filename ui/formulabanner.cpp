@@ -28,6 +28,7 @@ FormulaBanner::FormulaBanner(Session* session, QWidget* parent)
     m_explanation->setWordWrap(true);
     m_formula->setWordWrap(true); // the PE formula is long at presenter-mode sizes
     m_shapes->setWordWrap(true);
+    m_step->setWordWrap(true); // a Transformer's place makes it long
     setAutoFillBackground(true);
     setBackgroundRole(QPalette::AlternateBase);
 
@@ -57,7 +58,7 @@ void FormulaBanner::refresh()
         where += tr(" \u00B7 head %1 of %2").arg(m_session->head() + 1).arg(trace.config.heads);
     // In a Transformer the same stage exists in every layer: say which one.
     if (const QString place = stepPlace(step); !place.isEmpty())
-        where = QStringLiteral("%1 \u2014 %2").arg(place, where);
+        where = QStringLiteral("%1\n%2").arg(place, where);
     QFont bold = font();
     bold.setBold(true);
     m_step->setFont(bold);

@@ -72,6 +72,9 @@ SettingsPanel::SettingsPanel(Session* session, QWidget* parent)
     m_activation->addItem(QStringLiteral("GELU"), static_cast<int>(Activation::Gelu));
     form->addRow(tr("Activation"), m_activation);
     m_modelInfo->setWordWrap(true);
+    // A form layout does not grow a row for wrapped text: room for three lines, so it never
+    // runs into the row below.
+    m_modelInfo->setMinimumHeight(3 * m_modelInfo->fontMetrics().lineSpacing());
     form->addRow(m_modelInfo);
 
     m_dModel->setRange(1, ConfigLimits::maxDModel);
