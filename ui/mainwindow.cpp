@@ -478,7 +478,7 @@ bool MainWindow::exportAllStagesTo(const QString& dir, const QString& format)
 {
     ExportOptions options;
     options.format = parseImageFormat(format).value_or(ImageFormat::Png);
-    const auto& trace = *m_session->trace();
+    const auto& trace = *m_session->fullTrace();
     QProgressDialog progress(tr("Exporting every stage\u2026"), tr("Cancel"), 0, static_cast<int>(trace.stages.size()), this);
     progress.setWindowModality(Qt::WindowModal);
     progress.setMinimumDuration(300);

@@ -351,6 +351,26 @@ private slots:
         QVERIFY(w.exportCurrentView(dir.filePath("pe.png")));
     }
 
+    void exportAllOfATransformer()
+    {
+        // Every stage of every layer, not only the block on screen.
+        Session s;
+        Config c = s.config();
+        c.model = ModelKind::Seeded;
+        c.dModel = 8;
+        c.heads = 2;
+        c.layers = 1;
+        s.setConfig(c);
+        s.setSentence(QStringLiteral("a b"));
+        MainWindow w(&s);
+        QTemporaryDir dir;
+        QVERIFY(w.exportAllStagesTo(dir.filePath("all"), QStringLiteral("png")));
+        const QStringList files = QDir(dir.filePath("all")).entryList({"*.png"});
+        QCOMPARE(files.size(), static_cast<int>(s.fullTrace()->stages.size()));
+        QCOMPARE(files.filter(QStringLiteral("weights_cross_layer1_head2")).size(), 1);
+        QCOMPARE(files.filter(QStringLiteral("ffn_hidden_decoder_self_layer1")).size(), 1);
+    }
+
     void presenterMode()
     {
         Session s;
