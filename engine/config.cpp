@@ -108,9 +108,6 @@ std::vector<std::string> Config::problems() const
         out.push_back("layers (" + str(layers) + ") must be between 1 and " + str(ConfigLimits::maxLayers));
     if (dFF < 0 || dFF > ConfigLimits::maxDFF)
         out.push_back("d_ff (" + str(dFF) + ") must be 0 (4·d_model) or between 1 and " + str(ConfigLimits::maxDFF));
-    else if (dFF == 0 && 4LL * dModel > ConfigLimits::maxDFF && model == ModelKind::Seeded)
-        out.push_back("d_ff (4·d_model = " + str(4LL * dModel) + ") must not exceed " + str(ConfigLimits::maxDFF)
-                      + "; give d_ff explicitly");
     return out;
 }
 

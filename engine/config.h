@@ -112,7 +112,7 @@ struct ConfigLimits {
     /// n^2 * heads: above this a trace would need more memory than a laptop has to spare.
     static constexpr std::int64_t maxAttentionCells = 16LL * 1024 * 1024;
     static constexpr int maxLayers = 12;
-    static constexpr int maxDFF = 8192;
+    static constexpr int maxDFF = 8192; ///< = 4·maxDModel, so d_ff = 0 (4·d_model) is always within it
 };
 
 // Names used on the command line, in trace JSON and in session files.

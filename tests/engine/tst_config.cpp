@@ -90,6 +90,28 @@ private slots:
         row("pad_to_above_max_tokens", [](Config& c) { c.padTo = 600; }, "pad_to (600) must not exceed max_tokens (512)");
         row("pad_to_above_small_max_tokens", [](Config& c) { c.maxTokens = 4; c.padTo = 5; },
             "pad_to (5) must not exceed max_tokens (4)");
+        row("layers_zero", [](Config& c) { c.layers = 0; }, "layers (0) must be between 1 and 12");
+        row("layers_too_many", [](Config& c) { c.layers = 13; }, "layers (13) must be between 1 and 12");
+        row("d_ff_negative", [](Config& c) { c.dFF = -1; }, "d_ff (-1) must be 0 (4·d_model) or between 1 and 8192");
+        row("d_ff_too_wide", [](Config& c) { c.dFF = 8193; }, "d_ff (8193) must be 0 (4·d_model) or between 1 and 8192");
+    }
+
+    void modelSettings()
+    {
+        const Config c;
+        QVERIFY(c.model == attnlab::ModelKind::None);
+        QCOMPARE(c.layers, 2);
+        QCOMPARE(c.feedForwardWidth(), 4 * c.dModel); // d_ff 0 means the paper's 4·d_model
+        Config d;
+        d.dFF = 48;
+        QCOMPARE(d.feedForwardWidth(), 48);
+        // Names, both ways.
+        for (const auto m : {attnlab::ModelKind::None, attnlab::ModelKind::Seeded, attnlab::ModelKind::Reversal, attnlab::ModelKind::File})
+            QVERIFY(attnlab::parseModelKind(attnlab::toString(m)) == m);
+        QVERIFY(attnlab::parseNormPlacement("pre") == attnlab::NormPlacement::Pre);
+        QVERIFY(attnlab::parseActivation("gelu") == attnlab::Activation::Gelu);
+        QVERIFY(!attnlab::parseModelKind("transformer"));
+        QVERIFY(!attnlab::parseNormPlacement("middle"));
     }
     void rules()
     {
