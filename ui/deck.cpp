@@ -135,8 +135,11 @@ void drawPage(QPainter& p, const Lesson& lesson, const LessonStep& step, int ind
     if (stageView) {
         const QString id = session.stepId();
         const auto& cfg = session.trace()->config;
+        // In a Transformer, which layer and block the stage belongs to comes first.
+        const QString place = stepPlace(session.currentStep());
+        const QString name = place.isEmpty() ? stepName(id) : QStringLiteral("%1 \u2014 %2").arg(place, stepName(id));
         markdown += QStringLiteral("**%1**\n\n`%2`\n\n*%3*\n\n")
-                        .arg(stepName(id), stepFormula(id, cfg.scaleScores, cfg.embedScale), stepShapes(id, *session.trace()));
+                        .arg(name, stepFormula(id, cfg.scaleScores, cfg.embedScale), stepShapes(id, *session.trace()));
     }
     markdown += QString::fromStdString(step.explanation);
     doc.setMarkdown(markdown);
