@@ -1504,6 +1504,10 @@ every position looks the same</source>
         <source>Seeded weights: the numbers are right, the patterns random. It cannot generate; type a target.</source>
         <translation>随机初始化的权重：数值都是对的，但图案是随机的。它无法生成，请输入目标序列。</translation>
     </message>
+    <message>
+        <source>The trained reversal model</source>
+        <translation>训练好的字符串反转模型</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::SoftmaxScalingView</name>
