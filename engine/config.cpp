@@ -1,6 +1,8 @@
 #include "config.h"
 
 #include <array>
+#include <cmath>
+#include <cstdio>
 #include <stdexcept>
 #include <utility>
 
@@ -72,6 +74,14 @@ std::string str(long long v)
     return std::to_string(v);
 }
 
+/// "0", "-1", "1e-05", "nan": a float as people write it.
+std::string shortNumber(float v)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", static_cast<double>(v));
+    return buf;
+}
+
 } // namespace
 
 std::string_view toString(PositionalEncoding v) { return nameOf(kPositionalNames, v); }
@@ -106,6 +116,8 @@ std::vector<std::string> Config::problems() const
         out.push_back("pad_to (" + str(padTo) + ") must not exceed max_tokens (" + str(maxTokens) + ")");
     if (layers < 1 || layers > ConfigLimits::maxLayers)
         out.push_back("layers (" + str(layers) + ") must be between 1 and " + str(ConfigLimits::maxLayers));
+    if (!(layerNormEps > 0) || !std::isfinite(layerNormEps))
+        out.push_back("layer_norm_eps (" + shortNumber(layerNormEps) + ") must be a positive number");
     if (dFF < 0 || dFF > ConfigLimits::maxDFF)
         out.push_back("d_ff (" + str(dFF) + ") must be 0 (4·d_model) or between 1 and " + str(ConfigLimits::maxDFF));
     return out;

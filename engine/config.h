@@ -97,6 +97,8 @@ struct Config {
     NormPlacement norm = NormPlacement::Post;
     /// Seeded model: ReLU (the paper) or GELU in the feed-forward networks.
     Activation activation = Activation::Relu;
+    /// Seeded model: ε added to the variance in every LayerNorm (PyTorch's layer_norm_eps). Positive.
+    float layerNormEps = 1e-5f;
 
     /// d_ff in use: dFF, or 4·d_model when it is 0.
     int feedForwardWidth() const { return dFF > 0 ? dFF : 4 * dModel; }

@@ -55,6 +55,7 @@ nlohmann::ordered_json configToJson(const Config& c)
         j["d_ff"] = c.feedForwardWidth();
         j["norm"] = toString(c.norm);
         j["activation"] = toString(c.activation);
+        j["layer_norm_eps"] = c.layerNormEps;
     }
     return j;
 }
@@ -82,6 +83,7 @@ Config configFromJson(const nlohmann::json& o)
     read(o, "d_ff", c.dFF);
     readEnum(o, "norm", c.norm, parseNormPlacement);
     readEnum(o, "activation", c.activation, parseActivation);
+    read(o, "layer_norm_eps", c.layerNormEps);
     return c;
 }
 

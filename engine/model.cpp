@@ -342,6 +342,7 @@ Seq2SeqModel seededModel(const Config& config, bool decoder)
     o.dFF = config.feedForwardWidth();
     o.norm = config.norm;
     o.activation = config.activation;
+    o.eps = config.layerNormEps;
     o.encoderLayers = config.layers;
     o.decoderLayers = decoder ? config.layers : 0;
     o.finalNorms = true;

@@ -61,7 +61,7 @@ struct Seq2SeqModel {
 
 /// The encoder–decoder a Config describes (model=seeded): config.layers encoder and decoder
 /// layers of width d_model, d_ff = config.feedForwardWidth(), its norm placement and activation,
-/// final norms; attention projections Xavier-uniform as presetWeights, linear layers uniform in
+/// final norms, LayerNorm ε = config.layerNormEps; attention projections Xavier-uniform as presetWeights, linear layers uniform in
 /// ±1/√fan_in (PyTorch's nn.Linear), LayerNorm γ = 1, β = 0, all drawn from config.seed; an open
 /// vocabulary and no output head. Without `decoder` it is an encoder stack alone (no decoder
 /// layers). Throws std::invalid_argument for an invalid config.

@@ -7,6 +7,8 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <limits>
 
@@ -56,6 +58,7 @@ TraceOptions parseTraceOptions(const std::vector<std::string>& args, const Extra
     std::optional<int> dFF;
     std::optional<NormPlacement> norm;
     std::optional<Activation> activation;
+    std::optional<float> eps;
 
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
@@ -85,6 +88,13 @@ TraceOptions parseTraceOptions(const std::vector<std::string>& args, const Extra
             norm = parseNormPlacement(v);
             if (!norm)
                 throw UsageError("--norm must be " + allowed({"post", "pre"}) + ", got '" + v + "'");
+        } else if (a == "--layer-norm-eps") {
+            const std::string& v = value();
+            char* end = nullptr;
+            const float e = std::strtof(v.c_str(), &end);
+            if (v.empty() || end != v.c_str() + v.size() || !(e > 0) || !std::isfinite(e))
+                throw UsageError("--layer-norm-eps expects a positive number, got '" + v + "'");
+            eps = e;
         } else if (a == "--activation") {
             const auto& v = value();
             activation = parseActivation(v);
@@ -139,11 +149,11 @@ TraceOptions parseTraceOptions(const std::vector<std::string>& args, const Extra
     }
 
     // --- A Transformer: a model file, the shipped model, or a seeded stack ---
-    const bool seededStack = layers || dFF || norm || activation;
+    const bool seededStack = layers || dFF || norm || activation || eps;
     const bool encoderDecoder = source || o.target;
     if (modelFile || seededStack || encoderDecoder) {
         if (modelFile && seededStack)
-            throw UsageError("--layers, --d-ff, --norm and --activation describe a seeded model; a --model file has its own");
+            throw UsageError("--layers, --d-ff, --norm, --activation and --layer-norm-eps describe a seeded model; a --model file has its own");
         if (sentence && encoderDecoder)
             throw UsageError("--sentence is the input of an encoder stack; an encoder–decoder reads --source and --target");
         if (modelFile && sentence)
@@ -169,6 +179,8 @@ TraceOptions parseTraceOptions(const std::vector<std::string>& args, const Extra
             c.norm = *norm;
         if (activation)
             c.activation = *activation;
+        if (eps)
+            c.layerNormEps = *eps;
         o.source = source ? *source : sentence ? *sentence : std::string(kDefaultSentence);
         if (modelFile) {
             QString error;
@@ -191,6 +203,7 @@ TraceOptions parseTraceOptions(const std::vector<std::string>& args, const Extra
             c.dFF = m->options.dFF;
             c.norm = m->options.norm;
             c.activation = m->options.activation;
+            c.layerNormEps = m->options.eps;
             o.model = std::move(m);
         } else {
             c.model = ModelKind::Seeded;
@@ -301,6 +314,7 @@ Transformer (docs/transformer-layers.md, docs/model-format.md):
   --d-ff N               the feed-forward width of a seeded Transformer (default 4·d_model)
   --norm post|pre        LayerNorm after (post, the paper, default) or before each sublayer
   --activation relu|gelu the feed-forward network's non-linearity (default relu)
+  --layer-norm-eps E     the ε of every LayerNorm (default 1e-05, as PyTorch)
   --save-model FILE      also write the Transformer used, in the same safetensors layout
 Weights:
   --weights-preset P     seeded (default: Xavier-uniform as PyTorch) | identity (W = I)

@@ -3,6 +3,8 @@
 
 #include "support/cli.h"
 
+#include <cmath>
+
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
@@ -108,6 +110,27 @@ private slots:
         QCOMPARE(stageOf(t2, "encoder_output", -1, "").value("matrices"), stageOf(t, "encoder_output", -1, "").value("matrices"));
     }
 
+    void layerNormEpsilon()
+    {
+        // LN(x) = (x − μ)/√(σ² + ε)·γ + β with γ = 1, β = 0 in a seeded model: a larger ε shrinks
+        // every normalised value by √(σ² + 1e-5)/√(σ² + ε), row by row.
+        const QStringList base{"trace", "--layers", "1", "--d-model", "8", "--heads", "2", "--sentence", "a b c"};
+        const Run small = cli(base);
+        const Run large = cli(base + QStringList{"--layer-norm-eps", "0.5"});
+        QVERIFY2(small.exitCode == 0 && large.exitCode == 0, large.err.constData());
+        const QJsonObject t1 = json(small.out);
+        const QJsonObject t2 = json(large.out);
+        QCOMPARE(t2.value("config").toObject().value("layer_norm_eps").toDouble(), 0.5);
+        const auto matrices = [](const QJsonObject& s) { return s.value("matrices").toArray(); };
+        const QJsonArray n1 = matrices(stageOf(t1, "attn_norm", 0, "encoder_self"));
+        const QJsonArray n2 = matrices(stageOf(t2, "attn_norm", 0, "encoder_self"));
+        const double var = n1[2].toObject().value("data").toArray()[0].toArray()[0].toDouble(); // σ² of row 0
+        QCOMPARE(n2[2].toObject().value("data").toArray()[0].toArray()[0].toDouble(), var); // same input statistics
+        const double a = n1[0].toObject().value("data").toArray()[0].toArray()[0].toDouble();
+        const double b = n2[0].toObject().value("data").toArray()[0].toArray()[0].toDouble();
+        QVERIFY2(std::abs(b - a * std::sqrt((var + 1e-5) / (var + 0.5))) < 1e-5, qPrintable(QString::number(b)));
+    }
+
     void exportCrossAttention()
     {
         QTemporaryDir dir;
@@ -142,6 +165,8 @@ private slots:
         QTest::newRow("wrong d_model") << QStringList{"trace", "--model", "reversal", "--d-model", "32"} << "must be the model's";
         QTest::newRow("bad norm") << QStringList{"trace", "--layers", "2", "--norm", "middle"} << "--norm must be post|pre";
         QTest::newRow("bad activation") << QStringList{"trace", "--layers", "2", "--activation", "tanh"} << "--activation must be relu|gelu";
+        QTest::newRow("bad epsilon") << QStringList{"trace", "--layers", "2", "--layer-norm-eps", "-1"}
+                                     << "--layer-norm-eps expects a positive number, got '-1'";
         QTest::newRow("too many layers") << QStringList{"trace", "--layers", "13"} << "layers (13) must be between 1 and 12";
         QTest::newRow("seeded cannot generate") << QStringList{"trace", "--source", "a b"} << "a seeded model cannot generate";
         QTest::newRow("generate without a model") << QStringList{"generate", "--source", "abc"} << "generate needs a trained model";

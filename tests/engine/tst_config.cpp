@@ -4,6 +4,7 @@
 
 #include <QtTest>
 
+#include <cmath>
 #include <functional>
 #include <stdexcept>
 
@@ -90,6 +91,8 @@ private slots:
         row("pad_to_above_max_tokens", [](Config& c) { c.padTo = 600; }, "pad_to (600) must not exceed max_tokens (512)");
         row("pad_to_above_small_max_tokens", [](Config& c) { c.maxTokens = 4; c.padTo = 5; },
             "pad_to (5) must not exceed max_tokens (4)");
+        row("eps_zero", [](Config& c) { c.layerNormEps = 0; }, "layer_norm_eps (0) must be a positive number");
+        row("eps_nan", [](Config& c) { c.layerNormEps = std::nanf(""); }, "layer_norm_eps (nan) must be a positive number");
         row("layers_zero", [](Config& c) { c.layers = 0; }, "layers (0) must be between 1 and 12");
         row("layers_too_many", [](Config& c) { c.layers = 13; }, "layers (13) must be between 1 and 12");
         row("d_ff_negative", [](Config& c) { c.dFF = -1; }, "d_ff (-1) must be 0 (4·d_model) or between 1 and 8192");
