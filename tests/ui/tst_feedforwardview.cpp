@@ -12,7 +12,11 @@
 #include <qcustomplot.h>
 
 #include <QLabel>
+#include "support/plots.h"
+
 #include <QtTest>
+
+using attnlab::testing::chineseFontProblem;
 
 #include <cmath>
 #include <numeric>
@@ -231,15 +235,8 @@ private slots:
         QCOMPARE(v.zeroFractions(), fractions);
         QVERIFY(languages.setLanguage(QStringLiteral("en")));
         QVERIFY(v.captionLabel()->text().contains(QStringLiteral("GELU")));
-        for (QCustomPlot* p : {v.zeroPlot(), v.histogramPlot(), v.hiddenView()->plot()}) {
-            QVERIFY(p->xAxis->tickLabelFont().families().contains(QStringLiteral("Noto Sans CJK SC")));
-            QVERIFY(QFontMetrics(p->xAxis->tickLabelFont()).inFontUcs4(U'狗'));
-        }
-        for (QCustomPlot* p : {v.zeroPlot(), v.histogramPlot()}) {
-            auto* title = qobject_cast<QCPTextElement*>(p->plotLayout()->element(0, 0));
-            QVERIFY(title && title->font().families().contains(QStringLiteral("Noto Sans CJK SC")));
-            QVERIFY(p->legend->item(0)->font().families().contains(QStringLiteral("Noto Sans CJK SC")));
-        }
+        for (QCustomPlot* p : {v.zeroPlot(), v.histogramPlot(), v.hiddenView()->plot()})
+            QVERIFY2(chineseFontProblem(p, p != v.hiddenView()->plot()).isEmpty(), qPrintable(chineseFontProblem(p, true)));
     }
 
     void looksRight()
