@@ -28,7 +28,6 @@ FormulaBanner::FormulaBanner(Session* session, QWidget* parent)
     m_explanation->setWordWrap(true);
     m_formula->setWordWrap(true); // the PE formula is long at presenter-mode sizes
     m_shapes->setWordWrap(true);
-    m_step->setWordWrap(true); // a Transformer's place makes it long
     setAutoFillBackground(true);
     setBackgroundRole(QPalette::AlternateBase);
 

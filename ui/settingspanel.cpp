@@ -212,9 +212,13 @@ void SettingsPanel::syncFromSession()
     for (QWidget* w : {static_cast<QWidget*>(m_mask), static_cast<QWidget*>(m_padTo), static_cast<QWidget*>(m_weights),
                        static_cast<QWidget*>(m_openWeights), static_cast<QWidget*>(m_saveWeights)})
         w->setEnabled(!model);
+    // The Transformer's rows only appear with a Transformer; only a seeded one can change them.
+    auto* form = static_cast<QFormLayout*>(layout());
     for (QWidget* w : {static_cast<QWidget*>(m_layers), static_cast<QWidget*>(m_dFF), static_cast<QWidget*>(m_norm),
-                       static_cast<QWidget*>(m_activation)})
-        w->setEnabled(c.model == ModelKind::Seeded);
+                       static_cast<QWidget*>(m_activation), static_cast<QWidget*>(m_modelInfo)}) {
+        w->setEnabled(c.model == ModelKind::Seeded || w == m_modelInfo);
+        form->setRowVisible(w, model);
+    }
     m_dModel->setEnabled(!imported && !fixed);
     m_heads->setEnabled(!fixed);
     if (const auto& m = m_session->model(); m && fixed) {
