@@ -309,13 +309,18 @@ std::shared_ptr<const Trace> Session::computeModel(const Config& c, Generation& 
         const int last = static_cast<int>(generation.steps.size()) - 1;
         full = generation.steps[static_cast<std::size_t>(m_generationStep < 0 ? last : std::min(m_generationStep, last))];
     }
-    if (!warnings.empty()) {
-        auto copy = std::make_shared<Trace>(*full);
-        copy->warnings.insert(copy->warnings.begin(), warnings.begin(), warnings.end());
-        full = std::move(copy);
-    }
     m_model = std::move(model);
-    return full;
+    m_inputWarnings = std::move(warnings);
+    return withInputWarnings(std::move(full));
+}
+
+std::shared_ptr<const Trace> Session::withInputWarnings(std::shared_ptr<const Trace> trace) const
+{
+    if (m_inputWarnings.empty())
+        return trace;
+    auto copy = std::make_shared<Trace>(*trace);
+    copy->warnings.insert(copy->warnings.begin(), m_inputWarnings.begin(), m_inputWarnings.end());
+    return copy;
 }
 
 namespace {
@@ -463,14 +468,7 @@ void Session::setGenerationStep(int step)
         return;
     m_generationStep = wanted;
     if (isGenerating() && count > 0) {
-        auto full = m_generation.steps[static_cast<std::size_t>(wanted < 0 ? last : wanted)];
-        // Keep the tokenizer's warnings of the current trace (they belong to the source).
-        if (m_full && full->warnings.size() < m_full->warnings.size()) {
-            auto copy = std::make_shared<Trace>(*full);
-            copy->warnings = m_full->warnings;
-            full = std::move(copy);
-        }
-        m_full = std::move(full);
+        m_full = withInputWarnings(m_generation.steps[static_cast<std::size_t>(wanted < 0 ? last : wanted)]);
         m_projectedBlock = QStringLiteral("?");
         project();
         emit traceChanged();

@@ -163,8 +163,8 @@ private:
     void adoptModelSizes(Config& c);
     /// Computes a Transformer's full trace (and the generation) for the current input.
     std::shared_ptr<const Trace> computeModel(const Config& c, Generation& generation);
-    /// Rebuilds the step list after the full trace changed, keeping the place.
-    void updateModelSteps();
+    /// The trace with the tokenizer's warnings about the source and target in front.
+    std::shared_ptr<const Trace> withInputWarnings(std::shared_ptr<const Trace> trace) const;
     /// Recomputes trace() from fullTrace() for the current step.
     void project();
 
@@ -184,6 +184,8 @@ private:
     std::shared_ptr<const Seq2SeqModel> m_seededModel;
     Config m_seededKey;
     std::optional<QString> m_target;
+    /// What the tokenizer said about the source and target (out-of-vocabulary characters, cuts).
+    std::vector<std::string> m_inputWarnings;
     Generation m_generation;
     int m_generationStep = -1; ///< -1: the last one
     std::vector<Step> m_modelSteps;

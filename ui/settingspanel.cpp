@@ -228,8 +228,6 @@ void SettingsPanel::syncFromSession()
         m_dFF->setValue(m->options.dFF);
         selectData(m_norm, m->options.norm);
         selectData(m_activation, m->options.activation);
-    }
-    if (const auto& m = m_session->model(); m && fixed)
         m_modelInfo->setText(tr("%1: %2 encoder + %3 decoder layers, d_model %4, %5 heads, d_ff %6")
                                  .arg(c.model == ModelKind::Reversal ? tr("The trained reversal model")
                                                                      : QString::fromStdString(m->name.empty() ? m->source : m->name))
@@ -238,10 +236,11 @@ void SettingsPanel::syncFromSession()
                                  .arg(m->options.dModel)
                                  .arg(m->options.heads)
                                  .arg(m->options.dFF));
-    else
+    } else {
         m_modelInfo->setText(c.model == ModelKind::Seeded ? tr("Seeded weights: the numbers are right, the patterns random. "
                                                               "It cannot generate; type a target.")
                                                            : QString());
+    }
     m_dK->setText(tr("d_k = %1").arg(c.heads > 0 ? c.dModel / c.heads : 0));
     m_syncing = false;
 }

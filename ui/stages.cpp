@@ -63,10 +63,9 @@ std::vector<Step> modelSteps(const Trace& trace)
         // The tokens of each side come first, as in the attention steps.
         if (id == u"embedding" && !st.layer)
             out.push_back({QStringLiteral("tokens"), false, std::nullopt, block});
+        // A per-head stage stands once per head, head after head: one step for all of them.
         const Step step{id, st.head.has_value(), st.layer, block};
-        const bool seen = std::any_of(out.end() - std::min<std::ptrdiff_t>(static_cast<std::ptrdiff_t>(out.size()), 24), out.end(),
-                                      [&](const Step& s) { return s == step; });
-        if (!seen)
+        if (out.empty() || !(out.back() == step))
             out.push_back(step);
     }
     return out;

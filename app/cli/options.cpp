@@ -466,7 +466,6 @@ ExportCommandOptions parseExportOptions(const std::vector<std::string>& args)
             if (o.layer || !o.block.empty())
                 throw UsageError("--layer and --block choose a stage of a Transformer (--model, --layers or --source)");
         } else {
-            const auto& l = layerStageIds();
             const auto& m = modelStageIds();
             const bool outside = o.stage == "encoder_output" || o.stage == "decoder_output"
                 || std::find(m.begin(), m.end(), o.stage) != m.end();
@@ -483,7 +482,6 @@ ExportCommandOptions parseExportOptions(const std::vector<std::string>& args)
                 if (o.block == "cross")
                     throw UsageError("stage '" + o.stage + "' has --block encoder_self (the source) or decoder_self (the target)");
             } else {
-                (void)l;
                 if (o.block.empty())
                     o.block = "encoder_self";
                 const bool crossOnly = o.stage == "cross_residual" || o.stage == "cross_norm";

@@ -155,6 +155,16 @@ private slots:
         QCOMPARE(s.fullTrace()->targetTokens, (std::vector<std::string>{"<sos>", "x", "y", "z"}));
         s.setTarget(std::nullopt);
         QVERIFY(s.isGenerating());
+        // What the tokenizer said about the source stays with every generation step.
+        s.setSentence(QStringLiteral("a\u00e9b"));
+        const auto hasUnk = [&s] {
+            const auto& w = s.fullTrace()->warnings;
+            return std::any_of(w.begin(), w.end(), [](const std::string& m) { return m.find("<unk>") != std::string::npos; });
+        };
+        QVERIFY(hasUnk());
+        s.setGenerationStep(0);
+        QVERIFY(hasUnk());
+        QVERIFY(s.trace()->warnings == s.fullTrace()->warnings);
     }
 
     void seededModelSettings()
