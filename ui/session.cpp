@@ -239,7 +239,7 @@ void Session::recompute()
     }
 }
 
-std::shared_ptr<const Seq2SeqModel> Session::modelFor(const Config& c)
+std::shared_ptr<const Seq2SeqModel> Session::modelFor(const Config& c, const std::shared_ptr<const Seq2SeqModel>& file)
 {
     switch (c.model) {
     case ModelKind::Reversal: {
@@ -250,9 +250,9 @@ std::shared_ptr<const Seq2SeqModel> Session::modelFor(const Config& c)
         return m;
     }
     case ModelKind::File:
-        if (!m_fileModel)
+        if (!file)
             throw std::invalid_argument(tr("no model file is open: choose File \u2192 Open model\u2026").toStdString());
-        return m_fileModel;
+        return file;
     case ModelKind::Seeded: {
         // Seeded weights are megabytes of random numbers: made once per size and seed.
         // Settings that do not change the weights are left out of the key.
@@ -294,7 +294,7 @@ void Session::adoptModelSizes(Config& c)
 std::shared_ptr<const Trace> Session::computeModel(const Config& c, Generation& generation)
 {
     c.validate();
-    auto model = modelFor(c);
+    auto model = modelFor(c, m_fileModel);
     std::vector<std::string> warnings;
     const std::vector<std::string> source = modelTokens(*model, m_sentence.toStdString(), false, c.maxTokens, warnings);
     std::shared_ptr<const Trace> full;
@@ -678,21 +678,15 @@ bool Session::loadSession(const QString& path, QString* error)
             r.customMask = mask;
             trace = std::make_shared<const Trace>(computeTrace(r));
         } else {
-            std::shared_ptr<const Seq2SeqModel> m;
-            QString why;
             if (config.model == ModelKind::File) {
+                QString why;
                 modelPath = QString::fromStdString(j.value("model_path", ""));
                 fileModel = readModelFile(modelPath, &why);
-                m = fileModel;
-            } else if (config.model == ModelKind::Reversal) {
-                m = shippedModel(&why);
-            } else {
-                config.validate();
-                m = std::make_shared<const Seq2SeqModel>(seededModel(config));
+                if (!fileModel)
+                    return fail(why);
             }
-            if (!m)
-                return fail(why);
             config.validate();
+            const auto m = modelFor(config, fileModel);
             std::vector<std::string> warnings;
             const auto source = modelTokens(*m, sentence.toStdString(), false, config.maxTokens, warnings);
             std::vector<std::string> input;

@@ -157,8 +157,9 @@ signals:
 private:
     void recompute();
     std::shared_ptr<const AttentionWeights> weightsFor(const Config& c);
-    /// The model a config asks for; throws std::invalid_argument when there is none.
-    std::shared_ptr<const Seq2SeqModel> modelFor(const Config& c);
+    /// The model a config asks for (`file` for model = file); throws std::invalid_argument when
+    /// there is none.
+    std::shared_ptr<const Seq2SeqModel> modelFor(const Config& c, const std::shared_ptr<const Seq2SeqModel>& file);
     /// Sets d_model and heads (and the sizes) of a trained or file model into `c`.
     void adoptModelSizes(Config& c);
     /// Computes a Transformer's full trace (and the generation) for the current input.
