@@ -2,9 +2,9 @@
 // next to a plain Eigen GEMM measured in the same run, so the engine's GFLOP/s can be read
 // against what this machine reaches. Run: ./build/bench/bench_engine
 
-#include "attention.h"
+#include "nn/attention.h"
 #include "common/allocator.h"
-#include "model.h"
+#include "model/model.h"
 
 #include <benchmark/benchmark.h>
 

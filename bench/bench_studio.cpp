@@ -3,10 +3,10 @@
 // visible heatmap, then the event loop drained. Run: QT_QPA_PLATFORM=offscreen build/bench/bench_studio
 
 #include "common/allocator.h"
-#include "heatmapview.h"
-#include "mainwindow.h"
-#include "session.h"
-#include "stageview.h"
+#include "views/heatmapview.h"
+#include "shell/mainwindow.h"
+#include "session/session.h"
+#include "views/stageview.h"
 
 #include <benchmark/benchmark.h>
 

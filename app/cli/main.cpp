@@ -5,13 +5,13 @@
 
 #include "common/allocator.h"
 
-#include "exporter.h"
-#include "fileio.h"
-#include "trace_json.h"
-#include "weights.h"
+#include "export/exporter.h"
+#include "io/fileio.h"
+#include "io/trace_json.h"
+#include "nn/weights.h"
 
-#include "deck.h"
-#include "languages.h"
+#include "lessons/deck.h"
+#include "shell/languages.h"
 
 #include <QApplication>
 #include <QFileInfo>

@@ -1,9 +1,9 @@
 #include "options.h"
 
-#include "exporter.h"
-#include "fileio.h"
-#include "models.h"
-#include "trace.h"
+#include "export/exporter.h"
+#include "io/fileio.h"
+#include "session/models.h"
+#include "core/trace.h"
 
 #include <algorithm>
 #include <charconv>

@@ -2,8 +2,8 @@
 // Parses attention-lab-cli's command line into an engine Request. Kept apart from main() so
 // every subcommand (trace, export, ...) takes exactly the same options.
 
-#include "attention.h"
-#include "model.h"
+#include "nn/attention.h"
+#include "model/model.h"
 
 #include <functional>
 #include <optional>

@@ -1,10 +1,10 @@
 // attention-lab: the studio window, opened on the built-in default sentence or the last session.
 
 #include "common/allocator.h"
-#include "languages.h"
-#include "lessonplayer.h"
-#include "mainwindow.h"
-#include "session.h"
+#include "shell/languages.h"
+#include "lessons/lessonplayer.h"
+#include "shell/mainwindow.h"
+#include "session/session.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

@@ -1,0 +1,42 @@
+#include "core/stage_builder.h"
+
+namespace attnlab::detail {
+
+Labels numberedLabels(int count, std::string_view prefix)
+{
+    auto v = std::make_shared<std::vector<std::string>>();
+    v->reserve(static_cast<std::size_t>(count));
+    for (int i = 0; i < count; ++i) {
+        std::string label(prefix);
+        label += std::to_string(i);
+        v->push_back(std::move(label));
+    }
+    return v;
+}
+
+Stage& addStage(std::vector<Stage>& stages, std::string id, std::optional<int> head, std::optional<int> layer,
+                const std::string& block, std::string title, std::string formula)
+{
+    Stage& s = stages.emplace_back();
+    s.id = std::move(id);
+    s.head = head;
+    s.title = std::move(title);
+    s.formula = std::move(formula);
+    s.layer = layer;
+    s.block = block;
+    return s;
+}
+
+void putMatrix(Stage& stage, std::string name, Eigen::MatrixXf values, Labels rows, Labels cols)
+{
+    stage.matrices.push_back(LabeledMatrix{std::move(name), std::move(values), std::move(rows), std::move(cols)});
+}
+
+void reserveMore(std::vector<Stage>& stages, std::size_t more)
+{
+    const std::size_t needed = stages.size() + more;
+    if (needed > stages.capacity())
+        stages.reserve(std::max(needed, 2 * stages.capacity()));
+}
+
+} // namespace attnlab::detail

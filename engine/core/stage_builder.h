@@ -1,0 +1,31 @@
+#pragma once
+/// Internal to the engine (not included by the UI): appending stages with their labelled
+/// matrices, shared by the attention block and the encoder/decoder layers.
+
+#include "core/trace.h"
+
+#include <Eigen/Core>
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace attnlab::detail {
+
+/// "d0", "d1", ..., "d{count-1}" (with another prefix: "f0", ...): labels of feature columns.
+Labels numberedLabels(int count, std::string_view prefix = "d");
+
+/// Appends an empty stage; its matrices are added with putMatrix. The reference is valid until
+/// the next stage is appended.
+Stage& addStage(std::vector<Stage>& stages, std::string id, std::optional<int> head, std::optional<int> layer,
+                const std::string& block, std::string title, std::string formula);
+
+/// Appends a labelled matrix to `stage` (the first one put is the stage's main matrix).
+void putMatrix(Stage& stage, std::string name, Eigen::MatrixXf values, Labels rows, Labels cols);
+
+/// Makes room for `more` stages without giving up geometric growth (a stack of layers reserves
+/// once per block; exact reservations would reallocate every time).
+void reserveMore(std::vector<Stage>& stages, std::size_t more);
+
+} // namespace attnlab::detail

@@ -1,0 +1,62 @@
+#include "core/trace.h"
+
+#include <algorithm>
+
+namespace attnlab {
+
+const Stage* Trace::find(std::string_view id, std::optional<int> head) const
+{
+    return find(id, head, std::nullopt, {});
+}
+
+const Stage* Trace::find(std::string_view id, std::optional<int> head, std::optional<int> layer, std::string_view block) const
+{
+    return findStage(stages, id, head, layer, block);
+}
+
+const Stage* findStage(const std::vector<Stage>& stages, std::string_view id, std::optional<int> head,
+                       std::optional<int> layer, std::string_view block)
+{
+    for (const auto& s : stages) {
+        if (s.id == id && s.head == head && s.layer == layer && s.block == block)
+            return &s;
+    }
+    return nullptr;
+}
+
+const std::vector<std::string>& stageIds()
+{
+    static const std::vector<std::string> kIds{
+        "embedding", "positional_encoding", "input", "q", "k", "v", "scores", "scaled",
+        "mask", "masked_scores", "weights", "head_output", "concat", "output",
+    };
+    return kIds;
+}
+
+bool isPerHeadStage(std::string_view id)
+{
+    static constexpr std::string_view kPerHead[] = {"q", "k", "v", "scores", "scaled", "masked_scores", "weights", "head_output"};
+    return std::find(std::begin(kPerHead), std::end(kPerHead), id) != std::end(kPerHead);
+}
+
+const std::vector<std::string>& layerStageIds()
+{
+    static const std::vector<std::string> kIds{
+        "attn_residual", "attn_norm", "cross_residual", "cross_norm", "ffn_hidden", "ffn_output",
+        "ffn_residual", "ffn_norm", "layer_output", "encoder_output", "decoder_output",
+    };
+    return kIds;
+}
+
+const std::vector<std::string>& modelStageIds()
+{
+    static const std::vector<std::string> kIds{"logits", "probabilities"};
+    return kIds;
+}
+
+bool isLayerNormStage(std::string_view id)
+{
+    return id == "attn_norm" || id == "cross_norm" || id == "ffn_norm";
+}
+
+} // namespace attnlab

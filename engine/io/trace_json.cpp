@@ -1,0 +1,91 @@
+#include "io/trace_json.h"
+
+#include "io/config_json.h"
+#include "nn/weights.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+
+namespace attnlab {
+
+namespace {
+
+// Keys keep their insertion order; number_float_t = float: dump() then writes each value in the shortest form that reads back
+// to the same float32 ("0.1", not "0.10000000149011612").
+using Json = nlohmann::basic_json<nlohmann::ordered_map, std::vector, std::string, bool, std::int64_t, std::uint64_t, float>;
+
+Json number(float v)
+{
+    if (std::isnan(v))
+        return "nan";
+    if (std::isinf(v))
+        return v > 0 ? "inf" : "-inf";
+    return v;
+}
+
+Json configJson(const Config& c, const std::string& weightsSource)
+{
+    // The field names live in config_json.cpp; the config holds no floats, so going through
+    // text converts between the two JSON flavours exactly.
+    Json j = Json::parse(configToJson(c).dump());
+    j["weights"] = weightsSource;
+    return j;
+}
+
+Json matrixJson(const LabeledMatrix& m)
+{
+    Json j = Json::object();
+    j["name"] = m.name;
+    j["rows"] = m.values.rows();
+    j["cols"] = m.values.cols();
+    j["row_labels"] = *m.rowLabels;
+    j["col_labels"] = *m.colLabels;
+    Json data = Json::array();
+    data.get_ref<Json::array_t&>().reserve(static_cast<std::size_t>(m.values.rows()));
+    for (Eigen::Index r = 0; r < m.values.rows(); ++r) {
+        Json row = Json::array();
+        auto& arr = row.get_ref<Json::array_t&>();
+        arr.reserve(static_cast<std::size_t>(m.values.cols()));
+        for (Eigen::Index c = 0; c < m.values.cols(); ++c)
+            arr.push_back(number(m.values(r, c)));
+        data.push_back(std::move(row));
+    }
+    j["data"] = std::move(data);
+    return j;
+}
+
+} // namespace
+
+std::string traceToJson(const Trace& trace, int indent)
+{
+    Json j = Json::object();
+    j["format"] = "attention-lab.trace";
+    j["version"] = kTraceFormatVersion;
+    j["tokens"] = trace.tokens;
+    // A model's trace also names the decoder's input (absent for a single attention block).
+    if (!trace.targetTokens.empty())
+        j["target_tokens"] = trace.targetTokens;
+    j["config"] = configJson(trace.config, trace.weights ? trace.weights->source : std::string("seeded"));
+    j["warnings"] = trace.warnings;
+    Json stages = Json::array();
+    for (const auto& s : trace.stages) {
+        Json st = Json::object();
+        st["id"] = s.id;
+        st["head"] = s.head ? Json(*s.head) : Json(nullptr);
+        st["layer"] = s.layer ? Json(*s.layer) : Json(nullptr);
+        st["block"] = s.block.empty() ? Json(nullptr) : Json(s.block);
+        st["title"] = s.title;
+        st["formula"] = s.formula;
+        Json mats = Json::array();
+        for (const auto& m : s.matrices)
+            mats.push_back(matrixJson(m));
+        st["matrices"] = std::move(mats);
+        stages.push_back(std::move(st));
+    }
+    j["stages"] = std::move(stages);
+    // Invalid UTF-8 cannot reach here (the tokenizer replaced it), but never throw on output.
+    return j.dump(indent, ' ', false, Json::error_handler_t::replace);
+}
+
+} // namespace attnlab

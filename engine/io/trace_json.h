@@ -1,0 +1,17 @@
+#pragma once
+/// The trace as JSON (docs/trace-format.md): {"format": "attention-lab.trace", "version": 1,
+/// "tokens", "config", "warnings", "stages"}. Floats are written in their shortest form that
+/// reads back to the same float32; non-finite values as the strings "-inf", "inf", "nan".
+
+#include "core/trace.h"
+
+#include <string>
+
+namespace attnlab {
+
+inline constexpr int kTraceFormatVersion = 1;
+
+/// The trace as JSON text: compact, or indented by `indent` spaces when indent >= 0.
+std::string traceToJson(const Trace& trace, int indent = -1);
+
+} // namespace attnlab

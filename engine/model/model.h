@@ -1,0 +1,121 @@
+#pragma once
+/// A whole sequence-to-sequence Transformer (docs/model-format.md): source and target
+/// embeddings with positions, the encoder and decoder stacks of transformer.h, and an output
+/// head over the target vocabulary; teacher forcing and greedy generation, each decoder pass
+/// one Trace.
+///
+///   X_src (n x d)  = E_src[source] · s + PE          s = √d_model (embed_scale) or 1
+///   X_tgt (m x d)  = E_tgt[<sos>, y_1 .. y_{m−1}] · s + PE
+///   Mem   (n x d)  = Encoder(X_src)
+///   D     (m x d)  = Decoder(X_tgt, Mem)              causal self-attention mask
+///   logits (m x V) = D · W_genᵀ + b_gen
+///   probabilities (m x V) = softmax of each row of logits
+
+#include "nn/transformer.h"
+
+#include <Eigen/Core>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace attnlab {
+
+/// How a model splits text into its vocabulary's tokens.
+enum class ModelTokenizer {
+    Words, ///< Attention Lab's tokenizer (tokenizer.h): words, punctuation, one token per CJK character
+    Chars, ///< every character except white space is a token
+};
+
+struct Seq2SeqModel {
+    /// Sizes, norm placement, activation, ε and final norms (scaleScores follows the Config).
+    TransformerOptions options;
+    TransformerWeights weights;
+    /// Index = embedding row. Empty for an open vocabulary (a seeded model): every token string
+    /// then gets its seeded embedding row (embedding.h) and there is no output head.
+    std::vector<std::string> srcVocab;
+    std::vector<std::string> tgtVocab;
+    Eigen::MatrixXf srcEmbedding; ///< src_embed.weight (V_s x d)
+    Eigen::MatrixXf tgtEmbedding; ///< tgt_embed.weight (V_t x d)
+    /// generator.weight (V_t x d) and generator.bias (V_t); empty when there is no head.
+    Eigen::MatrixXf generatorWeight;
+    Eigen::VectorXf generatorBias;
+    bool embedScale = true;
+    PositionalEncoding positional = PositionalEncoding::Sinusoidal;
+    ModelTokenizer tokenizer = ModelTokenizer::Words;
+    bool lowercase = false;
+    /// Generation stops after this many tokens without <eos>. 1..1024.
+    int maxTargetLength = 32;
+    /// Seed of an open vocabulary's embeddings and of learned positions.
+    std::uint64_t seed = 42;
+    std::string name;
+    std::string description;
+    /// Where the model came from: "seeded", "file:<path>", "built-in:reversal".
+    std::string source;
+
+    bool openVocabulary() const { return srcVocab.empty(); }
+    bool hasHead() const { return generatorWeight.size() > 0; }
+};
+
+/// The encoder–decoder a Config describes (model=seeded): config.layers encoder and decoder
+/// layers of width d_model, d_ff = config.feedForwardWidth(), its norm placement and activation,
+/// final norms, LayerNorm ε = config.layerNormEps; attention projections Xavier-uniform as presetWeights, linear layers uniform in
+/// ±1/√fan_in (PyTorch's nn.Linear), LayerNorm γ = 1, β = 0, all drawn from config.seed; an open
+/// vocabulary and no output head. Without `decoder` it is an encoder stack alone (no decoder
+/// layers). Throws std::invalid_argument for an invalid config.
+Seq2SeqModel seededModel(const Config& config, bool decoder = true);
+
+/// Reads a model from safetensors tensors and metadata (docs/model-format.md). Throws
+/// FormatError naming the missing, mis-shaped or unknown tensor or the bad metadata key.
+Seq2SeqModel modelFromTensors(const TensorFile& file);
+/// Reads a model file (at most 1 GiB). Throws FormatError.
+Seq2SeqModel loadModel(const std::string& path);
+/// The model's tensors (F32) and metadata, readable by modelFromTensors (an open vocabulary
+/// is written as metadata open_vocabulary = true and its seed, without embedding tensors).
+TensorFile modelToTensors(const Seq2SeqModel& model);
+/// Writes the model as safetensors, crash-safe. Throws std::runtime_error.
+void saveModel(const Seq2SeqModel& model, const std::string& path);
+
+/// The model's tokens of `text`: tokenized its way (lower-cased if it says so), at most
+/// maxTokens (with a warning), each one outside the vocabulary replaced by <unk> (with a
+/// warning naming it). An open vocabulary keeps every token.
+std::vector<std::string> modelTokens(const Seq2SeqModel& model, std::string_view text, bool target, int maxTokens,
+                                     std::vector<std::string>& warnings);
+
+/// Teacher forcing's decoder input: <sos> followed by the model's target tokens of `target`.
+std::vector<std::string> teacherForcingInput(const Seq2SeqModel& model, std::string_view target, int maxTokens,
+                                             std::vector<std::string>& warnings);
+
+/// One pass of the model: the source's stages (embedding, positional_encoding, input; block
+/// "encoder_self"), the encoder's, the target's (block "decoder_self"), the decoder's (causal
+/// self-attention), then logits and probabilities when the model has a head. trace.tokens is
+/// the source, trace.targetTokens the decoder input (which should start with <sos>).
+/// config gives d_model and heads (they must match the model) and scale. An encoder stack alone
+/// (no decoder layers) takes no decoder input and stops after encoder_output.
+/// Throws std::invalid_argument for a bad request (empty source or target, a token outside
+/// a closed vocabulary, too many attention cells).
+Trace computeModelTrace(std::shared_ptr<const Seq2SeqModel> model, const std::vector<std::string>& source,
+                        const std::vector<std::string>& decoderInput, const Config& config);
+
+/// Greedy decoding from <sos> (docs/model-format.md).
+struct Generation {
+    /// The generated tokens, the final <eos> included when it was reached.
+    std::vector<std::string> tokens;
+    /// True when generation ended with <eos>; false when it hit the length limit.
+    bool finished = false;
+    /// steps[k]: the pass on <sos> + tokens[0..k); the last row of its probabilities chose tokens[k].
+    std::vector<std::shared_ptr<const Trace>> steps;
+};
+
+/// Generates up to maxSteps tokens (the model's maxTargetLength when maxSteps <= 0). The
+/// encoder runs once; every step is a full trace. Throws std::invalid_argument as
+/// computeModelTrace, or when the model has no head or vocabulary.
+Generation generate(std::shared_ptr<const Seq2SeqModel> model, const std::vector<std::string>& source, const Config& config,
+                    int maxSteps = 0);
+
+/// The index of the largest value (the first on a tie, as torch.argmax).
+Eigen::Index argmaxFirst(const Eigen::Ref<const Eigen::RowVectorXf>& row);
+
+} // namespace attnlab

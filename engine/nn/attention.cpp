@@ -1,0 +1,289 @@
+#include "nn/attention.h"
+
+#include "nn/embedding.h"
+#include "core/stage_builder.h"
+#include "text/tokenizer.h"
+
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+namespace attnlab {
+
+namespace {
+
+using detail::addStage;
+using detail::numberedLabels;
+using detail::putMatrix;
+
+/// "h0·d0", "h0·d1", ..., "h1·d0", ...: which head and dimension a concat column came from.
+Labels concatLabels(int heads, int dK)
+{
+    auto v = std::make_shared<std::vector<std::string>>();
+    v->reserve(static_cast<std::size_t>(heads * dK));
+    for (int h = 0; h < heads; ++h) {
+        // Appended piece by piece: GCC 12 warns falsely (-Wrestrict) on "literal" + std::string.
+        std::string head = "h";
+        head += std::to_string(h);
+        head += "\xC2\xB7" "d"; // "h1·d"
+        for (int i = 0; i < dK; ++i)
+            v->push_back(head + std::to_string(i));
+    }
+    return v;
+}
+
+std::string quoted(const std::string& token)
+{
+    return "\xE2\x80\x9C" + token + "\xE2\x80\x9D"; // “token”
+}
+
+std::string str(long long v)
+{
+    return std::to_string(v);
+}
+
+/// "cross-attention of layer 1: " for the warnings of a layer's block; "" for a single block.
+std::string warningPrefix(const AttentionBlockContext& c)
+{
+    if (c.block.empty() && !c.layer)
+        return {};
+    std::string what = c.block == "encoder_self" ? "encoder self-attention"
+        : c.block == "decoder_self"              ? "decoder self-attention"
+        : c.block == "cross"                     ? "cross-attention"
+        : c.block.empty()                        ? "attention"
+                                                 : c.block;
+    if (c.layer)
+        what += " of layer " + str(*c.layer);
+    return what + ": ";
+}
+
+/// The argument checks of attentionBlock: every shape must agree before any work is done.
+void checkBlockArguments(const Eigen::MatrixXf& xq, const Eigen::MatrixXf& xkv, const AttentionWeights& w, int heads,
+                         const BoolMatrix& blocked, const AttentionBlockContext& c)
+{
+    const Eigen::Index d = w.outProjWeight.rows();
+    if (d < 1 || w.outProjWeight.cols() != d || w.inProjWeight.rows() != 3 * d || w.inProjWeight.cols() != d
+        || w.inProjBias.size() != 3 * d || w.outProjBias.size() != d)
+        throw std::invalid_argument("the attention weights are inconsistent: in_proj_weight must be [3d, d], "
+                                    "in_proj_bias [3d], out_proj.weight [d, d] and out_proj.bias [d]");
+    if (heads < 1)
+        throw std::invalid_argument("heads (" + str(heads) + ") must be at least 1");
+    if (d % heads != 0)
+        throw std::invalid_argument("d_model (" + str(d) + ") must be a multiple of heads (" + str(heads) + ")");
+    if (xq.rows() < 1 || xkv.rows() < 1)
+        throw std::invalid_argument("attention needs at least one query and one key");
+    if (xq.cols() != d || xkv.cols() != d)
+        throw std::invalid_argument("the attention inputs have " + str(xq.cols()) + " and " + str(xkv.cols())
+                                    + " columns but the weights' d_model is " + str(d));
+    if (blocked.rows() != xq.rows() || blocked.cols() != xkv.rows())
+        throw std::invalid_argument("the mask is " + str(blocked.rows()) + " x " + str(blocked.cols()) + " but must be "
+                                    + str(xq.rows()) + " x " + str(xkv.rows()) + " (queries x keys)");
+    if (!c.queryLabels || !c.keyLabels || static_cast<Eigen::Index>(c.queryLabels->size()) != xq.rows()
+        || static_cast<Eigen::Index>(c.keyLabels->size()) != xkv.rows())
+        throw std::invalid_argument("attention needs one label per query and one per key");
+    if (c.featureLabels && static_cast<Eigen::Index>(c.featureLabels->size()) != d)
+        throw std::invalid_argument("attention needs one feature label per column of d_model");
+    if (xq.rows() * xkv.rows() * heads > ConfigLimits::maxAttentionCells)
+        throw std::invalid_argument(str(xq.rows()) + " queries times " + str(xkv.rows()) + " keys times heads (" + str(heads)
+                                    + ") exceeds " + str(ConfigLimits::maxAttentionCells)
+                                    + " attention cells: use fewer tokens or heads");
+}
+
+} // namespace
+
+Eigen::MatrixXf rowSoftmax(const Eigen::MatrixXf& scores, std::vector<Eigen::Index>* emptyRows)
+{
+    // Whole-matrix operations rather than a loop over rows: the matrices are column-major,
+    // so a row is strided in memory while these expressions run down contiguous columns.
+    Eigen::VectorXf rowMax = scores.rowwise().maxCoeff();
+    for (Eigen::Index i = 0; i < rowMax.size(); ++i) {
+        if (!(rowMax(i) > -std::numeric_limits<float>::infinity())) {
+            // Every key is masked: softmax is undefined (0/0). The row becomes 0, not NaN:
+            // with a max of 0 every exp(-inf - 0) below is exactly 0.
+            rowMax(i) = 0.0f;
+            if (emptyRows)
+                emptyRows->push_back(i);
+        }
+    }
+    // Subtract the row max before exp for numerical stability: the largest term is exp(0) = 1,
+    // so nothing overflows; exp(-inf) = 0 makes masked keys vanish exactly.
+    Eigen::MatrixXf out = (scores.colwise() - rowMax).array().exp().matrix();
+    Eigen::ArrayXf sums = out.rowwise().sum().array();
+    sums = (sums > 0.0f).select(sums, 1.0f); // the empty rows: 0 / 1 = 0
+    out.array().colwise() /= sums;
+    return out;
+}
+
+Eigen::MatrixXf attentionBlock(const Eigen::MatrixXf& queryInput, const Eigen::MatrixXf& keyValueInput,
+                               const AttentionWeights& weights, int heads, bool scaleScores, const BoolMatrix& blocked,
+                               const AttentionBlockContext& context, std::vector<Stage>& stages,
+                               std::vector<std::string>& warnings)
+{
+    checkBlockArguments(queryInput, keyValueInput, weights, heads, blocked, context);
+    const bool self = &queryInput == &keyValueInput;
+    const Eigen::Index m = queryInput.rows(); // queries
+    const int d = weights.dModel();
+    const int dK = d / heads;
+    const Labels& queries = context.queryLabels;
+    const Labels& keys = context.keyLabels;
+    const Labels dims = context.featureLabels ? context.featureLabels : numberedLabels(d);
+    const Labels headDims = numberedLabels(dK);
+    const std::optional<int> layer = context.layer;
+    const std::string& block = context.block;
+    detail::reserveMore(stages, 3 + 8 * static_cast<std::size_t>(heads));
+
+    // The projections, each (rows x d) = input (rows x d) · W_*ᵀ (d x d) + b_*.
+    // Self-attention: all three in one GEMM, (n x 3d) = X (n x d) · W_inᵀ (d x 3d).
+    // Cross-attention: Q from the query input (m x d), K and V from the memory (n x 2d).
+    Eigen::MatrixXf qkv, qProj, kvProj;
+    if (self) {
+        qkv = queryInput * weights.inProjWeight.transpose();
+        qkv.rowwise() += weights.inProjBias.transpose();
+    } else {
+        qProj = queryInput * weights.inProjWeight.topRows(d).transpose();
+        qProj.rowwise() += weights.inProjBias.head(d).transpose();
+        kvProj = keyValueInput * weights.inProjWeight.bottomRows(2 * d).transpose();
+        kvProj.rowwise() += weights.inProjBias.tail(2 * d).transpose();
+    }
+
+    // q, k, v: head h takes feature columns h·d_k .. (h+1)·d_k - 1 of each projection.
+    const char* names[3] = {"q", "k", "v"};
+    const char* titles[3] = {"Queries Q", "Keys K", "Values V"};
+    const char* selfFormulas[3] = {"Q_h = X·W_Q,hᵀ + b_Q,h", "K_h = X·W_K,hᵀ + b_K,h", "V_h = X·W_V,hᵀ + b_V,h"};
+    const char* crossFormulas[3] = {"Q_h = X·W_Q,hᵀ + b_Q,h", "K_h = Mem·W_K,hᵀ + b_K,h", "V_h = Mem·W_V,hᵀ + b_V,h"};
+    const char* matNames[3] = {"Q_h", "K_h", "V_h"};
+    std::vector<Eigen::MatrixXf> q(heads), k(heads), v(heads);
+    std::vector<Eigen::MatrixXf>* qkvHeads[3] = {&q, &k, &v};
+    for (int p = 0; p < 3; ++p) {
+        const Eigen::MatrixXf& source = self ? qkv : (p == 0 ? qProj : kvProj);
+        const int offset = self ? p * d : (p == 0 ? 0 : (p - 1) * d);
+        const Labels& rows = p == 0 ? queries : keys;
+        for (int h = 0; h < heads; ++h) {
+            (*qkvHeads[p])[h] = source.middleCols(offset + h * dK, dK);
+            putMatrix(addStage(stages, names[p], h, layer, block, titles[p], self ? selfFormulas[p] : crossFormulas[p]),
+                      matNames[p], (*qkvHeads[p])[h], rows, headDims);
+        }
+    }
+
+    // scores: S_h (m x n) = Q_h (m x d_k) · K_hᵀ (d_k x n).
+    std::vector<Eigen::MatrixXf> scores(heads);
+    for (int h = 0; h < heads; ++h) {
+        scores[h].noalias() = q[h] * k[h].transpose();
+        putMatrix(addStage(stages, "scores", h, layer, block, "Scores Q·Kᵀ", "S_h = Q_h·K_hᵀ"), "S_h", scores[h], queries, keys);
+    }
+    // scaled: S'_h = S_h / √d_k keeps the scores' variance near 1 whatever d_k is.
+    const float c = scaleScores ? static_cast<float>(1.0 / std::sqrt(static_cast<double>(dK))) : 1.0f;
+    for (int h = 0; h < heads; ++h) {
+        scores[h] *= c;
+        putMatrix(addStage(stages, "scaled", h, layer, block, "Scaled scores",
+                           scaleScores ? "S'_h = S_h / √d_k" : "S'_h = S_h  (scaling off)"),
+                  "S'_h", scores[h], queries, keys);
+    }
+    // mask: M (m x n), 0 where allowed and -inf where hidden; the same for every head.
+    const Eigen::MatrixXf mask = additiveMask(blocked);
+    putMatrix(addStage(stages, "mask", {}, layer, block, "Mask", "M_ij = −∞ if key j is hidden from query i, else 0"), "M",
+              mask, queries, keys);
+    const bool anyMasked = blocked.any();
+    for (int h = 0; h < heads; ++h) {
+        if (anyMasked)
+            scores[h] += mask;
+        putMatrix(addStage(stages, "masked_scores", h, layer, block, "Masked scores", "S''_h = S'_h + M"), "S''_h", scores[h],
+                  queries, keys);
+    }
+    // weights: A_h = softmax of each row of S''_h; each row sums to 1.
+    std::vector<Eigen::MatrixXf> a(heads);
+    std::vector<Eigen::Index> emptyRows;
+    for (int h = 0; h < heads; ++h) {
+        a[h] = rowSoftmax(scores[h], h == 0 ? &emptyRows : nullptr); // every head has the same mask
+        putMatrix(addStage(stages, "weights", h, layer, block, "Attention weights", "A_h = softmax(S''_h)  (row-wise)"), "A_h",
+                  a[h], queries, keys);
+    }
+    for (const auto row : emptyRows) {
+        warnings.push_back(warningPrefix(context) + "query " + str(row) + " ("
+                           + quoted((*queries)[static_cast<std::size_t>(row)])
+                           + ") has every key masked: its attention weights are all 0");
+    }
+    // head_output: Z_h (m x d_k) = A_h (m x n) · V_h (n x d_k); concat: C = [Z_0 | ... | Z_{h-1}].
+    Eigen::MatrixXf concat(m, d);
+    for (int h = 0; h < heads; ++h) {
+        concat.middleCols(h * dK, dK).noalias() = a[h] * v[h];
+        putMatrix(addStage(stages, "head_output", h, layer, block, "Head output", "Z_h = A_h·V_h"), "Z_h",
+                  concat.middleCols(h * dK, dK), queries, headDims);
+    }
+    putMatrix(addStage(stages, "concat", {}, layer, block, "Concatenated heads", "C = [Z_0 | Z_1 | … | Z_h-1]"), "C", concat,
+              queries, concatLabels(heads, dK));
+
+    // output: O (m x d) = C (m x d) · W_Oᵀ (d x d) + b_O.
+    Eigen::MatrixXf out = concat * weights.outProjWeight.transpose();
+    out.rowwise() += weights.outProjBias.transpose();
+    putMatrix(addStage(stages, "output", {}, layer, block, "Output projection", "O = C·W_Oᵀ + b_O"), "O", out, queries, dims);
+    return out;
+}
+
+Trace computeTrace(const Request& request)
+{
+    const Config& cfg = request.config;
+    cfg.validate();
+
+    Trace trace;
+    trace.config = cfg;
+    Tokenization tok = tokenize(request.sentence, cfg.maxTokens, cfg.padTo);
+    if (tok.tokens.empty())
+        throw std::invalid_argument("the sentence has no tokens: type at least one word");
+    trace.tokens = std::move(tok.tokens);
+    trace.warnings = std::move(tok.warnings);
+
+    const auto n = static_cast<Eigen::Index>(trace.tokens.size());
+    const int d = cfg.dModel;
+    const int heads = cfg.heads;
+    if (static_cast<std::int64_t>(n) * n * heads > ConfigLimits::maxAttentionCells)
+        throw std::invalid_argument("n (" + std::to_string(n) + ") squared times heads (" + std::to_string(heads)
+                                    + ") exceeds " + std::to_string(ConfigLimits::maxAttentionCells)
+                                    + " attention cells: use fewer tokens or heads");
+
+    std::shared_ptr<const AttentionWeights> weights = request.weights;
+    if (!weights)
+        weights = std::make_shared<const AttentionWeights>(presetWeights(cfg.weightsPreset, d, cfg.seed));
+    if (weights->dModel() != d)
+        throw std::invalid_argument("d_model (" + std::to_string(d) + ") does not match the weights, whose d_model is "
+                                    + std::to_string(weights->dModel()));
+    trace.weights = weights;
+
+    // Mask first: a wrong-sized custom mask is a bad request, reported before any work.
+    const BoolMatrix blocked = blockedCells(cfg.mask, trace.tokens, request.customMask);
+
+    const Labels tokens = std::make_shared<const std::vector<std::string>>(trace.tokens);
+    const Labels dims = numberedLabels(d);
+    std::vector<Stage>& stages = trace.stages;
+    stages.reserve(6 + 8 * static_cast<std::size_t>(heads));
+
+    // embedding: E (n x d), one seeded row per token string.
+    Eigen::MatrixXf e = tokenEmbeddings(trace.tokens, d, cfg.seed);
+    const float s = embeddingScale(d, cfg.embedScale);
+    {
+        Stage& st = addStage(stages, "embedding", {}, {}, {}, "Token embeddings",
+                             cfg.embedScale ? "E = Embed(tokens);  E·√d_model" : "E = Embed(tokens)  (no √d_model scaling)");
+        Eigen::MatrixXf scaled = e * s;
+        putMatrix(st, "E", std::move(e), tokens, dims);
+        putMatrix(st, "E_scaled", std::move(scaled), tokens, dims);
+    }
+    // positional_encoding: P (n x d).
+    {
+        const char* formula = cfg.positional == PositionalEncoding::Sinusoidal
+            ? "PE(pos, 2i) = sin(pos / 10000^(2i/d_model)),  PE(pos, 2i+1) = cos(pos / 10000^(2i/d_model))"
+            : cfg.positional == PositionalEncoding::Learned ? "P = learned position table [pos]" : "P = 0  (no positional encoding)";
+        Stage& st = addStage(stages, "positional_encoding", {}, {}, {}, "Positional encoding", formula);
+        putMatrix(st, "P", positionalEncoding(cfg.positional, static_cast<int>(n), d, cfg.seed), tokens, dims);
+    }
+    // input: X = E·s + P (n x d).
+    const Eigen::MatrixXf x = stages[0].matrices[1].values + stages[1].main().values;
+    putMatrix(addStage(stages, "input", {}, {}, {}, "Input X", cfg.embedScale ? "X = E·√d_model + P" : "X = E + P"), "X", x,
+              tokens, dims);
+
+    // q .. output: self-attention of X (the same matrix as queries, keys and values).
+    attentionBlock(x, x, *weights, heads, cfg.scaleScores, blocked, AttentionBlockContext{tokens, tokens, dims, {}, {}}, stages,
+                   trace.warnings);
+    return trace;
+}
+
+} // namespace attnlab

@@ -1,0 +1,70 @@
+#pragma once
+/// Multi-head self-attention, computed stage by stage (docs/engine.md, section 6).
+///
+///   X = E·s + P                                   (n x d)
+///   Q_h, K_h, V_h = columns of X·W_Qᵀ + b_Q, ...  (n x d_k)
+///   A_h = softmax(Q_h·K_hᵀ / √d_k + M)            (n x n)
+///   Z_h = A_h·V_h                                 (n x d_k)
+///   O = [Z_0 | ... | Z_{h-1}]·W_Oᵀ + b_O          (n x d)
+
+#include "core/config.h"
+#include "nn/mask.h"
+#include "core/trace.h"
+#include "nn/weights.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace attnlab {
+
+struct Request {
+    std::string sentence;
+    Config config;
+    /// Imported or cached weights; when null, made from config.weightsPreset (slower: the
+    /// UI keeps them and recomputes only when d_model, seed or preset change).
+    std::shared_ptr<const AttentionWeights> weights;
+    /// Required when config.mask is MaskKind::Custom: n x n, true = masked.
+    std::optional<BoolMatrix> customMask;
+};
+
+/// Computes every stage. Throws std::invalid_argument for a bad request (invalid config, no
+/// tokens, weights of another width, a custom mask of the wrong size, a trace too large);
+/// numeric events such as a fully masked row are warnings in the trace.
+Trace computeTrace(const Request& request);
+
+/// Where one attention block's stages go in a trace, and how their rows and columns are labelled.
+struct AttentionBlockContext {
+    Labels queryLabels;         ///< one per query (row of the query input), m
+    Labels keyLabels;           ///< one per key (row of the key/value input), n
+    Labels featureLabels;       ///< "d0" .. "d{d-1}"; made when null
+    std::optional<int> layer;   ///< Stage::layer of every stage (none for a single block)
+    std::string block;          ///< Stage::block of every stage: "encoder_self", "decoder_self", "cross" or "" (none)
+};
+
+/// One multi-head attention block, stage by stage (docs/engine.md, section 6). Appends to
+/// `stages`, in this order, q, k, v, scores, scaled (once per head each), mask, masked_scores,
+/// weights, head_output (once per head each), concat and output, and returns O (m x d):
+///
+///   queryInput     X_q  (m x d)   Q_h = columns of X_q·W_Qᵀ + b_Q           (m x d_k)
+///   keyValueInput  X_kv (n x d)   K_h, V_h = columns of X_kv·W_Kᵀ + b_K, ...  (n x d_k)
+///   blocked             (m x n)   true = key j is hidden from query i
+///   O = [softmax(Q_h·K_hᵀ·c + M)·V_h]_h ·W_Oᵀ + b_O, c = 1/√d_k (or 1 when !scaleScores)
+///
+/// Self-attention passes the same matrix object as both inputs (the three projections are then
+/// one GEMM); cross-attention passes the decoder stream and the encoder output (memory).
+/// A query whose keys are all blocked gets zero weights and a warning in `warnings`. The inputs
+/// must not be matrices held in `stages`: appending stages may move them.
+/// Throws std::invalid_argument when the shapes disagree (inputs, weights, mask, labels),
+/// heads does not divide d, or m·n·heads exceeds ConfigLimits::maxAttentionCells.
+Eigen::MatrixXf attentionBlock(const Eigen::MatrixXf& queryInput, const Eigen::MatrixXf& keyValueInput,
+                               const AttentionWeights& weights, int heads, bool scaleScores, const BoolMatrix& blocked,
+                               const AttentionBlockContext& context, std::vector<Stage>& stages,
+                               std::vector<std::string>& warnings);
+
+/// Row softmax of `scores`: exp(x - rowmax) / sum. A row whose entries are all -inf gets
+/// all-zero weights and its index is appended to `emptyRows`.
+Eigen::MatrixXf rowSoftmax(const Eigen::MatrixXf& scores, std::vector<Eigen::Index>* emptyRows = nullptr);
+
+} // namespace attnlab

@@ -1,0 +1,120 @@
+#include "nn/mask.h"
+
+#include "text/tokenizer.h"
+
+#include <limits>
+#include <stdexcept>
+
+namespace attnlab {
+
+BoolMatrix blockedCells(MaskKind kind, const std::vector<std::string>& tokens, const std::optional<BoolMatrix>& custom)
+{
+    const auto n = static_cast<Eigen::Index>(tokens.size());
+    const bool causal = kind == MaskKind::Causal || kind == MaskKind::CausalPadding;
+    const bool padding = kind == MaskKind::Padding || kind == MaskKind::CausalPadding;
+    // Look-ahead: query i may see keys 0..i only.
+    BoolMatrix blocked = causal ? causalMask(n) : BoolMatrix::Constant(n, n, false);
+    if (padding) {
+        // A <pad> key is hidden from every query (the key padding mask).
+        for (Eigen::Index j = 0; j < n; ++j) {
+            if (tokens[static_cast<std::size_t>(j)] == kPadToken)
+                blocked.col(j).setConstant(true);
+        }
+    }
+    if (kind == MaskKind::Custom) {
+        if (!custom)
+            throw std::invalid_argument("the custom mask needs a mask matrix (a mask file)");
+        if (custom->rows() != n || custom->cols() != n)
+            throw std::invalid_argument("the custom mask is " + std::to_string(custom->rows()) + " x "
+                                        + std::to_string(custom->cols()) + " but the sentence has " + std::to_string(n)
+                                        + " tokens: it must be " + std::to_string(n) + " x " + std::to_string(n));
+        blocked = *custom;
+    }
+    return blocked;
+}
+
+BoolMatrix combineMasks(Eigen::Index queries, Eigen::Index keys, const std::optional<BoolMatrix>& attnMask,
+                        const std::optional<BoolVector>& keyPadding, std::string_view maskName, std::string_view paddingName)
+{
+    const auto str = [](Eigen::Index v) { return std::to_string(v); };
+    BoolMatrix blocked = BoolMatrix::Constant(queries, keys, false);
+    if (attnMask) {
+        if (attnMask->rows() != queries || attnMask->cols() != keys)
+            throw std::invalid_argument(std::string(maskName) + " is " + str(attnMask->rows()) + " x " + str(attnMask->cols())
+                                        + " but must be " + str(queries) + " x " + str(keys) + " (queries x keys)");
+        blocked = *attnMask;
+    }
+    if (keyPadding) {
+        if (keyPadding->size() != keys)
+            throw std::invalid_argument(std::string(paddingName) + " has " + str(keyPadding->size()) + " entries but must have "
+                                        + str(keys) + " (one per key)");
+        // A padding key is hidden from every query, whatever the attention mask says.
+        for (Eigen::Index j = 0; j < keys; ++j) {
+            if ((*keyPadding)(j))
+                blocked.col(j).setConstant(true);
+        }
+    }
+    return blocked;
+}
+
+BoolMatrix causalMask(Eigen::Index n)
+{
+    BoolMatrix blocked = BoolMatrix::Constant(n, n, false);
+    for (Eigen::Index i = 0; i < n; ++i) { // query i sees keys 0..i
+        for (Eigen::Index j = i + 1; j < n; ++j)
+            blocked(i, j) = true;
+    }
+    return blocked;
+}
+
+Eigen::MatrixXf additiveMask(const BoolMatrix& blocked)
+{
+    const float minusInf = -std::numeric_limits<float>::infinity();
+    return blocked.select(Eigen::MatrixXf::Constant(blocked.rows(), blocked.cols(), minusInf),
+                          Eigen::MatrixXf::Zero(blocked.rows(), blocked.cols()));
+}
+
+BoolMatrix parseMaskText(std::string_view text)
+{
+    std::vector<std::vector<bool>> rows;
+    int lineNo = 0;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        std::size_t end = text.find('\n', start);
+        if (end == std::string_view::npos)
+            end = text.size();
+        std::string_view line = text.substr(start, end - start);
+        start = end + 1;
+        ++lineNo;
+        if (const auto hash = line.find('#'); hash != std::string_view::npos)
+            line = line.substr(0, hash);
+        std::vector<bool> row;
+        for (const char c : line) {
+            if (c == '0' || c == '1')
+                row.push_back(c == '1');
+            else if (c != ' ' && c != ',' && c != '\t' && c != '\r')
+                throw std::invalid_argument("mask line " + std::to_string(lineNo) + ": unexpected character '"
+                                            + std::string(1, c) + "' (only 0, 1, spaces and commas are allowed)");
+        }
+        if (!row.empty())
+            rows.push_back(std::move(row));
+        if (end == text.size())
+            break;
+        if (rows.size() > static_cast<std::size_t>(ConfigLimits::maxTokens))
+            throw std::invalid_argument("the mask has more than " + std::to_string(ConfigLimits::maxTokens) + " rows");
+    }
+    if (rows.empty())
+        throw std::invalid_argument("the mask is empty: it needs n lines of n values 0 or 1");
+    const auto n = rows.size();
+    BoolMatrix m(static_cast<Eigen::Index>(n), static_cast<Eigen::Index>(n));
+    for (std::size_t i = 0; i < n; ++i) {
+        if (rows[i].size() != n)
+            throw std::invalid_argument("mask row " + std::to_string(i + 1) + " has " + std::to_string(rows[i].size())
+                                        + " values but the mask has " + std::to_string(n) + " rows: it must be square");
+        for (std::size_t j = 0; j < n; ++j)
+            m(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) = rows[i][j];
+    }
+    return m;
+}
+
+} // namespace attnlab

@@ -1,0 +1,43 @@
+#pragma once
+/// Attention masks (docs/engine.md, section 7): which keys each query may not see.
+
+#include "core/config.h"
+
+#include <Eigen/Core>
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace attnlab {
+
+/// n x n, true = key j is hidden from query i (PyTorch's boolean attn_mask convention).
+using BoolMatrix = Eigen::Matrix<bool, Eigen::Dynamic, Eigen::Dynamic>;
+/// One flag per key, true = the key is padding (PyTorch's boolean key_padding_mask).
+using BoolVector = Eigen::Matrix<bool, Eigen::Dynamic, 1>;
+
+/// The blocked cells for a mask kind. `custom` is required (n x n) for MaskKind::Custom and
+/// ignored otherwise. Throws std::invalid_argument when the custom mask is missing or its size
+/// differs from the token count.
+BoolMatrix blockedCells(MaskKind kind, const std::vector<std::string>& tokens, const std::optional<BoolMatrix>& custom);
+
+/// The blocked cells (queries x keys) of an attention block as PyTorch combines its two masks:
+/// cell (i, j) is masked when attnMask(i, j) is true or key j is padding (keyPadding(j) true).
+/// Either may be absent. `maskName` and `paddingName` ("tgt_mask", "tgt_key_padding") name them
+/// in the std::invalid_argument thrown when a size differs from queries x keys or keys.
+BoolMatrix combineMasks(Eigen::Index queries, Eigen::Index keys, const std::optional<BoolMatrix>& attnMask,
+                        const std::optional<BoolVector>& keyPadding, std::string_view maskName = "attn_mask",
+                        std::string_view paddingName = "key_padding_mask");
+
+/// The look-ahead mask of n tokens: key j is hidden from query i when j > i.
+BoolMatrix causalMask(Eigen::Index n);
+
+/// The additive mask M: 0 where allowed, -infinity where blocked.
+Eigen::MatrixXf additiveMask(const BoolMatrix& blocked);
+
+/// Parses a mask file: n lines of n values 0 or 1 (spaces or commas between), '#' comments,
+/// blank lines ignored. Throws std::invalid_argument naming the line and what is wrong.
+BoolMatrix parseMaskText(std::string_view text);
+
+} // namespace attnlab

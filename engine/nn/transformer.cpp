@@ -1,0 +1,503 @@
+#include "nn/transformer.h"
+
+#include "core/stage_builder.h"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace attnlab {
+
+namespace {
+
+using detail::addStage;
+using detail::numberedLabels;
+using detail::putMatrix;
+
+constexpr const char* kEncoderSelf = "encoder_self";
+constexpr const char* kDecoderSelf = "decoder_self";
+constexpr const char* kCross = "cross";
+
+std::string str(long long v)
+{
+    return std::to_string(v);
+}
+
+std::string shape(Eigen::Index rows, Eigen::Index cols)
+{
+    return str(rows) + " x " + str(cols);
+}
+
+void checkNorm(const LayerNormWeights& w, Eigen::Index d, const std::string& name)
+{
+    if (w.gamma.size() != d || w.beta.size() != d)
+        throw std::invalid_argument(name + " has " + str(w.gamma.size()) + " weights and " + str(w.beta.size())
+                                    + " biases but d_model is " + str(d));
+}
+
+void checkFeedForward(const FeedForwardWeights& w, Eigen::Index d, Eigen::Index dFF)
+{
+    if (w.linear1Weight.rows() != dFF || w.linear1Weight.cols() != d || w.linear1Bias.size() != dFF)
+        throw std::invalid_argument("linear1 is " + shape(w.linear1Weight.rows(), w.linear1Weight.cols()) + " with "
+                                    + str(w.linear1Bias.size()) + " biases but must be " + shape(dFF, d) + " (d_ff x d_model) with "
+                                    + str(dFF));
+    if (w.linear2Weight.rows() != d || w.linear2Weight.cols() != dFF || w.linear2Bias.size() != d)
+        throw std::invalid_argument("linear2 is " + shape(w.linear2Weight.rows(), w.linear2Weight.cols()) + " with "
+                                    + str(w.linear2Bias.size()) + " biases but must be " + shape(d, dFF) + " (d_model x d_ff) with "
+                                    + str(d));
+}
+
+void checkAttention(const AttentionWeights& w, Eigen::Index d, const std::string& name)
+{
+    if (w.inProjWeight.rows() != 3 * d || w.inProjWeight.cols() != d || w.inProjBias.size() != 3 * d || w.outProjWeight.rows() != d
+        || w.outProjWeight.cols() != d || w.outProjBias.size() != d)
+        throw std::invalid_argument(name + ".in_proj_weight is " + shape(w.inProjWeight.rows(), w.inProjWeight.cols())
+                                    + " and out_proj.weight " + shape(w.outProjWeight.rows(), w.outProjWeight.cols()) + " but must be "
+                                    + shape(3 * d, d) + " and " + shape(d, d) + " (with biases of " + str(3 * d) + " and " + str(d)
+                                    + ") for d_model " + str(d));
+}
+
+void checkEncoderWeights(const EncoderLayerWeights& w, const TransformerOptions& o)
+{
+    checkAttention(w.selfAttn, o.dModel, "self_attn");
+    checkFeedForward(w.ffn, o.dModel, o.dFF);
+    checkNorm(w.norm1, o.dModel, "norm1");
+    checkNorm(w.norm2, o.dModel, "norm2");
+}
+
+void checkDecoderWeights(const DecoderLayerWeights& w, const TransformerOptions& o)
+{
+    checkAttention(w.selfAttn, o.dModel, "self_attn");
+    checkAttention(w.crossAttn, o.dModel, "multihead_attn");
+    checkFeedForward(w.ffn, o.dModel, o.dFF);
+    checkNorm(w.norm1, o.dModel, "norm1");
+    checkNorm(w.norm2, o.dModel, "norm2");
+    checkNorm(w.norm3, o.dModel, "norm3");
+}
+
+void checkMask(const BoolMatrix& blocked, Eigen::Index queries, Eigen::Index keys, const char* name)
+{
+    if (blocked.rows() != queries || blocked.cols() != keys)
+        throw std::invalid_argument(std::string(name) + " is " + shape(blocked.rows(), blocked.cols()) + " but must be "
+                                    + shape(queries, keys) + " (queries x keys)");
+}
+
+/// The stream's shape and labels against the options (the weights are checked where they are used).
+void checkStream(const Eigen::MatrixXf& x, const Labels& tokens, const TransformerOptions& o, const char* name)
+{
+    if (x.rows() < 1 || x.cols() != o.dModel)
+        throw std::invalid_argument(std::string(name) + " is " + shape(x.rows(), x.cols()) + " but must have at least one row and d_model ("
+                                    + str(o.dModel) + ") columns");
+    if (!tokens || static_cast<Eigen::Index>(tokens->size()) != x.rows())
+        throw std::invalid_argument(std::string(name) + " needs one label per row (" + str(x.rows()) + ")");
+}
+
+/// All attention cells of a computation must fit the limit a single trace has.
+void checkCells(std::int64_t cells)
+{
+    if (cells > ConfigLimits::maxAttentionCells)
+        throw std::invalid_argument("the layers' attention matrices hold " + str(cells) + " cells in all, more than "
+                                    + str(ConfigLimits::maxAttentionCells) + ": use fewer tokens, heads or layers");
+}
+
+/// Appends one layer's own stages (not its attention blocks) with their labels.
+class LayerStages {
+public:
+    LayerStages(std::vector<Stage>& stages, std::optional<int> layer, Labels rows, Labels dims)
+        : m_stages(stages)
+        , m_layer(layer)
+        , m_rows(std::move(rows))
+        , m_dims(std::move(dims))
+    {
+    }
+
+    /// A stage whose main matrix is (n x d) or, with `cols`, has those column labels.
+    void add(const char* id, const char* block, std::string title, std::string formula, std::string name,
+             const Eigen::MatrixXf& values, Labels cols = nullptr)
+    {
+        putMatrix(addStage(m_stages, id, {}, m_layer, block, std::move(title), std::move(formula)), std::move(name), values, m_rows,
+                  cols ? std::move(cols) : m_dims);
+    }
+
+    /// A LayerNorm stage: the output, then the mean and variance (n x 1) of its input.
+    void addNorm(const char* id, const char* block, std::string title, std::string formula, std::string name,
+                 const LayerNormResult& r)
+    {
+        Stage& s = addStage(m_stages, id, {}, m_layer, block, std::move(title), std::move(formula));
+        putMatrix(s, std::move(name), r.output, m_rows, m_dims);
+        putMatrix(s, "mean", r.mean, m_rows, meanLabel());
+        putMatrix(s, "variance", r.variance, m_rows, varianceLabel());
+    }
+
+private:
+    static Labels meanLabel()
+    {
+        static const Labels kLabel = std::make_shared<const std::vector<std::string>>(std::vector<std::string>{"mean"});
+        return kLabel;
+    }
+    static Labels varianceLabel()
+    {
+        static const Labels kLabel = std::make_shared<const std::vector<std::string>>(std::vector<std::string>{"variance"});
+        return kLabel;
+    }
+
+    std::vector<Stage>& m_stages;
+    std::optional<int> m_layer;
+    Labels m_rows;
+    Labels m_dims;
+};
+
+const char* activationName(Activation a)
+{
+    return a == Activation::Gelu ? "GELU" : "ReLU";
+}
+
+/// ffn_hidden then ffn_output on `x` (the FFN's input, named `in` in the formula); returns F.
+Eigen::MatrixXf feedForwardStages(const Eigen::MatrixXf& x, const std::string& in, const FeedForwardWeights& w,
+                                  const TransformerOptions& o, const char* block, LayerStages& out)
+{
+    const Eigen::MatrixXf hidden = feedForwardHidden(x, w, o.activation);
+    out.add("ffn_hidden", block, "Feed-forward hidden layer",
+            std::string("H = ") + activationName(o.activation) + "(" + in + "·W_1ᵀ + b_1)", "H", hidden,
+            numberedLabels(o.dFF, "f"));
+    Eigen::MatrixXf f = feedForwardOutput(hidden, w);
+    out.add("ffn_output", block, "Feed-forward output", "F = H·W_2ᵀ + b_2", "F", f);
+    return f;
+}
+
+/// The stack's final output stage: LN(x) with its statistics, or x itself without a final norm.
+Eigen::MatrixXf stackOutput(const char* id, const char* title, const char* name, const Eigen::MatrixXf& x,
+                            const std::optional<LayerNormWeights>& finalNorm, const TransformerOptions& o, const Labels& tokens,
+                            const Labels& dims, std::vector<Stage>& stages)
+{
+    LayerStages out(stages, std::nullopt, tokens, dims);
+    if (!finalNorm) {
+        out.add(id, "", title, std::string(name) + " = output of the last layer", name, x);
+        return x;
+    }
+    LayerNormResult r = layerNorm(x, *finalNorm, o.eps);
+    out.addNorm(id, "", title, std::string(name) + " = LN(output of the last layer)", name, r);
+    return std::move(r.output);
+}
+
+} // namespace
+
+
+std::vector<std::string> TransformerOptions::problems() const
+{
+    // d_model and heads follow the attention's own rules, stated once in Config.
+    Config attention;
+    attention.dModel = dModel;
+    attention.heads = heads;
+    std::vector<std::string> out = attention.problems();
+    if (dFF < 1 || dFF > ConfigLimits::maxDFF)
+        out.push_back("d_ff (" + str(dFF) + ") must be between 1 and " + str(ConfigLimits::maxDFF));
+    if (!(eps > 0.0f) || !std::isfinite(eps))
+        out.push_back("eps (" + std::to_string(eps) + ") must be a positive number: it keeps LayerNorm from dividing by 0");
+    if (encoderLayers < 0 || encoderLayers > ConfigLimits::maxLayers)
+        out.push_back("encoder_layers (" + str(encoderLayers) + ") must be between 0 and " + str(ConfigLimits::maxLayers));
+    if (decoderLayers < 0 || decoderLayers > ConfigLimits::maxLayers)
+        out.push_back("decoder_layers (" + str(decoderLayers) + ") must be between 0 and " + str(ConfigLimits::maxLayers));
+    if (encoderLayers == 0 && decoderLayers == 0)
+        out.push_back("encoder_layers and decoder_layers are both 0: at least one layer is needed");
+    return out;
+}
+
+void TransformerOptions::validate() const
+{
+    const auto p = problems();
+    if (!p.empty())
+        throw std::invalid_argument(p.front());
+}
+
+LayerNormResult layerNorm(const Eigen::MatrixXf& x, const LayerNormWeights& w, float eps)
+{
+    checkNorm(w, x.cols(), "the LayerNorm");
+    if (!(eps > 0.0f))
+        throw std::invalid_argument("eps (" + std::to_string(eps) + ") must be a positive number");
+    // mean, variance: (n) per row, accumulated in double so that a wide row (d = 2048) loses no digits.
+    const Eigen::MatrixXd xd = x.cast<double>();
+    const Eigen::VectorXd mean = xd.rowwise().mean();
+    const Eigen::MatrixXd centered = xd.colwise() - mean;
+    const Eigen::VectorXd variance = centered.array().square().rowwise().mean(); // biased: divided by d
+    // ε keeps a constant row (variance 0) from dividing by zero.
+    const Eigen::ArrayXd inverseStd = (variance.array() + static_cast<double>(eps)).rsqrt();
+    LayerNormResult r;
+    // output (n x d) = normalised (n x d) scaled per feature by γ and shifted by β.
+    r.output = (centered.array().colwise() * inverseStd).cast<float>().matrix();
+    r.output.array().rowwise() *= w.gamma.transpose().array();
+    r.output.array().rowwise() += w.beta.transpose().array();
+    r.mean = mean.cast<float>();
+    r.variance = variance.cast<float>();
+    return r;
+}
+
+Eigen::MatrixXf residual(const Eigen::MatrixXf& x, const Eigen::MatrixXf& sublayer)
+{
+    if (x.rows() != sublayer.rows() || x.cols() != sublayer.cols())
+        throw std::invalid_argument("a residual adds two matrices of one shape, not " + shape(x.rows(), x.cols()) + " and "
+                                    + shape(sublayer.rows(), sublayer.cols()));
+    return x + sublayer;
+}
+
+float gelu(float x)
+{
+    // Φ(x) = (1 + erf(x/√2)) / 2, the standard normal CDF: the exact GELU, not the tanh approximation.
+    return 0.5f * x * (1.0f + std::erf(x * 0.70710678118654752440f));
+}
+
+Eigen::MatrixXf activate(Activation activation, const Eigen::MatrixXf& x)
+{
+    if (activation == Activation::Gelu)
+        return x.unaryExpr([](float v) { return gelu(v); });
+    return x.cwiseMax(0.0f);
+}
+
+Eigen::MatrixXf feedForwardHidden(const Eigen::MatrixXf& x, const FeedForwardWeights& w, Activation activation)
+{
+    checkFeedForward(w, x.cols(), w.linear1Weight.rows());
+    // (n x d_ff) = X (n x d) · W_1ᵀ (d x d_ff) + b_1, then the activation element by element.
+    Eigen::MatrixXf h = x * w.linear1Weight.transpose();
+    h.rowwise() += w.linear1Bias.transpose();
+    return activate(activation, h);
+}
+
+Eigen::MatrixXf feedForwardOutput(const Eigen::MatrixXf& hidden, const FeedForwardWeights& w)
+{
+    checkFeedForward(w, w.linear2Weight.rows(), hidden.cols());
+    // (n x d) = H (n x d_ff) · W_2ᵀ (d_ff x d) + b_2.
+    Eigen::MatrixXf f = hidden * w.linear2Weight.transpose();
+    f.rowwise() += w.linear2Bias.transpose();
+    return f;
+}
+
+Eigen::MatrixXf encoderLayer(const Eigen::MatrixXf& x, const EncoderLayerWeights& w, const TransformerOptions& options,
+                             const BoolMatrix& blocked, const Labels& tokens, int layer, std::vector<Stage>& stages,
+                             std::vector<std::string>& warnings)
+{
+    const TransformerOptions& o = options;
+    o.validate();
+    // Everything is checked before the first stage is appended.
+    checkStream(x, tokens, o, "the encoder layer's input");
+    checkEncoderWeights(w, o);
+    checkMask(blocked, x.rows(), x.rows(), "the mask");
+    const Labels dims = numberedLabels(o.dModel);
+    const AttentionBlockContext attention{tokens, tokens, dims, layer, kEncoderSelf};
+    LayerStages out(stages, layer, tokens, dims);
+    const char* b = kEncoderSelf;
+
+    if (o.norm == NormPlacement::Post) {
+        // attention stages: SA(X), queries, keys and values all from X.
+        const Eigen::MatrixXf sa = attentionBlock(x, x, w.selfAttn, o.heads, o.scaleScores, blocked, attention, stages, warnings);
+        // attn_residual: R_1 (n x d) = X + SA(X).
+        const Eigen::MatrixXf r1 = residual(x, sa);
+        out.add("attn_residual", b, "Residual: input + attention", "R_1 = X + SA(X)", "R_1", r1);
+        // attn_norm: N_1 = LN_1(R_1) (Add & Norm).
+        const LayerNormResult n1 = layerNorm(r1, w.norm1, o.eps);
+        out.addNorm("attn_norm", b, "Add & Norm (attention)", "N_1 = LN_1(R_1)", "N_1", n1);
+        // ffn_hidden, ffn_output: F = FFN(N_1).
+        const Eigen::MatrixXf f = feedForwardStages(n1.output, "N_1", w.ffn, o, b, out);
+        // ffn_residual: R_2 = N_1 + F.
+        const Eigen::MatrixXf r2 = residual(n1.output, f);
+        out.add("ffn_residual", b, "Residual: + feed-forward", "R_2 = N_1 + F", "R_2", r2);
+        // ffn_norm: N_2 = LN_2(R_2), the layer's output.
+        LayerNormResult n2 = layerNorm(r2, w.norm2, o.eps);
+        out.addNorm("ffn_norm", b, "Add & Norm (feed-forward)", "N_2 = LN_2(R_2)", "N_2", n2);
+        out.add("layer_output", b, "Layer output", "Y = N_2", "Y", n2.output);
+        return std::move(n2.output);
+    }
+
+    // Pre-LN. attn_norm: N_1 = LN_1(X), the input of self-attention.
+    const LayerNormResult n1 = layerNorm(x, w.norm1, o.eps);
+    out.addNorm("attn_norm", b, "Layer norm before attention", "N_1 = LN_1(X)", "N_1", n1);
+    // attention stages: SA(N_1).
+    const Eigen::MatrixXf sa
+        = attentionBlock(n1.output, n1.output, w.selfAttn, o.heads, o.scaleScores, blocked, attention, stages, warnings);
+    // attn_residual: R_1 = X + SA(N_1); the stream itself stays unnormalised.
+    const Eigen::MatrixXf r1 = residual(x, sa);
+    out.add("attn_residual", b, "Residual: input + attention", "R_1 = X + SA(N_1)", "R_1", r1);
+    // ffn_norm: N_2 = LN_2(R_1), the input of the feed-forward network.
+    const LayerNormResult n2 = layerNorm(r1, w.norm2, o.eps);
+    out.addNorm("ffn_norm", b, "Layer norm before feed-forward", "N_2 = LN_2(R_1)", "N_2", n2);
+    // ffn_hidden, ffn_output: F = FFN(N_2).
+    const Eigen::MatrixXf f = feedForwardStages(n2.output, "N_2", w.ffn, o, b, out);
+    // ffn_residual: R_2 = R_1 + F, the layer's output.
+    Eigen::MatrixXf r2 = residual(r1, f);
+    out.add("ffn_residual", b, "Residual: + feed-forward", "R_2 = R_1 + F", "R_2", r2);
+    out.add("layer_output", b, "Layer output", "Y = R_2", "Y", r2);
+    return r2;
+}
+
+Eigen::MatrixXf decoderLayer(const Eigen::MatrixXf& y, const Eigen::MatrixXf& memory, const DecoderLayerWeights& w,
+                             const TransformerOptions& options, const BoolMatrix& selfBlocked, const BoolMatrix& crossBlocked,
+                             const Labels& targetTokens, const Labels& memoryTokens, int layer, std::vector<Stage>& stages,
+                             std::vector<std::string>& warnings)
+{
+    const TransformerOptions& o = options;
+    o.validate();
+    // Everything is checked before the first stage is appended.
+    checkStream(y, targetTokens, o, "the decoder layer's input");
+    checkStream(memory, memoryTokens, o, "the memory (encoder output)");
+    checkDecoderWeights(w, o);
+    checkMask(selfBlocked, y.rows(), y.rows(), "the self-attention mask");
+    checkMask(crossBlocked, y.rows(), memory.rows(), "the cross-attention mask");
+    const Labels dims = numberedLabels(o.dModel);
+    const AttentionBlockContext selfAttention{targetTokens, targetTokens, dims, layer, kDecoderSelf};
+    const AttentionBlockContext crossAttention{targetTokens, memoryTokens, dims, layer, kCross};
+    LayerStages out(stages, layer, targetTokens, dims);
+    const char* bs = kDecoderSelf;
+    const char* bc = kCross;
+
+    if (o.norm == NormPlacement::Post) {
+        // attention stages (decoder_self): SA(Y), usually with the look-ahead mask.
+        const Eigen::MatrixXf sa
+            = attentionBlock(y, y, w.selfAttn, o.heads, o.scaleScores, selfBlocked, selfAttention, stages, warnings);
+        // attn_residual: R_1 (m x d) = Y + SA(Y);  attn_norm: N_1 = LN_1(R_1).
+        const Eigen::MatrixXf r1 = residual(y, sa);
+        out.add("attn_residual", bs, "Residual: input + self-attention", "R_1 = Y + SA(Y)", "R_1", r1);
+        const LayerNormResult n1 = layerNorm(r1, w.norm1, o.eps);
+        out.addNorm("attn_norm", bs, "Add & Norm (self-attention)", "N_1 = LN_1(R_1)", "N_1", n1);
+        // attention stages (cross): CA(N_1, Mem), queries from the decoder, keys and values from the memory.
+        const Eigen::MatrixXf ca = attentionBlock(n1.output, memory, w.crossAttn, o.heads, o.scaleScores, crossBlocked,
+                                                  crossAttention, stages, warnings);
+        // cross_residual: R_2 = N_1 + CA;  cross_norm: N_2 = LN_2(R_2).
+        const Eigen::MatrixXf r2 = residual(n1.output, ca);
+        out.add("cross_residual", bc, "Residual: + cross-attention", "R_2 = N_1 + CA(N_1, Mem)", "R_2", r2);
+        const LayerNormResult n2 = layerNorm(r2, w.norm2, o.eps);
+        out.addNorm("cross_norm", bc, "Add & Norm (cross-attention)", "N_2 = LN_2(R_2)", "N_2", n2);
+        // ffn_hidden, ffn_output: F = FFN(N_2);  ffn_residual: R_3 = N_2 + F;  ffn_norm: N_3 = LN_3(R_3).
+        const Eigen::MatrixXf f = feedForwardStages(n2.output, "N_2", w.ffn, o, bs, out);
+        const Eigen::MatrixXf r3 = residual(n2.output, f);
+        out.add("ffn_residual", bs, "Residual: + feed-forward", "R_3 = N_2 + F", "R_3", r3);
+        LayerNormResult n3 = layerNorm(r3, w.norm3, o.eps);
+        out.addNorm("ffn_norm", bs, "Add & Norm (feed-forward)", "N_3 = LN_3(R_3)", "N_3", n3);
+        out.add("layer_output", bs, "Layer output", "Y' = N_3", "Y'", n3.output);
+        return std::move(n3.output);
+    }
+
+    // Pre-LN. attn_norm: N_1 = LN_1(Y);  attention stages (decoder_self): SA(N_1);  attn_residual: R_1 = Y + SA(N_1).
+    const LayerNormResult n1 = layerNorm(y, w.norm1, o.eps);
+    out.addNorm("attn_norm", bs, "Layer norm before self-attention", "N_1 = LN_1(Y)", "N_1", n1);
+    const Eigen::MatrixXf sa
+        = attentionBlock(n1.output, n1.output, w.selfAttn, o.heads, o.scaleScores, selfBlocked, selfAttention, stages, warnings);
+    const Eigen::MatrixXf r1 = residual(y, sa);
+    out.add("attn_residual", bs, "Residual: input + self-attention", "R_1 = Y + SA(N_1)", "R_1", r1);
+    // cross_norm: N_2 = LN_2(R_1);  attention stages (cross): CA(N_2, Mem);  cross_residual: R_2 = R_1 + CA.
+    const LayerNormResult n2 = layerNorm(r1, w.norm2, o.eps);
+    out.addNorm("cross_norm", bc, "Layer norm before cross-attention", "N_2 = LN_2(R_1)", "N_2", n2);
+    const Eigen::MatrixXf ca = attentionBlock(n2.output, memory, w.crossAttn, o.heads, o.scaleScores, crossBlocked,
+                                              crossAttention, stages, warnings);
+    const Eigen::MatrixXf r2 = residual(r1, ca);
+    out.add("cross_residual", bc, "Residual: + cross-attention", "R_2 = R_1 + CA(N_2, Mem)", "R_2", r2);
+    // ffn_norm: N_3 = LN_3(R_2);  ffn_hidden, ffn_output: F = FFN(N_3);  ffn_residual: R_3 = R_2 + F.
+    const LayerNormResult n3 = layerNorm(r2, w.norm3, o.eps);
+    out.addNorm("ffn_norm", bs, "Layer norm before feed-forward", "N_3 = LN_3(R_2)", "N_3", n3);
+    const Eigen::MatrixXf f = feedForwardStages(n3.output, "N_3", w.ffn, o, bs, out);
+    Eigen::MatrixXf r3 = residual(r2, f);
+    out.add("ffn_residual", bs, "Residual: + feed-forward", "R_3 = R_2 + F", "R_3", r3);
+    out.add("layer_output", bs, "Layer output", "Y' = R_3", "Y'", r3);
+    return r3;
+}
+
+Eigen::MatrixXf encoderStack(const Eigen::MatrixXf& x, const std::vector<EncoderLayerWeights>& layers,
+                             const std::optional<LayerNormWeights>& finalNorm, const TransformerOptions& options,
+                             const BoolMatrix& blocked, const Labels& tokens, std::vector<Stage>& stages,
+                             std::vector<std::string>& warnings)
+{
+    options.validate();
+    if (layers.empty() || static_cast<int>(layers.size()) != options.encoderLayers)
+        throw std::invalid_argument("the encoder stack has " + str(static_cast<long long>(layers.size()))
+                                    + " layers of weights but encoder_layers is " + str(options.encoderLayers)
+                                    + " (at least 1)");
+    checkStream(x, tokens, options, "the encoder's input");
+    checkMask(blocked, x.rows(), x.rows(), "the mask");
+    for (const auto& w : layers)
+        checkEncoderWeights(w, options);
+    if (finalNorm)
+        checkNorm(*finalNorm, options.dModel, "encoder.norm");
+    checkCells(static_cast<std::int64_t>(layers.size()) * x.rows() * x.rows() * options.heads);
+    Eigen::MatrixXf h = x;
+    for (std::size_t i = 0; i < layers.size(); ++i)
+        h = encoderLayer(h, layers[i], options, blocked, tokens, static_cast<int>(i), stages, warnings);
+    // encoder_output: Mem (n x d) = LN(Y_N) with a final norm, else Y_N.
+    return stackOutput("encoder_output", "Encoder output", "Mem", h, finalNorm, options, tokens, numberedLabels(options.dModel),
+                       stages);
+}
+
+Eigen::MatrixXf decoderStack(const Eigen::MatrixXf& y, const Eigen::MatrixXf& memory, const std::vector<DecoderLayerWeights>& layers,
+                             const std::optional<LayerNormWeights>& finalNorm, const TransformerOptions& options,
+                             const BoolMatrix& selfBlocked, const BoolMatrix& crossBlocked, const Labels& targetTokens,
+                             const Labels& memoryTokens, std::vector<Stage>& stages, std::vector<std::string>& warnings)
+{
+    options.validate();
+    if (layers.empty() || static_cast<int>(layers.size()) != options.decoderLayers)
+        throw std::invalid_argument("the decoder stack has " + str(static_cast<long long>(layers.size()))
+                                    + " layers of weights but decoder_layers is " + str(options.decoderLayers)
+                                    + " (at least 1)");
+    checkStream(y, targetTokens, options, "the decoder's input");
+    checkStream(memory, memoryTokens, options, "the memory (encoder output)");
+    checkMask(selfBlocked, y.rows(), y.rows(), "the self-attention mask");
+    checkMask(crossBlocked, y.rows(), memory.rows(), "the cross-attention mask");
+    for (const auto& w : layers)
+        checkDecoderWeights(w, options);
+    if (finalNorm)
+        checkNorm(*finalNorm, options.dModel, "decoder.norm");
+    checkCells(static_cast<std::int64_t>(layers.size()) * y.rows() * (y.rows() + memory.rows()) * options.heads);
+    Eigen::MatrixXf h = y;
+    for (std::size_t i = 0; i < layers.size(); ++i)
+        h = decoderLayer(h, memory, layers[i], options, selfBlocked, crossBlocked, targetTokens, memoryTokens,
+                         static_cast<int>(i), stages, warnings);
+    // decoder_output: (m x d) = LN(Y'_M) with a final norm, else Y'_M.
+    return stackOutput("decoder_output", "Decoder output", "Out", h, finalNorm, options, targetTokens,
+                       numberedLabels(options.dModel), stages);
+}
+
+TransformerTrace computeTransformer(const TransformerInputs& in, const TransformerWeights& weights, const TransformerOptions& options)
+{
+    const TransformerOptions& o = options;
+    o.validate();
+    const bool encoder = o.encoderLayers > 0;
+    const bool decoder = o.decoderLayers > 0;
+    if (static_cast<int>(weights.encoder.size()) != o.encoderLayers || static_cast<int>(weights.decoder.size()) != o.decoderLayers)
+        throw std::invalid_argument("the weights hold " + str(static_cast<long long>(weights.encoder.size())) + " encoder and "
+                                    + str(static_cast<long long>(weights.decoder.size())) + " decoder layers but the options ask for "
+                                    + str(o.encoderLayers) + " and " + str(o.decoderLayers));
+    if (o.finalNorms && ((encoder && !weights.encoderNorm) || (decoder && !weights.decoderNorm)))
+        throw std::invalid_argument("final_norms is on but the weights have no final norm (encoder.norm, decoder.norm)");
+
+    // Tokens name the rows; positions do when no tokens are given.
+    const auto labelsFor = [](const std::vector<std::string>& tokens, Eigen::Index rows, const char* name) -> Labels {
+        if (tokens.empty())
+            return numberedLabels(static_cast<int>(rows), "");
+        if (static_cast<Eigen::Index>(tokens.size()) != rows)
+            throw std::invalid_argument(std::string(name) + " has " + str(static_cast<long long>(tokens.size()))
+                                        + " tokens but " + str(rows) + " rows");
+        return std::make_shared<const std::vector<std::string>>(tokens);
+    };
+    const Eigen::Index n = in.src.rows();
+    const Eigen::Index m = decoder ? in.tgt.rows() : 0;
+    const Labels srcTokens = labelsFor(in.srcTokens, n, "src");
+    const Labels tgtTokens = decoder ? labelsFor(in.tgtTokens, m, "tgt") : nullptr;
+    checkStream(in.src, srcTokens, o, encoder ? "src" : "src (the memory)");
+    if (decoder)
+        checkStream(in.tgt, tgtTokens, o, "tgt");
+
+    // Masks first: a wrong-sized mask is a bad request, reported before any work.
+    const BoolMatrix srcBlocked = combineMasks(n, n, in.srcMask, in.srcKeyPadding, "src_mask", "src_key_padding");
+    BoolMatrix tgtBlocked, memoryBlocked;
+    if (decoder) {
+        tgtBlocked = combineMasks(m, m, in.tgtMask, in.tgtKeyPadding, "tgt_mask", "tgt_key_padding");
+        memoryBlocked = combineMasks(m, n, in.memoryMask, in.memoryKeyPadding, "memory_mask", "memory_key_padding");
+    }
+    checkCells((static_cast<std::int64_t>(o.encoderLayers) * n * n + static_cast<std::int64_t>(o.decoderLayers) * m * (m + n)) * o.heads);
+
+    TransformerTrace t;
+    t.encoderOutput = encoder ? encoderStack(in.src, weights.encoder, o.finalNorms ? weights.encoderNorm : std::nullopt, o,
+                                             srcBlocked, srcTokens, t.stages, t.warnings)
+                              : in.src;
+    if (decoder)
+        t.decoderOutput = decoderStack(in.tgt, t.encoderOutput, weights.decoder, o.finalNorms ? weights.decoderNorm : std::nullopt, o,
+                                       tgtBlocked, memoryBlocked, tgtTokens, srcTokens, t.stages, t.warnings);
+    return t;
+}
+
+} // namespace attnlab

@@ -1,0 +1,117 @@
+// The decoder bar: hidden for one attention block; with the trained model it steps through
+// greedy generation one token at a time, and typing a target switches to teacher forcing.
+
+#include "widgets/decoderpanel.h"
+#include "session/session.h"
+
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QRadioButton>
+#include <QSignalSpy>
+#include <QtTest>
+
+using namespace attnlab;
+
+namespace {
+
+void useTrainedModel(Session& s, const QString& source)
+{
+    Config c = s.config();
+    c.model = ModelKind::Reversal;
+    s.setConfig(c);
+    s.setSentence(source);
+}
+
+} // namespace
+
+class TestDecoderPanel : public QObject {
+    Q_OBJECT
+private slots:
+    void hiddenForOneAttentionBlock()
+    {
+        Session s;
+        QWidget window;
+        auto* p = new DecoderPanel(&s, &window);
+        window.show();
+        QVERIFY(!p->isVisible());
+        useTrainedModel(s, QStringLiteral("abc"));
+        QVERIFY(p->isVisible());
+        QVERIFY(p->generateButton()->isChecked());
+    }
+
+    void followsTheSession()
+    {
+        Session s;
+        useTrainedModel(s, QStringLiteral("abc"));
+        DecoderPanel p(&s);
+        p.show();
+        QVERIFY(p.generateButton()->isChecked());
+    }
+
+    void stepsThroughGeneration()
+    {
+        Session s;
+        useTrainedModel(s, QStringLiteral("abc"));
+        DecoderPanel p(&s);
+        p.show();
+        QCOMPARE(p.stepLabel()->text(), QStringLiteral("Step 4 / 4")); // c, b, a, <eos>
+        QVERIFY(!p.nextButton()->isEnabled());
+        QTest::mouseClick(p.previousButton(), Qt::LeftButton);
+        QTest::mouseClick(p.previousButton(), Qt::LeftButton);
+        QCOMPARE(s.generationStep(), 1);
+        QCOMPARE(p.stepLabel()->text(), QStringLiteral("Step 2 / 4"));
+        // The decoder has read <sos> c and is about to write b.
+        QCOMPARE(s.fullTrace()->targetTokens, (std::vector<std::string>{"<sos>", "c"}));
+        QVERIFY2(p.outputLabel()->text().contains(QStringLiteral("<b>b</b>")), qPrintable(p.outputLabel()->text()));
+        // The causal mask grows with every step.
+        const auto maskRows = [&s] { return s.fullTrace()->find("mask", std::nullopt, 0, "decoder_self")->main().values.rows(); };
+        QCOMPARE(maskRows(), Eigen::Index(2));
+        QTest::mouseClick(p.nextButton(), Qt::LeftButton);
+        QCOMPARE(maskRows(), Eigen::Index(3));
+    }
+
+    void playRunsToTheEnd()
+    {
+        Session s;
+        useTrainedModel(s, QStringLiteral("ab"));
+        DecoderPanel p(&s);
+        p.show();
+        p.playButton()->click();
+        QCOMPARE(s.generationStep(), 0); // from the first token
+        QTRY_VERIFY_WITH_TIMEOUT(!p.playButton()->isChecked(), 10000);
+        QCOMPARE(s.generationStep(), 2); // b, a, <eos>
+    }
+
+    void typingATargetIsTeacherForcing()
+    {
+        Session s;
+        useTrainedModel(s, QStringLiteral("abc"));
+        DecoderPanel p(&s);
+        p.show();
+        QSignalSpy changed(&s, &Session::traceChanged);
+        QTest::keyClicks(p.targetEdit(), QStringLiteral("xy"));
+        QTRY_VERIFY(!s.isGenerating());
+        QVERIFY(p.forceButton()->isChecked());
+        QCOMPARE(s.fullTrace()->targetTokens, (std::vector<std::string>{"<sos>", "x", "y"}));
+        QVERIFY(!p.stepLabel()->isVisible()); // no generation steps under teacher forcing
+        p.generateButton()->click();
+        QVERIFY(s.isGenerating());
+    }
+
+    void aSeededModelCannotGenerate()
+    {
+        Session s;
+        Config c = s.config();
+        c.model = ModelKind::Seeded;
+        s.setConfig(c);
+        DecoderPanel p(&s);
+        p.show();
+        QVERIFY(p.isVisible());
+        QVERIFY(!p.generateButton()->isEnabled());
+        QVERIFY(p.forceButton()->isChecked());
+    }
+};
+
+QTEST_MAIN(TestDecoderPanel)
+#include "tst_decoderpanel.moc"

@@ -1,0 +1,655 @@
+#include "export/exporter.h"
+
+#include "io/fileio.h"
+#include "session/stages.h"
+
+#include <qcustomplot.h>
+
+#include <QApplication>
+#include <QBuffer>
+#include <QDir>
+#include <QFileInfo>
+#include <QHash>
+#include <QImage>
+#include <QLayout>
+#include <QMutex>
+#include <QPdfWriter>
+#include <QRawFont>
+#include <QRegularExpression>
+#include <QSvgGenerator>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <exception>
+#include <stdexcept>
+
+namespace attnlab {
+
+namespace {
+
+constexpr double kLogicalDpi = 96; // ExportOptions' width and height are in 1/96 inch
+
+ExportResult failure(const QString& error)
+{
+    ExportResult r;
+    r.error = error;
+    return r;
+}
+
+QString quoted(const QString& path)
+{
+    return QLatin1Char('\'') + path + QLatin1Char('\'');
+}
+
+/// Writes through a temporary file and a rename (engine/fileio.h): an earlier file survives.
+ExportResult writeBytes(const QString& path, const QByteArray& bytes)
+{
+    try {
+        writeFileAtomically(QFile::encodeName(path).toStdString(),
+                            std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
+    } catch (const std::exception& e) {
+        return failure(QString::fromLocal8Bit(e.what()));
+    }
+    ExportResult r;
+    r.ok = true;
+    r.files << path;
+    return r;
+}
+
+/// The first text element of the plot's layout (HeatmapView's title), for the file's metadata.
+QString plotTitle(QCustomPlot* plot)
+{
+    QCPLayoutGrid* layout = plot->plotLayout();
+    for (int i = 0; i < layout->elementCount(); ++i) {
+        if (auto* text = qobject_cast<QCPTextElement*>(layout->elementAt(i)); text && !text->text().isEmpty())
+            return text->text();
+    }
+    return QStringLiteral("Attention Lab");
+}
+
+/// QSvgGenerator writes only a font's first family (font-family="DejaVu Sans"), so a viewer
+/// falls back on its own for Chinese, and may pick Japanese shapes. Append the application
+/// font's other families ("Noto Sans CJK SC") to every font-family attribute.
+QByteArray addFallbackFamilies(const QByteArray& svg)
+{
+    QStringList fallbacks = QApplication::font().families();
+    if (fallbacks.size() < 2)
+        return svg;
+    fallbacks.removeFirst();
+    QString list;
+    for (const QString& f : fallbacks)
+        list += QStringLiteral(", '") + QString(f).remove(QLatin1Char('\'')).remove(QLatin1Char('"')).toHtmlEscaped() + QLatin1Char('\'');
+    QString text = QString::fromUtf8(svg);
+    static const QRegularExpression family(QStringLiteral("font-family=\"([^\"]*)\""));
+    text.replace(family, QStringLiteral("font-family=\"\\1") + list + QLatin1Char('"'));
+    return text.toUtf8();
+}
+
+QByteArray renderPng(QCustomPlot* plot, const ExportOptions& o)
+{
+    // Drawn at dpi/96 times the logical size (sharp text and lines, not a stretched picture).
+    const QPixmap pixmap = plot->toPixmap(o.width, o.height, o.dpi / kLogicalDpi);
+    if (pixmap.isNull())
+        throw std::runtime_error("could not draw the plot");
+    QImage image = pixmap.toImage();
+    // The PNG's pHYs chunk: slide tools then show it at width/96 inches, not width/dpi.
+    const int dotsPerMeter = qRound(o.dpi / 0.0254);
+    image.setDotsPerMeterX(dotsPerMeter);
+    image.setDotsPerMeterY(dotsPerMeter);
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    if (!image.save(&buffer, "PNG"))
+        throw std::runtime_error("could not encode the PNG");
+    return bytes;
+}
+
+/// Draws the plot with a QCPPainter set up for vector output.
+void paintVector(QCustomPlot* plot, QPaintDevice* device, const ExportOptions& o)
+{
+    QCPPainter painter;
+    if (!painter.begin(device))
+        throw std::runtime_error("could not start drawing");
+    // Vectorized: no pixel-grid tweaks; the colour map is embedded as a 3x bitmap of its area.
+    painter.setMode(QCPPainter::pmVectorized);
+    // Hairlines (cosmetic pens) print almost invisibly thin; 1 px = 0.75 pt lines instead.
+    painter.setMode(QCPPainter::pmNonCosmetic);
+    // PDF: the colour map's bitmap is stored losslessly, not as a JPEG that blurs cell edges.
+    painter.setRenderHint(QPainter::LosslessImageRendering);
+    plot->toPainter(&painter, o.width, o.height);
+    painter.end();
+}
+
+QByteArray renderSvg(QCustomPlot* plot, const ExportOptions& o, const QString& title)
+{
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    QSvgGenerator svg;
+    svg.setOutputDevice(&buffer);
+    svg.setResolution(static_cast<int>(kLogicalDpi)); // the default, 72, would make it 4/3 too large
+    svg.setSize(QSize(o.width, o.height));
+    svg.setViewBox(QRect(0, 0, o.width, o.height));
+    svg.setTitle(title);
+    svg.setDescription(QStringLiteral("Attention Lab"));
+    paintVector(plot, &svg, o);
+    buffer.close();
+    return addFallbackFamilies(bytes);
+}
+
+/// The 4-digit hex code point at `p` (as in "<4EBA>"), or -1.
+int hexCode(const QByteArray& bytes, qsizetype p)
+{
+    if (p < 0 || p + 4 > bytes.size())
+        return -1;
+    bool ok = false;
+    const int v = bytes.mid(p, 4).toInt(&ok, 16);
+    return ok ? v : -1;
+}
+
+/// CJK radical code point (U+2E80..U+2FDF) to the unified ideograph that the application's
+/// fonts draw with the same glyph (⼈ U+2F08 to 人 U+4EBA, ⻢ U+2EE2 to 马 U+9A6C). Found in the
+/// fonts themselves: Unicode's normalization covers only the Kangxi radicals, not the
+/// simplified forms Chinese text is full of.
+QHash<char16_t, char16_t> radicalEquivalents()
+{
+    static QMutex mutex;
+    static QHash<QString, QHash<char16_t, char16_t>> cache; // by font families
+    const QStringList families = QApplication::font().families();
+    const QMutexLocker lock(&mutex);
+    if (const auto it = cache.constFind(families.join(QLatin1Char(','))); it != cache.constEnd())
+        return *it;
+
+    QString radicals;
+    for (char16_t u = 0x2E80; u <= 0x2FDF; ++u)
+        radicals += QChar(u);
+    QString ideographs; // CJK Extension A and the unified ideographs
+    for (char16_t u = 0x3400; u <= 0x4DBF; ++u)
+        ideographs += QChar(u);
+    for (char16_t u = 0x4E00; u <= 0x9FFF; ++u)
+        ideographs += QChar(u);
+    QHash<char16_t, char16_t> table;
+    for (const QString& family : families) {
+        const QRawFont raw = QRawFont::fromFont(QFont(family));
+        if (!raw.isValid())
+            continue;
+        const QList<quint32> radicalGlyphs = raw.glyphIndexesForString(radicals);
+        if (std::all_of(radicalGlyphs.begin(), radicalGlyphs.end(), [](quint32 g) { return g == 0; }))
+            continue; // not a CJK font
+        const QList<quint32> ideographGlyphs = raw.glyphIndexesForString(ideographs);
+        QHash<quint32, char16_t> byGlyph;
+        for (qsizetype i = 0; i < ideographGlyphs.size() && i < ideographs.size(); ++i) {
+            if (ideographGlyphs[i] != 0 && !byGlyph.contains(ideographGlyphs[i]))
+                byGlyph.insert(ideographGlyphs[i], ideographs[i].unicode());
+        }
+        for (qsizetype i = 0; i < radicalGlyphs.size() && i < radicals.size(); ++i) {
+            const auto found = byGlyph.constFind(radicalGlyphs[i]);
+            if (radicalGlyphs[i] != 0 && found != byGlyph.constEnd() && !table.contains(radicals[i].unicode()))
+                table.insert(radicals[i].unicode(), *found);
+        }
+    }
+    cache.insert(families.join(QLatin1Char(',')), table);
+    return table;
+}
+
+/// Qt writes each embedded font's ToUnicode map (glyph to character: what search and copy see)
+/// from the lowest code point that uses the glyph. So the space glyph says U+0009 (a tab: Qt
+/// draws tabs with it), and in CJK fonts, which share glyphs between common characters and
+/// the CJK radicals, 人 U+4EBA says ⼈ U+2F08: a search for the token 人 would miss it. Qt
+/// leaves these maps uncompressed: put the characters people type back. Each swap keeps the
+/// byte count, so no offset in the file moves.
+void fixToUnicodeMaps(QByteArray& pdf)
+{
+    if (!pdf.contains("/ToUnicode "))
+        return;
+    const QHash<char16_t, char16_t> equivalents = radicalEquivalents();
+    const auto fix = [&](qsizetype p) { // p: first hex digit of a "<XXXX>" target
+        const int u = hexCode(pdf, p);
+        char16_t to = 0;
+        if (u > 0 && u < 0x20) {
+            to = 0x20; // control characters drawn with the space glyph
+        } else if (u >= 0x2E80 && u <= 0x2FDF) { // the CJK radicals blocks
+            to = equivalents.value(static_cast<char16_t>(u), 0);
+            if (to == 0) {
+                const QString n = QString(QChar(static_cast<char16_t>(u))).normalized(QString::NormalizationForm_KC);
+                if (n.size() == 1)
+                    to = n.front().unicode();
+            }
+        }
+        if (to == 0 || to == u)
+            return;
+        pdf.replace(p, 4, QByteArray::number(to, 16).toUpper().rightJustified(4, '0'));
+    };
+    qsizetype at = 0;
+    while ((at = pdf.indexOf("/ToUnicode ", at)) >= 0) {
+        at += 11;
+        const qsizetype numberEnd = pdf.indexOf(' ', at);
+        if (numberEnd < 0)
+            return;
+        const QByteArray header = "\n" + pdf.mid(at, numberEnd - at) + " 0 obj\n";
+        const qsizetype obj = pdf.indexOf(header);
+        const qsizetype stream = obj < 0 ? -1 : pdf.indexOf("stream\n", obj);
+        const qsizetype end = stream < 0 ? -1 : pdf.indexOf("endstream", stream);
+        if (end < 0 || pdf.mid(obj, stream - obj).contains("/Filter"))
+            continue; // not the plain map Qt writes: leave it as it is
+        // Lines "<first> <last> [<u1> <u2> ...]" list one character per glyph; "<g> <g> <u>" maps
+        // one glyph. "<first> <last> <u>" with first < last counts up from u: left alone.
+        qsizetype line = stream + 7;
+        while (line < end) {
+            qsizetype eol = pdf.indexOf('\n', line);
+            if (eol < 0 || eol > end)
+                eol = end;
+            if (eol - line >= 15 && pdf[line] == '<' && pdf[line + 5] == '>' && pdf[line + 7] == '<' && pdf[line + 12] == '>') {
+                if (pdf[line + 14] == '[') {
+                    for (qsizetype p = line + 15; p + 5 < eol; ++p) {
+                        if (pdf[p] == '<' && pdf[p + 5] == '>')
+                            fix(p + 1);
+                    }
+                } else if (pdf[line + 14] == '<' && pdf.mid(line + 1, 4) == pdf.mid(line + 8, 4)) {
+                    fix(line + 15);
+                }
+            }
+            line = eol + 1;
+        }
+    }
+}
+
+QByteArray renderPdf(QCustomPlot* plot, const ExportOptions& o, const QString& title)
+{
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    {
+        QPdfWriter pdf(&buffer);
+        pdf.setCreator(QStringLiteral("Attention Lab"));
+        pdf.setTitle(title);
+        // One page exactly the plot's size: width/96 inches = width·72/96 points.
+        const QSizeF points(o.width * 72.0 / kLogicalDpi, o.height * 72.0 / kLogicalDpi);
+        pdf.setPageSize(QPageSize(points, QPageSize::Point, QString(), QPageSize::ExactMatch));
+        pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
+        pdf.setResolution(static_cast<int>(kLogicalDpi)); // painter units = the plot's pixels
+        paintVector(plot, &pdf, o);
+    } // the writer finishes the file when it goes
+    buffer.close();
+    if (!bytes.startsWith("%PDF"))
+        throw std::runtime_error("could not make the PDF");
+    fixToUnicodeMaps(bytes);
+    return bytes;
+}
+
+/// Lays the hidden view out at the export size and shows `m` in it, as the studio would.
+void prepareView(HeatmapView& view, const LabeledMatrix& m, const QString& title, HeatmapView::Scale scale,
+                 const ExportOptions& o)
+{
+    view.resize(o.width, o.height);
+    // A hidden widget gets no resize events: lay out its children and the plot's viewport by hand.
+    if (view.layout())
+        view.layout()->activate();
+    view.plot()->setGeometry(0, 0, o.width, o.height);
+    view.plot()->setViewport(QRect(0, 0, o.width, o.height));
+    view.setMatrix(m, title, scale);
+    // Lay the plot out once so the view knows its cells' size, then set the matrix again: only
+    // now can it tell whether values fit inside the cells and labels stand upright.
+    view.plot()->replot(QCustomPlot::rpQueuedRefresh);
+    view.setMatrix(m, title, scale);
+}
+
+QString withSuffix(const QString& base, const QString& suffix)
+{
+    return base + QLatin1Char('.') + suffix;
+}
+
+} // namespace
+
+std::optional<ImageFormat> parseImageFormat(const QString& name)
+{
+    const QString n = name.trimmed().toLower();
+    if (n == u"png")
+        return ImageFormat::Png;
+    if (n == u"svg")
+        return ImageFormat::Svg;
+    if (n == u"pdf")
+        return ImageFormat::Pdf;
+    return std::nullopt;
+}
+
+std::optional<ImageFormat> imageFormatForFile(const QString& path)
+{
+    const QString suffix = QFileInfo(path).suffix();
+    if (suffix.isEmpty())
+        return std::nullopt;
+    return parseImageFormat(suffix);
+}
+
+QString imageFormatName(ImageFormat format)
+{
+    switch (format) {
+    case ImageFormat::Png:
+        return QStringLiteral("png");
+    case ImageFormat::Svg:
+        return QStringLiteral("svg");
+    case ImageFormat::Pdf:
+        return QStringLiteral("pdf");
+    }
+    return QStringLiteral("png");
+}
+
+QString ExportOptions::problem() const
+{
+    if (format != ImageFormat::Png && format != ImageFormat::Svg && format != ImageFormat::Pdf)
+        return QStringLiteral("unknown image format (%1); the formats are png, svg and pdf").arg(static_cast<int>(format));
+    if (dpi < kMinExportDpi || dpi > kMaxExportDpi)
+        return QStringLiteral("dpi (%1) must be between %2 and %3").arg(dpi).arg(kMinExportDpi).arg(kMaxExportDpi);
+    if (width < kMinExportSide || width > kMaxExportSide)
+        return QStringLiteral("width (%1) must be between %2 and %3").arg(width).arg(kMinExportSide).arg(kMaxExportSide);
+    if (height < kMinExportSide || height > kMaxExportSide)
+        return QStringLiteral("height (%1) must be between %2 and %3").arg(height).arg(kMinExportSide).arg(kMaxExportSide);
+    if (format == ImageFormat::Png) {
+        const long long pw = std::llround(width * dpi / kLogicalDpi);
+        const long long ph = std::llround(height * dpi / kLogicalDpi);
+        if (pw > kMaxPngSide || ph > kMaxPngSide)
+            return QStringLiteral("a %1 × %2 plot at %3 dpi would be a %4 × %5 pixel PNG; the limit is %6 pixels a side")
+                .arg(width)
+                .arg(height)
+                .arg(dpi)
+                .arg(pw)
+                .arg(ph)
+                .arg(kMaxPngSide);
+    }
+    return {};
+}
+
+ExportResult exportPlot(QCustomPlot* plot, const ExportOptions& options, const QString& path)
+{
+    if (!plot)
+        return failure(QStringLiteral("cannot export to %1: there is no plot").arg(quoted(path)));
+    if (const QString p = options.problem(); !p.isEmpty())
+        return failure(QStringLiteral("cannot export to %1: %2").arg(quoted(path), p));
+    QByteArray bytes;
+    try {
+        switch (options.format) {
+        case ImageFormat::Png:
+            bytes = renderPng(plot, options);
+            break;
+        case ImageFormat::Svg:
+            bytes = renderSvg(plot, options, plotTitle(plot));
+            break;
+        case ImageFormat::Pdf:
+            bytes = renderPdf(plot, options, plotTitle(plot));
+            break;
+        }
+    } catch (const std::bad_alloc&) {
+        plot->replot(QCustomPlot::rpQueuedReplot);
+        return failure(QStringLiteral("cannot export to %1: out of memory (try a smaller size or dpi)").arg(quoted(path)));
+    } catch (const std::exception& e) {
+        plot->replot(QCustomPlot::rpQueuedReplot);
+        return failure(QStringLiteral("cannot export to %1: %2").arg(quoted(path), QString::fromUtf8(e.what())));
+    }
+    // Drawing at the export size left the plot's layout at that size: lay it out for the screen again.
+    plot->replot(QCustomPlot::rpQueuedReplot);
+    return writeBytes(path, bytes);
+}
+
+ExportResult exportWidget(QWidget* widget, const ExportOptions& options, const QString& path)
+{
+    if (!widget)
+        return failure(QStringLiteral("cannot export to %1: there is no view").arg(quoted(path)));
+    ExportOptions o = options;
+    o.width = widget->width();
+    o.height = widget->height();
+    if (auto* heatmap = qobject_cast<HeatmapView*>(widget))
+        return exportPlot(heatmap->plot(), o, path);
+    if (auto* plot = qobject_cast<QCustomPlot*>(widget))
+        return exportPlot(plot, o, path);
+    if (const QString p = o.problem(); !p.isEmpty())
+        return failure(QStringLiteral("cannot export to %1: %2").arg(quoted(path), p));
+
+    QByteArray bytes;
+    try {
+        QBuffer buffer(&bytes);
+        buffer.open(QIODevice::WriteOnly);
+        const QString title = widget->windowTitle().isEmpty() ? QStringLiteral("Attention Lab") : widget->windowTitle();
+        switch (o.format) {
+        case ImageFormat::Png: {
+            const double scale = o.dpi / kLogicalDpi;
+            QImage image(QSize(qRound(o.width * scale), qRound(o.height * scale)), QImage::Format_ARGB32_Premultiplied);
+            if (image.isNull())
+                throw std::bad_alloc();
+            image.fill(widget->palette().color(widget->backgroundRole()));
+            {
+                QPainter painter(&image);
+                painter.scale(scale, scale);
+                widget->render(&painter, QPoint(), QRegion(), QWidget::DrawWindowBackground | QWidget::DrawChildren);
+            }
+            const int dotsPerMeter = qRound(o.dpi / 0.0254);
+            image.setDotsPerMeterX(dotsPerMeter);
+            image.setDotsPerMeterY(dotsPerMeter);
+            if (!image.save(&buffer, "PNG"))
+                throw std::runtime_error("could not encode the PNG");
+            break;
+        }
+        case ImageFormat::Svg: {
+            QSvgGenerator svg;
+            svg.setOutputDevice(&buffer);
+            svg.setResolution(static_cast<int>(kLogicalDpi));
+            svg.setSize(QSize(o.width, o.height));
+            svg.setViewBox(QRect(0, 0, o.width, o.height));
+            svg.setTitle(title);
+            svg.setDescription(QStringLiteral("Attention Lab"));
+            QPainter painter(&svg);
+            widget->render(&painter);
+            painter.end();
+            buffer.close();
+            bytes = addFallbackFamilies(bytes);
+            break;
+        }
+        case ImageFormat::Pdf: {
+            {
+                QPdfWriter pdf(&buffer);
+                pdf.setCreator(QStringLiteral("Attention Lab"));
+                pdf.setTitle(title);
+                pdf.setPageSize(QPageSize(QSizeF(o.width * 72.0 / kLogicalDpi, o.height * 72.0 / kLogicalDpi), QPageSize::Point,
+                                          QString(), QPageSize::ExactMatch));
+                pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
+                pdf.setResolution(static_cast<int>(kLogicalDpi));
+                QPainter painter(&pdf);
+                painter.setRenderHint(QPainter::LosslessImageRendering);
+                widget->render(&painter);
+                painter.end();
+            }
+            buffer.close();
+            if (!bytes.startsWith("%PDF"))
+                throw std::runtime_error("could not make the PDF");
+            fixToUnicodeMaps(bytes);
+            break;
+        }
+        }
+    } catch (const std::bad_alloc&) {
+        return failure(QStringLiteral("cannot export to %1: out of memory (try a smaller dpi)").arg(quoted(path)));
+    } catch (const std::exception& e) {
+        return failure(QStringLiteral("cannot export to %1: %2").arg(quoted(path), QString::fromUtf8(e.what())));
+    }
+    return writeBytes(path, bytes);
+}
+
+ExportResult exportMatrix(const LabeledMatrix& m, const QString& title, HeatmapView::Scale scale,
+                          const ExportOptions& options, const QString& path)
+{
+    if (const QString p = options.problem(); !p.isEmpty())
+        return failure(QStringLiteral("cannot export to %1: %2").arg(quoted(path), p));
+    if (m.values.size() == 0)
+        return failure(QStringLiteral("cannot export to %1: the matrix '%2' is empty").arg(quoted(path), QString::fromStdString(m.name)));
+    if (!qobject_cast<QApplication*>(QCoreApplication::instance()))
+        return failure(QStringLiteral("cannot export to %1: drawing a heatmap needs a QApplication").arg(quoted(path)));
+    try {
+        HeatmapView view; // never shown: drawn straight into the file
+        prepareView(view, m, title, scale, options);
+        return exportPlot(view.plot(), options, path);
+    } catch (const std::bad_alloc&) {
+        return failure(QStringLiteral("cannot export to %1: out of memory").arg(quoted(path)));
+    } catch (const std::exception& e) {
+        return failure(QStringLiteral("cannot export to %1: %2").arg(quoted(path), QString::fromUtf8(e.what())));
+    }
+}
+
+QString matrixToCsv(const LabeledMatrix& m)
+{
+    const auto field = [](const QString& s) {
+        // RFC 4180: quote a field holding a separator, a quote or a line break, doubling quotes.
+        // Outer spaces are quoted too, or spreadsheets trim them.
+        const bool quote = s.contains(QLatin1Char(',')) || s.contains(QLatin1Char('"')) || s.contains(QLatin1Char('\n'))
+            || s.contains(QLatin1Char('\r')) || (!s.isEmpty() && (s.front().isSpace() || s.back().isSpace()));
+        if (!quote)
+            return s;
+        return QLatin1Char('"') + QString(s).replace(QLatin1Char('"'), QStringLiteral("\"\"")) + QLatin1Char('"');
+    };
+    const auto label = [](const Labels& labels, Eigen::Index i) {
+        const auto k = static_cast<std::size_t>(i);
+        return labels && k < labels->size() ? QString::fromStdString((*labels)[k]) : QString::number(i);
+    };
+    const auto number = [](float v) {
+        if (std::isnan(v))
+            return QStringLiteral("nan");
+        if (std::isinf(v))
+            return v < 0 ? QStringLiteral("-inf") : QStringLiteral("inf");
+        char buf[32];
+        const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v); // shortest form that reads back as this float
+        return ec == std::errc() ? QString::fromLatin1(buf, static_cast<qsizetype>(end - buf)) : QString::number(static_cast<double>(v), 'g', 9);
+    };
+
+    const Eigen::MatrixXf& v = m.values;
+    QString csv;
+    csv += field(QString::fromStdString(m.name));
+    for (Eigen::Index c = 0; c < v.cols(); ++c)
+        csv += QLatin1Char(',') + field(label(m.colLabels, c));
+    csv += QStringLiteral("\r\n");
+    for (Eigen::Index r = 0; r < v.rows(); ++r) {
+        csv += field(label(m.rowLabels, r));
+        for (Eigen::Index c = 0; c < v.cols(); ++c)
+            csv += QLatin1Char(',') + number(v(r, c));
+        csv += QStringLiteral("\r\n");
+    }
+    return csv;
+}
+
+ExportResult exportCsv(const LabeledMatrix& m, const QString& path)
+{
+    try {
+        return writeBytes(path, QByteArray("\xEF\xBB\xBF") + matrixToCsv(m).toUtf8());
+    } catch (const std::bad_alloc&) {
+        return failure(QStringLiteral("cannot export to %1: out of memory").arg(quoted(path)));
+    }
+}
+
+QString stageTitle(const Stage& stage)
+{
+    QString name = stepName(QString::fromStdString(stage.id));
+    if (stage.head)
+        name = QCoreApplication::translate("attnlab::Exporter", "%1 \u2014 head %2").arg(name).arg(*stage.head + 1);
+    if (const QString where = stagePlace(stage); !where.isEmpty())
+        name = QCoreApplication::translate("attnlab::Exporter", "%1 (%2)").arg(name, where);
+    return name;
+}
+
+QString stageFileBaseName(const Trace& trace, std::size_t index)
+{
+    const int digits = std::max<int>(2, static_cast<int>(QString::number(trace.stages.size()).size()));
+    QString name = QStringLiteral("%1_").arg(static_cast<qulonglong>(index + 1), digits, 10, QLatin1Char('0'));
+    if (index >= trace.stages.size())
+        return name + QStringLiteral("unknown");
+    const Stage& s = trace.stages[index];
+    name += QString::fromStdString(s.id);
+    if (!s.block.empty())
+        name += QLatin1Char('_') + QString::fromStdString(s.block);
+    if (s.layer)
+        name += QStringLiteral("_layer%1").arg(*s.layer + 1);
+    if (s.head)
+        name += QStringLiteral("_head%1").arg(*s.head + 1);
+    return name;
+}
+
+ExportResult exportAllStages(const Trace& trace, const QString& dir, const ExportOptions& options,
+                             const std::function<bool(int done, int total)>& progress, StageFiles files)
+{
+    ExportResult result;
+    const bool images = files != StageFiles::CsvOnly;
+    const bool csv = files != StageFiles::ImageOnly;
+    if (images) {
+        if (const QString p = options.problem(); !p.isEmpty())
+            return failure(QStringLiteral("cannot export to %1: %2").arg(quoted(dir), p));
+        if (!qobject_cast<QApplication*>(QCoreApplication::instance()))
+            return failure(QStringLiteral("cannot export to %1: drawing heatmaps needs a QApplication").arg(quoted(dir)));
+    }
+    if (trace.stages.empty())
+        return failure(QStringLiteral("cannot export to %1: the trace has no stages").arg(quoted(dir)));
+
+    // The folder itself is made when missing, but not its parents: a typo in the parent path
+    // is an error rather than a new tree of folders.
+    const QFileInfo info(dir);
+    if (info.exists() && !info.isDir())
+        return failure(QStringLiteral("cannot export to %1: it is not a folder").arg(quoted(dir)));
+    if (!info.exists()) {
+        const QFileInfo parent(info.absolutePath());
+        if (!parent.isDir())
+            return failure(QStringLiteral("cannot export to %1: the folder %2 does not exist").arg(quoted(dir), quoted(parent.filePath())));
+        if (!QDir().mkdir(dir))
+            return failure(QStringLiteral("cannot export to %1: cannot create the folder").arg(quoted(dir)));
+    }
+
+    const int perStage = (images ? 1 : 0) + (csv ? 1 : 0);
+    const int total = static_cast<int>(trace.stages.size()) * perStage;
+    int done = 0;
+    const auto cancelled = [&] {
+        result.ok = false;
+        result.cancelled = true;
+        result.error = QStringLiteral("export cancelled after %1 of %2 files; the files written stay in %3").arg(done).arg(total).arg(quoted(dir));
+        return result;
+    };
+    if (progress && !progress(done, total))
+        return cancelled();
+
+    try {
+        const QDir folder(dir);
+        std::unique_ptr<HeatmapView> view; // one hidden view, reused for every stage
+        for (std::size_t i = 0; i < trace.stages.size(); ++i) {
+            const Stage& stage = trace.stages[i];
+            const QString base = folder.filePath(stageFileBaseName(trace, i));
+            if (images) {
+                if (!view)
+                    view = std::make_unique<HeatmapView>();
+                prepareView(*view, stage.main(), stageTitle(stage), HeatmapView::scaleForStage(QString::fromStdString(stage.id)), options);
+                const ExportResult r = exportPlot(view->plot(), options, withSuffix(base, imageFormatName(options.format)));
+                if (!r.ok) {
+                    result.error = r.error;
+                    return result;
+                }
+                result.files << r.files;
+                ++done;
+                if (progress && !progress(done, total))
+                    return cancelled();
+            }
+            if (csv) {
+                const ExportResult r = exportCsv(stage.main(), withSuffix(base, QStringLiteral("csv")));
+                if (!r.ok) {
+                    result.error = r.error;
+                    return result;
+                }
+                result.files << r.files;
+                ++done;
+                if (progress && !progress(done, total))
+                    return cancelled();
+            }
+        }
+    } catch (const std::bad_alloc&) {
+        result.error = QStringLiteral("cannot export to %1: out of memory").arg(quoted(dir));
+        return result;
+    } catch (const std::exception& e) {
+        result.error = QStringLiteral("cannot export to %1: %2").arg(quoted(dir), QString::fromUtf8(e.what()));
+        return result;
+    }
+    result.ok = true;
+    return result;
+}
+
+} // namespace attnlab

@@ -1,0 +1,269 @@
+#include "lessons/deck.h"
+
+#include "views/heatmapview.h"
+#include "views/feedforwardview.h"
+#include "views/kernelregressionview.h"
+#include "views/layernormview.h"
+#include "views/multiheadview.h"
+#include "views/positionalview.h"
+#include "views/scalingview.h"
+#include "session/session.h"
+#include "session/stages.h"
+#include "views/stageview.h"
+#include "views/tokensview.h"
+
+#include <qcustomplot.h>
+
+#include <QAbstractTextDocumentLayout>
+#include <QApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QImage>
+#include <QPainter>
+#include <QPdfWriter>
+#include <QSaveFile>
+#include <QTextDocument>
+
+#include <memory>
+
+namespace attnlab {
+
+namespace {
+
+constexpr int kPageWidth = 1600;
+constexpr int kPageHeight = 900;
+const QRect kFigure(30, 150, 1000, 720);
+const QRect kText(1060, 150, 510, 720);
+
+struct DeckText {
+    Q_DECLARE_TR_FUNCTIONS(attnlab::Deck)
+};
+
+/// The widget the studio would show for this step, offscreen at the figure's size.
+std::unique_ptr<QWidget> makeView(Session* session)
+{
+    std::unique_ptr<QWidget> w;
+    switch (viewKindFor(session->stepId(), session->view())) {
+    case ViewKind::Tokens:
+        w = std::make_unique<TokensView>(session);
+        break;
+    case ViewKind::Matrix:
+        w = std::make_unique<StageView>(session);
+        break;
+    case ViewKind::LayerNorm:
+        w = std::make_unique<LayerNormView>(session);
+        break;
+    case ViewKind::FeedForward:
+        w = std::make_unique<FeedForwardView>(session);
+        break;
+    case ViewKind::Positional:
+        w = std::make_unique<PositionalEncodingView>(session);
+        break;
+    case ViewKind::Concat: {
+        auto v = std::make_unique<MultiHeadView>(session);
+        v->setMode(MultiHeadView::Mode::Concat);
+        w = std::move(v);
+        break;
+    }
+    case ViewKind::Heads:
+        w = std::make_unique<MultiHeadView>(session);
+        break;
+    case ViewKind::KernelRegression:
+        w = std::make_unique<KernelRegressionView>(session);
+        break;
+    case ViewKind::SoftmaxScaling:
+        w = std::make_unique<SoftmaxScalingView>(session);
+        break;
+    }
+    // Slide type: larger than on screen, for the back row.
+    QFont big = QApplication::font();
+    big.setPointSizeF(big.pointSizeF() * 1.35);
+    w->setFont(big);
+    w->setAttribute(Qt::WA_DontShowOnScreen);
+    w->setAutoFillBackground(true);
+    w->resize(kFigure.size());
+    w->show();
+    QCoreApplication::processEvents();
+    // Plots paint from a pixel buffer: render it at twice the resolution so slides stay sharp.
+    for (QCustomPlot* plot : w->findChildren<QCustomPlot*>()) {
+        plot->setBufferDevicePixelRatio(2.0);
+        plot->replot(QCustomPlot::rpImmediateRefresh);
+    }
+    return w;
+}
+
+void applyStep(Session& session, const LessonStep& step)
+{
+    session.applyLessonStep(step, true);
+}
+
+void drawPage(QPainter& p, const Lesson& lesson, const LessonStep& step, int index, int count, Session& session)
+{
+    p.fillRect(QRect(0, 0, kPageWidth, kPageHeight), Qt::white);
+    QFont base = QApplication::font();
+
+    QFont small = base;
+    small.setPointSizeF(13);
+    p.setFont(small);
+    p.setPen(QColor(90, 90, 90));
+    p.drawText(QRect(30, 20, 1200, 30), Qt::AlignLeft | Qt::AlignVCenter, QString::fromStdString(lesson.title));
+    p.drawText(QRect(1270, 20, 300, 30), Qt::AlignRight | Qt::AlignVCenter, DeckText::tr("Step %1 / %2").arg(index + 1).arg(count));
+    QFont title = base;
+    title.setPointSizeF(26);
+    title.setBold(true);
+    p.setFont(title);
+    p.setPen(Qt::black);
+    p.drawText(QRect(30, 55, 1540, 70), Qt::AlignLeft | Qt::AlignVCenter | Qt::TextSingleLine, QString::fromStdString(step.title));
+    p.setPen(QPen(QColor(0, 90, 200), 3));
+    p.drawLine(30, 135, 1570, 135);
+
+    // The figure, exactly as the studio draws it.
+    const auto view = makeView(&session);
+    view->render(&p, kFigure.topLeft(), QRegion(), QWidget::DrawChildren | QWidget::DrawWindowBackground);
+
+    // Formula and explanation on the right.
+    QTextDocument doc;
+    doc.setDefaultFont([&] {
+        QFont f = base;
+        f.setPointSizeF(15);
+        return f;
+    }());
+    doc.setTextWidth(kText.width());
+    QString markdown;
+    const bool stageView = session.view() == u"stage" || session.view() == u"heads";
+    if (stageView) {
+        const QString id = session.stepId();
+        const auto& cfg = session.trace()->config;
+        // In a Transformer, which layer and block the stage belongs to comes first.
+        const QString place = stepPlace(session.currentStep());
+        const QString name = place.isEmpty() ? stepName(id) : QStringLiteral("%1 \u2014 %2").arg(place, stepName(id));
+        markdown += QStringLiteral("**%1**\n\n`%2`\n\n*%3*\n\n")
+                        .arg(name, stepFormula(id, cfg.scaleScores, cfg.embedScale), stepShapes(id, *session.trace()));
+    }
+    markdown += QString::fromStdString(step.explanation);
+    doc.setMarkdown(markdown);
+    p.save();
+    p.translate(kText.topLeft());
+    doc.drawContents(&p, QRectF(0, 0, kText.width(), kText.height()));
+    p.restore();
+
+    p.setFont(small);
+    p.setPen(QColor(140, 140, 140));
+    p.drawText(QRect(30, 872, 1540, 24), Qt::AlignRight | Qt::AlignVCenter, QStringLiteral("Attention Lab"));
+}
+
+QString slug(const std::string& title)
+{
+    QString s;
+    for (const QChar c : QString::fromStdString(title).toLower()) {
+        if (c.isLetterOrNumber())
+            s += c;
+        else if (!s.endsWith(QLatin1Char('-')))
+            s += QLatin1Char('-');
+    }
+    while (s.endsWith(QLatin1Char('-')))
+        s.chop(1);
+    return s.left(40);
+}
+
+} // namespace
+
+Lesson readLessonFile(const QString& path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        throw LessonError(path.toStdString(), 0, f.errorString().toStdString());
+    if (f.size() > static_cast<qint64>(kMaxLessonBytes))
+        throw LessonError(path.toStdString(), 0, "the file is larger than 4 MB");
+    const QByteArray bytes = f.readAll();
+    return parseLesson(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())), QFileInfo(path).fileName().toStdString());
+}
+
+DeckResult renderLessonDeck(const Lesson& lesson, const QString& output, const DeckOptions& options,
+                            const std::function<bool(int, int)>& progress)
+{
+    DeckResult result;
+    const int count = static_cast<int>(lesson.steps.size());
+    Session session;
+    session.setLessonInput(lesson.sentence ? std::optional<QString>(QString::fromStdString(*lesson.sentence)) : std::nullopt, lesson.config);
+
+    if (options.format == DeckOptions::Format::Pdf) {
+        // Written to a temporary file and renamed at the end: an earlier deck survives failures.
+        QSaveFile file(output);
+        if (!file.open(QIODevice::WriteOnly)) {
+            result.error = DeckText::tr("cannot write '%1': %2").arg(output, file.errorString());
+            return result;
+        }
+        QPdfWriter pdf(&file);
+        pdf.setResolution(96); // one page = 1600 × 900 logical pixels
+        pdf.setPageSize(QPageSize(QSizeF(kPageWidth * 0.75, kPageHeight * 0.75), QPageSize::Point));
+        pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
+        pdf.setTitle(QString::fromStdString(lesson.title));
+        pdf.setCreator(QStringLiteral("Attention Lab"));
+        QPainter painter(&pdf);
+        for (int i = 0; i < count; ++i) {
+            if (progress && !progress(i, count)) {
+                painter.end();
+                file.cancelWriting();
+                result.error = DeckText::tr("cancelled");
+                return result;
+            }
+            if (i > 0)
+                pdf.newPage();
+            applyStep(session, lesson.steps[static_cast<std::size_t>(i)]);
+            drawPage(painter, lesson, lesson.steps[static_cast<std::size_t>(i)], i, count, session);
+        }
+        painter.end();
+        if (!file.commit()) {
+            result.error = DeckText::tr("cannot write '%1': %2").arg(output, file.errorString());
+            return result;
+        }
+        result.files << output;
+        result.pages = count;
+        result.ok = true;
+        if (progress)
+            progress(count, count);
+        return result;
+    }
+
+    if (!QDir().mkpath(output)) {
+        result.error = DeckText::tr("cannot create the folder '%1'").arg(output);
+        return result;
+    }
+    const double scale = std::clamp(options.dpi, 24, 1200) / 96.0;
+    for (int i = 0; i < count; ++i) {
+        if (progress && !progress(i, count)) {
+            result.error = DeckText::tr("cancelled after %n page(s)", nullptr, i);
+            return result;
+        }
+        const LessonStep& step = lesson.steps[static_cast<std::size_t>(i)];
+        applyStep(session, step);
+        QImage image(qRound(kPageWidth * scale), qRound(kPageHeight * scale), QImage::Format_RGB32);
+        image.setDevicePixelRatio(scale);
+        const int dotsPerMeter = qRound(options.dpi / 0.0254);
+        image.setDotsPerMeterX(dotsPerMeter);
+        image.setDotsPerMeterY(dotsPerMeter);
+        {
+            QPainter painter(&image);
+            painter.setRenderHint(QPainter::Antialiasing);
+            painter.setRenderHint(QPainter::TextAntialiasing);
+            drawPage(painter, lesson, step, i, count, session);
+        }
+        const QString name = QStringLiteral("%1-%2.png").arg(i + 1, 2, 10, QLatin1Char('0')).arg(slug(step.title));
+        const QString path = QDir(output).filePath(name);
+        QSaveFile file(path);
+        if (!file.open(QIODevice::WriteOnly) || !image.save(&file, "PNG") || !file.commit()) {
+            result.error = DeckText::tr("cannot write '%1': %2").arg(path, file.errorString());
+            return result;
+        }
+        result.files << path;
+        ++result.pages;
+    }
+    result.ok = true;
+    if (progress)
+        progress(count, count);
+    return result;
+}
+
+} // namespace attnlab

@@ -1,0 +1,41 @@
+#pragma once
+// Lessons as slide decks: one page per step with the step's figure (the same view the studio
+// shows), the lesson and step titles, the formula and the explanation. PDF (one file) or PNG
+// (one image per step). Works without a display (offscreen platform).
+
+#include "lesson/lesson.h"
+
+#include <QSize>
+#include <QString>
+#include <QStringList>
+
+#include <functional>
+
+namespace attnlab {
+
+struct DeckOptions {
+    enum class Format {
+        Pdf,
+        Png,
+    };
+    Format format = Format::Pdf;
+    int dpi = 150;              ///< PNG pixel density (the page is 1600 × 900 logical pixels)
+};
+
+struct DeckResult {
+    bool ok = false;
+    QString error;              ///< why it failed; files already written are listed anyway
+    QStringList files;          ///< the PDF, or the PNGs in step order
+    int pages = 0;
+};
+
+/// Renders `lesson` to `output`: a .pdf file for Format::Pdf, a folder for Format::Png (made if
+/// missing; files "01-step-title.png" ...). `progress(done, total)` returning false cancels.
+/// An earlier file at a PDF path survives a failed or cancelled export.
+DeckResult renderLessonDeck(const Lesson& lesson, const QString& output, const DeckOptions& options,
+                            const std::function<bool(int, int)>& progress = {});
+
+/// Reads a lesson from a file path or a Qt resource path (":/lessons/en/..."). Throws LessonError.
+Lesson readLessonFile(const QString& path);
+
+} // namespace attnlab

@@ -1,0 +1,308 @@
+#include "lessons/lessonplayer.h"
+
+#include "lessons/deck.h"
+#include "session/session.h"
+
+#include <QDir>
+#include <QRegularExpression>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QListWidget>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace attnlab {
+
+LessonPlayer::LessonPlayer(Session* session, QWidget* parent)
+    : QWidget(parent)
+    , m_session(session)
+    , m_lessons(new QListWidget(this))
+    , m_steps(new QListWidget(this))
+    , m_text(new QTextBrowser(this))
+    , m_counter(new QLabel(this))
+    , m_notes(new QLabel(this))
+    , m_previous(new QPushButton(tr("\u25C0 Previous"), this))
+    , m_next(new QPushButton(tr("Next \u25B6"), this))
+    , m_stop(new QPushButton(tr("Stop lesson"), this))
+{
+    auto* layout = new QVBoxLayout(this);
+    auto* fileButtons = new QHBoxLayout;
+    auto* open = new QPushButton(tr("Open lesson file\u2026"), this);
+    auto* reloadButton = new QPushButton(tr("Reload"), this);
+    auto* exportButton = new QPushButton(tr("Export lesson\u2026"), this);
+    reloadButton->setToolTip(tr("Read the lesson file again after editing it"));
+    exportButton->setToolTip(tr("Save the lesson as a PDF deck or as one image per step"));
+    fileButtons->addWidget(open);
+    fileButtons->addWidget(reloadButton);
+    fileButtons->addWidget(exportButton);
+    layout->addLayout(fileButtons);
+
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(m_lessons);
+    split->addWidget(m_steps);
+    auto* textBox = new QWidget(split);
+    auto* textLayout = new QVBoxLayout(textBox);
+    textLayout->setContentsMargins(0, 0, 0, 0);
+    QFont counterFont = font();
+    counterFont.setBold(true);
+    counterFont.setPointSizeF(font().pointSizeF() * 1.3);
+    m_counter->setFont(counterFont);
+    textLayout->addWidget(m_counter);
+    m_notes->setWordWrap(true);
+    m_notes->setStyleSheet(QStringLiteral("color: #8a5300;"));
+    textLayout->addWidget(m_notes);
+    m_text->setOpenExternalLinks(false);
+    textLayout->addWidget(m_text, 1);
+    split->addWidget(textBox);
+    split->setStretchFactor(2, 3);
+    layout->addWidget(split, 1);
+
+    auto* nav = new QHBoxLayout;
+    nav->addWidget(m_previous);
+    nav->addWidget(m_next);
+    nav->addWidget(m_stop);
+    layout->addLayout(nav);
+    for (QWidget* w : {static_cast<QWidget*>(m_previous), static_cast<QWidget*>(m_next), static_cast<QWidget*>(m_stop),
+                       static_cast<QWidget*>(m_lessons), static_cast<QWidget*>(m_steps)})
+        w->setFocusPolicy(Qt::NoFocus); // the arrow keys belong to the window-wide shortcuts
+
+    connect(open, &QPushButton::clicked, this, &LessonPlayer::openRequested);
+    connect(reloadButton, &QPushButton::clicked, this, &LessonPlayer::reload);
+    connect(exportButton, &QPushButton::clicked, this, &LessonPlayer::exportRequested);
+    connect(m_previous, &QPushButton::clicked, this, &LessonPlayer::previous);
+    connect(m_next, &QPushButton::clicked, this, &LessonPlayer::next);
+    connect(m_stop, &QPushButton::clicked, this, &LessonPlayer::stop);
+    connect(m_lessons, &QListWidget::itemActivated, this, [this](QListWidgetItem* item) { startLesson(m_lessons->row(item)); });
+    connect(m_lessons, &QListWidget::itemClicked, this, [this](QListWidgetItem* item) { startLesson(m_lessons->row(item)); });
+    connect(m_steps, &QListWidget::currentRowChanged, this, [this](int row) {
+        if (row >= 0 && row != m_step)
+            goToStep(row);
+    });
+    // A student's own sentence: re-check what this step can still show.
+    connect(session, &Session::traceChanged, this, &LessonPlayer::updateNotes);
+
+    rebuildList();
+    showStep();
+}
+
+void LessonPlayer::setLanguage(const QString& language)
+{
+    m_language = language == u"zh" ? QStringLiteral("zh") : QStringLiteral("en");
+    rebuildList();
+}
+
+void LessonPlayer::rebuildList()
+{
+    m_entries.clear();
+    QStringList paths;
+    const QDir shipped(QStringLiteral(":/lessons/") + m_language);
+    for (const QString& f : shipped.entryList({QStringLiteral("*.md")}, QDir::Files, QDir::Name))
+        paths << shipped.filePath(f);
+    paths << m_userFiles;
+    QList<std::pair<int, Entry>> sorted;
+    int fallback = 1000;
+    for (const QString& p : paths) {
+        Entry e{p, QFileInfo(p).fileName(), QString()};
+        int order = ++fallback;
+        try {
+            const Lesson l = readLessonFile(p);
+            e.title = QString::fromStdString(l.title);
+            if (l.order && !m_userFiles.contains(p))
+                order = *l.order;
+        } catch (const LessonError& err) {
+            e.error = QString::fromUtf8(err.what());
+        }
+        sorted.append({order, e});
+    }
+    std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    const QSignalBlocker block(m_lessons);
+    m_lessons->clear();
+    for (const auto& [order, e] : sorted) {
+        m_entries.append(e);
+        auto* item = new QListWidgetItem(e.error.isEmpty() ? e.title : QStringLiteral("\u26A0 ") + e.title, m_lessons);
+        item->setToolTip(e.error.isEmpty() ? e.path : e.error);
+        if (e.path == m_lessonPath)
+            m_lessons->setCurrentItem(item);
+    }
+}
+
+bool LessonPlayer::start(const QString& path, int step)
+{
+    try {
+        Lesson lesson = readLessonFile(path);
+        m_lesson = std::move(lesson);
+    } catch (const LessonError& e) {
+        showError(QString::fromUtf8(e.what()));
+        return false;
+    }
+    m_lessonPath = path;
+    m_error.clear();
+    // The lesson starts from its own sentence and settings.
+    m_session->setLessonInput(m_lesson->sentence ? std::optional<QString>(QString::fromStdString(*m_lesson->sentence)) : std::nullopt,
+                              m_lesson->config);
+    {
+        const QSignalBlocker block(m_steps);
+        m_steps->clear();
+        for (std::size_t i = 0; i < m_lesson->steps.size(); ++i)
+            m_steps->addItem(QStringLiteral("%1. %2").arg(i + 1).arg(QString::fromStdString(m_lesson->steps[i].title)));
+    }
+    m_step = -1;
+    goToStep(std::clamp(step, 0, static_cast<int>(m_lesson->steps.size()) - 1));
+    return true;
+}
+
+bool LessonPlayer::startLesson(int row)
+{
+    if (row < 0 || row >= m_entries.size())
+        return false;
+    return start(m_entries[row].path, 0);
+}
+
+bool LessonPlayer::openLessonFile(const QString& path)
+{
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    if (!start(absolute, 0))
+        return false;
+    if (!absolute.startsWith(QStringLiteral(":/")) && !m_userFiles.contains(absolute))
+        m_userFiles << absolute; // a teacher's own file joins the list; shipped ones are there already
+    rebuildList();
+    return true;
+}
+
+bool LessonPlayer::openLessonAt(const QString& path, int step)
+{
+    return start(path, step);
+}
+
+QString LessonPlayer::shippedTwin(const QString& path, const QString& language)
+{
+    static const QRegularExpression shipped(QStringLiteral("^:/lessons/(en|zh)/"));
+    QString twin = path;
+    twin.replace(shipped, QStringLiteral(":/lessons/%1/").arg(language));
+    return QFileInfo::exists(twin) ? twin : path;
+}
+
+bool LessonPlayer::reload()
+{
+    if (!m_lesson)
+        return false;
+    const int step = m_step;
+    std::optional<Lesson> previous = m_lesson;
+    if (!start(m_lessonPath, step)) {
+        m_lesson = std::move(previous); // the broken edit is reported; the lesson keeps playing
+        return false;
+    }
+    rebuildList();
+    return true;
+}
+
+void LessonPlayer::stop()
+{
+    m_lesson.reset();
+    m_lessonPath.clear();
+    m_steps->clear();
+    m_session->setHighlight({});
+    m_session->setView(QStringLiteral("stage"));
+    showStep();
+}
+
+void LessonPlayer::goToStep(int index)
+{
+    if (!m_lesson || index < 0 || index >= static_cast<int>(m_lesson->steps.size()) || index == m_step)
+        return;
+    m_step = index;
+    m_error.clear();
+    const LessonStep& s = m_lesson->steps[static_cast<std::size_t>(index)];
+    // Settings always apply; the sentence only when the step sets one (a student's own
+    // sentence stays otherwise).
+    if (!m_session->applyLessonStep(s))
+        m_error = tr("This model has no stage %1 in layer %2 (%3); the nearest one is shown.")
+                      .arg(stepName(QString::fromStdString(s.stage)))
+                      .arg(s.layer + 1)
+                      .arg(blockName(QString::fromStdString(s.block)));
+    showStep();
+}
+
+void LessonPlayer::next()
+{
+    goToStep(m_step + 1);
+}
+
+void LessonPlayer::previous()
+{
+    goToStep(m_step - 1);
+}
+
+void LessonPlayer::showStep()
+{
+    const bool active = m_lesson.has_value();
+    m_previous->setEnabled(active && m_step > 0);
+    m_next->setEnabled(active && m_step + 1 < static_cast<int>(m_lesson ? m_lesson->steps.size() : 0));
+    m_stop->setEnabled(active);
+    if (!active) {
+        m_counter->setText(tr("No lesson"));
+        if (m_error.isEmpty())
+            m_text->setMarkdown(tr("Pick a lesson above. **Next** / **Previous**, the arrow keys, Space and a presentation clicker step through it."));
+        m_notes->clear();
+        emit stateChanged();
+        return;
+    }
+    const LessonStep& s = m_lesson->steps[static_cast<std::size_t>(m_step)];
+    m_counter->setText(tr("%1 \u2014 step %2 of %3").arg(QString::fromStdString(m_lesson->title)).arg(m_step + 1).arg(m_lesson->steps.size()));
+    {
+        const QSignalBlocker block(m_steps);
+        m_steps->setCurrentRow(m_step);
+    }
+    m_text->setMarkdown(QStringLiteral("## ") + QString::fromStdString(s.title) + QStringLiteral("\n\n") + QString::fromStdString(s.explanation));
+    updateNotes();
+    emit stateChanged();
+}
+
+QString LessonPlayer::notes() const
+{
+    return m_notes->text();
+}
+
+void LessonPlayer::updateNotes()
+{
+    if (!m_error.isEmpty()) {
+        m_notes->setText(QStringLiteral("\u26D4 ") + m_error);
+        m_notes->setStyleSheet(QStringLiteral("color: #b00020; font-weight: bold;"));
+        return;
+    }
+    m_notes->setStyleSheet(QStringLiteral("color: #8a5300;"));
+    if (!m_lesson || m_step < 0) {
+        m_notes->clear();
+        return;
+    }
+    const LessonStep& s = m_lesson->steps[static_cast<std::size_t>(m_step)];
+    if (s.highlight.empty() || s.view == "kernel-regression" || s.view == "softmax-scaling") {
+        m_notes->clear();
+        return;
+    }
+    const auto& trace = *m_session->trace();
+    const Stage* stage = trace.find(s.stage, isPerHeadStage(s.stage) ? std::optional<int>(m_session->head()) : std::nullopt);
+    const int rows = stage ? static_cast<int>(stage->main().values.rows()) : static_cast<int>(trace.tokens.size());
+    const int cols = stage ? static_cast<int>(stage->main().values.cols()) : 1;
+    const auto problems = highlightProblems(s.highlight, rows, cols);
+    QStringList list;
+    for (const auto& p : problems)
+        list << QString::fromStdString(p);
+    m_notes->setText(list.isEmpty() ? QString()
+                                    : tr("With this sentence the step cannot highlight: %1").arg(list.join(QStringLiteral("; "))));
+}
+
+void LessonPlayer::showError(const QString& message)
+{
+    m_error = message;
+    updateNotes();
+    if (!m_lesson)
+        m_counter->setText(tr("No lesson"));
+}
+
+} // namespace attnlab

@@ -1,0 +1,102 @@
+#pragma once
+// The lesson player: the lesson list (shipped lessons in the interface language, plus the
+// teacher's own files), the steps, Previous/Next, and the step's explanation beside the live
+// view. A step sets the sentence, settings, stage, head, view and highlights through the
+// Session; a student may still type their own sentence, and the player says which highlights
+// no longer fit.
+
+#include "lesson/lesson.h"
+
+#include <QWidget>
+
+#include <optional>
+
+class QLabel;
+class QListWidget;
+class QPushButton;
+class QTextBrowser;
+
+namespace attnlab {
+
+class Session;
+
+class LessonPlayer : public QWidget {
+    Q_OBJECT
+public:
+    explicit LessonPlayer(Session* session, QWidget* parent = nullptr);
+
+    /// Lists the shipped lessons of `language` ("en" or "zh"), then the teacher's own files.
+    void setLanguage(const QString& language);
+    /// Opens a lesson file and starts it. A malformed file shows file, line and reason in the
+    /// panel and returns false; the current lesson keeps playing.
+    bool openLessonFile(const QString& path);
+    /// Opens a lesson at a given step (0-based); used to carry a lesson across a language switch.
+    bool openLessonAt(const QString& path, int step);
+    /// The file of the lesson playing (a path, or ":/lessons/<lang>/..." for shipped ones).
+    const QString& currentPath() const { return m_lessonPath; }
+    /// The same shipped lesson in `language` ("en"/"zh"), or `path` itself when it is not shipped.
+    static QString shippedTwin(const QString& path, const QString& language);
+    /// Reads the current lesson's file again (after the teacher edited it) and stays on the step.
+    bool reload();
+    /// Starts the lesson at `row` of the list.
+    bool startLesson(int row);
+    /// Leaves the lesson: the studio is free again (the keys step through stages).
+    void stop();
+
+    bool isActive() const { return m_lesson.has_value(); }
+    const std::optional<Lesson>& lesson() const { return m_lesson; }
+    int stepIndex() const { return m_step; }
+    void goToStep(int index);
+    void next();
+    void previous();
+
+    /// What the player could not show at this step ("row 5 (the sentence has 3 tokens)"); empty when all fits.
+    QString notes() const;
+    /// The message of the last lesson that could not be read; empty otherwise.
+    QString lastError() const { return m_error; }
+
+    QListWidget* lessonList() const { return m_lessons; }
+    QListWidget* stepList() const { return m_steps; }
+    QTextBrowser* explanation() const { return m_text; }
+    QLabel* counter() const { return m_counter; }
+
+signals:
+    /// The teacher asked to export the current lesson (the main window owns the dialog).
+    void exportRequested();
+    void openRequested();
+    /// A lesson started, stopped, or moved to another step.
+    void stateChanged();
+
+private:
+    struct Entry {
+        QString path;
+        QString title;
+        QString error;
+    };
+
+    void rebuildList();
+    void showStep();
+    void updateNotes();
+    void showError(const QString& message);
+    bool start(const QString& path, int step);
+
+    Session* m_session;
+    QString m_language = QStringLiteral("en");
+    QStringList m_userFiles;
+    QList<Entry> m_entries;
+    std::optional<Lesson> m_lesson;
+    QString m_lessonPath;
+    int m_step = 0;
+    QString m_error;
+
+    QListWidget* m_lessons;
+    QListWidget* m_steps;
+    QTextBrowser* m_text;
+    QLabel* m_counter;
+    QLabel* m_notes;
+    QPushButton* m_previous;
+    QPushButton* m_next;
+    QPushButton* m_stop;
+};
+
+} // namespace attnlab

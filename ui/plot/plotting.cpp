@@ -1,0 +1,162 @@
+#include "plot/plotting.h"
+
+#include <QRegularExpression>
+
+#include <qcustomplot.h>
+
+#include <cmath>
+
+namespace attnlab {
+
+void fillColorMapData(QCPColorMapData* data, const Eigen::MatrixXf& m)
+{
+    const int rows = static_cast<int>(m.rows());
+    const int cols = static_cast<int>(m.cols());
+    // Cells centred on integer indices: column c spans c-0.5 .. c+0.5.
+    data->setSize(cols, rows);
+    // QCustomPlot sizes a cell from the range divided by (size − 1): a single row or column
+    // would have height 0 and vanish, so it spans its own cell, −0.5 .. 0.5, instead.
+    const auto span = [](int n) { return n > 1 ? QCPRange(0, n - 1) : QCPRange(-0.5, 0.5); };
+    data->setRange(span(cols), span(rows));
+    for (int r = 0; r < rows; ++r) {
+        for (int c = 0; c < cols; ++c) {
+            const float v = m(r, c);
+            data->setCell(c, r, std::isfinite(v) ? static_cast<double>(v) : std::nan(""));
+        }
+    }
+}
+
+QSharedPointer<QCPAxisTickerText> tokenTicker(const std::vector<QString>& tokens)
+{
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    const int n = static_cast<int>(tokens.size());
+    const int step = n <= kMaxLabelledTokens ? 1 : (n + kMaxLabelledTokens - 1) / kMaxLabelledTokens;
+    for (int i = 0; i < n; i += step)
+        ticker->addTick(i, tokens[static_cast<std::size_t>(i)]);
+    return ticker;
+}
+
+void fitTokenLabels(QCustomPlot* plot, const std::vector<QString>& tokens)
+{
+    const QFontMetrics fm(plot->xAxis->tickLabelFont());
+    int widest = 0;
+    for (const QString& t : tokens)
+        widest = std::max(widest, fm.horizontalAdvance(t));
+    const int n = std::min(static_cast<int>(tokens.size()), kMaxLabelledTokens);
+    const int room = n > 0 ? std::max(plot->width() - 90, 100) / n : 0;
+    plot->xAxis->setTickLabelRotation(widest + 8 <= room ? 0 : -45);
+}
+
+QString withSubscripts(QString text)
+{
+    static const QRegularExpression index(QStringLiteral("_(\\d+)"));
+    QRegularExpressionMatch m;
+    while ((m = index.match(text)).hasMatch()) {
+        QString digits;
+        for (const QChar c : m.captured(1))
+            digits += QChar(0x2080 + (c.unicode() - u'0'));
+        text.replace(m.capturedStart(), m.capturedLength(), digits);
+    }
+    return text;
+}
+
+QString minusSigned(QString text)
+{
+    return text.replace(QLatin1Char('-'), QChar(0x2212));
+}
+
+QString fixedNumber(double v, int decimals)
+{
+    return minusSigned(QString::number(v, 'f', decimals));
+}
+
+void addPlotTitle(QCustomPlot* plot)
+{
+    plot->plotLayout()->insertRow(0);
+    plot->plotLayout()->addElement(0, 0, new QCPTextElement(plot, QString()));
+}
+
+QCPTextElement* plotTitle(QCustomPlot* plot)
+{
+    return qobject_cast<QCPTextElement*>(plot->plotLayout()->element(0, 0));
+}
+
+void putLegendBelow(QCustomPlot* plot, int columns)
+{
+    plot->legend->setVisible(true);
+    plot->axisRect()->insetLayout()->take(plot->legend);
+    plot->plotLayout()->addElement(2, 0, plot->legend);
+    plot->plotLayout()->setRowStretchFactor(2, 0.001); // the legend takes only what it needs
+    plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    plot->legend->setWrap(columns);
+    plot->legend->setBorderPen(Qt::NoPen);
+    plot->legend->setBrush(Qt::NoBrush);
+}
+
+void applyPlotFonts(QCustomPlot* plot, const QFont& f)
+{
+    plot->setFont(f);
+    plot->replot(QCustomPlot::rpQueuedReplot);
+    for (QCPAxisRect* rect : plot->axisRects()) {
+        for (QCPAxis* axis : rect->axes()) {
+            axis->setLabelFont(f);
+            axis->setTickLabelFont(f);
+        }
+    }
+    QFont title = f;
+    title.setBold(true);
+    title.setPointSizeF(f.pointSizeF() * 1.2);
+    for (int i = 0; i < plot->plotLayout()->elementCount(); ++i) {
+        QCPLayoutElement* e = plot->plotLayout()->elementAt(i);
+        if (auto* text = qobject_cast<QCPTextElement*>(e))
+            text->setFont(title);
+        else if (auto* scale = qobject_cast<QCPColorScale*>(e)) {
+            scale->axis()->setLabelFont(f);
+            scale->axis()->setTickLabelFont(f);
+        }
+    }
+    if (plot->legend) {
+        plot->legend->setFont(f);
+        for (int i = 0; i < plot->legend->itemCount(); ++i) {
+            if (QCPAbstractLegendItem* item = plot->legend->item(i)) // null: an empty cell of a wrapped legend
+                item->setFont(f);
+        }
+    }
+}
+
+QCPColorGradient viridisGradient()
+{
+    // Viridis sampled at 0, 0.1, ..., 1 (the published colour map of matplotlib).
+    static const QColor kStops[] = {
+        QColor(0x440154), QColor(0x482475), QColor(0x414487), QColor(0x355F8D),
+        QColor(0x2A788E), QColor(0x21918C), QColor(0x22A884), QColor(0x44BF70),
+        QColor(0x7AD151), QColor(0xBDDF26), QColor(0xFDE725),
+    };
+    QCPColorGradient g;
+    g.clearColorStops();
+    const int n = static_cast<int>(std::size(kStops));
+    for (int i = 0; i < n; ++i)
+        g.setColorStopAt(static_cast<double>(i) / (n - 1), kStops[i]);
+    g.setColorInterpolation(QCPColorGradient::ciRGB);
+    g.setNanHandling(QCPColorGradient::nhNanColor);
+    g.setNanColor(QColor(200, 200, 200));
+    return g;
+}
+
+QCPColorGradient divergingGradient()
+{
+    // ColorBrewer RdBu (reversed: negative blue, positive red), readable by most colour-blind viewers.
+    QCPColorGradient g;
+    g.clearColorStops();
+    g.setColorStopAt(0.0, QColor(5, 48, 97));
+    g.setColorStopAt(0.25, QColor(67, 147, 195));
+    g.setColorStopAt(0.5, QColor(247, 247, 247));
+    g.setColorStopAt(0.75, QColor(214, 96, 77));
+    g.setColorStopAt(1.0, QColor(103, 0, 31));
+    g.setColorInterpolation(QCPColorGradient::ciRGB);
+    g.setNanHandling(QCPColorGradient::nhNanColor);
+    g.setNanColor(QColor(200, 200, 200));
+    return g;
+}
+
+} // namespace attnlab

@@ -1,0 +1,723 @@
+#include "session/session.h"
+
+#include "io/config_json.h"
+#include "nn/embedding.h"
+#include "io/fileio.h"
+#include "session/models.h"
+#include "session/stages.h"
+
+#include <QByteArray>
+
+#include <nlohmann/json.hpp>
+
+namespace attnlab {
+
+namespace {
+
+constexpr const char* kSessionFormat = "attention-lab.session";
+constexpr int kSessionVersion = 1;
+constexpr std::uint64_t kMaxSessionBytes = 512ULL * 1024 * 1024;
+
+} // namespace
+
+Session::Session(QObject* parent)
+    : QObject(parent)
+    , m_sentence(QString::fromUtf8(kDefaultSentence))
+{
+    m_step = attnlab::stepIndex(QStringLiteral("weights"));
+    recompute();
+}
+
+void Session::setSentence(const QString& sentence)
+{
+    if (sentence == m_sentence && m_error.isEmpty())
+        return;
+    m_sentence = sentence;
+    emit inputChanged();
+    recompute();
+}
+
+void Session::setConfig(const Config& config)
+{
+    Config c = config;
+    adoptModelSizes(c);
+    if (c == m_config && m_error.isEmpty())
+        return;
+    m_config = c;
+    emit inputChanged();
+    recompute();
+}
+
+void Session::setLessonInput(const std::optional<QString>& sentence, const Config& config)
+{
+    if (sentence)
+        m_sentence = *sentence;
+    m_config = config;
+    adoptModelSizes(m_config);
+    m_imported.reset();
+    m_weightsPath.clear();
+    m_customMask.reset();
+    emit inputChanged();
+    recompute();
+}
+
+bool Session::applyLessonStep(const LessonStep& s, bool force)
+{
+    Config wanted = s.config;
+    adoptModelSizes(wanted);
+    const bool input = force || s.sentence || !(wanted == m_config) || s.target || s.generate;
+    if (input) {
+        if (s.sentence)
+            m_sentence = QString::fromStdString(*s.sentence);
+        m_config = wanted;
+        m_imported.reset();
+        m_weightsPath.clear();
+        m_customMask.reset();
+        if (s.target)
+            m_target = QString::fromStdString(*s.target);
+        if (s.generate) {
+            m_target.reset();
+            m_generationStep = *s.generate == LessonStep::kLastGenerationStep ? -1 : *s.generate;
+        }
+        emit inputChanged();
+        emit decodingChanged();
+        recompute();
+    }
+    bool found = true;
+    if (isModel()) {
+        int i = lessonStepIndex(s.stage, s.layer, s.block);
+        if (i < 0) {
+            found = false;
+            i = stepIndex(QString::fromStdString(s.stage));
+        }
+        if (i >= 0)
+            setStep(i);
+    } else {
+        setStepId(QString::fromStdString(s.stage));
+    }
+    setHead(s.head);
+    setView(QString::fromStdString(s.view));
+    setHighlight(s.highlight);
+    selectCell(-1, -1);
+    return found;
+}
+
+int Session::lessonStepIndex(const std::string& stage, int layer, const std::string& block) const
+{
+    const QString id = QString::fromStdString(stage);
+    if (id == u"tokens" || id == u"embedding" || id == u"positional_encoding" || id == u"input")
+        return stepIndex(id, std::nullopt, block == "encoder_self" ? QStringLiteral("encoder_self") : QStringLiteral("decoder_self"));
+    if (id == u"encoder_output" || id == u"decoder_output" || id == u"logits" || id == u"probabilities")
+        return stepIndex(id, std::nullopt, QString());
+    QString b = QString::fromStdString(block);
+    if (id == u"cross_residual" || id == u"cross_norm")
+        b = QStringLiteral("cross");
+    else if (b == u"cross" && (id.startsWith(u"ffn_") || id == u"attn_residual" || id == u"attn_norm" || id == u"layer_output"))
+        b = QStringLiteral("decoder_self");
+    return stepIndex(id, layer, b);
+}
+
+void Session::setImportedWeights(std::shared_ptr<const AttentionWeights> weights, const QString& path)
+{
+    m_imported = std::move(weights);
+    m_weightsPath = m_imported ? path : QString();
+    if (m_imported) {
+        m_config.dModel = m_imported->dModel();
+        if (m_imported->heads && m_config.dModel % *m_imported->heads == 0)
+            m_config.heads = *m_imported->heads;
+    }
+    emit inputChanged();
+    recompute();
+}
+
+bool Session::importWeights(const QString& path, QString* error)
+{
+    try {
+        auto w = std::make_shared<const AttentionWeights>(loadAttentionWeights(path.toStdString()));
+        setImportedWeights(std::move(w), path);
+        return true;
+    } catch (const std::exception& e) {
+        if (error)
+            *error = QString::fromUtf8(e.what());
+        return false;
+    }
+}
+
+bool Session::saveWeights(const QString& path, QString* error) const
+{
+    try {
+        saveAttentionWeights(*m_trace->weights, m_trace->config.heads, path.toStdString());
+        return true;
+    } catch (const std::exception& e) {
+        if (error)
+            *error = QString::fromUtf8(e.what());
+        return false;
+    }
+}
+
+void Session::setCustomMask(std::optional<BoolMatrix> mask)
+{
+    m_customMask = std::move(mask);
+    if (m_customMask)
+        m_config.mask = MaskKind::Custom;
+    else if (m_config.mask == MaskKind::Custom)
+        m_config.mask = MaskKind::None;
+    emit inputChanged();
+    recompute();
+}
+
+bool Session::importMask(const QString& path, QString* error)
+{
+    try {
+        setCustomMask(parseMaskText(readFile(path.toStdString(), 64ULL * 1024 * 1024)));
+        return true;
+    } catch (const std::exception& e) {
+        if (error)
+            *error = tr("Mask file %1: %2").arg(path, QString::fromUtf8(e.what()));
+        return false;
+    }
+}
+
+std::shared_ptr<const AttentionWeights> Session::weightsFor(const Config& c)
+{
+    if (m_imported)
+        return m_imported;
+    const bool cached = m_presetCache && m_presetCacheKey.weightsPreset == c.weightsPreset
+        && m_presetCacheKey.dModel == c.dModel && m_presetCacheKey.seed == c.seed;
+    if (!cached) {
+        m_presetCache = std::make_shared<const AttentionWeights>(presetWeights(c.weightsPreset, c.dModel, c.seed));
+        m_presetCacheKey = c;
+    }
+    return m_presetCache;
+}
+
+void Session::recompute()
+{
+    // The place the user is at, to find again in the new list of steps.
+    const Step before = m_step >= 0 && m_step < static_cast<int>(steps().size()) ? currentStep() : Step{};
+    try {
+        Generation generation;
+        std::shared_ptr<const Trace> full;
+        if (m_config.model != ModelKind::None) {
+            full = computeModel(m_config, generation);
+        } else {
+            Request r;
+            r.sentence = m_sentence.toStdString();
+            r.config = m_config;
+            r.config.validate(); // before weightsFor: never make weights for an invalid width
+            r.weights = weightsFor(m_config);
+            r.customMask = m_customMask;
+            full = std::make_shared<const Trace>(computeTrace(r));
+            m_model.reset();
+        }
+        m_full = std::move(full);
+        m_generation = std::move(generation);
+        m_error.clear();
+        if (isModel())
+            m_modelSteps = modelSteps(*m_full);
+        // Same step (id, layer, block), else the same id, else the nearest index.
+        int at = stepIndex(before.id, before.layer, before.block);
+        if (at < 0)
+            at = stepIndex(before.id);
+        if (at < 0)
+            at = std::clamp(m_step, 0, static_cast<int>(steps().size()) - 1);
+        const bool moved = at != m_step;
+        m_step = at;
+        m_projectedBlock = QStringLiteral("?");
+        project();
+        if (m_head >= m_full->config.heads)
+            setHead(m_full->config.heads - 1);
+        const auto n = static_cast<int>(m_trace->tokens.size());
+        if (m_selRow >= n || m_selCol >= std::max(n, m_trace->config.dModel))
+            selectCell(-1, -1);
+        emit traceChanged();
+        if (moved)
+            emit stepChanged(m_step);
+    } catch (const std::exception& e) {
+        m_error = QString::fromUtf8(e.what());
+        emit errorOccurred(m_error);
+    }
+}
+
+std::shared_ptr<const Seq2SeqModel> Session::modelFor(const Config& c, const std::shared_ptr<const Seq2SeqModel>& file)
+{
+    switch (c.model) {
+    case ModelKind::Reversal: {
+        QString error;
+        auto m = shippedModel(&error);
+        if (!m)
+            throw std::invalid_argument(error.toStdString());
+        return m;
+    }
+    case ModelKind::File:
+        if (!file)
+            throw std::invalid_argument(tr("no model file is open: choose File \u2192 Open model\u2026").toStdString());
+        return file;
+    case ModelKind::Seeded: {
+        // Seeded weights are megabytes of random numbers: made once per size and seed.
+        // Settings that do not change the weights are left out of the key.
+        const auto key = [](Config k) {
+            k.maxTokens = Config{}.maxTokens;
+            k.mask = MaskKind::None;
+            k.padTo = 0;
+            k.weightsPreset = WeightsPreset::Seeded;
+            k.scaleScores = true;
+            return k;
+        };
+        Config wanted = key(c);
+        if (!m_seededModel || !(m_seededKey == wanted)) {
+            m_seededModel = std::make_shared<const Seq2SeqModel>(seededModel(c));
+            m_seededKey = wanted;
+        }
+        return m_seededModel;
+    }
+    case ModelKind::None:
+        break;
+    }
+    return nullptr;
+}
+
+void Session::adoptModelSizes(Config& c)
+{
+    std::shared_ptr<const Seq2SeqModel> m;
+    if (c.model == ModelKind::Reversal)
+        m = shippedModel();
+    else if (c.model == ModelKind::File)
+        m = m_fileModel;
+    if (!m)
+        return;
+    // Only the widths: layers, d_ff, norm and activation describe a seeded model.
+    c.dModel = m->options.dModel;
+    c.heads = m->options.heads;
+}
+
+std::shared_ptr<const Trace> Session::computeModel(const Config& c, Generation& generation)
+{
+    c.validate();
+    auto model = modelFor(c, m_fileModel);
+    std::vector<std::string> warnings;
+    const std::vector<std::string> source = modelTokens(*model, m_sentence.toStdString(), false, c.maxTokens, warnings);
+    std::shared_ptr<const Trace> full;
+    if (model->options.decoderLayers == 0) {
+        full = std::make_shared<const Trace>(computeModelTrace(model, source, {}, c));
+    } else if (m_target || !model->hasHead()) {
+        // Teacher forcing; a seeded model, which cannot generate, copies the source by default.
+        const auto input = teacherForcingInput(*model, (m_target ? *m_target : m_sentence).toStdString(), c.maxTokens, warnings);
+        full = std::make_shared<const Trace>(computeModelTrace(model, source, input, c));
+    } else {
+        generation = generate(model, source, c);
+        const int last = static_cast<int>(generation.steps.size()) - 1;
+        full = generation.steps[static_cast<std::size_t>(m_generationStep < 0 ? last : std::min(m_generationStep, last))];
+    }
+    m_model = std::move(model);
+    m_inputWarnings = std::move(warnings);
+    return withInputWarnings(std::move(full));
+}
+
+std::shared_ptr<const Trace> Session::withInputWarnings(std::shared_ptr<const Trace> trace) const
+{
+    if (m_inputWarnings.empty())
+        return trace;
+    auto copy = std::make_shared<Trace>(*trace);
+    copy->warnings.insert(copy->warnings.begin(), m_inputWarnings.begin(), m_inputWarnings.end());
+    return copy;
+}
+
+namespace {
+
+/// The matrix an attention block's queries come from (docs/transformer-layers.md).
+const Stage* attentionInput(const Trace& t, int layer, const std::string& block, NormPlacement norm)
+{
+    if (norm == NormPlacement::Pre)
+        return block == "cross" ? t.find("cross_norm", std::nullopt, layer, "cross") : t.find("attn_norm", std::nullopt, layer, block);
+    if (block == "cross")
+        return t.find("attn_norm", std::nullopt, layer, "decoder_self");
+    if (layer == 0)
+        return t.find("input", std::nullopt, std::nullopt, block);
+    return t.find("layer_output", std::nullopt, layer - 1, block);
+}
+
+} // namespace
+
+void Session::project()
+{
+    if (!isModel() || !m_full || !m_full->model) {
+        m_trace = m_full;
+        return;
+    }
+    const Step& st = currentStep();
+    if (st.layer == m_projectedLayer && st.block == m_projectedBlock && m_trace)
+        return;
+    const Trace& full = *m_full;
+    auto t = std::make_shared<Trace>();
+    t->config = full.config;
+    t->warnings = full.warnings;
+    t->model = full.model;
+    t->targetTokens = full.targetTokens;
+    const bool target = st.block == u"decoder_self" || st.block == u"cross";
+    t->tokens = target ? full.targetTokens : full.tokens;
+    // The decoder's self-attention is masked; the views say so through the config.
+    t->config.mask = st.block == u"decoder_self" && st.layer ? MaskKind::Causal : MaskKind::None;
+    t->config.padTo = 0;
+    const std::string block = st.block.toStdString();
+    const auto take = [&](const Stage& s, const char* id) {
+        Stage c = s;
+        if (id)
+            c.id = id;
+        c.layer.reset();
+        c.block.clear();
+        t->stages.push_back(std::move(c));
+    };
+    for (const Stage& s : full.stages) {
+        if (s.layer == st.layer && s.block == block)
+            take(s, nullptr);
+    }
+    if (st.layer) {
+        const int layer = *st.layer;
+        if (const Stage* in = attentionInput(full, layer, block, full.model->options.norm))
+            take(*in, "input");
+        // Cross-attention's keys and values come from the encoder output, the memory.
+        if (block == "cross")
+            if (const Stage* mem = full.find("encoder_output", std::nullopt, std::nullopt, ""))
+                take(*mem, "key_input");
+        const TransformerWeights& w = full.model->weights;
+        const AttentionWeights* aw = nullptr;
+        if (block == "encoder_self" && layer < static_cast<int>(w.encoder.size()))
+            aw = &w.encoder[static_cast<std::size_t>(layer)].selfAttn;
+        else if (layer < static_cast<int>(w.decoder.size()))
+            aw = block == "cross" ? &w.decoder[static_cast<std::size_t>(layer)].crossAttn : &w.decoder[static_cast<std::size_t>(layer)].selfAttn;
+        if (aw)
+            t->weights = std::shared_ptr<const AttentionWeights>(full.model, aw); // shares the model's lifetime
+    }
+    m_trace = std::move(t);
+    m_projectedLayer = st.layer;
+    m_projectedBlock = st.block;
+}
+
+int Session::stepIndex(const QString& id) const
+{
+    const auto& s = steps();
+    if (isModel() && m_step >= 0 && m_step < static_cast<int>(s.size())) {
+        const Step& here = s[static_cast<std::size_t>(m_step)];
+        if (const int i = stepIndex(id, here.layer, here.block); i >= 0)
+            return i;
+    }
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        if (s[i].id == id)
+            return static_cast<int>(i);
+    }
+    return -1;
+}
+
+int Session::stepIndex(const QString& id, std::optional<int> layer, const QString& block) const
+{
+    const auto& s = steps();
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        if (s[i].id == id && s[i].layer == layer && s[i].block == block)
+            return static_cast<int>(i);
+    }
+    return -1;
+}
+
+bool Session::importModel(const QString& path, QString* error)
+{
+    auto m = readModelFile(path, error);
+    if (!m)
+        return false;
+    m_fileModel = std::move(m);
+    m_modelPath = path;
+    Config c = m_config;
+    c.model = ModelKind::File;
+    adoptModelSizes(c);
+    m_config = c;
+    emit inputChanged();
+    recompute();
+    return true;
+}
+
+bool Session::saveModel(const QString& path, QString* error) const
+{
+    try {
+        if (!m_model)
+            throw std::invalid_argument(tr("there is no Transformer to save: choose a model in the settings").toStdString());
+        attnlab::saveModel(*m_model, path.toStdString());
+        return true;
+    } catch (const std::exception& e) {
+        if (error)
+            *error = QString::fromUtf8(e.what());
+        return false;
+    }
+}
+
+void Session::setTarget(const std::optional<QString>& target)
+{
+    if (target == m_target && m_error.isEmpty())
+        return;
+    m_target = target;
+    emit decodingChanged();
+    if (m_config.model != ModelKind::None)
+        recompute();
+}
+
+void Session::setGenerationStep(int step)
+{
+    const int count = static_cast<int>(m_generation.steps.size());
+    const int last = count - 1;
+    const int wanted = step < 0 || step >= last ? -1 : step;
+    if (wanted == m_generationStep)
+        return;
+    m_generationStep = wanted;
+    if (isGenerating() && count > 0) {
+        m_full = withInputWarnings(m_generation.steps[static_cast<std::size_t>(wanted < 0 ? last : wanted)]);
+        m_projectedBlock = QStringLiteral("?");
+        project();
+        emit traceChanged();
+    }
+    emit decodingChanged();
+}
+
+Eigen::MatrixXf Session::positionalTable(int positions) const
+{
+    const Config& c = m_trace->config;
+    return positionalEncoding(c.positional, std::clamp(positions, 1, ConfigLimits::maxTokens), c.dModel, c.seed);
+}
+
+QString Session::stepId() const
+{
+    return currentStep().id;
+}
+
+void Session::setStep(int step)
+{
+    step = std::clamp(step, 0, static_cast<int>(steps().size()) - 1);
+    if (step == m_step)
+        return;
+    m_step = step;
+    // Another layer or block: the views get that block's stages.
+    if (isModel()) {
+        const Step& st = currentStep();
+        if (st.layer != m_projectedLayer || st.block != m_projectedBlock) {
+            project();
+            emit traceChanged();
+        }
+    }
+    emit stepChanged(m_step);
+}
+
+void Session::setStepId(const QString& id)
+{
+    if (const int i = stepIndex(id); i >= 0)
+        setStep(i);
+}
+
+void Session::setHead(int head)
+{
+    head = std::clamp(head, 0, std::max(0, m_config.heads - 1));
+    if (head == m_head)
+        return;
+    m_head = head;
+    emit headChanged(m_head);
+}
+
+void Session::nextStep()
+{
+    setStep(m_step + 1);
+}
+
+void Session::previousStep()
+{
+    setStep(m_step - 1);
+}
+
+void Session::selectCell(int row, int column)
+{
+    if (row == m_selRow && column == m_selCol)
+        return;
+    m_selRow = row;
+    m_selCol = column;
+    emit selectionChanged(row, column);
+}
+
+void Session::setView(const QString& view)
+{
+    if (view == m_view)
+        return;
+    m_view = view;
+    emit viewChanged(m_view);
+}
+
+void Session::setHighlight(const Highlight& highlight)
+{
+    if (highlight == m_highlight)
+        return;
+    m_highlight = highlight;
+    emit highlightChanged();
+}
+
+bool Session::saveSession(const QString& path, QString* error) const
+{
+    nlohmann::ordered_json j;
+    j["format"] = kSessionFormat;
+    j["version"] = kSessionVersion;
+    j["sentence"] = m_sentence.toStdString();
+    j["config"] = configToJson(m_config);
+    if (m_imported) {
+        // The path for the user, and the weights themselves so the file travels alone.
+        const std::string bytes = serializeSafetensors(attentionWeightsToTensors(*m_imported, m_config.heads));
+        j["weights"] = {{"source", "file"},
+                        {"path", m_weightsPath.toStdString()},
+                        {"embedded_safetensors_base64",
+                         QByteArray::fromRawData(bytes.data(), static_cast<qsizetype>(bytes.size())).toBase64().toStdString()}};
+    } else {
+        j["weights"] = {{"source", toString(m_config.weightsPreset)}};
+    }
+    if (m_customMask) {
+        nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+        for (Eigen::Index i = 0; i < m_customMask->rows(); ++i) {
+            std::vector<int> row;
+            for (Eigen::Index k = 0; k < m_customMask->cols(); ++k)
+                row.push_back((*m_customMask)(i, k) ? 1 : 0);
+            rows.push_back(row);
+        }
+        j["custom_mask"] = rows;
+    } else {
+        j["custom_mask"] = nullptr;
+    }
+    j["step"] = stepId().toStdString();
+    j["head"] = m_head;
+    if (isModel()) {
+        // Where in the Transformer, and what the decoder reads.
+        const Step& here = currentStep();
+        j["step_layer"] = here.layer ? nlohmann::ordered_json(*here.layer) : nlohmann::ordered_json(nullptr);
+        j["step_block"] = here.block.toStdString();
+        j["target"] = m_target ? nlohmann::ordered_json(m_target->toStdString()) : nlohmann::ordered_json(nullptr);
+        j["generation_step"] = m_generationStep;
+        if (m_config.model == ModelKind::File)
+            j["model_path"] = m_modelPath.toStdString();
+    }
+    try {
+        writeFileAtomically(path.toStdString(), j.dump(1) + "\n");
+        return true;
+    } catch (const std::exception& e) {
+        if (error)
+            *error = QString::fromUtf8(e.what());
+        return false;
+    }
+}
+
+bool Session::loadSession(const QString& path, QString* error)
+{
+    const auto fail = [&](const QString& why) {
+        if (error)
+            *error = tr("Cannot open session %1: %2").arg(path, why);
+        return false;
+    };
+    // Everything is read and checked first; the session changes only when all of it is good.
+    QString sentence;
+    Config config;
+    std::shared_ptr<const AttentionWeights> weights;
+    QString weightsPath;
+    std::optional<BoolMatrix> mask;
+    QString step;
+    int head = 0;
+    std::shared_ptr<const Trace> trace;
+    std::optional<int> stepLayer;
+    QString stepBlock;
+    std::optional<QString> target;
+    int generationStep = -1;
+    std::shared_ptr<const Seq2SeqModel> fileModel = m_fileModel;
+    QString modelPath = m_modelPath;
+    try {
+        const auto j = nlohmann::json::parse(readFile(path.toStdString(), kMaxSessionBytes));
+        if (!j.is_object() || j.value("format", "") != kSessionFormat)
+            return fail(tr("not an Attention Lab session file"));
+        if (j.value("version", 0) != kSessionVersion)
+            return fail(tr("unsupported version %1").arg(QString::fromStdString(j.value("version", nlohmann::json()).dump())));
+        sentence = QString::fromStdString(j.at("sentence").get<std::string>());
+        config = configFromJson(j.at("config"));
+        const auto& w = j.at("weights");
+        if (w.value("source", "") == "file") {
+            weightsPath = QString::fromStdString(w.value("path", ""));
+            AttentionWeights loaded;
+            if (w.contains("embedded_safetensors_base64")) {
+                const QByteArray bytes = QByteArray::fromBase64(QByteArray::fromStdString(w.at("embedded_safetensors_base64").get<std::string>()));
+                loaded = attentionWeightsFromTensors(parseSafetensors(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size()))));
+                loaded.source = "file:" + weightsPath.toStdString();
+            } else {
+                loaded = loadAttentionWeights(weightsPath.toStdString());
+            }
+            weights = std::make_shared<const AttentionWeights>(std::move(loaded));
+            config.dModel = weights->dModel();
+        }
+        if (j.contains("custom_mask") && !j.at("custom_mask").is_null()) {
+            const auto rows = j.at("custom_mask").get<std::vector<std::vector<int>>>();
+            BoolMatrix m(static_cast<Eigen::Index>(rows.size()), static_cast<Eigen::Index>(rows.size()));
+            for (std::size_t r = 0; r < rows.size(); ++r) {
+                if (rows[r].size() != rows.size())
+                    return fail(tr("custom_mask is not square"));
+                for (std::size_t c = 0; c < rows.size(); ++c)
+                    m(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(c)) = rows[r][c] != 0;
+            }
+            mask = std::move(m);
+        }
+        step = QString::fromStdString(j.value("step", "weights"));
+        head = j.value("head", 0);
+        if (j.contains("step_layer") && j.at("step_layer").is_number_integer())
+            stepLayer = j.at("step_layer").get<int>();
+        stepBlock = QString::fromStdString(j.value("step_block", ""));
+        if (j.contains("target") && j.at("target").is_string())
+            target = QString::fromStdString(j.at("target").get<std::string>());
+        generationStep = j.value("generation_step", -1);
+        // A file whose parts do not fit together (a 5 x 5 mask for 3 tokens) is refused too.
+        if (config.model == ModelKind::None) {
+            Request r;
+            r.sentence = sentence.toStdString();
+            r.config = config;
+            r.config.validate();
+            r.weights = weights ? weights : weightsFor(config);
+            r.customMask = mask;
+            trace = std::make_shared<const Trace>(computeTrace(r));
+        } else {
+            if (config.model == ModelKind::File) {
+                QString why;
+                modelPath = QString::fromStdString(j.value("model_path", ""));
+                fileModel = readModelFile(modelPath, &why);
+                if (!fileModel)
+                    return fail(why);
+            }
+            config.validate();
+            const auto m = modelFor(config, fileModel);
+            std::vector<std::string> warnings;
+            const auto source = modelTokens(*m, sentence.toStdString(), false, config.maxTokens, warnings);
+            std::vector<std::string> input;
+            if (m->options.decoderLayers > 0)
+                input = teacherForcingInput(*m, (target ? *target : sentence).toStdString(), config.maxTokens, warnings);
+            trace = std::make_shared<const Trace>(computeModelTrace(m, source, input, config));
+        }
+    } catch (const std::exception& e) {
+        return fail(QString::fromUtf8(e.what()));
+    }
+
+    m_sentence = sentence;
+    m_config = config;
+    m_imported = std::move(weights);
+    m_weightsPath = weightsPath;
+    m_customMask = std::move(mask);
+    m_fileModel = std::move(fileModel);
+    m_modelPath = modelPath;
+    m_target = target;
+    m_generationStep = generationStep;
+    (void)trace; // checked above; recomputed below with the session's caches
+    emit inputChanged();
+    emit decodingChanged();
+    recompute();
+    if (const int i = stepIndex(step, stepLayer, stepBlock); i >= 0 && isModel())
+        setStep(i);
+    else
+        setStepId(step);
+    setHead(head);
+    selectCell(-1, -1);
+    return true;
+}
+
+} // namespace attnlab

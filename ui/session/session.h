@@ -1,0 +1,204 @@
+#pragma once
+// The Session owns what the user typed and chose (sentence, settings, weights, mask) and where
+// they are (step, head, selected cell), calls the engine, and keeps the latest Trace. It is the
+// only object that calls the engine and the only place that catches engine exceptions; views
+// observe it through its signals and never call the engine themselves.
+
+#include "nn/attention.h"
+#include "lesson/lesson.h"
+#include "model/model.h"
+#include "session/stages.h"
+
+#include <QObject>
+#include <QString>
+
+#include <algorithm>
+#include <memory>
+#include <optional>
+
+namespace attnlab {
+
+class Session : public QObject {
+    Q_OBJECT
+public:
+    explicit Session(QObject* parent = nullptr);
+
+    // --- input -------------------------------------------------------------------------
+    const QString& sentence() const { return m_sentence; }
+    const Config& config() const { return m_config; }
+    /// Imported weights, or null when the config's preset is used.
+    const std::shared_ptr<const AttentionWeights>& importedWeights() const { return m_imported; }
+    /// The file the imported weights came from (empty when embedded in a session file).
+    const QString& weightsPath() const { return m_weightsPath; }
+    const std::optional<BoolMatrix>& customMask() const { return m_customMask; }
+
+    /// Each setter recomputes at once; a bad value keeps the previous trace, emits
+    /// errorOccurred, and the input is kept so the user can correct it.
+    void setSentence(const QString& sentence);
+    void setConfig(const Config& config);
+    /// Both at once, with one recomputation (lessons change them together). Imported weights
+    /// and a custom mask are dropped: lessons use the presets.
+    void setLessonInput(const std::optional<QString>& sentence, const Config& config);
+    /// Shows a lesson step (docs/lesson-format.md): its settings, and its sentence, target or
+    /// generation step when it sets them (with `force`, the settings and input always apply),
+    /// with one recomputation; then its stage in its layer and block, head, view and highlight.
+    /// Returns false when the stage does not exist in the model (the nearest one is shown).
+    bool applyLessonStep(const LessonStep& step, bool force = false);
+    /// The step of a lesson's stage, layer and block (the block is forgiving: attn_norm in block
+    /// "cross" is the decoder layer's), or -1.
+    int lessonStepIndex(const std::string& stage, int layer, const std::string& block) const;
+    /// Imported weights replace the preset (and set d_model); null returns to the preset.
+    void setImportedWeights(std::shared_ptr<const AttentionWeights> weights, const QString& path = {});
+    /// Reads a safetensors file; on failure returns false with the reason and changes nothing.
+    bool importWeights(const QString& path, QString* error);
+    /// Writes the weights in use; on failure returns false with the reason.
+    bool saveWeights(const QString& path, QString* error) const;
+    /// Sets the custom mask (n x n, true = masked) and switches the mask kind to custom.
+    void setCustomMask(std::optional<BoolMatrix> mask);
+    /// Reads a mask file (docs/engine.md, section 7); on failure returns false and changes nothing.
+    bool importMask(const QString& path, QString* error);
+
+    // --- a Transformer (config.model != none) ----------------------------------------------
+    // The sentence is the encoder's source. The decoder reads <sos> + a typed target (teacher
+    // forcing) or the model's own greedy output (generation), one step at a time.
+    /// True when the trace on screen is a Transformer's (the config may ask for one that failed).
+    bool isModel() const { return m_full && m_full->model != nullptr; }
+    /// The model in use (null for one attention block or when it could not be made).
+    const std::shared_ptr<const Seq2SeqModel>& model() const { return m_model; }
+    /// The model file opened with importModel (for config.model = file).
+    const QString& modelPath() const { return m_modelPath; }
+    /// Reads a model file and switches to it; on failure returns false and changes nothing.
+    bool importModel(const QString& path, QString* error);
+    /// Writes the model in use (docs/model-format.md); on failure returns false with the reason.
+    bool saveModel(const QString& path, QString* error) const;
+    /// The typed target; nullopt means generation (a trained model) or the source itself (a
+    /// seeded model, which cannot generate).
+    const std::optional<QString>& target() const { return m_target; }
+    /// Teacher forcing with `target` (nullopt: generate).
+    void setTarget(const std::optional<QString>& target);
+    /// True when the decoder's input is the model's own greedy output.
+    bool isGenerating() const { return isModel() && !m_target && m_model && m_model->hasHead(); }
+    /// Greedy generation's result (empty when not generating).
+    const Generation& generation() const { return m_generation; }
+    /// The generation step shown, 0-based (the decoder pass on <sos> + the first k tokens).
+    int generationStep() const
+    {
+        const int last = static_cast<int>(m_generation.steps.size()) - 1;
+        return m_generationStep < 0 ? std::max(last, 0) : std::min(m_generationStep, std::max(last, 0));
+    }
+    void setGenerationStep(int step);
+    /// The whole trace: every stage of every layer (the same as trace() for one attention block).
+    const std::shared_ptr<const Trace>& fullTrace() const { return m_full; }
+
+    // --- output ------------------------------------------------------------------------
+    /// The trace the views draw (never null): for one attention block the whole trace; for a
+    /// Transformer the stages of the current step's layer and block, with their layer and block
+    /// cleared so that views find them by id and head alone, plus the block's attention input
+    /// as "input" and its weights.
+    const std::shared_ptr<const Trace>& trace() const { return m_trace; }
+    /// The positional encoding of the current settings for `positions` positions (for plots
+    /// that show more positions than the sentence has).
+    Eigen::MatrixXf positionalTable(int positions) const;
+    /// The message of the last failed computation; empty when the last one succeeded.
+    const QString& error() const { return m_error; }
+
+    // --- where the user is ---------------------------------------------------------------
+    /// The steps of the navigator: ui/stages.h's steps() for one attention block, modelSteps()
+    /// for a Transformer.
+    const std::vector<Step>& steps() const { return isModel() ? m_modelSteps : attnlab::steps(); }
+    /// The index of `id` among steps(), preferring the current layer and block; -1 if none.
+    int stepIndex(const QString& id) const;
+    /// The index of the step with this id, layer and block; -1 if none.
+    int stepIndex(const QString& id, std::optional<int> layer, const QString& block) const;
+    /// Index into steps().
+    int step() const { return m_step; }
+    const Step& currentStep() const { return steps()[static_cast<std::size_t>(m_step)]; }
+    QString stepId() const;
+    /// 0-based head shown by per-head stages.
+    int head() const { return m_head; }
+    void setStep(int step);
+    void setStepId(const QString& id);
+    void setHead(int head);
+    void nextStep();
+    void previousStep();
+    /// The selected cell (row, column) of the current matrix, or (-1, -1).
+    int selectedRow() const { return m_selRow; }
+    int selectedColumn() const { return m_selCol; }
+    void selectCell(int row, int column);
+    /// What the studio draws for the current step: "stage" (the stage's own view), "heads"
+    /// (every head side by side), "kernel-regression" or "softmax-scaling" (lesson views).
+    const QString& view() const { return m_view; }
+    void setView(const QString& view);
+    /// Cells, rows and columns a lesson step emphasises (0-based); empty when none.
+    const Highlight& highlight() const { return m_highlight; }
+    void setHighlight(const Highlight& highlight);
+
+    // --- files ---------------------------------------------------------------------------
+    /// Saves sentence, settings, weights (path and embedded copy), mask, step and head as JSON
+    /// (docs/session-format.md). Crash-safe: an earlier file survives a failed write.
+    bool saveSession(const QString& path, QString* error) const;
+    /// Opens a session file. A missing, unreadable, corrupt or invalid file returns false with
+    /// the reason and leaves the session exactly as it was.
+    bool loadSession(const QString& path, QString* error);
+
+signals:
+    void traceChanged();
+    /// The decoder's input changed: target text, generation or the generation step.
+    void decodingChanged();
+    void errorOccurred(const QString& message);
+    void stepChanged(int step);
+    void headChanged(int head);
+    void selectionChanged(int row, int column);
+    void viewChanged(const QString& view);
+    void highlightChanged();
+    /// Sentence, config, weights or mask changed (for widgets that show the input).
+    void inputChanged();
+
+private:
+    void recompute();
+    std::shared_ptr<const AttentionWeights> weightsFor(const Config& c);
+    /// The model a config asks for (`file` for model = file); throws std::invalid_argument when
+    /// there is none.
+    std::shared_ptr<const Seq2SeqModel> modelFor(const Config& c, const std::shared_ptr<const Seq2SeqModel>& file);
+    /// Sets d_model and heads (and the sizes) of a trained or file model into `c`.
+    void adoptModelSizes(Config& c);
+    /// Computes a Transformer's full trace (and the generation) for the current input.
+    std::shared_ptr<const Trace> computeModel(const Config& c, Generation& generation);
+    /// The trace with the tokenizer's warnings about the source and target in front.
+    std::shared_ptr<const Trace> withInputWarnings(std::shared_ptr<const Trace> trace) const;
+    /// Recomputes trace() from fullTrace() for the current step.
+    void project();
+
+    QString m_sentence;
+    Config m_config;
+    std::shared_ptr<const AttentionWeights> m_imported;
+    QString m_weightsPath;
+    std::optional<BoolMatrix> m_customMask;
+    // Preset weights are megabytes of random numbers: made once per (preset, d_model, seed).
+    std::shared_ptr<const AttentionWeights> m_presetCache;
+    Config m_presetCacheKey;
+    std::shared_ptr<const Trace> m_trace;
+    std::shared_ptr<const Trace> m_full;
+    std::shared_ptr<const Seq2SeqModel> m_model;
+    std::shared_ptr<const Seq2SeqModel> m_fileModel;
+    QString m_modelPath;
+    std::shared_ptr<const Seq2SeqModel> m_seededModel;
+    Config m_seededKey;
+    std::optional<QString> m_target;
+    /// What the tokenizer said about the source and target (out-of-vocabulary characters, cuts).
+    std::vector<std::string> m_inputWarnings;
+    Generation m_generation;
+    int m_generationStep = -1; ///< -1: the last one
+    std::vector<Step> m_modelSteps;
+    std::optional<int> m_projectedLayer;
+    QString m_projectedBlock = QStringLiteral("?");
+    QString m_error;
+    int m_step = 0;
+    int m_head = 0;
+    int m_selRow = -1;
+    int m_selCol = -1;
+    QString m_view = QStringLiteral("stage");
+    Highlight m_highlight;
+};
+
+} // namespace attnlab

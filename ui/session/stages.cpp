@@ -1,0 +1,359 @@
+#include "session/stages.h"
+
+#include "core/trace.h"
+
+#include <QCoreApplication>
+
+#include <algorithm>
+
+namespace attnlab {
+
+namespace {
+
+/// Translation context for the stage texts (lupdate sees Stages::tr("...")).
+struct Stages {
+    Q_DECLARE_TR_FUNCTIONS(attnlab::Stages)
+};
+
+QString dims(long long r, long long c)
+{
+    return QStringLiteral("%1 \u00D7 %2").arg(r).arg(c); // "5 × 8"
+}
+
+} // namespace
+
+const std::vector<Step>& steps()
+{
+    static const std::vector<Step> kSteps{
+        {QStringLiteral("tokens"), false},
+        {QStringLiteral("embedding"), false},
+        {QStringLiteral("positional_encoding"), false},
+        {QStringLiteral("input"), false},
+        {QStringLiteral("q"), true},
+        {QStringLiteral("k"), true},
+        {QStringLiteral("v"), true},
+        {QStringLiteral("scores"), true},
+        {QStringLiteral("scaled"), true},
+        {QStringLiteral("mask"), false},
+        {QStringLiteral("masked_scores"), true},
+        {QStringLiteral("weights"), true},
+        {QStringLiteral("head_output"), true},
+        {QStringLiteral("concat"), false},
+        {QStringLiteral("output"), false},
+    };
+    return kSteps;
+}
+
+int stepIndex(const QString& id)
+{
+    const auto& s = steps();
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        if (s[i].id == id)
+            return static_cast<int>(i);
+    }
+    return -1;
+}
+
+std::vector<Step> modelSteps(const Trace& trace)
+{
+    std::vector<Step> out;
+    for (const Stage& st : trace.stages) {
+        const QString id = QString::fromStdString(st.id);
+        const QString block = QString::fromStdString(st.block);
+        // The tokens of each side come first, as in the attention steps.
+        if (id == u"embedding" && !st.layer)
+            out.push_back({QStringLiteral("tokens"), false, std::nullopt, block});
+        // A per-head stage stands once per head, head after head: one step for all of them.
+        const Step step{id, st.head.has_value(), st.layer, block};
+        if (out.empty() || !(out.back() == step))
+            out.push_back(step);
+    }
+    return out;
+}
+
+QString blockName(const QString& block)
+{
+    if (block == u"encoder_self")
+        return Stages::tr("Encoder self-attention");
+    if (block == u"decoder_self")
+        return Stages::tr("Decoder self-attention (masked)");
+    if (block == u"cross")
+        return Stages::tr("Cross-attention");
+    return {};
+}
+
+namespace {
+
+QString place(std::optional<int> layer, const QString& block)
+{
+    if (!layer) {
+        if (block == u"encoder_self")
+            return Stages::tr("source");
+        if (block == u"decoder_self")
+            return Stages::tr("target");
+        return {};
+    }
+    if (block == u"encoder_self")
+        return Stages::tr("encoder layer %1 \u00B7 self-attention").arg(*layer + 1);
+    if (block == u"decoder_self")
+        return Stages::tr("decoder layer %1 \u00B7 masked self-attention").arg(*layer + 1);
+    if (block == u"cross")
+        return Stages::tr("decoder layer %1 \u00B7 cross-attention").arg(*layer + 1);
+    return {};
+}
+
+} // namespace
+
+QString stepPlace(const Step& step)
+{
+    return place(step.layer, step.block);
+}
+
+QString stagePlace(const Stage& stage)
+{
+    return place(stage.layer, QString::fromStdString(stage.block));
+}
+
+ViewKind viewKindFor(const QString& stageId, const QString& view)
+{
+    if (view == u"kernel-regression")
+        return ViewKind::KernelRegression;
+    if (view == u"softmax-scaling")
+        return ViewKind::SoftmaxScaling;
+    if (view == u"heads")
+        return ViewKind::Heads;
+    if (stageId == u"tokens")
+        return ViewKind::Tokens;
+    if (stageId == u"positional_encoding")
+        return ViewKind::Positional;
+    if (stageId == u"concat")
+        return ViewKind::Concat;
+    if (stageId == u"attn_norm" || stageId == u"cross_norm" || stageId == u"ffn_norm")
+        return ViewKind::LayerNorm;
+    if (stageId == u"ffn_hidden")
+        return ViewKind::FeedForward;
+    return ViewKind::Matrix;
+}
+
+namespace {
+
+QString layerStepFormula(const QString& id)
+{
+    if (id == u"attn_residual")
+        return Stages::tr("R = X + MultiHead(X)");
+    if (id == u"cross_residual")
+        return Stages::tr("R = Y + MultiHead(Q = Y, K = V = Mem)");
+    if (id == u"attn_norm" || id == u"cross_norm" || id == u"ffn_norm")
+        return Stages::tr("LN(x) = (x \u2212 \u03BC) / \u221A(\u03C3\u00B2 + \u03B5) \u00B7 \u03B3 + \u03B2");
+    if (id == u"ffn_hidden")
+        return Stages::tr("H = act(X\u00B7W\u2081\u1D40 + b\u2081)");
+    if (id == u"ffn_output")
+        return Stages::tr("F = H\u00B7W\u2082\u1D40 + b\u2082");
+    if (id == u"ffn_residual")
+        return Stages::tr("R = X + FFN(X)");
+    if (id == u"layer_output")
+        return Stages::tr("the layer's output");
+    if (id == u"encoder_output")
+        return Stages::tr("Mem = LN(encoder's last layer)");
+    if (id == u"decoder_output")
+        return Stages::tr("D = LN(decoder's last layer)");
+    if (id == u"logits")
+        return Stages::tr("logits = D\u00B7W\u1D40 + b");
+    if (id == u"probabilities")
+        return Stages::tr("P = softmax(logits)");
+    return {};
+}
+
+} // namespace
+
+QString stepName(const QString& id)
+{
+    if (id == u"attn_residual")
+        return Stages::tr("Add (attention)");
+    if (id == u"attn_norm")
+        return Stages::tr("Norm (attention)");
+    if (id == u"cross_residual")
+        return Stages::tr("Add (cross-attention)");
+    if (id == u"cross_norm")
+        return Stages::tr("Norm (cross-attention)");
+    if (id == u"ffn_hidden")
+        return Stages::tr("FFN hidden");
+    if (id == u"ffn_output")
+        return Stages::tr("FFN output");
+    if (id == u"ffn_residual")
+        return Stages::tr("Add (FFN)");
+    if (id == u"ffn_norm")
+        return Stages::tr("Norm (FFN)");
+    if (id == u"layer_output")
+        return Stages::tr("Layer output");
+    if (id == u"encoder_output")
+        return Stages::tr("Encoder output");
+    if (id == u"decoder_output")
+        return Stages::tr("Decoder output");
+    if (id == u"logits")
+        return Stages::tr("Logits");
+    if (id == u"probabilities")
+        return Stages::tr("Probabilities");
+    if (id == u"tokens")
+        return Stages::tr("Tokens");
+    if (id == u"embedding")
+        return Stages::tr("Embedding");
+    if (id == u"positional_encoding")
+        return Stages::tr("Positional encoding");
+    if (id == u"input")
+        return Stages::tr("Input X = E + P");
+    if (id == u"q")
+        return Stages::tr("Queries Q");
+    if (id == u"k")
+        return Stages::tr("Keys K");
+    if (id == u"v")
+        return Stages::tr("Values V");
+    if (id == u"scores")
+        return Stages::tr("Scores Q\u00B7K\u1D40");
+    if (id == u"scaled")
+        return Stages::tr("Scaled \u00F7 √d_k");
+    if (id == u"mask")
+        return Stages::tr("Mask M");
+    if (id == u"masked_scores")
+        return Stages::tr("Masked scores");
+    if (id == u"weights")
+        return Stages::tr("Softmax \u2192 weights A");
+    if (id == u"head_output")
+        return Stages::tr("Head output A\u00B7V");
+    if (id == u"concat")
+        return Stages::tr("Concatenate heads");
+    if (id == u"output")
+        return Stages::tr("Output \u00B7W_O");
+    return id;
+}
+
+QString stepFormula(const QString& id, bool scaled, bool embedScaled)
+{
+    if (const QString f = layerStepFormula(id); !f.isEmpty())
+        return f;
+    if (id == u"tokens")
+        return Stages::tr("sentence \u2192 tokens t\u2080 \u2026 t\u2099\u208B\u2081");
+    if (id == u"embedding")
+        return embedScaled ? Stages::tr("E = Embed(tokens),  scaled by √d_model") : Stages::tr("E = Embed(tokens)");
+    if (id == u"positional_encoding")
+        return Stages::tr("PE(pos, 2i) = sin(pos / 10000^(2i/d_model)),  PE(pos, 2i+1) = cos(pos / 10000^(2i/d_model))");
+    if (id == u"input")
+        return embedScaled ? Stages::tr("X = E\u00B7√d_model + P") : Stages::tr("X = E + P");
+    if (id == u"q")
+        return Stages::tr("Q_h = X\u00B7W_Q,h + b_Q,h");
+    if (id == u"k")
+        return Stages::tr("K_h = X\u00B7W_K,h + b_K,h");
+    if (id == u"v")
+        return Stages::tr("V_h = X\u00B7W_V,h + b_V,h");
+    if (id == u"scores")
+        return Stages::tr("S_h = Q_h\u00B7K_h\u1D40");
+    if (id == u"scaled")
+        return scaled ? Stages::tr("S\u2032_h = Q_h\u00B7K_h\u1D40 / √d_k") : Stages::tr("S\u2032_h = Q_h\u00B7K_h\u1D40   (scaling switched off)");
+    if (id == u"mask")
+        return Stages::tr("M_ij = \u2212\u221E if key j is hidden from query i, else 0");
+    if (id == u"masked_scores")
+        return Stages::tr("S\u2033_h = Q_h\u00B7K_h\u1D40 / √d_k + M");
+    if (id == u"weights")
+        return scaled ? Stages::tr("A_h = softmax(Q_h\u00B7K_h\u1D40 / √d_k + M)") : Stages::tr("A_h = softmax(Q_h\u00B7K_h\u1D40 + M)");
+    if (id == u"head_output")
+        return Stages::tr("Z_h = A_h\u00B7V_h");
+    if (id == u"concat")
+        return Stages::tr("C = [Z_1 | Z_2 | \u2026 | Z_h]");
+    if (id == u"output")
+        return Stages::tr("O = C\u00B7W_O + b_O");
+    return {};
+}
+
+QString stepShapes(const QString& id, const Trace& t)
+{
+    if (!t.stages.empty() && t.model) {
+        // A Transformer's stages: the main matrix's shape says it best (cross-attention is m × n).
+        for (const Stage& st : t.stages) {
+            if (QString::fromStdString(st.id) == id) {
+                const auto& m = st.main().values;
+                if (id == u"weights" || id == u"scores" || id == u"scaled" || id == u"masked_scores" || id == u"mask")
+                    return dims(m.rows(), m.cols()) + Stages::tr(",  rows = queries, columns = keys");
+                if (id == u"probabilities" || id == u"logits")
+                    return dims(m.rows(), m.cols()) + Stages::tr(",  rows = target positions, columns = vocabulary");
+                return dims(m.rows(), m.cols());
+            }
+        }
+    }
+    const long long n = static_cast<long long>(t.tokens.size());
+    const long long d = t.config.dModel;
+    const long long dk = t.config.dK();
+    const long long h = t.config.heads;
+    const QString arrow = QStringLiteral("  \u2192  ");
+    if (id == u"tokens")
+        return Stages::tr("n = %1 tokens").arg(n);
+    if (id == u"embedding" || id == u"positional_encoding" || id == u"input")
+        return QStringLiteral("n \u00D7 d_model = ") + dims(n, d);
+    if (id == u"q" || id == u"k" || id == u"v")
+        return QStringLiteral("X: ") + dims(n, d) + QStringLiteral(",  W: ") + dims(d, dk) + arrow + dims(n, dk);
+    if (id == u"scores" || id == u"scaled" || id == u"masked_scores")
+        return QStringLiteral("Q_h: ") + dims(n, dk) + QStringLiteral(",  K_h\u1D40: ") + dims(dk, n) + arrow + dims(n, n);
+    if (id == u"mask" || id == u"weights")
+        return dims(n, n) + Stages::tr(",  rows = queries, columns = keys");
+    if (id == u"head_output")
+        return QStringLiteral("A_h: ") + dims(n, n) + QStringLiteral(",  V_h: ") + dims(n, dk) + arrow + dims(n, dk);
+    if (id == u"concat")
+        return Stages::tr("%1 heads \u00D7 ").arg(h) + dims(n, dk) + arrow + dims(n, h * dk);
+    if (id == u"output")
+        return QStringLiteral("C: ") + dims(n, d) + QStringLiteral(",  W_O: ") + dims(d, d) + arrow + dims(n, d);
+    return {};
+}
+
+QString stepExplanation(const QString& id)
+{
+    if (id == u"attn_residual" || id == u"cross_residual" || id == u"ffn_residual")
+        return Stages::tr("The residual connection adds the sublayer's output to its input: the token keeps what it had and gradients flow straight through.");
+    if (id == u"attn_norm" || id == u"cross_norm" || id == u"ffn_norm")
+        return Stages::tr("LayerNorm rescales each token's vector to mean 0 and variance 1 over its d_model features, then applies \u03B3 and \u03B2.");
+    if (id == u"ffn_hidden")
+        return Stages::tr("The feed-forward network widens every token to d_ff features and applies the non-linearity, each token on its own.");
+    if (id == u"ffn_output")
+        return Stages::tr("The second linear layer brings the d_ff features back to d_model.");
+    if (id == u"layer_output")
+        return Stages::tr("What this layer hands to the next one.");
+    if (id == u"encoder_output")
+        return Stages::tr("The encoder's output, the memory: every decoder layer's cross-attention reads its keys and values from it.");
+    if (id == u"decoder_output")
+        return Stages::tr("The decoder's output: one vector per target position, ready to be turned into a word.");
+    if (id == u"logits")
+        return Stages::tr("A linear layer scores every word of the vocabulary for the next position.");
+    if (id == u"probabilities")
+        return Stages::tr("Softmax turns each row of logits into next-token probabilities; greedy decoding takes the largest.");
+    if (id == u"tokens")
+        return Stages::tr("The sentence is cut into tokens: words and punctuation, one token per Chinese character.");
+    if (id == u"embedding")
+        return Stages::tr("Each token looks up its own vector in an embedding table: the same word always gets the same vector.");
+    if (id == u"positional_encoding")
+        return Stages::tr("Attention itself ignores order, so each position gets a pattern of sines and cosines of different frequencies.");
+    if (id == u"input")
+        return Stages::tr("The input of attention is the embedding plus the position: what the word is and where it stands.");
+    if (id == u"q")
+        return Stages::tr("A query says what a token is looking for.");
+    if (id == u"k")
+        return Stages::tr("A key says what a token offers, to be matched against the queries.");
+    if (id == u"v")
+        return Stages::tr("A value is what a token hands over when it is attended to.");
+    if (id == u"scores")
+        return Stages::tr("Every query is compared with every key by a dot product: large means a good match.");
+    if (id == u"scaled")
+        return Stages::tr("Dot products grow with d_k; dividing by √d_k keeps their spread near 1 so the softmax does not saturate.");
+    if (id == u"mask")
+        return Stages::tr("The mask hides keys a query may not see: future tokens (causal) or <pad> tokens (padding). \u2212\u221E becomes exactly 0 after the softmax.");
+    if (id == u"masked_scores")
+        return Stages::tr("Adding the mask turns hidden scores into \u2212\u221E.");
+    if (id == u"weights")
+        return Stages::tr("Softmax turns each row of scores into probabilities: every row sums to 1.");
+    if (id == u"head_output")
+        return Stages::tr("Each token's output is the weighted sum of the values, with the attention weights as weights.");
+    if (id == u"concat")
+        return Stages::tr("The heads' outputs are placed side by side: each head contributes d_k columns.");
+    if (id == u"output")
+        return Stages::tr("A last projection W_O mixes the heads back into one d_model-wide vector per token.");
+    return {};
+}
+
+} // namespace attnlab

@@ -1,0 +1,335 @@
+#include "views/feedforwardview.h"
+
+#include "views/heatmapview.h"
+#include "model/model.h"
+#include "plot/plotting.h"
+#include "widgets/refreshwhenvisible.h"
+#include "session/session.h"
+
+#include <qcustomplot.h>
+
+#include <QEvent>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QRegularExpression>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+namespace attnlab {
+
+namespace {
+
+// Okabe–Ito (colour-blind safe): sky blue for switched-off units, orange for active ones.
+const QColor kOffColor(0x56B4E9);
+const QColor kOnColor(0xE69F00);
+
+
+/// A fraction as a percentage: 0.25 -> "25%".
+QString percent(double fraction)
+{
+    return QString::number(fraction * 100, 'f', fraction * 100 >= 10 || fraction == 0 ? 0 : 1) + QLatin1Char('%');
+}
+
+/// Tick labels as percentages (the axis holds fractions 0..1).
+class PercentTicker : public QCPAxisTicker {
+protected:
+    QString getTickLabel(double tick, const QLocale&, QChar, int) override
+    {
+        return QString::number(std::lround(tick * 100)) + QLatin1Char('%');
+    }
+};
+
+QString activationName(Activation a)
+{
+    return a == Activation::Gelu ? QStringLiteral("GELU") : QStringLiteral("ReLU");
+}
+
+/// Switched off by the activation: ReLU gives exactly 0; GELU, smooth, gives 0 or a small negative value.
+bool isOff(float h, Activation a)
+{
+    return a == Activation::Gelu ? h <= 0.0f : h == 0.0f;
+}
+
+} // namespace
+
+FeedForwardView::FeedForwardView(Session* session, QWidget* parent)
+    : QWidget(parent)
+    , m_session(session)
+    , m_caption(new QLabel(this))
+    , m_message(new QLabel(this))
+    , m_content(new QWidget(this))
+    , m_heatmap(new HeatmapView(m_content))
+    , m_zeroPlot(new QCustomPlot(m_content))
+    , m_histPlot(new QCustomPlot(m_content))
+{
+    auto* root = new QVBoxLayout(this);
+    m_caption->setWordWrap(true);
+    m_caption->setTextFormat(Qt::PlainText);
+    root->addWidget(m_caption);
+    m_message->setWordWrap(true);
+    m_message->setTextFormat(Qt::PlainText);
+    m_message->setAlignment(Qt::AlignCenter);
+    m_message->setVisible(false);
+    root->addWidget(m_message, 1);
+    root->addWidget(m_content, 1);
+
+    // H is wide (d_ff columns): across the top; the two summaries of its values underneath.
+    auto* content = new QVBoxLayout(m_content);
+    content->setContentsMargins(0, 0, 0, 0);
+    content->addWidget(m_heatmap, 11);
+    auto* plots = new QHBoxLayout;
+    plots->addWidget(m_zeroPlot, 1);
+    plots->addWidget(m_histPlot, 1);
+    content->addLayout(plots, 10);
+    m_heatmap->setMinimumHeight(200);
+    m_zeroPlot->setMinimumHeight(180);
+    m_histPlot->setMinimumHeight(180);
+
+    // Switched-off fraction per token: bars, and a dashed line for all tokens together.
+    addPlotTitle(m_zeroPlot);
+    auto* zeroBars = new QCPBars(m_zeroPlot->xAxis, m_zeroPlot->yAxis);
+    zeroBars->setWidth(0.7);
+    zeroBars->setPen(QPen(kOffColor.darker(140)));
+    zeroBars->setBrush(QColor(kOffColor.red(), kOffColor.green(), kOffColor.blue(), 200));
+    QCPGraph* overall = m_zeroPlot->addGraph();
+    overall->setPen(QPen(QColor(30, 30, 30), 1.5, Qt::DashLine));
+    putLegendBelow(m_zeroPlot, 2);
+    m_zeroPlot->yAxis->setTicker(QSharedPointer<PercentTicker>::create());
+    m_zeroPlot->yAxis->setRange(0, 1.08); // fractions: the full scale, always
+    m_zeroPlot->xAxis->setSubTicks(false);
+    m_zeroPlot->xAxis->setTickLength(0, 4);
+    m_zeroPlot->xAxis->grid()->setVisible(false);
+
+    // Histogram: the switched-off values at the bottom of each bar, the rest stacked on top.
+    addPlotTitle(m_histPlot);
+    auto* offBars = new QCPBars(m_histPlot->xAxis, m_histPlot->yAxis);
+    offBars->setPen(QPen(kOffColor.darker(140)));
+    offBars->setBrush(QColor(kOffColor.red(), kOffColor.green(), kOffColor.blue(), 220));
+    auto* onBars = new QCPBars(m_histPlot->xAxis, m_histPlot->yAxis);
+    onBars->setPen(QPen(kOnColor.darker(140)));
+    onBars->setBrush(QColor(kOnColor.red(), kOnColor.green(), kOnColor.blue(), 200));
+    onBars->moveAbove(offBars);
+    auto* zeroLine = new QCPItemStraightLine(m_histPlot);
+    zeroLine->point1->setCoords(0, 0);
+    zeroLine->point2->setCoords(0, 1);
+    zeroLine->setPen(QPen(QColor(30, 30, 30), 1.2, Qt::DashLine));
+    zeroLine->setClipToAxisRect(true);
+    putLegendBelow(m_histPlot, 2);
+    m_histPlot->xAxis->grid()->setVisible(false);
+    applyFonts();
+    retranslate();
+
+    connect(m_heatmap, &HeatmapView::cellClicked, session, &Session::selectCell);
+    connect(session, &Session::selectionChanged, m_heatmap, &HeatmapView::setSelectedCell);
+    connect(session, &Session::highlightChanged, this, [this] { m_heatmap->setHighlight(m_session->highlight()); });
+    m_redraw = new RefreshWhenVisible(this, [this] { refresh(); });
+    connect(session, &Session::traceChanged, m_redraw, &RefreshWhenVisible::request);
+    connect(session, &Session::stepChanged, m_redraw, &RefreshWhenVisible::request);
+    refresh();
+}
+
+void FeedForwardView::applyFonts()
+{
+    // The widget's font, with its CJK fallback families (the heatmap follows on its own).
+    for (QCustomPlot* plot : {m_zeroPlot, m_histPlot})
+        applyPlotFonts(plot, font());
+}
+
+void FeedForwardView::changeEvent(QEvent* event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::FontChange) {
+        applyFonts();
+        if (hasStage())
+            drawZeroFractions(); // label sizes decide whether token labels stand upright
+    } else if (event->type() == QEvent::LanguageChange) {
+        retranslate();
+    }
+}
+
+void FeedForwardView::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    // Whether the token labels stand upright depends on the plot's width.
+    fitTokenLabels(m_zeroPlot, m_tokens);
+    m_zeroPlot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void FeedForwardView::retranslate()
+{
+    m_zeroPlot->yAxis->setLabel(tr("share of the hidden units"));
+    m_histPlot->xAxis->setLabel(tr("hidden value h"));
+    m_histPlot->yAxis->setLabel(tr("how many values"));
+    if (m_redraw)
+        m_redraw->request(); // the titles, legends and caption hold numbers and names
+}
+
+void FeedForwardView::showMessage(const QString& text)
+{
+    m_hidden = {};
+    m_tokens.clear();
+    m_zeroFractions.clear();
+    m_overallZero = 0;
+    m_edges.clear();
+    m_counts.clear();
+    m_offCounts.clear();
+    m_message->setText(text);
+    m_message->setVisible(true);
+    m_caption->setVisible(false);
+    m_content->setVisible(false);
+}
+
+void FeedForwardView::refresh()
+{
+    // The session's trace holds one layer's block: its ffn_hidden, when the block has one.
+    const std::shared_ptr<const Trace>& trace = m_session->trace();
+    const Stage* stage = trace ? trace->find("ffn_hidden") : nullptr;
+    if (!stage || stage->main().values.size() == 0) {
+        showMessage(m_session->isModel()
+                        ? tr("This block has no feed-forward network (cross-attention's block has none). Choose a "
+                             "layer's “FFN hidden” step.")
+                        : tr("The feed-forward network is part of a Transformer layer, and one attention block has "
+                             "none. Choose a Transformer model in the settings, then a layer's “FFN hidden” step."));
+        return;
+    }
+    m_message->setVisible(false);
+    m_caption->setVisible(true);
+    m_content->setVisible(true);
+
+    m_hidden = stage->main();
+    const std::shared_ptr<const Seq2SeqModel>& model = trace->model;
+    m_activation = model ? model->options.activation : trace->config.activation;
+    m_dModel = model ? model->options.dModel : trace->config.dModel;
+    const Eigen::MatrixXf& h = m_hidden.values;
+    const int n = static_cast<int>(h.rows());
+    const int dff = static_cast<int>(h.cols());
+    m_tokens.clear();
+    for (int r = 0; r < n; ++r) {
+        const Labels& l = m_hidden.rowLabels;
+        m_tokens.push_back(l && r < static_cast<int>(l->size()) ? QString::fromStdString((*l)[static_cast<std::size_t>(r)])
+                                                                 : QString::number(r));
+    }
+
+    // Switched off, per token and over all tokens.
+    m_zeroFractions.assign(static_cast<std::size_t>(n), 0);
+    long long offTotal = 0;
+    for (int r = 0; r < n; ++r) {
+        int off = 0;
+        for (int c = 0; c < dff; ++c)
+            off += isOff(h(r, c), m_activation) ? 1 : 0;
+        m_zeroFractions[static_cast<std::size_t>(r)] = dff > 0 ? static_cast<double>(off) / dff : 0;
+        offTotal += off;
+    }
+    m_overallZero = h.size() > 0 ? static_cast<double>(offTotal) / static_cast<double>(h.size()) : 0;
+
+    // Histogram: kBins equal bins from the smallest to the largest value.
+    double lo = h.minCoeff();
+    double hi = h.maxCoeff();
+    if (!(hi - lo > 1e-12)) { // every value the same: one unit-wide range around it
+        lo -= 0.5;
+        hi += 0.5;
+    }
+    m_edges.assign(kBins + 1, 0);
+    for (int i = 0; i <= kBins; ++i)
+        m_edges[static_cast<std::size_t>(i)] = lo + (hi - lo) * i / kBins;
+    m_edges.back() = hi;
+    m_counts.assign(kBins, 0);
+    m_offCounts.assign(kBins, 0);
+    for (Eigen::Index i = 0; i < h.size(); ++i) {
+        const float v = h.data()[i];
+        // The bin whose [lower, upper) holds v; the largest value goes into the last bin.
+        const auto above = std::upper_bound(m_edges.begin(), m_edges.end(), static_cast<double>(v));
+        const int bin = std::clamp(static_cast<int>(above - m_edges.begin()) - 1, 0, kBins - 1);
+        ++m_counts[static_cast<std::size_t>(bin)];
+        if (isOff(v, m_activation))
+            ++m_offCounts[static_cast<std::size_t>(bin)];
+    }
+
+    // The caption: the shapes with the numbers, and what the activation does.
+    const QString act = activationName(m_activation);
+    QString text = tr("Feed-forward network: d_model = %1 → d_ff = %2 → d_model = %1, with %3. Each token goes "
+                      "through the same two linear layers on its own (tokens do not look at each other here): "
+                      "H = %3(X·W₁ᵀ + b₁) widens its vector to %2 features, then H·W₂ᵀ + b₂ brings it back to %1.")
+                       .arg(m_dModel)
+                       .arg(dff)
+                       .arg(act);
+    text += QLatin1Char('\n');
+    if (m_activation == Activation::Gelu)
+        text += tr("GELU(x) = x·Φ(x) is smooth: a negative input gives a small negative value (never below about "
+                   "−0.17) rather than exactly 0. Here %1 of all %2 hidden values are negative or zero.")
+                    .arg(percent(m_overallZero))
+                    .arg(h.size());
+    else
+        text += tr("ReLU(x) = max(0, x) switches a unit off, to exactly 0, whenever its input is negative. Here %1 "
+                   "of all %2 hidden values are exactly 0.")
+                    .arg(percent(m_overallZero))
+                    .arg(h.size());
+    m_caption->setText(text);
+
+    m_heatmap->setSelectedCell(m_session->selectedRow(), m_session->selectedColumn());
+    m_heatmap->setHighlight(m_session->highlight());
+    m_heatmap->setMatrix(m_hidden,
+                         tr("%1   (%2 tokens × %3 hidden units)").arg(withSubscripts(QString::fromStdString(stage->formula))).arg(n).arg(dff),
+                         HeatmapView::Scale::Signed);
+    drawZeroFractions();
+    drawHistogram();
+}
+
+void FeedForwardView::drawZeroFractions()
+{
+    const int n = static_cast<int>(m_tokens.size());
+    QVector<double> keys(n);
+    for (int i = 0; i < n; ++i)
+        keys[i] = i;
+    auto* bars = qobject_cast<QCPBars*>(m_zeroPlot->plottable(0));
+    bars->setData(keys, QVector<double>(m_zeroFractions.begin(), m_zeroFractions.end()), true);
+    const bool gelu = m_activation == Activation::Gelu;
+    bars->setName(gelu ? tr("negative or zero (GELU)") : tr("exactly 0 (ReLU)"));
+    m_zeroPlot->graph(0)->setData({-0.6, n - 0.4}, {m_overallZero, m_overallZero});
+    m_zeroPlot->graph(0)->setName(tr("all tokens: %1").arg(percent(m_overallZero)));
+    m_zeroPlot->xAxis->setTicker(tokenTicker(m_tokens));
+    m_zeroPlot->xAxis->setRange(-0.6, n - 0.4);
+    fitTokenLabels(m_zeroPlot, m_tokens);
+    if (auto* title = plotTitle(m_zeroPlot))
+        title->setText(gelu ? tr("Hidden units negative or zero per token (%1 units each)").arg(dFF())
+                            : tr("Hidden units at exactly 0 per token (%1 units each)").arg(dFF()));
+    m_zeroPlot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void FeedForwardView::drawHistogram()
+{
+    if (m_counts.empty())
+        return;
+    const double width = m_edges[1] - m_edges[0];
+    QVector<double> keys;
+    QVector<double> off;
+    QVector<double> on;
+    int highest = 1;
+    for (int i = 0; i < kBins; ++i) {
+        const auto b = static_cast<std::size_t>(i);
+        keys.push_back((m_edges[b] + m_edges[b + 1]) / 2);
+        off.push_back(m_offCounts[b]);
+        on.push_back(m_counts[b] - m_offCounts[b]);
+        highest = std::max(highest, m_counts[b]);
+    }
+    auto* offBars = qobject_cast<QCPBars*>(m_histPlot->plottable(0));
+    auto* onBars = qobject_cast<QCPBars*>(m_histPlot->plottable(1));
+    offBars->setWidth(width);
+    onBars->setWidth(width);
+    offBars->setData(keys, off, true);
+    onBars->setData(keys, on, true);
+    const bool gelu = m_activation == Activation::Gelu;
+    offBars->setName(gelu ? tr("h ≤ 0 (negative or zero)") : tr("h = 0 (switched off)"));
+    onBars->setName(tr("h > 0"));
+    // Always show h = 0 (the dashed line), with half a bin of room at both ends.
+    m_histPlot->xAxis->setRange(std::min(m_edges.front(), 0.0) - width / 2, std::max(m_edges.back(), 0.0) + width / 2);
+    m_histPlot->yAxis->setRange(0, highest * 1.1);
+    const int n = static_cast<int>(m_hidden.values.rows());
+    if (auto* title = plotTitle(m_histPlot))
+        title->setText(tr("All %1 hidden values (%2 × %3), %4 bins").arg(n * dFF()).arg(n).arg(dFF()).arg(kBins));
+    m_histPlot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+} // namespace attnlab

@@ -1,0 +1,107 @@
+#pragma once
+// The feed-forward network's hidden layer of a Transformer layer (stage ffn_hidden):
+//
+//     H (n x d_ff) = act(X·W₁ᵀ + b₁),   FFN(X) = H·W₂ᵀ + b₂:   d_model → d_ff → d_model
+//
+// H as a heatmap (rows = tokens, columns = hidden units, signed scale); per token, the fraction
+// of its d_ff hidden units the activation switched off (ReLU: exactly 0; GELU, which is smooth:
+// negative or zero); and a histogram of all n·d_ff hidden values, so ReLU's spike at 0 and
+// GELU's small negative values (never below about −0.17) are visible. The histogram's bars are
+// split into the switched-off part and the rest.
+//
+// The view shows the ffn_hidden stage of the current layer's block (the session projects one
+// layer and block at a time); without one (one attention block, a cross-attention step) it shows
+// a short message instead.
+
+#include "core/config.h"
+#include "core/trace.h"
+
+#include <QString>
+#include <QWidget>
+
+#include <vector>
+
+class QCustomPlot;
+class QEvent;
+class QLabel;
+class QResizeEvent;
+
+namespace attnlab {
+
+class HeatmapView;
+class RefreshWhenVisible;
+class Session;
+
+class FeedForwardView : public QWidget {
+    Q_OBJECT
+public:
+    /// Bins of the histogram of hidden values.
+    static constexpr int kBins = 40;
+
+    explicit FeedForwardView(Session* session, QWidget* parent = nullptr);
+
+    // --- what is shown ---------------------------------------------------------------------
+    /// True when an ffn_hidden stage is shown (false: the message is shown instead).
+    bool hasStage() const { return m_hidden.values.size() > 0; }
+    /// H (n x d_ff) as drawn.
+    const LabeledMatrix& hidden() const { return m_hidden; }
+    Activation activation() const { return m_activation; }
+    int dModel() const { return m_dModel; }
+    int dFF() const { return static_cast<int>(m_hidden.values.cols()); }
+    /// Per token: the fraction of its d_ff hidden values that are switched off: exactly 0 for
+    /// ReLU, ≤ 0 for GELU.
+    const std::vector<double>& zeroFractions() const { return m_zeroFractions; }
+    /// The same over all n·d_ff values.
+    double overallZeroFraction() const { return m_overallZero; }
+    /// kBins + 1 ascending bin edges from min(H) to max(H); bin i holds edges[i] ≤ h < edges[i+1]
+    /// (the last bin also holds h = edges[kBins]).
+    const std::vector<double>& histogramEdges() const { return m_edges; }
+    /// Values per bin (they sum to n·d_ff).
+    const std::vector<int>& histogramCounts() const { return m_counts; }
+    /// Of those, the switched-off values (== 0 for ReLU, ≤ 0 for GELU).
+    const std::vector<int>& histogramOffCounts() const { return m_offCounts; }
+
+    // --- widgets ---------------------------------------------------------------------------
+    HeatmapView* hiddenView() const { return m_heatmap; }
+    /// Bars per token (plottable 0) and the dashed line of the overall fraction (graph 0).
+    QCustomPlot* zeroPlot() const { return m_zeroPlot; }
+    /// Stacked bars per bin: switched off (plottable 0) under the rest (plottable 1); a dashed
+    /// line at h = 0.
+    QCustomPlot* histogramPlot() const { return m_histPlot; }
+    /// d_model → d_ff → d_model with the numbers, and the activation.
+    QLabel* captionLabel() const { return m_caption; }
+    /// Shown instead of the plots when there is no ffn_hidden stage.
+    QLabel* messageLabel() const { return m_message; }
+
+private:
+    void refresh();
+    void showMessage(const QString& text);
+    void drawZeroFractions();
+    void drawHistogram();
+    void retranslate();
+    void applyFonts();
+    void changeEvent(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+
+    Session* m_session;
+    QLabel* m_caption;
+    QLabel* m_message;
+    QWidget* m_content;
+    HeatmapView* m_heatmap;
+    QCustomPlot* m_zeroPlot;
+    QCustomPlot* m_histPlot;
+    RefreshWhenVisible* m_redraw = nullptr;
+
+    // Copies of what is drawn.
+    LabeledMatrix m_hidden;
+    Activation m_activation = Activation::Relu;
+    int m_dModel = 0;
+    std::vector<QString> m_tokens;
+    std::vector<double> m_zeroFractions;
+    double m_overallZero = 0;
+    std::vector<double> m_edges;
+    std::vector<int> m_counts;
+    std::vector<int> m_offCounts;
+};
+
+} // namespace attnlab

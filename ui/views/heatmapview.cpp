@@ -1,0 +1,333 @@
+#include "views/heatmapview.h"
+
+#include "plot/plotting.h"
+
+#include <qcustomplot.h>
+
+#include <QToolTip>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace attnlab {
+
+namespace {
+
+constexpr int kMaxLabelledCells = 24; // per axis: more labels than this overlap
+
+QString minusInfinity()
+{
+    return QStringLiteral("\u2212\u221E"); // −∞
+}
+
+/// A cell's value in at most 4-5 characters: two decimals below 10, fewer above, "0" only
+/// for an exact zero (a masked weight), so rounding never pretends a value is zero.
+QString formatValue(float v)
+{
+    if (std::isinf(v))
+        return v < 0 ? minusInfinity() : QStringLiteral("\u221E");
+    if (std::isnan(v))
+        return QStringLiteral("NaN");
+    if (v == 0.0f)
+        return QStringLiteral("0");
+    const float a = std::abs(v);
+    const int decimals = a >= 100 ? 0 : a >= 10 ? 1 : 2;
+    return fixedNumber(static_cast<double>(v), decimals);
+}
+
+/// A column of probabilities gets its label, among too many columns, from this value on.
+constexpr float kLabelledProbability = 0.05f;
+
+QSharedPointer<QCPAxisTickerText> labelTicker(const std::vector<std::string>& labels)
+{
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    const int n = static_cast<int>(labels.size());
+    // With many labels show every k-th so they stay readable.
+    const int step = n <= kMaxLabelledCells ? 1 : (n + kMaxLabelledCells - 1) / kMaxLabelledCells;
+    for (int i = 0; i < n; i += step)
+        ticker->addTick(i, QString::fromStdString(labels[static_cast<std::size_t>(i)]));
+    return ticker;
+}
+
+} // namespace
+
+HeatmapView::HeatmapView(QWidget* parent)
+    : QWidget(parent)
+    , m_plot(new QCustomPlot(this))
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_plot);
+
+    m_plot->plotLayout()->insertRow(0);
+    m_plot->plotLayout()->addElement(0, 0, new QCPTextElement(m_plot, QString()));
+
+    m_map = new QCPColorMap(m_plot->xAxis, m_plot->yAxis);
+    m_map->setInterpolate(false); // crisp cells: each cell is one number
+    m_map->setTightBoundary(false);
+
+    m_colorScale = new QCPColorScale(m_plot);
+    m_plot->plotLayout()->addElement(1, 1, m_colorScale);
+    m_colorScale->setType(QCPAxis::atRight);
+    m_map->setColorScale(m_colorScale);
+    // Keep the colour bar exactly as tall as the heatmap.
+    auto* group = new QCPMarginGroup(m_plot);
+    m_plot->axisRect()->setMarginGroup(QCP::msBottom | QCP::msTop, group);
+    m_colorScale->setMarginGroup(QCP::msBottom | QCP::msTop, group);
+
+    m_plot->yAxis->setRangeReversed(true); // row 0 (the first token) at the top, as in a matrix
+    m_plot->xAxis->setTickLabelRotation(-45);
+    m_plot->xAxis->setSubTicks(false);
+    m_plot->yAxis->setSubTicks(false);
+    m_plot->xAxis->grid()->setVisible(false);
+    m_plot->yAxis->grid()->setVisible(false);
+    // Keys along the top, like the column headers of a matrix.
+    m_plot->xAxis->setVisible(false);
+    m_plot->xAxis2->setVisible(true);
+    m_plot->xAxis2->setTickLabelRotation(-45);
+    m_plot->xAxis2->setSubTicks(false);
+    m_plot->xAxis2->grid()->setVisible(false);
+    applyPlotFonts(m_plot, font()); // the CJK fallback families of the application font
+    m_plot->setMouseTracking(true);
+    connect(m_plot, &QCustomPlot::mouseMove, this, &HeatmapView::onMouseMove);
+    connect(m_plot, &QCustomPlot::mousePress, this, &HeatmapView::onMousePress);
+}
+
+void HeatmapView::setSharedMaxAbs(double maxAbs)
+{
+    if (maxAbs == m_sharedMaxAbs)
+        return;
+    m_sharedMaxAbs = maxAbs;
+    rebuild();
+}
+
+void HeatmapView::setSelectedCell(int row, int column)
+{
+    if (row == m_selRow && column == m_selCol)
+        return;
+    m_selRow = row;
+    m_selCol = column;
+    rebuild();
+}
+
+void HeatmapView::setHighlight(const Highlight& highlight)
+{
+    if (highlight == m_highlight)
+        return;
+    m_highlight = highlight;
+    rebuild();
+}
+
+void HeatmapView::setCellValuesVisible(bool visible)
+{
+    m_cellValues = visible;
+    rebuild();
+}
+
+void HeatmapView::changeEvent(QEvent* event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::FontChange) {
+        applyPlotFonts(m_plot, font()); // presenter mode and slides use larger type
+        rebuild();
+    }
+}
+
+void HeatmapView::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    rebuild(); // whether values fit inside the cells depends on the size
+}
+
+HeatmapView::Scale HeatmapView::scaleForStage(const QString& stageId)
+{
+    return stageId == QLatin1String("weights") || stageId == QLatin1String("probabilities") ? Scale::Probability : Scale::Signed;
+}
+
+void HeatmapView::setMatrix(const LabeledMatrix& m, const QString& title, Scale scale)
+{
+    m_matrix = m;
+    m_title = title;
+    m_scale = scale;
+    rebuild();
+}
+
+void HeatmapView::rebuild()
+{
+    if (m_matrix.values.size() == 0)
+        return; // nothing to draw yet
+    const Eigen::MatrixXf& v = m_matrix.values;
+    const int rows = static_cast<int>(v.rows());
+    const int cols = static_cast<int>(v.cols());
+    if (auto* t = qobject_cast<QCPTextElement*>(m_plot->plotLayout()->element(0, 0)))
+        t->setText(m_title);
+
+    fillColorMapData(m_map->data(), v);
+    if (m_scale == Scale::Probability) {
+        m_map->setGradient(viridisGradient());
+        m_map->setDataRange(QCPRange(0, 1)); // probabilities: the full scale, always
+    } else {
+        // Signed values: symmetric around 0 so white means exactly 0.
+        float maxAbs = 0;
+        for (Eigen::Index i = 0; i < v.size(); ++i) {
+            if (std::isfinite(v.data()[i]))
+                maxAbs = std::max(maxAbs, std::abs(v.data()[i]));
+        }
+        const double r = m_sharedMaxAbs > 0 ? m_sharedMaxAbs : maxAbs > 0 ? maxAbs : 1.0;
+        m_map->setGradient(divergingGradient());
+        m_map->setDataRange(QCPRange(-r, r));
+    }
+
+    m_plot->xAxis->setRange(-0.5, cols - 0.5);
+    m_plot->yAxis->setRange(-0.5, rows - 0.5);
+    m_plot->xAxis2->setRange(-0.5, cols - 0.5);
+    if (m_matrix.colLabels) {
+        m_plot->xAxis2->setTicker(labelTicker(*m_matrix.colLabels));
+        // Upright column labels when they fit their cells (CJK characters, short words);
+        // slanted otherwise, so long words do not run into each other.
+        const QFontMetrics fm(m_plot->xAxis2->tickLabelFont());
+        int widest = 0;
+        for (const auto& l : *m_matrix.colLabels)
+            widest = std::max(widest, fm.horizontalAdvance(QString::fromStdString(l)));
+        const int cellWidth = cols > 0 ? std::max(m_plot->width() - 160, 200) / cols : 0;
+        m_plot->xAxis2->setTickLabelRotation(widest + 6 <= cellWidth ? 0 : -45);
+        // Too many probability columns to label them all (a vocabulary): label the columns that
+        // hold a real probability somewhere, so the bright cells carry their tokens' names.
+        if (m_scale == Scale::Probability && cols > kMaxLabelledCells) {
+            auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+            for (int c = 0; c < cols; ++c) {
+                if (v.col(c).maxCoeff() >= kLabelledProbability)
+                    ticker->addTick(c, QString::fromStdString((*m_matrix.colLabels)[static_cast<std::size_t>(c)]));
+            }
+            if (ticker->ticks().size() <= kMaxLabelledCells) {
+                m_plot->xAxis2->setTicker(ticker);
+                m_plot->xAxis2->setTickLabelRotation(-90); // neighbouring tokens stay apart
+            }
+        }
+    }
+    if (m_matrix.rowLabels)
+        m_plot->yAxis->setTicker(labelTicker(*m_matrix.rowLabels));
+
+    // Values inside the cells, when the cells are large enough to hold them.
+    m_plot->clearItems();
+    // Before the first layout the axis rect is empty: estimate it from the widget's size (less
+    // room for labels and the colour bar) rather than assume the values fit.
+    QRect area = m_plot->axisRect()->rect();
+    if (area.width() < 10 || area.height() < 10)
+        area = QRect(0, 0, std::max(0, m_plot->width() - 170), std::max(0, m_plot->height() - 120));
+    const bool fits = m_cellValues && rows > 0 && cols > 0 && rows * cols <= 400 && area.width() / cols >= 34
+        && area.height() / rows >= 18;
+    for (int r = 0; r < rows && (fits || !v.allFinite()); ++r) {
+        for (int c = 0; c < cols; ++c) {
+            const float x = v(r, c);
+            if (!fits && std::isfinite(x))
+                continue; // small cells: only the masked ones are marked
+            auto* label = new QCPItemText(m_plot);
+            label->position->setCoords(c, r);
+            label->setText(formatValue(x));
+            QFont f = font();
+            f.setPointSizeF(std::max(6.0, f.pointSizeF() - 1));
+            label->setFont(f);
+            // Dark text on light cells and light text on dark ones.
+            const double t = m_scale == Scale::Probability ? x : 0.5 + 0.5 * std::abs(x) / std::max(1e-9, m_map->dataRange().upper);
+            const bool darkCell = std::isfinite(x) && (m_scale == Scale::Probability ? t < 0.6 : t > 0.8);
+            label->setColor(darkCell ? Qt::white : Qt::black);
+            label->setClipToAxisRect(true);
+        }
+    }
+    // A lesson's emphasis: a translucent red wash and a thick red frame, like a laser pointer.
+    const auto emphasise = [&](double r0, double c0, double r1, double c1) {
+        auto* rect = new QCPItemRect(m_plot);
+        rect->topLeft->setCoords(c0 - 0.5, r0 - 0.5);
+        rect->bottomRight->setCoords(c1 + 0.5, r1 + 0.5);
+        rect->setPen(QPen(QColor(230, 20, 20), 4));
+        rect->setBrush(QColor(255, 40, 40, 60));
+        rect->setClipToAxisRect(true);
+    };
+    for (const auto& [r, c] : m_highlight.cells) {
+        if (r < rows && c < cols)
+            emphasise(r, c, r, c);
+    }
+    for (const int r : m_highlight.rows) {
+        if (r < rows)
+            emphasise(r, 0, r, cols - 1);
+    }
+    for (const int c : m_highlight.columns) {
+        if (c < cols)
+            emphasise(0, c, rows - 1, c);
+    }
+    m_hover = new QCPItemRect(m_plot);
+    m_hover->setPen(QPen(QColor(255, 140, 0), 2, Qt::DashLine));
+    m_hover->setVisible(false);
+    m_hover->setClipToAxisRect(true);
+
+    if (m_selRow >= 0 && m_selCol >= 0 && m_selRow < rows && m_selCol < cols) {
+        auto* outline = new QCPItemRect(m_plot);
+        outline->topLeft->setCoords(m_selCol - 0.5, m_selRow - 0.5);
+        outline->bottomRight->setCoords(m_selCol + 0.5, m_selRow + 0.5);
+        outline->setPen(QPen(QColor(255, 140, 0), 3));
+        outline->setClipToAxisRect(true);
+    }
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+QPoint HeatmapView::cellAt(const QPointF& pos) const
+{
+    const int c = static_cast<int>(std::lround(m_plot->xAxis->pixelToCoord(pos.x())));
+    const int r = static_cast<int>(std::lround(m_plot->yAxis->pixelToCoord(pos.y())));
+    const Eigen::MatrixXf& v = m_matrix.values;
+    if (r < 0 || c < 0 || r >= v.rows() || c >= v.cols() || !m_plot->axisRect()->rect().contains(pos.toPoint()))
+        return {-1, -1};
+    return {r, c};
+}
+
+QString HeatmapView::cellDescription(const QPointF& pos) const
+{
+    const QPoint cell = cellAt(pos);
+    const int r = cell.x();
+    const int c = cell.y();
+    const Eigen::MatrixXf& v = m_matrix.values;
+    if (r < 0)
+        return {};
+    const auto label = [](const Labels& l, int i) {
+        return l && i < static_cast<int>(l->size()) ? QString::fromStdString((*l)[static_cast<std::size_t>(i)]) : QString::number(i);
+    };
+    const float x = v(r, c);
+    const QString value = std::isfinite(x) ? QString::number(static_cast<double>(x), 'g', 7) : formatValue(x);
+    return QStringLiteral("%1[%2, %3]  %4 \u2192 %5 = %6")
+        .arg(QString::fromStdString(m_matrix.name))
+        .arg(r)
+        .arg(c)
+        .arg(label(m_matrix.rowLabels, r), label(m_matrix.colLabels, c), value);
+}
+
+void HeatmapView::onMousePress(QMouseEvent* event)
+{
+    const QPoint cell = cellAt(event->position());
+    if (cell.x() >= 0)
+        emit cellClicked(cell.x(), cell.y());
+}
+
+void HeatmapView::onMouseMove(QMouseEvent* event)
+{
+    // The pointer: a dashed outline follows the cell under the mouse, for the back row.
+    const QPoint cell = cellAt(event->position());
+    if (m_hover) {
+        const bool inside = cell.x() >= 0;
+        if (inside) {
+            m_hover->topLeft->setCoords(cell.y() - 0.5, cell.x() - 0.5);
+            m_hover->bottomRight->setCoords(cell.y() + 0.5, cell.x() + 0.5);
+        }
+        if (inside || m_hover->visible()) {
+            m_hover->setVisible(inside);
+            m_plot->replot(QCustomPlot::rpQueuedReplot);
+        }
+    }
+    const QString text = cellDescription(event->position());
+    if (text.isEmpty())
+        QToolTip::hideText();
+    else
+        QToolTip::showText(event->globalPosition().toPoint(), text, m_plot);
+}
+
+} // namespace attnlab

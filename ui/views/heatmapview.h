@@ -1,0 +1,79 @@
+#pragma once
+// One labelled heatmap of an engine matrix: token labels on both axes (queries as rows, keys as
+// columns; feature names for feature axes), an honest colour scale, masked cells drawn as −∞,
+// values inside cells when they fit, and a tooltip with the exact value under the mouse.
+
+#include "lesson/lesson.h"
+#include "core/trace.h"
+
+#include <QString>
+#include <QWidget>
+
+class QCustomPlot;
+class QCPColorMap;
+class QCPColorScale;
+class QCPItemRect;
+class QMouseEvent;
+class QResizeEvent;
+
+namespace attnlab {
+
+class HeatmapView : public QWidget {
+    Q_OBJECT
+public:
+    /// How values map to colours.
+    enum class Scale {
+        Probability, ///< 0..1, viridis (attention weights)
+        Signed,      ///< symmetric around 0, blue-white-red (scores, vectors)
+    };
+
+    explicit HeatmapView(QWidget* parent = nullptr);
+
+    /// Shows `m`; `title` goes above the plot. Keeps a copy of what it draws.
+    void setMatrix(const LabeledMatrix& m, const QString& title, Scale scale);
+    /// For Scale::Signed: use ±maxAbs instead of the matrix's own largest |value| (so several
+    /// heads share one colour scale). A value <= 0 returns to the matrix's own range.
+    void setSharedMaxAbs(double maxAbs);
+    /// Outlines one cell (the selection); (-1, -1) removes the outline.
+    void setSelectedCell(int row, int column);
+    /// Emphasises a lesson step's cells, rows and columns (0-based), like a laser pointer;
+    /// positions outside the matrix are ignored.
+    void setHighlight(const Highlight& highlight);
+    /// Draws values inside cells when they fit (default on).
+    void setCellValuesVisible(bool visible);
+    /// The scale a stage's main matrix should use: probabilities for "weights", else signed.
+    static Scale scaleForStage(const QString& stageId);
+
+    const LabeledMatrix& matrix() const { return m_matrix; }
+    QCustomPlot* plot() const { return m_plot; }
+    /// "<row> → <col>: value" for the cell under plot pixel `pos`, or empty outside the cells.
+    QString cellDescription(const QPointF& pos) const;
+    /// The (row, column) of the cell under plot pixel `pos`, or (-1, -1).
+    QPoint cellAt(const QPointF& pos) const;
+
+signals:
+    /// The user clicked a cell.
+    void cellClicked(int row, int column);
+
+private:
+    void rebuild();
+    void onMouseMove(QMouseEvent* event);
+    void onMousePress(QMouseEvent* event);
+    void resizeEvent(QResizeEvent* event) override;
+    void changeEvent(QEvent* event) override;
+
+    QCustomPlot* m_plot = nullptr;
+    QCPColorMap* m_map = nullptr;
+    QCPColorScale* m_colorScale = nullptr;
+    LabeledMatrix m_matrix;
+    QString m_title;
+    Scale m_scale = Scale::Signed;
+    double m_sharedMaxAbs = 0;
+    int m_selRow = -1;
+    int m_selCol = -1;
+    bool m_cellValues = true;
+    Highlight m_highlight;
+    QCPItemRect* m_hover = nullptr; ///< follows the cell under the mouse
+};
+
+} // namespace attnlab

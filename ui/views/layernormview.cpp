@@ -1,0 +1,539 @@
+#include "views/layernormview.h"
+
+#include "views/heatmapview.h"
+#include "model/model.h"
+#include "plot/plotting.h"
+#include "widgets/refreshwhenvisible.h"
+#include "session/session.h"
+
+#include <qcustomplot.h>
+
+#include <QCheckBox>
+#include <QEvent>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QRegularExpression>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+namespace attnlab {
+
+namespace {
+
+// Okabe–Ito (colour-blind safe): vermillion before the LayerNorm, blue after it.
+const QColor kBeforeColor(0xD55E00);
+const QColor kAfterColor(0x0072B2);
+
+constexpr double kMinShownVariance = 1e-6; // a log axis cannot show 0
+constexpr double kLinearVarianceLimit = 10; // larger variances get a log axis
+
+const LabeledMatrix* matrixNamed(const Stage& s, const char* name)
+{
+    for (const auto& m : s.matrices) {
+        if (m.name == name)
+            return &m;
+    }
+    return nullptr;
+}
+
+/// The stage whose main matrix went into the LayerNorm `id` of this layer and block
+/// (docs/transformer-layers.md), or nullptr.
+const Stage* layerNormInput(const Trace& full, const std::string& id, std::optional<int> layer, const std::string& block,
+                            NormPlacement norm)
+{
+    if (id == "encoder_output" || id == "decoder_output") {
+        // The final norm of a stack reads the stack's last layer output.
+        const std::string side = id == "encoder_output" ? "encoder_self" : "decoder_self";
+        const Stage* last = nullptr;
+        for (const Stage& s : full.stages) {
+            if (s.id == "layer_output" && s.block == side && s.layer && (!last || *s.layer > *last->layer))
+                last = &s;
+        }
+        return last;
+    }
+    if (!layer)
+        return nullptr;
+    const int l = *layer;
+    if (norm == NormPlacement::Post) {
+        // Add & Norm: each LayerNorm normalises the residual sum just before it.
+        if (id == "attn_norm")
+            return full.find("attn_residual", std::nullopt, l, block);
+        if (id == "cross_norm")
+            return full.find("cross_residual", std::nullopt, l, "cross");
+        if (id == "ffn_norm")
+            return full.find("ffn_residual", std::nullopt, l, block);
+        return nullptr;
+    }
+    // Pre-LN: each LayerNorm reads the stream before its sublayer.
+    if (id == "attn_norm")
+        return l == 0 ? full.find("input", std::nullopt, std::nullopt, block) : full.find("layer_output", std::nullopt, l - 1, block);
+    if (id == "cross_norm")
+        return full.find("attn_residual", std::nullopt, l, "decoder_self");
+    if (id == "ffn_norm")
+        return block == "encoder_self" ? full.find("attn_residual", std::nullopt, l, "encoder_self")
+                                       : full.find("cross_residual", std::nullopt, l, "cross");
+    return nullptr;
+}
+
+/// γ and β of the LayerNorm `id` in this layer and block, or nullptr.
+const LayerNormWeights* layerNormWeights(const Seq2SeqModel& m, const std::string& id, std::optional<int> layer,
+                                         const std::string& block)
+{
+    const TransformerWeights& w = m.weights;
+    if (id == "encoder_output")
+        return w.encoderNorm ? &*w.encoderNorm : nullptr;
+    if (id == "decoder_output")
+        return w.decoderNorm ? &*w.decoderNorm : nullptr;
+    if (!layer || *layer < 0)
+        return nullptr;
+    const auto l = static_cast<std::size_t>(*layer);
+    if (block == "encoder_self") {
+        if (l >= w.encoder.size())
+            return nullptr;
+        return id == "attn_norm" ? &w.encoder[l].norm1 : id == "ffn_norm" ? &w.encoder[l].norm2 : nullptr;
+    }
+    if (l >= w.decoder.size())
+        return nullptr;
+    if (id == "attn_norm")
+        return &w.decoder[l].norm1;
+    if (id == "cross_norm")
+        return &w.decoder[l].norm2;
+    if (id == "ffn_norm")
+        return &w.decoder[l].norm3;
+    return nullptr;
+}
+
+/// -5 -> "⁻⁵"
+QString superscript(int number)
+{
+    static const char16_t kDigits[] = u"\u2070\u00B9\u00B2\u00B3\u2074\u2075\u2076\u2077\u2078\u2079";
+    QString out = number < 0 ? QStringLiteral("\u207B") : QString();
+    for (const QChar c : QString::number(std::abs(number)))
+        out += QChar(kDigits[c.unicode() - u'0']);
+    return out;
+}
+
+/// ε as people write it: "10⁻⁵", "2.5·10⁻⁶".
+QString epsilonText(double eps)
+{
+    if (!(eps > 0) || !std::isfinite(eps))
+        return QString::number(eps);
+    // + 1e-6: 1e-5 stored as a float is 9.99999974e-6, which is still "10⁻⁵".
+    const int e = static_cast<int>(std::floor(std::log10(eps) + 1e-6));
+    const double mantissa = eps / std::pow(10.0, e);
+    if (std::abs(mantissa - 1) < 1e-5)
+        return QStringLiteral("10") + superscript(e);
+    return QString::number(mantissa, 'g', 3) + QStringLiteral("\u00B710") + superscript(e);
+}
+
+/// Two bar series side by side per token (before, after), a dashed reference line, a title
+/// row and the legend under the plot.
+void setUpBarsPlot(QCustomPlot* plot)
+{
+    addPlotTitle(plot);
+    auto* group = new QCPBarsGroup(plot);
+    group->setSpacingType(QCPBarsGroup::stAbsolute);
+    group->setSpacing(1);
+    for (const QColor& c : {kBeforeColor, kAfterColor}) {
+        auto* bars = new QCPBars(plot->xAxis, plot->yAxis);
+        bars->setWidth(0.38);
+        bars->setBarsGroup(group);
+        bars->setPen(QPen(c.darker(130)));
+        bars->setBrush(QColor(c.red(), c.green(), c.blue(), 190));
+    }
+    QCPGraph* reference = plot->addGraph();
+    reference->setPen(QPen(QColor(30, 30, 30), 1.5, Qt::DashLine));
+    // A dot on top of each bar after: where each token lands, visible even for a bar of height 0.
+    QCPGraph* landing = plot->addGraph();
+    landing->setLineStyle(QCPGraph::lsNone);
+    landing->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, kAfterColor.darker(130), kAfterColor, 7));
+    putLegendBelow(plot, 3);
+    landing->removeFromLegend();
+    plot->xAxis->setSubTicks(false);
+    plot->xAxis->setTickLength(0, 4);
+    plot->xAxis->grid()->setVisible(false);
+    plot->setMinimumHeight(180);
+}
+
+QVector<double> toVector(const std::vector<double>& v)
+{
+    return QVector<double>(v.begin(), v.end());
+}
+
+} // namespace
+
+LayerNormView::LayerNormView(Session* session, QWidget* parent)
+    : QWidget(parent)
+    , m_session(session)
+    , m_caption(new QLabel(this))
+    , m_message(new QLabel(this))
+    , m_content(new QWidget(this))
+    , m_meanPlot(new QCustomPlot(m_content))
+    , m_variancePlot(new QCustomPlot(m_content))
+    , m_shared(new QCheckBox(m_content))
+    , m_inputView(new HeatmapView(m_content))
+    , m_outputView(new HeatmapView(m_content))
+{
+    auto* root = new QVBoxLayout(this);
+    m_caption->setWordWrap(true);
+    m_caption->setTextFormat(Qt::PlainText);
+    root->addWidget(m_caption);
+    m_message->setWordWrap(true);
+    m_message->setTextFormat(Qt::PlainText);
+    m_message->setAlignment(Qt::AlignCenter);
+    m_message->setVisible(false);
+    root->addWidget(m_message, 1);
+    root->addWidget(m_content, 1);
+
+    // The statistics per token on top; the matrices before and after underneath.
+    auto* content = new QVBoxLayout(m_content);
+    content->setContentsMargins(0, 0, 0, 0);
+    auto* stats = new QHBoxLayout;
+    stats->addWidget(m_meanPlot, 1);
+    stats->addWidget(m_variancePlot, 1);
+    content->addLayout(stats, 5);
+    auto* bar = new QHBoxLayout;
+    bar->addStretch(1);
+    m_shared->setChecked(true); // one scale: the LayerNorm visibly shrinks (or stretches) the values
+    m_shared->setFocusPolicy(Qt::NoFocus);
+    bar->addWidget(m_shared);
+    content->addLayout(bar);
+    auto* heat = new QHBoxLayout;
+    heat->addWidget(m_inputView, 1);
+    heat->addWidget(m_outputView, 1);
+    content->addLayout(heat, 6);
+    m_inputView->setMinimumHeight(200);
+    m_outputView->setMinimumHeight(200);
+
+    setUpBarsPlot(m_meanPlot);
+    setUpBarsPlot(m_variancePlot);
+    // Variances get a log axis when they are large (drawStatistics decides).
+    auto logTicker = QSharedPointer<QCPAxisTickerLog>::create();
+    logTicker->setSubTickCount(8);
+    m_logTicker = logTicker;
+    m_linearTicker = m_variancePlot->yAxis->ticker();
+    applyFonts();
+    retranslate();
+
+    connect(m_shared, &QCheckBox::toggled, this, &LayerNormView::drawHeatmaps);
+    // The output is the stage's matrix: a click on it selects the cell, as in the matrix view;
+    // the same cell is outlined before and after.
+    connect(m_outputView, &HeatmapView::cellClicked, session, &Session::selectCell);
+    connect(m_inputView, &HeatmapView::cellClicked, session, &Session::selectCell);
+    connect(session, &Session::selectionChanged, this, [this](int row, int column) {
+        m_inputView->setSelectedCell(row, column);
+        m_outputView->setSelectedCell(row, column);
+    });
+    connect(session, &Session::highlightChanged, this, [this] {
+        m_inputView->setHighlight(m_session->highlight());
+        m_outputView->setHighlight(m_session->highlight());
+    });
+    m_redraw = new RefreshWhenVisible(this, [this] { refresh(); });
+    connect(session, &Session::traceChanged, m_redraw, &RefreshWhenVisible::request);
+    connect(session, &Session::stepChanged, m_redraw, &RefreshWhenVisible::request);
+    refresh();
+}
+
+void LayerNormView::applyFonts()
+{
+    // The widget's font, with its CJK fallback families (the heatmaps follow on their own).
+    for (QCustomPlot* plot : {m_meanPlot, m_variancePlot})
+        applyPlotFonts(plot, font());
+}
+
+void LayerNormView::changeEvent(QEvent* event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::FontChange) {
+        applyFonts();
+        if (hasStage())
+            drawStatistics(); // label sizes decide whether token labels stand upright
+    } else if (event->type() == QEvent::LanguageChange) {
+        retranslate();
+    }
+}
+
+void LayerNormView::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    // Whether the token labels stand upright depends on the plots' width.
+    for (QCustomPlot* plot : {m_meanPlot, m_variancePlot}) {
+        fitTokenLabels(plot, m_tokens);
+        plot->replot(QCustomPlot::rpQueuedReplot);
+    }
+}
+
+void LayerNormView::retranslate()
+{
+    m_shared->setText(tr("Same colour scale before and after"));
+    m_shared->setToolTip(tr("One symmetric colour range for both matrices, so you see how much the LayerNorm "
+                            "shrinks or stretches the values"));
+    m_meanPlot->yAxis->setLabel(tr("mean μ of the row"));
+    m_meanPlot->graph(0)->setName(tr("(x − μ)/σ has mean 0"));
+    m_variancePlot->graph(0)->setName(tr("(x − μ)/σ has variance 1"));
+    if (m_redraw)
+        m_redraw->request(); // the titles, legends and caption hold numbers and names
+}
+
+void LayerNormView::showMessage(const QString& text)
+{
+    m_stageId.clear();
+    m_inputStageId.clear();
+    m_output = {};
+    m_input = {};
+    m_tokens.clear();
+    m_inMean.clear();
+    m_inVar.clear();
+    m_outMean.clear();
+    m_outVar.clear();
+    m_message->setText(text);
+    m_message->setVisible(true);
+    m_caption->setVisible(false);
+    m_content->setVisible(false);
+}
+
+void LayerNormView::refresh()
+{
+    const std::shared_ptr<const Trace>& trace = m_session->trace();
+    const QString id = m_session->stepId();
+    const Stage* stage = trace ? trace->find(id.toStdString()) : nullptr;
+    const LabeledMatrix* mean = stage ? matrixNamed(*stage, "mean") : nullptr;
+    const LabeledMatrix* variance = stage ? matrixNamed(*stage, "variance") : nullptr;
+    const Eigen::Index n = stage ? stage->main().values.rows() : 0;
+    if (!stage || !mean || !variance || n == 0 || mean->values.rows() != n || variance->values.rows() != n) {
+        showMessage(m_session->isModel()
+                        ? tr("This step has no LayerNorm. Choose one of a layer's “Norm” steps to see what it does to "
+                             "each token.")
+                        : tr("LayerNorm is part of a Transformer layer, and one attention block has none. Choose a "
+                             "Transformer model in the settings, then one of a layer's “Norm” steps."));
+        return;
+    }
+    m_message->setVisible(false);
+    m_caption->setVisible(true);
+    m_content->setVisible(true);
+
+    m_stageId = id;
+    m_output = stage->main();
+    m_outputFormula = withSubscripts(QString::fromStdString(stage->formula));
+    const int rows = static_cast<int>(n);
+    m_tokens.clear();
+    for (int r = 0; r < rows; ++r) {
+        const Labels& l = m_output.rowLabels;
+        m_tokens.push_back(l && r < static_cast<int>(l->size()) ? QString::fromStdString((*l)[static_cast<std::size_t>(r)])
+                                                                 : QString::number(r));
+    }
+
+    // Before: the statistics of the input rows, as the engine computed them.
+    m_inMean.assign(static_cast<std::size_t>(rows), 0);
+    m_inVar.assign(static_cast<std::size_t>(rows), 0);
+    for (int r = 0; r < rows; ++r) {
+        m_inMean[static_cast<std::size_t>(r)] = mean->values(r, 0);
+        m_inVar[static_cast<std::size_t>(r)] = variance->values(r, 0);
+    }
+    // After: mean and biased variance (divided by d) of each output row, in double.
+    const Eigen::MatrixXd out = m_output.values.cast<double>();
+    const Eigen::Index d = out.cols();
+    m_outMean.assign(static_cast<std::size_t>(rows), 0);
+    m_outVar.assign(static_cast<std::size_t>(rows), 0);
+    for (int r = 0; r < rows && d > 0; ++r) {
+        const double mu = out.row(r).mean();
+        m_outMean[static_cast<std::size_t>(r)] = mu;
+        m_outVar[static_cast<std::size_t>(r)] = (out.row(r).array() - mu).square().sum() / static_cast<double>(d);
+    }
+
+    // The model's ε, norm placement and this LayerNorm's γ and β.
+    const Step& step = m_session->currentStep();
+    const std::string block = step.block.toStdString();
+    const std::shared_ptr<const Seq2SeqModel>& model = trace->model;
+    m_eps = model ? static_cast<double>(model->options.eps) : kDefaultEpsilon;
+    m_preNorm = (model ? model->options.norm : trace->config.norm) == NormPlacement::Pre;
+    const LayerNormWeights* affine = model ? layerNormWeights(*model, id.toStdString(), step.layer, block) : nullptr;
+    m_knownAffine = affine && affine->gamma.size() == d && affine->beta.size() == d && d > 0;
+    if (m_knownAffine) {
+        m_identityAffine = (affine->gamma.array() == 1.0f).all() && (affine->beta.array() == 0.0f).all();
+        m_gammaRange = {affine->gamma.minCoeff(), affine->gamma.maxCoeff()};
+        m_betaRange = {affine->beta.minCoeff(), affine->beta.maxCoeff()};
+    }
+
+    // The input, from the whole trace (a Pre-LN layer's input belongs to the previous layer).
+    const std::shared_ptr<const Trace>& full = m_session->fullTrace() ? m_session->fullTrace() : trace;
+    const Stage* input = layerNormInput(*full, id.toStdString(), step.layer, block,
+                                        m_preNorm ? NormPlacement::Pre : NormPlacement::Post);
+    if (input && (input->main().values.rows() != n || input->main().values.cols() != d))
+        input = nullptr; // never draw a matrix that is not this LayerNorm's input
+    m_input = input ? input->main() : LabeledMatrix{};
+    m_inputStageId = input ? QString::fromStdString(input->id) : QString();
+    // The input's name as this LayerNorm's formula writes it ("N_1 = LN_1(X)": X), so the
+    // titles and the caption agree with the formula banner; the matrix's own name otherwise.
+    m_inputName = input ? withSubscripts(QString::fromStdString(input->main().name)) : QString();
+    const bool layerInput = input && (input->id == "input" || input->id == "layer_output");
+    if (layerInput && !(id == u"encoder_output" || id == u"decoder_output")) {
+        static const QRegularExpression argument(QStringLiteral("LN[^(]*\\(([^()]+)\\)"));
+        if (const auto match = argument.match(m_outputFormula); match.hasMatch())
+            m_inputName = match.captured(1);
+    }
+    if (!input)
+        m_inputTitle.clear();
+    else if (input->id == "input")
+        m_inputTitle = tr("%1, the layer's input").arg(m_inputName);
+    else if (input->id == "layer_output")
+        m_inputTitle = tr("%1, the output of layer %2").arg(m_inputName).arg(input->layer.value_or(0) + 1);
+    else
+        m_inputTitle = withSubscripts(QString::fromStdString(input->formula));
+
+    // The caption: the formula with this model's ε, where the input comes from, what to look for.
+    const QString outputName = withSubscripts(QString::fromStdString(m_output.name));
+    const QString inName = input ? m_inputName : tr("its input");
+    QString where;
+    if (id == u"encoder_output" || id == u"decoder_output")
+        where = tr("The stack's final LayerNorm normalises its last layer's output %1.").arg(inName);
+    else if (m_preNorm)
+        where = tr("Pre-LN: the LayerNorm normalises %1 on its way into the sublayer; the residual stream itself is "
+                   "never normalised.")
+                    .arg(inName);
+    else
+        where = tr("Post-LN (Add & Norm): the LayerNorm normalises the residual sum %1.").arg(inName);
+    QString affineText; // nothing when γ and β are unknown (no model)
+    if (m_knownAffine && m_identityAffine)
+        affineText = tr("Here γ = 1 and β = 0 (as initialised), so %1 keeps exactly that.").arg(outputName);
+    else if (m_knownAffine)
+        affineText = tr("This LayerNorm's learned γ (from %1 to %2) and β (from %3 to %4) then scale and shift each "
+                        "feature, so the rows of %5 move off exactly 0 and 1.")
+                         .arg(fixedNumber(m_gammaRange.first, 2), fixedNumber(m_gammaRange.second, 2),
+                              fixedNumber(m_betaRange.first, 2), fixedNumber(m_betaRange.second, 2), outputName);
+    QString text = tr("LN(x) = (x − μ) / √(σ² + ε) · γ + β,   ε = %1,   over each token's %2 features.")
+                       .arg(epsilonText(m_eps))
+                       .arg(d);
+    text += QLatin1Char('\n') + where + QLatin1Char(' ')
+        + tr("Before, each token's mean and variance are whatever the stream made them; after subtracting μ and "
+             "dividing by √(σ² + ε), every token has mean 0 and variance 1 (the dashed lines).");
+    if (!affineText.isEmpty())
+        text += QLatin1Char(' ') + affineText;
+    m_caption->setText(text);
+
+    drawStatistics();
+    drawHeatmaps();
+}
+
+void LayerNormView::drawStatistics()
+{
+    const int n = static_cast<int>(m_tokens.size());
+    QVector<double> keys(n);
+    for (int i = 0; i < n; ++i)
+        keys[i] = i;
+    const QString inName = m_input.values.size() > 0 ? m_inputName : tr("input");
+    const QString outName = withSubscripts(QString::fromStdString(m_output.name));
+
+    for (QCustomPlot* plot : {m_meanPlot, m_variancePlot}) {
+        plot->plottable(0)->setName(tr("before: %1").arg(inName));
+        plot->plottable(1)->setName(tr("after: %1").arg(outName));
+        plot->xAxis->setTicker(tokenTicker(m_tokens));
+        plot->xAxis->setRange(-0.6, n - 0.4);
+        fitTokenLabels(plot, m_tokens);
+        plot->graph(0)->setData({-0.6, n - 0.4}, {plot == m_meanPlot ? 0.0 : 1.0, plot == m_meanPlot ? 0.0 : 1.0});
+        // The dots sit on the after bars: the right one of each pair (width 0.38, 1 px apart).
+        QVector<double> dotKeys(n);
+        for (int i = 0; i < n; ++i)
+            dotKeys[i] = i + 0.19 + 0.002;
+        plot->graph(1)->setData(dotKeys, toVector(plot == m_meanPlot ? m_outMean : m_outVar), true);
+        QCPScatterStyle dot = plot->graph(1)->scatterStyle();
+        dot.setSize(n <= kMaxLabelledTokens ? 7 : 4); // smaller dots for thin bars
+        plot->graph(1)->setScatterStyle(dot);
+    }
+
+    // Means: a linear axis that always holds 0 (the target) and every bar.
+    auto* meanBefore = qobject_cast<QCPBars*>(m_meanPlot->plottable(0));
+    auto* meanAfter = qobject_cast<QCPBars*>(m_meanPlot->plottable(1));
+    meanBefore->setData(keys, toVector(m_inMean), true);
+    meanAfter->setData(keys, toVector(m_outMean), true);
+    double lo = 0;
+    double hi = 0;
+    for (const auto* v : {&m_inMean, &m_outMean}) {
+        for (double x : *v) {
+            lo = std::min(lo, x);
+            hi = std::max(hi, x);
+        }
+    }
+    const double pad = std::max(0.1 * (hi - lo), 0.05);
+    m_meanPlot->yAxis->setRange(lo - pad, hi + pad);
+    if (auto* title = plotTitle(m_meanPlot))
+        title->setText(tr("Mean μ of each token's row"));
+
+    // Variances: a linear axis from 0 while the largest is at most kLinearVarianceLimit (the bars
+    // after, at 1, keep a tenth of the height); above that a log axis, on which bars start at the
+    // axis' bottom (0 has no place on it).
+    double vhi = 1;
+    double vlo = 1;
+    for (const auto* v : {&m_inVar, &m_outVar}) {
+        for (double x : *v) {
+            vhi = std::max(vhi, x);
+            vlo = std::min(vlo, std::max(x, kMinShownVariance));
+        }
+    }
+    const bool logScale = vhi > kLinearVarianceLimit;
+    QCPAxis* axis = m_variancePlot->yAxis;
+    double base = 0;
+    if (logScale) {
+        axis->setScaleType(QCPAxis::stLogarithmic);
+        axis->setTicker(m_logTicker);
+        axis->setNumberFormat(QStringLiteral("gb"));
+        axis->setLabel(tr("variance σ² of the row (log scale)"));
+        // Whole decades, with room above the tallest bar.
+        base = std::pow(10.0, std::floor(std::log10(vlo * 0.8)));
+        axis->setRange(base, std::pow(10.0, std::ceil(std::log10(vhi * 1.25))));
+    } else {
+        axis->setScaleType(QCPAxis::stLinear);
+        axis->setTicker(m_linearTicker);
+        axis->setNumberFormat(QStringLiteral("gb"));
+        axis->setLabel(tr("variance σ² of the row"));
+        axis->setRange(0, vhi * 1.12);
+    }
+    for (int i = 0; i < 2; ++i) {
+        auto* bars = qobject_cast<QCPBars*>(m_variancePlot->plottable(i));
+        QVector<double> shown = toVector(i == 0 ? m_inVar : m_outVar);
+        for (double& x : shown)
+            x = logScale ? std::max(x, kMinShownVariance) : x;
+        bars->setBaseValue(base);
+        bars->setData(keys, shown, true);
+    }
+    if (auto* title = plotTitle(m_variancePlot))
+        title->setText(tr("Variance σ² of each token's row"));
+
+    m_meanPlot->replot(QCustomPlot::rpQueuedReplot);
+    m_variancePlot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void LayerNormView::drawHeatmaps()
+{
+    if (!hasStage())
+        return;
+    const bool haveInput = m_input.values.size() > 0;
+    m_inputView->setVisible(haveInput);
+    m_shared->setVisible(haveInput);
+    // One symmetric range for both when asked: the largest finite |value| of either matrix.
+    double shared = 0;
+    if (haveInput && m_shared->isChecked()) {
+        for (const Eigen::MatrixXf* m : {&m_input.values, &m_output.values}) {
+            for (Eigen::Index i = 0; i < m->size(); ++i) {
+                if (std::isfinite(m->data()[i]))
+                    shared = std::max(shared, static_cast<double>(std::abs(m->data()[i])));
+            }
+        }
+    }
+    const int row = m_session->selectedRow();
+    const int column = m_session->selectedColumn();
+    if (haveInput) {
+        m_inputView->setSharedMaxAbs(shared);
+        m_inputView->setSelectedCell(row, column);
+        m_inputView->setHighlight(m_session->highlight());
+        m_inputView->setMatrix(m_input, tr("Before: %1").arg(m_inputTitle), HeatmapView::Scale::Signed);
+    }
+    m_outputView->setSharedMaxAbs(shared);
+    m_outputView->setSelectedCell(row, column);
+    m_outputView->setHighlight(m_session->highlight());
+    m_outputView->setMatrix(m_output, tr("After: %1").arg(m_outputFormula), HeatmapView::Scale::Signed);
+}
+
+} // namespace attnlab

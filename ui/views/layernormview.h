@@ -1,0 +1,136 @@
+#pragma once
+// A LayerNorm stage of a Transformer layer (attn_norm, cross_norm, ffn_norm; encoder_output and
+// decoder_output when a final norm is applied), seen as what it does to each token:
+//
+//     LN(x) = (x − μ) / √(σ² + ε) · γ + β        μ, σ²: mean and biased variance of the row x
+//
+// Two bar plots, one bar pair per token: the mean and the variance of the LayerNorm's input row
+// (the stage's "mean" and "variance" matrices) beside those of its output row (computed here
+// from the main matrix, over the d_model features). Before, the means and variances are whatever
+// the residual stream made them; after, every token sits on mean 0 and variance 1 (then γ and β
+// scale and shift each feature; the seeded models start with γ = 1, β = 0). Under them the
+// input and the output as heatmaps side by side (rows = tokens), on one symmetric colour scale
+// unless the user unticks it.
+//
+// The input is found in the session's full trace from the step's layer and block:
+//   Post-LN: attn_norm ← attn_residual, cross_norm ← cross_residual, ffn_norm ← ffn_residual
+//   Pre-LN:  attn_norm ← the layer's input (X, or the previous layer's output),
+//            cross_norm ← attn_residual, ffn_norm ← attn_residual (encoder) / cross_residual (decoder)
+//   encoder_output / decoder_output ← the stack's last layer_output
+// When it cannot be found only the output heatmap is shown. Steps that are not a LayerNorm (and
+// one attention block, which has none) show a short message instead of the plots.
+
+#include "core/trace.h"
+
+#include <QSharedPointer>
+#include <QString>
+#include <QWidget>
+
+#include <utility>
+#include <vector>
+
+class QCheckBox;
+class QCPAxisTicker;
+class QCustomPlot;
+class QEvent;
+class QLabel;
+class QResizeEvent;
+
+namespace attnlab {
+
+class HeatmapView;
+class RefreshWhenVisible;
+class Session;
+
+class LayerNormView : public QWidget {
+    Q_OBJECT
+public:
+    /// ε when the trace has no model (PyTorch's layer_norm_eps default).
+    static constexpr double kDefaultEpsilon = 1e-5;
+
+    explicit LayerNormView(Session* session, QWidget* parent = nullptr);
+
+    // --- what is shown ---------------------------------------------------------------------
+    /// True when the current step is a LayerNorm stage with its statistics (the plots are shown);
+    /// false when the message is shown instead.
+    bool hasStage() const { return !m_stageId.isEmpty(); }
+    /// The LayerNorm stage shown ("attn_norm", ...), empty when none.
+    const QString& stageId() const { return m_stageId; }
+    /// The stage whose main matrix is the LayerNorm's input ("attn_residual", "input",
+    /// "layer_output", ...), empty when it was not found.
+    const QString& inputStageId() const { return m_inputStageId; }
+    /// Per token (one per row): the input row's mean μ and biased variance σ² (the stage's
+    /// "mean" and "variance"), and the output row's mean and biased variance over its d features.
+    const std::vector<double>& inputMeans() const { return m_inMean; }
+    const std::vector<double>& inputVariances() const { return m_inVar; }
+    const std::vector<double>& outputMeans() const { return m_outMean; }
+    const std::vector<double>& outputVariances() const { return m_outVar; }
+    /// ε of the LayerNorm (the model's, else kDefaultEpsilon).
+    double epsilon() const { return m_eps; }
+    /// The token labels of the bars (the stage's row labels).
+    const std::vector<QString>& tokens() const { return m_tokens; }
+
+    // --- widgets ---------------------------------------------------------------------------
+    /// Mean per token: input bars (plottable 0), output bars (plottable 1), the dashed line at 0
+    /// (graph 0) and a dot on each output bar (graph 1).
+    QCustomPlot* meanPlot() const { return m_meanPlot; }
+    /// Variance per token: input bars (plottable 0), output bars (plottable 1), the dashed line
+    /// at 1 (graph 0) and the dots (graph 1). A linear axis from 0, or a log axis when a
+    /// variance exceeds 10.
+    QCustomPlot* variancePlot() const { return m_variancePlot; }
+    /// The LayerNorm's input (hidden when it was not found) and its output.
+    HeatmapView* inputView() const { return m_inputView; }
+    HeatmapView* outputView() const { return m_outputView; }
+    /// One symmetric colour range for both heatmaps (on by default).
+    QCheckBox* sharedScaleBox() const { return m_shared; }
+    /// The formula with ε, and what the plots show.
+    QLabel* captionLabel() const { return m_caption; }
+    /// Shown instead of the plots when there is no LayerNorm stage to show.
+    QLabel* messageLabel() const { return m_message; }
+
+private:
+    void refresh();
+    void showMessage(const QString& text);
+    void drawStatistics();
+    void drawHeatmaps();
+    void retranslate();
+    void applyFonts();
+    void changeEvent(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+
+    Session* m_session;
+    QLabel* m_caption;
+    QLabel* m_message;
+    QWidget* m_content;
+    QCustomPlot* m_meanPlot;
+    QCustomPlot* m_variancePlot;
+    QCheckBox* m_shared;
+    HeatmapView* m_inputView;
+    HeatmapView* m_outputView;
+    RefreshWhenVisible* m_redraw = nullptr;
+    QSharedPointer<QCPAxisTicker> m_linearTicker; ///< the variance axis' two tickers
+    QSharedPointer<QCPAxisTicker> m_logTicker;
+
+    // Copies of what is drawn.
+    QString m_stageId;
+    QString m_inputStageId;
+    LabeledMatrix m_output;
+    LabeledMatrix m_input; ///< empty when the input was not found
+    QString m_outputFormula; ///< the stage's formula, e.g. "N₁ = LN₁(R₁)"
+    QString m_inputTitle;    ///< what the input is, e.g. "R₁ = X + SA(X)"
+    QString m_inputName;     ///< the input as the formula names it, e.g. "R₁"
+    std::vector<QString> m_tokens;
+    std::vector<double> m_inMean;
+    std::vector<double> m_inVar;
+    std::vector<double> m_outMean;
+    std::vector<double> m_outVar;
+    double m_eps = kDefaultEpsilon;
+    bool m_preNorm = false;
+    /// γ and β of this LayerNorm, when the model is known: whether they are 1 and 0, and their ranges.
+    bool m_knownAffine = false;
+    bool m_identityAffine = true;
+    std::pair<double, double> m_gammaRange{1, 1};
+    std::pair<double, double> m_betaRange{0, 0};
+};
+
+} // namespace attnlab

@@ -1,0 +1,197 @@
+#include "widgets/decoderpanel.h"
+
+#include "session/session.h"
+
+#include <QEvent>
+#include <QHBoxLayout>
+#include <QVBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QRadioButton>
+#include <QTimer>
+
+namespace attnlab {
+
+namespace {
+
+QString joined(const std::vector<std::string>& tokens, std::size_t count)
+{
+    QStringList parts;
+    for (std::size_t i = 0; i < std::min(count, tokens.size()); ++i)
+        parts << QString::fromStdString(tokens[i]);
+    return parts.join(QLatin1Char(' '));
+}
+
+} // namespace
+
+DecoderPanel::DecoderPanel(Session* session, QWidget* parent)
+    : QWidget(parent)
+    , m_session(session)
+    , m_title(new QLabel(this))
+    , m_generate(new QRadioButton(this))
+    , m_force(new QRadioButton(this))
+    , m_target(new QLineEdit(this))
+    , m_previous(new QPushButton(this))
+    , m_next(new QPushButton(this))
+    , m_play(new QPushButton(this))
+    , m_stepLabel(new QLabel(this))
+    , m_output(new QLabel(this))
+    , m_debounce(new QTimer(this))
+    , m_playTimer(new QTimer(this))
+{
+    // Two rows, so that presenter-mode type never pushes the window past the screen: the
+    // decoder's input, then the generation stepper and what has been written.
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    auto* input = new QHBoxLayout;
+    input->addWidget(m_title);
+    input->addWidget(m_generate);
+    input->addWidget(m_force);
+    input->addWidget(m_target, 1);
+    auto* stepper = new QHBoxLayout;
+    stepper->addWidget(m_previous);
+    stepper->addWidget(m_stepLabel);
+    stepper->addWidget(m_next);
+    stepper->addWidget(m_play);
+    stepper->addSpacing(12);
+    stepper->addWidget(m_output, 1);
+    layout->addLayout(input);
+    layout->addLayout(stepper);
+    QFont bold = m_title->font();
+    bold.setBold(true);
+    m_title->setFont(bold);
+    m_output->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_output->setTextFormat(Qt::RichText);
+    // A long output must not widen the window past the screen: the label gives way instead.
+    m_output->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_output->setMinimumWidth(120);
+    for (QPushButton* b : {m_previous, m_next})
+        b->setMaximumWidth(40);
+    m_target->setMinimumWidth(160);
+    // The arrow keys belong to the stage navigator; only the text box takes focus.
+    for (QWidget* w : {static_cast<QWidget*>(m_generate), static_cast<QWidget*>(m_force), static_cast<QWidget*>(m_previous),
+                       static_cast<QWidget*>(m_next), static_cast<QWidget*>(m_play)})
+        w->setFocusPolicy(Qt::NoFocus);
+    m_play->setCheckable(true);
+    m_debounce->setSingleShot(true);
+    m_debounce->setInterval(150);
+    m_playTimer->setInterval(1500);
+
+    connect(m_generate, &QRadioButton::toggled, this, [this](bool on) {
+        if (on)
+            m_session->setTarget(std::nullopt);
+    });
+    connect(m_force, &QRadioButton::toggled, this, [this](bool on) {
+        if (on)
+            applyTarget();
+    });
+    connect(m_target, &QLineEdit::textEdited, this, [this] {
+        m_debounce->start();
+    });
+    connect(m_debounce, &QTimer::timeout, this, [this] {
+        if (!m_force->isChecked()) {
+            const QSignalBlocker b(m_force);
+            m_force->setChecked(true);
+        }
+        applyTarget();
+    });
+    connect(m_previous, &QPushButton::clicked, this, [this] { m_session->setGenerationStep(m_session->generationStep() - 1); });
+    connect(m_next, &QPushButton::clicked, this, [this] {
+        const int last = static_cast<int>(m_session->generation().steps.size()) - 1;
+        m_session->setGenerationStep(std::min(m_session->generationStep() + 1, last));
+    });
+    connect(m_play, &QPushButton::toggled, this, [this](bool on) {
+        if (on) {
+            m_session->setGenerationStep(0); // from the first token
+            m_playTimer->start();
+        } else {
+            m_playTimer->stop();
+        }
+    });
+    connect(m_playTimer, &QTimer::timeout, this, [this] {
+        const int last = static_cast<int>(m_session->generation().steps.size()) - 1;
+        if (m_session->generationStep() >= last) {
+            m_play->setChecked(false);
+            return;
+        }
+        m_session->setGenerationStep(m_session->generationStep() + 1);
+    });
+    connect(session, &Session::traceChanged, this, &DecoderPanel::sync);
+    connect(session, &Session::decodingChanged, this, &DecoderPanel::sync);
+    connect(session, &Session::inputChanged, this, &DecoderPanel::sync);
+    retranslate();
+    sync();
+}
+
+void DecoderPanel::applyTarget()
+{
+    m_session->setTarget(m_target->text());
+}
+
+void DecoderPanel::sync()
+{
+    const bool model = m_session->isModel() && m_session->model() && m_session->model()->options.decoderLayers > 0;
+    setVisible(model);
+    if (!model)
+        return;
+    const bool canGenerate = m_session->model()->hasHead();
+    const bool generating = m_session->isGenerating();
+    {
+        const QSignalBlocker b1(m_generate), b2(m_force);
+        m_generate->setEnabled(canGenerate);
+        m_generate->setChecked(generating);
+        m_force->setChecked(!generating);
+    }
+    if (m_session->target() && !m_target->hasFocus() && m_target->text() != *m_session->target())
+        m_target->setText(*m_session->target());
+    const Generation& g = m_session->generation();
+    const int count = static_cast<int>(g.steps.size());
+    const int k = m_session->generationStep();
+    for (QWidget* w : {static_cast<QWidget*>(m_previous), static_cast<QWidget*>(m_next), static_cast<QWidget*>(m_play),
+                       static_cast<QWidget*>(m_stepLabel)})
+        w->setVisible(generating);
+    if (generating && count > 0) {
+        m_stepLabel->setText(tr("Step %1 / %2").arg(k + 1).arg(count));
+        m_previous->setEnabled(k > 0);
+        m_next->setEnabled(k + 1 < count);
+        // What has been written so far, and the token this step adds.
+        const auto& trace = m_session->fullTrace();
+        double p = 0;
+        if (const Stage* s = trace->find("probabilities", std::nullopt, std::nullopt, ""))
+            p = s->main().values.row(s->main().values.rows() - 1).maxCoeff();
+        m_output->setText(tr("%1 \u2192 <b>%2</b> (p = %3)")
+                              .arg((QStringLiteral("<sos> ") + joined(g.tokens, static_cast<std::size_t>(k))).toHtmlEscaped(),
+                                   QString::fromStdString(g.tokens[static_cast<std::size_t>(k)]).toHtmlEscaped())
+                              .arg(p, 0, 'f', 3));
+    } else if (const auto& trace = m_session->fullTrace(); trace) {
+        m_output->setText(tr("Decoder input: %1").arg(joined(trace->targetTokens, trace->targetTokens.size()).toHtmlEscaped()));
+    }
+}
+
+void DecoderPanel::retranslate()
+{
+    m_title->setText(tr("Decoder:"));
+    m_generate->setText(tr("Generate (greedy)"));
+    m_generate->setToolTip(tr("Inference: the model writes its own target, one token per step"));
+    m_force->setText(tr("Teacher forcing:"));
+    m_force->setToolTip(tr("Training: the decoder reads the correct target, every position at once"));
+    m_target->setPlaceholderText(tr("the target sentence"));
+    m_previous->setText(QStringLiteral("\u25C0"));
+    m_previous->setToolTip(tr("Previous generation step"));
+    m_next->setText(QStringLiteral("\u25B6"));
+    m_next->setToolTip(tr("Next generation step: one more token"));
+    m_play->setText(tr("Play"));
+    m_play->setToolTip(tr("Watch generation add one token at a time"));
+    sync();
+}
+
+void DecoderPanel::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
+    QWidget::changeEvent(event);
+}
+
+} // namespace attnlab

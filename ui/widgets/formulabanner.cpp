@@ -1,0 +1,95 @@
+#include "widgets/formulabanner.h"
+
+#include "session/session.h"
+#include "session/stages.h"
+
+#include <QGridLayout>
+#include <QLabel>
+
+namespace attnlab {
+
+FormulaBanner::FormulaBanner(Session* session, QWidget* parent)
+    : QWidget(parent)
+    , m_session(session)
+    , m_step(new QLabel(this))
+    , m_formula(new QLabel(this))
+    , m_shapes(new QLabel(this))
+    , m_explanation(new QLabel(this))
+{
+    auto* layout = new QGridLayout(this);
+    layout->setContentsMargins(8, 4, 8, 4);
+    layout->addWidget(m_step, 0, 0);
+    layout->addWidget(m_formula, 0, 1);
+    layout->addWidget(m_shapes, 1, 1);
+    layout->addWidget(m_explanation, 2, 0, 1, 2);
+    layout->setColumnStretch(1, 1);
+    for (QLabel* l : {m_formula, m_shapes, m_explanation})
+        l->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_explanation->setWordWrap(true);
+    m_formula->setWordWrap(true); // the PE formula is long at presenter-mode sizes
+    m_shapes->setWordWrap(true);
+    setAutoFillBackground(true);
+    setBackgroundRole(QPalette::AlternateBase);
+
+    connect(session, &Session::stepChanged, this, &FormulaBanner::refresh);
+    connect(session, &Session::headChanged, this, &FormulaBanner::refresh);
+    connect(session, &Session::traceChanged, this, &FormulaBanner::refresh);
+    refresh();
+}
+
+QString FormulaBanner::formulaText() const
+{
+    return m_formula->text();
+}
+
+QString FormulaBanner::shapesText() const
+{
+    return m_shapes->text();
+}
+
+void FormulaBanner::refresh()
+{
+    const auto& trace = *m_session->trace();
+    const QString id = m_session->stepId();
+    const auto& step = m_session->currentStep();
+    QString where = stepName(id);
+    if (step.perHead)
+        where += tr(" \u00B7 head %1 of %2").arg(m_session->head() + 1).arg(trace.config.heads);
+    // In a Transformer the same stage exists in every layer: say which one.
+    if (const QString place = stepPlace(step); !place.isEmpty())
+        where = QStringLiteral("%1\n%2").arg(place, where);
+    QFont bold = font();
+    bold.setBold(true);
+    m_step->setFont(bold);
+    m_step->setText(where);
+
+    QFont big = font();
+    big.setPointSizeF(font().pointSizeF() * 1.6);
+    big.setBold(true);
+    m_formula->setFont(big);
+    QString formula = stepFormula(id, trace.config.scaleScores, trace.config.embedScale);
+    QString explanation = stepExplanation(id);
+    // In a Transformer's layer, say what X is: the projections' input differs by block and layer.
+    if (step.layer && trace.model && (id == u"q" || id == u"k" || id == u"v")) {
+        const bool memory = step.block == u"cross" && id != u"q";
+        if (memory)
+            formula.replace(QStringLiteral("X\u00B7"), QStringLiteral("Mem\u00B7"));
+        QString what;
+        if (memory)
+            what = tr("Mem is the encoder output: in cross-attention the keys and values come from the source.");
+        else if (trace.model->options.norm == NormPlacement::Pre)
+            what = tr("X is this block's input after its LayerNorm (Pre-LN).");
+        else if (step.block == u"cross")
+            what = tr("X is the decoder's stream after its masked self-attention and Add & Norm: the queries come from the target.");
+        else if (*step.layer == 0)
+            what = tr("X is the embeddings plus the positions.");
+        else
+            what = tr("X is the previous layer's output.");
+        explanation += QLatin1Char(' ') + what;
+    }
+    m_formula->setText(formula);
+    m_shapes->setText(stepShapes(id, trace));
+    m_explanation->setText(explanation);
+}
+
+} // namespace attnlab

@@ -1,0 +1,289 @@
+#include "widgets/settingspanel.h"
+
+#include "session/session.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QSpinBox>
+
+namespace attnlab {
+
+namespace {
+
+constexpr int kFromFile = 2; // index of "from file" in the weights combo
+
+template <typename Enum>
+void selectData(QComboBox* box, Enum value)
+{
+    box->setCurrentIndex(box->findData(static_cast<int>(value)));
+}
+
+} // namespace
+
+SettingsPanel::SettingsPanel(Session* session, QWidget* parent)
+    : QWidget(parent)
+    , m_session(session)
+    , m_dModel(new QSpinBox(this))
+    , m_heads(new QComboBox(this))
+    , m_dK(new QLabel(this))
+    , m_seed(new QSpinBox(this))
+    , m_positional(new QComboBox(this))
+    , m_embedScale(new QCheckBox(tr("Scale embeddings by √d_model"), this))
+    , m_scale(new QCheckBox(tr("Divide scores by √d_k"), this))
+    , m_mask(new QComboBox(this))
+    , m_padTo(new QSpinBox(this))
+    , m_weights(new QComboBox(this))
+    , m_openWeights(new QPushButton(tr("Open\u2026"), this))
+    , m_saveWeights(new QPushButton(tr("Save\u2026"), this))
+    , m_openMask(new QPushButton(tr("Open mask file\u2026"), this))
+    , m_weightsInfo(new QLabel(this))
+    , m_model(new QComboBox(this))
+    , m_layers(new QSpinBox(this))
+    , m_dFF(new QSpinBox(this))
+    , m_norm(new QComboBox(this))
+    , m_activation(new QComboBox(this))
+    , m_modelInfo(new QLabel(this))
+{
+    auto* form = new QFormLayout(this);
+    // What is computed: one attention block, or a whole encoder–decoder.
+    m_model->addItem(tr("one attention block"), static_cast<int>(ModelKind::None));
+    m_model->addItem(tr("Transformer: trained (reversal)"), static_cast<int>(ModelKind::Reversal));
+    m_model->addItem(tr("Transformer: seeded weights"), static_cast<int>(ModelKind::Seeded));
+    m_model->addItem(tr("Transformer: from file\u2026"), static_cast<int>(ModelKind::File));
+    m_model->setToolTip(tr("A trained or seeded encoder\u2013" "decoder adds Add & Norm, the feed-forward network, "
+                           "stacked layers, cross-attention and generation"));
+    form->addRow(tr("Model"), m_model);
+    m_layers->setRange(1, ConfigLimits::maxLayers);
+    m_layers->setToolTip(tr("Encoder layers and decoder layers (as many of each)"));
+    form->addRow(tr("Layers"), m_layers);
+    m_dFF->setRange(0, ConfigLimits::maxDFF);
+    m_dFF->setSpecialValueText(tr("4 \u00D7 d_model"));
+    m_dFF->setToolTip(tr("Hidden width of the feed-forward network"));
+    form->addRow(tr("d_ff"), m_dFF);
+    m_norm->addItem(tr("Post-LN (the paper)"), static_cast<int>(NormPlacement::Post));
+    m_norm->addItem(tr("Pre-LN"), static_cast<int>(NormPlacement::Pre));
+    form->addRow(tr("LayerNorm"), m_norm);
+    m_activation->addItem(QStringLiteral("ReLU"), static_cast<int>(Activation::Relu));
+    m_activation->addItem(QStringLiteral("GELU"), static_cast<int>(Activation::Gelu));
+    form->addRow(tr("Activation"), m_activation);
+    m_modelInfo->setWordWrap(true);
+    // A form layout does not grow a row for wrapped text: room for three lines, so it never
+    // runs into the row below.
+    m_modelInfo->setMinimumHeight(3 * m_modelInfo->fontMetrics().lineSpacing());
+    form->addRow(m_modelInfo);
+
+    m_dModel->setRange(1, ConfigLimits::maxDModel);
+    m_dModel->setToolTip(tr("Width of every token vector"));
+    form->addRow(tr("d_model"), m_dModel);
+    auto* headsRow = new QHBoxLayout;
+    headsRow->addWidget(m_heads, 1);
+    headsRow->addWidget(m_dK);
+    m_heads->setToolTip(tr("Only divisors of d_model are offered: every head gets d_model / heads dimensions"));
+    form->addRow(tr("Heads"), headsRow);
+    m_seed->setRange(0, 999999);
+    m_seed->setToolTip(tr("Seed of the embedding table, the learned positions and the seeded weights"));
+    form->addRow(tr("Seed"), m_seed);
+
+    m_positional->addItem(tr("sinusoidal"), static_cast<int>(PositionalEncoding::Sinusoidal));
+    m_positional->addItem(tr("learned"), static_cast<int>(PositionalEncoding::Learned));
+    m_positional->addItem(tr("none"), static_cast<int>(PositionalEncoding::None));
+    form->addRow(tr("Positions"), m_positional);
+    form->addRow(m_embedScale);
+    form->addRow(m_scale);
+
+    m_mask->addItem(tr("none"), static_cast<int>(MaskKind::None));
+    m_mask->addItem(tr("causal (look-ahead)"), static_cast<int>(MaskKind::Causal));
+    m_mask->addItem(tr("padding"), static_cast<int>(MaskKind::Padding));
+    m_mask->addItem(tr("causal + padding"), static_cast<int>(MaskKind::CausalPadding));
+    m_mask->addItem(tr("custom (from a file)"), static_cast<int>(MaskKind::Custom));
+    form->addRow(tr("Mask"), m_mask);
+    form->addRow(QString(), m_openMask);
+    m_padTo->setRange(0, ConfigLimits::maxTokens);
+    m_padTo->setSpecialValueText(tr("off"));
+    m_padTo->setToolTip(tr("Append <pad> tokens up to this length"));
+    form->addRow(tr("Pad to"), m_padTo);
+
+    m_weights->addItem(tr("seeded (Xavier)"), static_cast<int>(WeightsPreset::Seeded));
+    m_weights->addItem(tr("identity (W = I)"), static_cast<int>(WeightsPreset::Identity));
+    m_weights->addItem(tr("from file"), -1);
+    form->addRow(tr("Weights"), m_weights);
+    auto* weightButtons = new QHBoxLayout;
+    weightButtons->addWidget(m_openWeights);
+    weightButtons->addWidget(m_saveWeights);
+    form->addRow(QString(), weightButtons);
+    m_weightsInfo->setWordWrap(true);
+    form->addRow(m_weightsInfo);
+
+    syncFromSession();
+
+    connect(m_dModel, &QSpinBox::valueChanged, this, [this](int d) {
+        if (!m_syncing)
+            fillHeads(d, m_heads->currentData().toInt());
+        apply();
+    });
+    for (QComboBox* box : {m_heads, m_positional, m_mask, m_norm, m_activation})
+        connect(box, &QComboBox::currentIndexChanged, this, &SettingsPanel::apply);
+    connect(m_layers, &QSpinBox::valueChanged, this, &SettingsPanel::apply);
+    connect(m_dFF, &QSpinBox::valueChanged, this, &SettingsPanel::apply);
+    connect(m_model, &QComboBox::currentIndexChanged, this, [this] {
+        if (static_cast<ModelKind>(m_model->currentData().toInt()) == ModelKind::File && !m_syncing && !m_session->modelPath().size()) {
+            emit openModelRequested(); // choosing "from file" opens one
+            syncFromSession();         // cancelled: back to what is in force
+        } else {
+            apply();
+        }
+    });
+    connect(m_weights, &QComboBox::currentIndexChanged, this, [this](int index) {
+        if (index == kFromFile && !m_syncing && !m_session->importedWeights()) {
+            emit openWeightsRequested(); // choosing "from file" opens one
+            syncFromSession();           // cancelled: back to the preset in force
+        } else {
+            apply();
+        }
+    });
+    connect(m_seed, &QSpinBox::valueChanged, this, &SettingsPanel::apply);
+    connect(m_padTo, &QSpinBox::valueChanged, this, &SettingsPanel::apply);
+    connect(m_embedScale, &QCheckBox::toggled, this, &SettingsPanel::apply);
+    connect(m_scale, &QCheckBox::toggled, this, &SettingsPanel::apply);
+    connect(m_openWeights, &QPushButton::clicked, this, &SettingsPanel::openWeightsRequested);
+    connect(m_saveWeights, &QPushButton::clicked, this, &SettingsPanel::saveWeightsRequested);
+    connect(m_openMask, &QPushButton::clicked, this, &SettingsPanel::openMaskRequested);
+    connect(session, &Session::inputChanged, this, &SettingsPanel::syncFromSession);
+    connect(session, &Session::traceChanged, this, &SettingsPanel::syncFromSession);
+}
+
+void SettingsPanel::fillHeads(int dModel, int preferred)
+{
+    const QSignalBlocker block(m_heads);
+    m_heads->clear();
+    int best = 1;
+    for (int h = 1; h <= std::min(dModel, ConfigLimits::maxHeads); ++h) {
+        if (dModel % h != 0)
+            continue;
+        m_heads->addItem(QString::number(h), h);
+        if (std::abs(h - preferred) <= std::abs(best - preferred))
+            best = h; // keep the closest valid head count when d_model changes
+    }
+    m_heads->setCurrentIndex(m_heads->findData(best));
+}
+
+void SettingsPanel::syncFromSession()
+{
+    m_syncing = true;
+    const Config& c = m_session->config();
+    {
+        const QSignalBlocker b1(m_dModel), b2(m_seed), b3(m_positional), b4(m_embedScale), b5(m_scale), b6(m_mask),
+            b7(m_padTo), b8(m_weights), b9(m_model), b10(m_layers), b11(m_dFF), b12(m_norm), b13(m_activation);
+        selectData(m_model, c.model);
+        m_layers->setValue(c.layers);
+        m_dFF->setValue(c.dFF);
+        selectData(m_norm, c.norm);
+        selectData(m_activation, c.activation);
+        m_dModel->setValue(c.dModel);
+        fillHeads(c.dModel, c.heads);
+        m_seed->setValue(static_cast<int>(std::min<std::uint64_t>(c.seed, 999999)));
+        selectData(m_positional, c.positional);
+        m_embedScale->setChecked(c.embedScale);
+        m_scale->setChecked(c.scaleScores);
+        selectData(m_mask, c.mask);
+        m_padTo->setValue(c.padTo);
+        if (m_session->importedWeights())
+            m_weights->setCurrentIndex(kFromFile);
+        else
+            selectData(m_weights, c.weightsPreset);
+    }
+    // Imported weights fix d_model.
+    const bool imported = m_session->importedWeights() != nullptr;
+    m_dModel->setEnabled(!imported);
+    m_weightsInfo->setText(imported ? tr("Weights from %1 (d_model %2)")
+                                          .arg(m_session->weightsPath().isEmpty() ? tr("the session file")
+                                                                                  : QFileInfo(m_session->weightsPath()).fileName())
+                                          .arg(c.dModel)
+                                    : QString());
+    m_openMask->setEnabled(c.model == ModelKind::None);
+    // A Transformer has its own weights and masks; a trained or file model fixes every size.
+    const bool model = c.model != ModelKind::None;
+    const bool fixed = c.model == ModelKind::Reversal || c.model == ModelKind::File;
+    for (QWidget* w : {static_cast<QWidget*>(m_mask), static_cast<QWidget*>(m_padTo), static_cast<QWidget*>(m_weights),
+                       static_cast<QWidget*>(m_openWeights), static_cast<QWidget*>(m_saveWeights)})
+        w->setEnabled(!model);
+    // The Transformer's rows only appear with a Transformer; only a seeded one can change them.
+    auto* form = static_cast<QFormLayout*>(layout());
+    for (QWidget* w : {static_cast<QWidget*>(m_layers), static_cast<QWidget*>(m_dFF), static_cast<QWidget*>(m_norm),
+                       static_cast<QWidget*>(m_activation), static_cast<QWidget*>(m_modelInfo)}) {
+        w->setEnabled(c.model == ModelKind::Seeded || w == m_modelInfo);
+        form->setRowVisible(w, model);
+    }
+    m_dModel->setEnabled(!imported && !fixed);
+    m_heads->setEnabled(!fixed);
+    if (const auto& m = m_session->model(); m && fixed) {
+        // The model's own sizes, shown in the (disabled) seeded-model boxes.
+        const QSignalBlocker b1(m_layers), b2(m_dFF), b3(m_norm), b4(m_activation);
+        m_layers->setValue(m->options.encoderLayers);
+        m_dFF->setValue(m->options.dFF);
+        selectData(m_norm, m->options.norm);
+        selectData(m_activation, m->options.activation);
+        m_modelInfo->setText(tr("%1: %2 encoder + %3 decoder layers, d_model %4, %5 heads, d_ff %6")
+                                 .arg(c.model == ModelKind::Reversal ? tr("The trained reversal model")
+                                                                     : QString::fromStdString(m->name.empty() ? m->source : m->name))
+                                 .arg(m->options.encoderLayers)
+                                 .arg(m->options.decoderLayers)
+                                 .arg(m->options.dModel)
+                                 .arg(m->options.heads)
+                                 .arg(m->options.dFF));
+    } else {
+        m_modelInfo->setText(c.model == ModelKind::Seeded ? tr("Seeded weights: the numbers are right, the patterns random. "
+                                                              "It cannot generate; type a target.")
+                                                           : QString());
+    }
+    m_dK->setText(tr("d_k = %1").arg(c.heads > 0 ? c.dModel / c.heads : 0));
+    m_syncing = false;
+}
+
+void SettingsPanel::apply()
+{
+    if (m_syncing)
+        return;
+    Config c = m_session->config();
+    c.dModel = m_dModel->value();
+    c.heads = m_heads->currentData().toInt();
+    c.seed = static_cast<std::uint64_t>(m_seed->value());
+    c.positional = static_cast<PositionalEncoding>(m_positional->currentData().toInt());
+    c.embedScale = m_embedScale->isChecked();
+    c.scaleScores = m_scale->isChecked();
+    const auto mask = static_cast<MaskKind>(m_mask->currentData().toInt());
+    c.padTo = m_padTo->value();
+    c.model = static_cast<ModelKind>(m_model->currentData().toInt());
+    if (c.model == ModelKind::Seeded) { // otherwise the boxes show the model's own sizes
+        c.layers = m_layers->value();
+        c.dFF = m_dFF->value();
+        c.norm = static_cast<NormPlacement>(m_norm->currentData().toInt());
+        c.activation = static_cast<Activation>(m_activation->currentData().toInt());
+    }
+    m_dK->setText(tr("d_k = %1").arg(c.heads > 0 ? c.dModel / c.heads : 0));
+
+    const int w = m_weights->currentData().toInt();
+    if (w >= 0 && m_session->importedWeights()) {
+        c.weightsPreset = static_cast<WeightsPreset>(w);
+        m_session->setImportedWeights(nullptr); // back to a preset
+    } else if (w >= 0) {
+        c.weightsPreset = static_cast<WeightsPreset>(w);
+    }
+    if (mask == MaskKind::Custom && !m_session->customMask()) {
+        // A custom mask needs a file first; if the dialog is cancelled, show what is in force.
+        c.mask = m_session->config().mask;
+        m_session->setConfig(c);
+        emit openMaskRequested();
+        syncFromSession();
+        return;
+    }
+    c.mask = mask;
+    m_session->setConfig(c);
+}
+
+} // namespace attnlab
