@@ -76,7 +76,7 @@ void BM_TextChangeToRepaintedCrossAttention(benchmark::State& state)
     c.model = ModelKind::Reversal;
     session.setConfig(c);
     session.setSentence(wordOf(n, 0));
-    session.setStep(session.stepIndex(QStringLiteral("weights"), 1, QStringLiteral("cross")));
+    session.setStep(session.stepIndex(QStringLiteral("weights"), 1, Block::Cross));
     typeAndRepaint(state, session, [n](int variant) { return wordOf(n, variant); });
     state.SetLabel(std::to_string(session.generation().tokens.size()) + " generation steps");
 }

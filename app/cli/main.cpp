@@ -160,7 +160,7 @@ int runExport(const std::vector<std::string>& args, char* argv0)
 
     const Stage* stage = nullptr;
     if (!o.all) {
-        stage = trace.find(o.stage, o.traceHead(), o.traceLayer(), o.block);
+        stage = trace.find(o.stage, o.traceHead(), o.traceLayer(), o.block.value_or(Block::None));
         if (!stage || stage->matrices.empty())
             return fail(2, "the trace has no stage '" + o.stage + "'" + o.whereText());
     }
@@ -240,7 +240,7 @@ int runGenerate(const std::vector<std::string>& args)
     std::cout << "source: " << joinTokens(g.steps.front()->tokens) << '\n';
     for (std::size_t k = 0; k < g.steps.size(); ++k) {
         const Trace& t = *g.steps[k];
-        const Stage* p = t.find("probabilities", std::nullopt, std::nullopt, "");
+        const Stage* p = t.find("probabilities", std::nullopt, std::nullopt, Block::None);
         const Eigen::Index last = p->main().values.rows() - 1;
         const float prob = p->main().values.row(last).maxCoeff();
         char line[64];

@@ -341,8 +341,8 @@ std::string ExportCommandOptions::whereText() const
     std::string s;
     if (layer)
         s += "layer " + std::to_string(*layer);
-    if (!block.empty())
-        s += (s.empty() ? "" : ", ") + std::string("block ") + block;
+    if (block)
+        s += (s.empty() ? "" : ", ") + std::string("block ") + std::string(toString(*block));
     return s.empty() ? s : " (" + s + ")";
 }
 
@@ -407,9 +407,10 @@ ExportCommandOptions parseExportOptions(const std::vector<std::string>& args)
         } else if (a == "--layer") {
             o.layer = parseInt<int>(a, value());
         } else if (a == "--block") {
-            o.block = value();
-            if (o.block != "encoder_self" && o.block != "decoder_self" && o.block != "cross")
-                throw UsageError("--block must be " + allowed({"encoder_self", "decoder_self", "cross"}) + ", got '" + o.block + "'");
+            const std::string& v = value();
+            o.block = parseBlock(v);
+            if (!o.block || *o.block == Block::None)
+                throw UsageError("--block must be " + allowed({"encoder_self", "decoder_self", "cross"}) + ", got '" + v + "'");
         } else if (a == "--format") {
             const std::string v = value();
             format = lower(v);
@@ -441,7 +442,7 @@ ExportCommandOptions parseExportOptions(const std::vector<std::string>& args)
     if (o.all) {
         if (stage)
             throw UsageError("--all exports every stage; drop --stage");
-        if (o.head || o.layer || !o.block.empty())
+        if (o.head || o.layer || o.block)
             throw UsageError("--all exports every stage of every head and layer; drop --head, --layer and --block");
         if (output)
             throw UsageError("--all writes many files: give --output-dir DIR, not --output");
@@ -463,7 +464,7 @@ ExportCommandOptions parseExportOptions(const std::vector<std::string>& args)
             throw UsageError("unknown stage '" + *stage + "'; the stages are " + joined(ids));
         o.stage = *stage;
         if (!o.trace.model) {
-            if (o.layer || !o.block.empty())
+            if (o.layer || o.block)
                 throw UsageError("--layer and --block choose a stage of a Transformer (--model, --layers or --source)");
         } else {
             const auto& m = modelStageIds();
@@ -472,32 +473,30 @@ ExportCommandOptions parseExportOptions(const std::vector<std::string>& args)
             const bool inputStage = o.stage == "embedding" || o.stage == "positional_encoding" || o.stage == "input";
             const bool decoder = o.trace.model->options.decoderLayers > 0;
             if (outside) {
-                if (o.layer || !o.block.empty())
+                if (o.layer || o.block)
                     throw UsageError("stage '" + o.stage + "' belongs to no layer or block; drop --layer and --block");
             } else if (inputStage) {
                 if (o.layer)
                     throw UsageError("stage '" + o.stage + "' comes before the layers; drop --layer (--block encoder_self is the source, decoder_self the target)");
-                if (o.block.empty())
-                    o.block = "encoder_self";
-                if (o.block == "cross")
+                o.block = o.block.value_or(Block::EncoderSelf);
+                if (o.block == Block::Cross)
                     throw UsageError("stage '" + o.stage + "' has --block encoder_self (the source) or decoder_self (the target)");
             } else {
-                if (o.block.empty())
-                    o.block = "encoder_self";
+                o.block = o.block.value_or(Block::EncoderSelf);
                 const bool crossOnly = o.stage == "cross_residual" || o.stage == "cross_norm";
-                if (crossOnly && o.block != "cross")
+                if (crossOnly && o.block != Block::Cross)
                     throw UsageError("stage '" + o.stage + "' belongs to --block cross");
-                if (o.block == "cross" && (o.stage.starts_with("ffn_") || o.stage == "attn_residual" || o.stage == "attn_norm" || o.stage == "layer_output"))
+                if (o.block == Block::Cross && (o.stage.starts_with("ffn_") || o.stage == "attn_residual" || o.stage == "attn_norm" || o.stage == "layer_output"))
                     throw UsageError("stage '" + o.stage + "' of a decoder layer has --block decoder_self");
-                const int layers = o.block == "encoder_self" ? o.trace.model->options.encoderLayers : o.trace.model->options.decoderLayers;
-                if (o.block != "encoder_self" && !decoder)
+                const int layers = o.block == Block::EncoderSelf ? o.trace.model->options.encoderLayers : o.trace.model->options.decoderLayers;
+                if (o.block != Block::EncoderSelf && !decoder)
                     throw UsageError("this Transformer has no decoder: use --block encoder_self");
                 o.layer = o.layer.value_or(1);
                 if (*o.layer < 1 || *o.layer > layers)
-                    throw UsageError("--layer " + std::to_string(*o.layer) + " is out of range: the " + (o.block == "encoder_self" ? "encoder" : "decoder")
+                    throw UsageError("--layer " + std::to_string(*o.layer) + " is out of range: the " + (o.block == Block::EncoderSelf ? "encoder" : "decoder")
                                      + " has layers 1 to " + std::to_string(layers));
             }
-            if ((!o.block.empty() && o.block != "encoder_self" || o.stage == "decoder_output" || o.stage == "logits" || o.stage == "probabilities") && !decoder)
+            if (((o.block && *o.block != Block::EncoderSelf) || o.stage == "decoder_output" || o.stage == "logits" || o.stage == "probabilities") && !decoder)
                 throw UsageError("this Transformer has no decoder (give --source/--target or a --model)");
         }
         const int heads = o.trace.request.config.heads;

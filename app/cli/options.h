@@ -59,7 +59,7 @@ struct ExportCommandOptions {
     std::string stage;            ///< --stage ID
     std::optional<int> head;      ///< --head H, 1-based as people count (the trace JSON's heads are 0-based)
     std::optional<int> layer;     ///< --layer N, 1-based (a Transformer's layer stages)
-    std::string block;            ///< --block encoder_self|decoder_self|cross (a Transformer's stages)
+    std::optional<Block> block;   ///< --block encoder_self|decoder_self|cross (a Transformer's stages)
     std::string format = "png";   ///< png | svg | pdf | csv, from --format or the output's suffix
     int dpi = 150;                ///< --dpi N (PNG only)
     int width = 1200;             ///< --width W, logical pixels (1/96 inch)

@@ -14,16 +14,15 @@ Labels numberedLabels(int count, std::string_view prefix)
     return v;
 }
 
-Stage& addStage(std::vector<Stage>& stages, std::string id, std::optional<int> head, std::optional<int> layer,
-                const std::string& block, std::string title, std::string formula)
+Stage& addStage(StageList& stages, StageKey key, std::string title, std::string formula, std::vector<StageKey> inputs,
+                std::string module)
 {
-    Stage& s = stages.emplace_back();
-    s.id = std::move(id);
-    s.head = head;
+    Stage& s = stages.add();
+    static_cast<StageKey&>(s) = std::move(key);
     s.title = std::move(title);
     s.formula = std::move(formula);
-    s.layer = layer;
-    s.block = block;
+    s.inputs = std::move(inputs);
+    s.module = std::move(module);
     return s;
 }
 
@@ -32,7 +31,7 @@ void putMatrix(Stage& stage, std::string name, Eigen::MatrixXf values, Labels ro
     stage.matrices.push_back(LabeledMatrix{std::move(name), std::move(values), std::move(rows), std::move(cols)});
 }
 
-void reserveMore(std::vector<Stage>& stages, std::size_t more)
+void reserveMore(StageList& stages, std::size_t more)
 {
     const std::size_t needed = stages.size() + more;
     if (needed > stages.capacity())

@@ -16,16 +16,16 @@ namespace attnlab::detail {
 /// "d0", "d1", ..., "d{count-1}" (with another prefix: "f0", ...): labels of feature columns.
 Labels numberedLabels(int count, std::string_view prefix = "d");
 
-/// Appends an empty stage; its matrices are added with putMatrix. The reference is valid until
-/// the next stage is appended.
-Stage& addStage(std::vector<Stage>& stages, std::string id, std::optional<int> head, std::optional<int> layer,
-                const std::string& block, std::string title, std::string formula);
+/// Appends an empty stage with this key, title, formula, inputs and module; its matrices are
+/// added with putMatrix.
+Stage& addStage(StageList& stages, StageKey key, std::string title, std::string formula, std::vector<StageKey> inputs = {},
+                std::string module = {});
 
 /// Appends a labelled matrix to `stage` (the first one put is the stage's main matrix).
 void putMatrix(Stage& stage, std::string name, Eigen::MatrixXf values, Labels rows, Labels cols);
 
 /// Makes room for `more` stages without giving up geometric growth (a stack of layers reserves
 /// once per block; exact reservations would reallocate every time).
-void reserveMore(std::vector<Stage>& stages, std::size_t more);
+void reserveMore(StageList& stages, std::size_t more);
 
 } // namespace attnlab::detail

@@ -4,20 +4,38 @@
 
 namespace attnlab {
 
-const Stage* Trace::find(std::string_view id, std::optional<int> head) const
+Stage& StageList::add()
 {
-    return find(id, head, std::nullopt, {});
+    auto stage = std::make_shared<Stage>();
+    Stage& s = *stage;
+    m_stages.push_back(std::move(stage));
+    return s;
 }
 
-const Stage* Trace::find(std::string_view id, std::optional<int> head, std::optional<int> layer, std::string_view block) const
+void StageList::shareAll(const StageList& other)
+{
+    m_stages.insert(m_stages.end(), other.m_stages.begin(), other.m_stages.end());
+}
+
+const Stage* Trace::find(std::string_view id, std::optional<int> head) const
+{
+    return find(id, head, scopeLayer, scopeBlock);
+}
+
+const Stage* Trace::find(std::string_view id, std::optional<int> head, std::optional<int> layer, Block block) const
 {
     return findStage(stages, id, head, layer, block);
 }
 
-const Stage* findStage(const std::vector<Stage>& stages, std::string_view id, std::optional<int> head,
-                       std::optional<int> layer, std::string_view block)
+const Stage* Trace::input(const Stage& stage, std::size_t i) const
 {
-    for (const auto& s : stages) {
+    return i < stage.inputs.size() ? findKey(stage.inputs[i]) : nullptr;
+}
+
+const Stage* findStage(const StageList& stages, std::string_view id, std::optional<int> head, std::optional<int> layer,
+                       Block block)
+{
+    for (const Stage& s : stages) {
         if (s.id == id && s.head == head && s.layer == layer && s.block == block)
             return &s;
     }

@@ -3,9 +3,13 @@
 /// Plain value types: the UI looks stages up by id and translates their titles itself.
 
 #include "core/config.h"
+#include "core/stage_key.h"
 
 #include <Eigen/Core>
 
+#include <compare>
+#include <cstddef>
+#include <iterator>
 #include <memory>
 #include <optional>
 #include <string>
@@ -27,45 +31,111 @@ struct LabeledMatrix {
     Labels colLabels;          ///< one per column: tokens, or "d0".., "h1·d3" for features
 };
 
-struct Stage {
-    std::string id;             ///< stable id: "embedding", "q", "weights", ... (docs/engine.md, section 6;
-                                ///< layer stages in docs/transformer-layers.md)
-    std::optional<int> head;    ///< 0-based head for per-head stages
+/// One named intermediate result. Its key (id, head, layer, block) is its address in the trace.
+struct Stage : StageKey {
     std::string title;          ///< English title; the UI translates by id
     std::string formula;        ///< what it computes, in Unicode math
     std::vector<LabeledMatrix> matrices; ///< the main matrix first
-    /// 0-based encoder or decoder layer of a layer's stage; none for a single attention block
-    /// and for encoder_output / decoder_output.
-    std::optional<int> layer;
-    /// The attention block a stage belongs to: "encoder_self", "decoder_self" or "cross";
-    /// empty for none (a single attention block, encoder_output, decoder_output).
-    std::string block;
+    /// The stages whose main matrices this one was computed from, in the order of its formula
+    /// (q: the block's query input; scores: q and k; input: embedding and positional_encoding).
+    /// A key may name a stage the trace does not hold when the caller gave that matrix itself
+    /// (computeTransformer's src, for example).
+    std::vector<StageKey> inputs;
+    /// The module whose parameters it used, by its name in the model file
+    /// (docs/model-format.md): "encoder.layers.0.self_attn", "decoder.layers.1.norm2",
+    /// "generator"; "self_attn" for a single attention block; empty for none.
+    std::string module;
 
+    const StageKey& key() const { return *this; }
     const LabeledMatrix& main() const { return matrices.front(); }
+};
+
+/// The stages of a trace, in the order they were computed. Stages are immutable once added and
+/// shared, not copied, between traces (generation steps share the encoder's; a Session's view of
+/// one block shares the full trace's).
+class StageList {
+public:
+    using Pointer = std::shared_ptr<const Stage>;
+
+    /// Iterates as `const Stage&`.
+    class const_iterator {
+    public:
+        using iterator_category = std::random_access_iterator_tag;
+        using value_type = Stage;
+        using difference_type = std::ptrdiff_t;
+        using pointer = const Stage*;
+        using reference = const Stage&;
+
+        const_iterator() = default;
+        explicit const_iterator(std::vector<Pointer>::const_iterator it) : m_it(it) {}
+        reference operator*() const { return **m_it; }
+        pointer operator->() const { return m_it->get(); }
+        const_iterator& operator++() { ++m_it; return *this; }
+        const_iterator operator++(int) { auto old = *this; ++m_it; return old; }
+        const_iterator& operator--() { --m_it; return *this; }
+        const_iterator& operator+=(difference_type n) { m_it += n; return *this; }
+        const_iterator operator+(difference_type n) const { return const_iterator(m_it + n); }
+        difference_type operator-(const const_iterator& o) const { return m_it - o.m_it; }
+        reference operator[](difference_type n) const { return *m_it[n]; }
+        bool operator==(const const_iterator&) const = default;
+        auto operator<=>(const const_iterator&) const = default;
+
+    private:
+        std::vector<Pointer>::const_iterator m_it;
+    };
+
+    std::size_t size() const { return m_stages.size(); }
+    bool empty() const { return m_stages.empty(); }
+    const Stage& operator[](std::size_t i) const { return *m_stages[i]; }
+    const Stage& front() const { return *m_stages.front(); }
+    const Stage& back() const { return *m_stages.back(); }
+    const_iterator begin() const { return const_iterator(m_stages.begin()); }
+    const_iterator end() const { return const_iterator(m_stages.end()); }
+    /// The shared stage at `i`, to put into another list.
+    const Pointer& pointer(std::size_t i) const { return m_stages[i]; }
+
+    /// Appends a new, empty stage and returns it for filling in; its address never changes.
+    Stage& add();
+    /// Appends a stage another list holds (shared, not copied).
+    void share(Pointer stage) { m_stages.push_back(std::move(stage)); }
+    /// Appends every stage of `other` (shared, not copied).
+    void shareAll(const StageList& other);
+    void reserve(std::size_t n) { m_stages.reserve(n); }
+    std::size_t capacity() const { return m_stages.capacity(); }
+
+private:
+    std::vector<Pointer> m_stages;
 };
 
 struct Trace {
     std::vector<std::string> tokens;
     Config config;
     std::vector<std::string> warnings;
-    std::vector<Stage> stages;
+    StageList stages;
     /// The weights used, shared rather than copied (they can be megabytes).
     std::shared_ptr<const AttentionWeights> weights;
     /// A model's trace (model.h): the decoder's input tokens, <sos> first; empty otherwise.
     std::vector<std::string> targetTokens;
     /// A model's trace: the model (shared); null for a single attention block.
     std::shared_ptr<const Seq2SeqModel> model;
+    /// Where find(id, head) looks: layer none and Block::None for a whole trace (every stage of a
+    /// single attention block); a layer and block for a view of one attention block of a model.
+    std::optional<int> scopeLayer;
+    Block scopeBlock = Block::None;
 
-    /// The stage with this id (and head, for per-head stages) outside any layer (layer none,
-    /// block none: every stage of a single attention block), or nullptr.
+    /// The stage with this id (and head, for per-head stages) in the trace's scope, or nullptr.
     const Stage* find(std::string_view id, std::optional<int> head = std::nullopt) const;
-    /// The stage with exactly this id, head, layer and block ("" = none), or nullptr.
-    const Stage* find(std::string_view id, std::optional<int> head, std::optional<int> layer, std::string_view block) const;
+    /// The stage with exactly this id, head, layer and block, or nullptr.
+    const Stage* find(std::string_view id, std::optional<int> head, std::optional<int> layer, Block block) const;
+    const Stage* findKey(const StageKey& key) const { return find(key.id, key.head, key.layer, key.block); }
+    /// The stage that fed `stage` as its input number `i` (stage.inputs[i]), or nullptr when it
+    /// has no such input or the trace does not hold it.
+    const Stage* input(const Stage& stage, std::size_t i = 0) const;
 };
 
-/// The stage of `stages` with exactly this id, head, layer and block ("" = none), or nullptr.
-const Stage* findStage(const std::vector<Stage>& stages, std::string_view id, std::optional<int> head,
-                       std::optional<int> layer, std::string_view block);
+/// The stage of `stages` with exactly this id, head, layer and block, or nullptr.
+const Stage* findStage(const StageList& stages, std::string_view id, std::optional<int> head, std::optional<int> layer,
+                       Block block);
 
 /// Every stage id in the order stages appear (per-head ids repeat once per head).
 const std::vector<std::string>& stageIds();

@@ -74,7 +74,7 @@ std::string traceToJson(const Trace& trace, int indent)
         st["id"] = s.id;
         st["head"] = s.head ? Json(*s.head) : Json(nullptr);
         st["layer"] = s.layer ? Json(*s.layer) : Json(nullptr);
-        st["block"] = s.block.empty() ? Json(nullptr) : Json(s.block);
+        st["block"] = s.block == Block::None ? Json(nullptr) : Json(std::string(toString(s.block)));
         st["title"] = s.title;
         st["formula"] = s.formula;
         Json mats = Json::array();

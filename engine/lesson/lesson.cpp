@@ -480,7 +480,7 @@ private:
         int headLine; ///< where the head was chosen (0: never)
         int layer = 0;                      ///< 0-based
         int layerLine = 0;                  ///< where the layer was chosen (0: never)
-        std::string block = "encoder_self";
+        Block block = Block::EncoderSelf;
         int blockLine = 0;                  ///< where the block was chosen (0: never)
     };
 
@@ -638,9 +638,10 @@ private:
                 state.layer = static_cast<int>(k - 1);
                 state.layerLine = n;
             } else if (key == "block") {
-                if (std::find(kBlocks.begin(), kBlocks.end(), value) == kBlocks.end())
+                const auto block = parseBlock(value);
+                if (!block || *block == Block::None)
                     fail(n, unknown("block", value, kBlocks));
-                state.block = value;
+                state.block = *block;
                 state.blockLine = n;
             } else if (key == "settings") {
                 applySettingsAt(n, value, state.config);

@@ -37,6 +37,7 @@
 /// - A lesson without steps is reported on its last line.
 
 #include "core/config.h"
+#include "core/stage_key.h"
 
 #include <cstdint>
 #include <optional>
@@ -74,7 +75,7 @@ struct LessonStep {
     std::string stage = "tokens";        ///< in force at this step (carried over; "tokens" before any)
     int head = 0;                        ///< 0-based, in force (carried over); < config.heads
     int layer = 0;                       ///< 0-based encoder/decoder layer, in force (carried over)
-    std::string block = "encoder_self";  ///< encoder_self | decoder_self | cross, in force (carried over)
+    Block block = Block::EncoderSelf;    ///< in force (carried over)
     std::string view = "stage";          ///< stage | heads | kernel-regression | softmax-scaling (not carried over)
     Highlight highlight;                 ///< this step's only (not carried over)
     std::string explanation;             ///< Markdown, without leading/trailing blank lines

@@ -4,6 +4,7 @@
 #include "model/model.h"
 
 #include "nn/embedding.h"
+#include "nn/input_stages.h"
 #include "io/fileio.h"
 #include "core/random.h"
 #include "core/stage_builder.h"
@@ -194,13 +195,13 @@ int indexIn(const std::vector<std::string>& vocab, const std::string& token)
 
 // --- One pass ---
 
-/// embedding, positional_encoding, input for one side; returns X (n x d).
+/// embedding, positional_encoding, input for one side (block EncoderSelf = source,
+/// DecoderSelf = target); returns X (n x d).
 Eigen::MatrixXf embed(const Seq2SeqModel& m, const std::vector<std::string>& tokens, bool target, const Labels& labels,
-                      std::vector<Stage>& stages)
+                      StageList& stages)
 {
     const int d = m.options.dModel;
     const auto n = static_cast<Eigen::Index>(tokens.size());
-    const std::string block = target ? "decoder_self" : "encoder_self";
     const std::vector<std::string>& vocab = target ? m.tgtVocab : m.srcVocab;
     const Eigen::MatrixXf& table = target ? m.tgtEmbedding : m.srcEmbedding;
     Eigen::MatrixXf e(n, d);
@@ -215,36 +216,19 @@ Eigen::MatrixXf embed(const Seq2SeqModel& m, const std::vector<std::string>& tok
             e.row(i) = table.row(row);
         }
     }
-    const Labels dims = numberedLabels(d);
-    const float s = embeddingScale(d, m.embedScale);
-    // embedding: E (n x d), rows of the embedding table; the scaled copy is what enters X.
-    {
-        Stage& st = addStage(stages, "embedding", {}, {}, block, target ? "Target embeddings" : "Source embeddings",
-                             m.embedScale ? "E = Embed(tokens);  E·√d_model" : "E = Embed(tokens)");
-        Eigen::MatrixXf scaled = e * s;
-        putMatrix(st, "E", std::move(e), labels, dims);
-        putMatrix(st, "E_scaled", std::move(scaled), labels, dims);
-    }
-    // positional_encoding: P (n x d) for positions 0..n−1 (the target's restart at 0).
-    {
-        Stage& st = addStage(stages, "positional_encoding", {}, {}, block, "Positional encoding",
-                             m.positional == PositionalEncoding::Sinusoidal
-                                 ? "PE(pos, 2i) = sin(pos / 10000^(2i/d_model)),  PE(pos, 2i+1) = cos(pos / 10000^(2i/d_model))"
-                                 : m.positional == PositionalEncoding::Learned ? "P = learned position table [pos]"
-                                                                                : "P = 0  (no positional encoding)");
-        putMatrix(st, "P", positionalEncoding(m.positional, static_cast<int>(n), d, m.seed), labels, dims);
-    }
-    // input: X = E·s + P (n x d).
-    const std::size_t e0 = stages.size() - 2;
-    Eigen::MatrixXf x = stages[e0].matrices[1].values + stages[e0 + 1].main().values;
-    putMatrix(addStage(stages, "input", {}, {}, block, target ? "Decoder input" : "Encoder input",
-                       m.embedScale ? "X = E·√d_model + P" : "X = E + P"),
-              "X", x, labels, dims);
-    return x;
+    InputSide side;
+    side.block = target ? Block::DecoderSelf : Block::EncoderSelf;
+    side.embeddingTitle = target ? "Target embeddings" : "Source embeddings";
+    side.inputTitle = target ? "Decoder input" : "Encoder input";
+    side.module = m.openVocabulary() ? "" : target ? "tgt_embed" : "src_embed";
+    side.embedScale = m.embedScale;
+    side.positional = m.positional;
+    side.seed = m.seed;
+    return inputStages(std::move(e), side, labels, stages);
 }
 
 struct Encoded {
-    std::vector<Stage> stages;
+    StageList stages;
     std::vector<std::string> warnings;
     Eigen::MatrixXf memory;
     Labels tokens;
@@ -300,7 +284,7 @@ Trace decode(const std::shared_ptr<const Seq2SeqModel>& model, const Encoded& en
     t.targetTokens = input;
     t.model = model;
     t.warnings = enc.warnings;
-    t.stages.reserve(enc.stages.size() * 2 + 64);
+    // The encoder's stages are shared with every decoder pass, not copied.
     t.stages = enc.stages;
 
     const Labels target = std::make_shared<const std::vector<std::string>>(input);
@@ -321,9 +305,9 @@ Trace decode(const std::shared_ptr<const Seq2SeqModel>& model, const Encoded& en
         const Eigen::RowVectorXf e = (logits.row(i).array() - logits.row(i).maxCoeff()).exp().matrix();
         p.row(i) = e / e.sum();
     }
-    putMatrix(addStage(t.stages, "logits", {}, {}, {}, "Logits", "logits = D·W_genᵀ + b_gen"), "logits", std::move(logits),
-              target, vocab);
-    putMatrix(addStage(t.stages, "probabilities", {}, {}, {}, "Next-token probabilities", "P = softmax(logits) per row"), "P",
+    putMatrix(addStage(t.stages, {"logits"}, "Logits", "logits = D·W_genᵀ + b_gen", {{"decoder_output"}}, "generator"), "logits",
+              std::move(logits), target, vocab);
+    putMatrix(addStage(t.stages, {"probabilities"}, "Next-token probabilities", "P = softmax(logits) per row", {{"logits"}}), "P",
               std::move(p), target, vocab);
     return t;
 }
@@ -630,6 +614,48 @@ Trace computeModelTrace(std::shared_ptr<const Seq2SeqModel> model, const std::ve
     return t;
 }
 
+const AttentionWeights* attentionModule(const Seq2SeqModel& model, std::string_view module)
+{
+    const TransformerWeights& w = model.weights;
+    for (std::size_t i = 0; i < w.encoder.size(); ++i) {
+        if (module == "encoder.layers." + str(static_cast<long long>(i)) + ".self_attn")
+            return &w.encoder[i].selfAttn;
+    }
+    for (std::size_t i = 0; i < w.decoder.size(); ++i) {
+        const std::string p = "decoder.layers." + str(static_cast<long long>(i)) + ".";
+        if (module == p + "self_attn")
+            return &w.decoder[i].selfAttn;
+        if (module == p + "multihead_attn")
+            return &w.decoder[i].crossAttn;
+    }
+    return nullptr;
+}
+
+const LayerNormWeights* layerNormModule(const Seq2SeqModel& model, std::string_view module)
+{
+    const TransformerWeights& w = model.weights;
+    if (module == "encoder.norm")
+        return w.encoderNorm ? &*w.encoderNorm : nullptr;
+    if (module == "decoder.norm")
+        return w.decoderNorm ? &*w.decoderNorm : nullptr;
+    for (std::size_t i = 0; i < w.encoder.size(); ++i) {
+        const std::string p = "encoder.layers." + str(static_cast<long long>(i)) + ".";
+        if (module == p + "norm1")
+            return &w.encoder[i].norm1;
+        if (module == p + "norm2")
+            return &w.encoder[i].norm2;
+    }
+    for (std::size_t i = 0; i < w.decoder.size(); ++i) {
+        const std::string p = "decoder.layers." + str(static_cast<long long>(i)) + ".";
+        const LayerNormWeights* norms[3] = {&w.decoder[i].norm1, &w.decoder[i].norm2, &w.decoder[i].norm3};
+        for (int k = 0; k < 3; ++k) {
+            if (module == p + "norm" + str(k + 1))
+                return norms[k];
+        }
+    }
+    return nullptr;
+}
+
 Eigen::Index argmaxFirst(const Eigen::Ref<const Eigen::RowVectorXf>& row)
 {
     Eigen::Index best = 0;
@@ -656,8 +682,8 @@ Generation generate(std::shared_ptr<const Seq2SeqModel> model, const std::vector
     std::vector<std::string> input{"<sos>"};
     for (int k = 0; k < limit; ++k) {
         auto trace = std::make_shared<Trace>(decode(model, enc, input, o, config));
-        const Stage& logits = trace->stages[trace->stages.size() - 2];
-        const Eigen::Index next = argmaxFirst(logits.main().values.row(logits.main().values.rows() - 1));
+        const Eigen::MatrixXf& logits = trace->find("logits")->main().values;
+        const Eigen::Index next = argmaxFirst(logits.row(logits.rows() - 1));
         const std::string& token = m.tgtVocab[static_cast<std::size_t>(next)];
         g.tokens.push_back(token);
         g.steps.push_back(std::move(trace));

@@ -115,6 +115,13 @@ struct Generation {
 Generation generate(std::shared_ptr<const Seq2SeqModel> model, const std::vector<std::string>& source, const Config& config,
                     int maxSteps = 0);
 
+/// The weights of the attention module a stage names (Stage::module, e.g.
+/// "decoder.layers.1.multihead_attn"), or nullptr when the model has no such module.
+const AttentionWeights* attentionModule(const Seq2SeqModel& model, std::string_view module);
+/// γ and β of the LayerNorm module a stage names ("encoder.layers.0.norm1", "encoder.norm"), or
+/// nullptr when the model has no such module.
+const LayerNormWeights* layerNormModule(const Seq2SeqModel& model, std::string_view module);
+
 /// The index of the largest value (the first on a tie, as torch.argmax).
 Eigen::Index argmaxFirst(const Eigen::Ref<const Eigen::RowVectorXf>& row);
 

@@ -1,6 +1,7 @@
 #include "nn/attention.h"
 
 #include "nn/embedding.h"
+#include "nn/input_stages.h"
 #include "core/stage_builder.h"
 #include "text/tokenizer.h"
 
@@ -45,13 +46,12 @@ std::string str(long long v)
 /// "cross-attention of layer 1: " for the warnings of a layer's block; "" for a single block.
 std::string warningPrefix(const AttentionBlockContext& c)
 {
-    if (c.block.empty() && !c.layer)
+    if (c.block == Block::None && !c.layer)
         return {};
-    std::string what = c.block == "encoder_self" ? "encoder self-attention"
-        : c.block == "decoder_self"              ? "decoder self-attention"
-        : c.block == "cross"                     ? "cross-attention"
-        : c.block.empty()                        ? "attention"
-                                                 : c.block;
+    std::string what = c.block == Block::EncoderSelf ? "encoder self-attention"
+        : c.block == Block::DecoderSelf              ? "decoder self-attention"
+        : c.block == Block::Cross                    ? "cross-attention"
+                                                     : "attention";
     if (c.layer)
         what += " of layer " + str(*c.layer);
     return what + ": ";
@@ -116,7 +116,7 @@ Eigen::MatrixXf rowSoftmax(const Eigen::MatrixXf& scores, std::vector<Eigen::Ind
 
 Eigen::MatrixXf attentionBlock(const Eigen::MatrixXf& queryInput, const Eigen::MatrixXf& keyValueInput,
                                const AttentionWeights& weights, int heads, bool scaleScores, const BoolMatrix& blocked,
-                               const AttentionBlockContext& context, std::vector<Stage>& stages,
+                               const AttentionBlockContext& context, StageList& stages,
                                std::vector<std::string>& warnings)
 {
     checkBlockArguments(queryInput, keyValueInput, weights, heads, blocked, context);
@@ -129,7 +129,10 @@ Eigen::MatrixXf attentionBlock(const Eigen::MatrixXf& queryInput, const Eigen::M
     const Labels dims = context.featureLabels ? context.featureLabels : numberedLabels(d);
     const Labels headDims = numberedLabels(dK);
     const std::optional<int> layer = context.layer;
-    const std::string& block = context.block;
+    const Block block = context.block;
+    // Every stage's key in this block, and the module whose weights it used.
+    const auto key = [&](const char* id, std::optional<int> head = std::nullopt) { return StageKey{id, head, layer, block}; };
+    const std::string& module = context.module;
     detail::reserveMore(stages, 3 + 8 * static_cast<std::size_t>(heads));
 
     // The projections, each (rows x d) = input (rows x d) · W_*ᵀ (d x d) + b_*.
@@ -160,7 +163,8 @@ Eigen::MatrixXf attentionBlock(const Eigen::MatrixXf& queryInput, const Eigen::M
         const Labels& rows = p == 0 ? queries : keys;
         for (int h = 0; h < heads; ++h) {
             (*qkvHeads[p])[h] = source.middleCols(offset + h * dK, dK);
-            putMatrix(addStage(stages, names[p], h, layer, block, titles[p], self ? selfFormulas[p] : crossFormulas[p]),
+            putMatrix(addStage(stages, key(names[p], h), titles[p], self ? selfFormulas[p] : crossFormulas[p],
+                               {p == 0 ? context.queryInput : context.keyValueInput}, module),
                       matNames[p], (*qkvHeads[p])[h], rows, headDims);
         }
     }
@@ -169,34 +173,36 @@ Eigen::MatrixXf attentionBlock(const Eigen::MatrixXf& queryInput, const Eigen::M
     std::vector<Eigen::MatrixXf> scores(heads);
     for (int h = 0; h < heads; ++h) {
         scores[h].noalias() = q[h] * k[h].transpose();
-        putMatrix(addStage(stages, "scores", h, layer, block, "Scores Q·Kᵀ", "S_h = Q_h·K_hᵀ"), "S_h", scores[h], queries, keys);
+        putMatrix(addStage(stages, key("scores", h), "Scores Q·Kᵀ", "S_h = Q_h·K_hᵀ", {key("q", h), key("k", h)}), "S_h",
+                  scores[h], queries, keys);
     }
     // scaled: S'_h = S_h / √d_k keeps the scores' variance near 1 whatever d_k is.
     const float c = scaleScores ? static_cast<float>(1.0 / std::sqrt(static_cast<double>(dK))) : 1.0f;
     for (int h = 0; h < heads; ++h) {
         scores[h] *= c;
-        putMatrix(addStage(stages, "scaled", h, layer, block, "Scaled scores",
-                           scaleScores ? "S'_h = S_h / √d_k" : "S'_h = S_h  (scaling off)"),
+        putMatrix(addStage(stages, key("scaled", h), "Scaled scores", scaleScores ? "S'_h = S_h / √d_k" : "S'_h = S_h  (scaling off)",
+                           {key("scores", h)}),
                   "S'_h", scores[h], queries, keys);
     }
     // mask: M (m x n), 0 where allowed and -inf where hidden; the same for every head.
     const Eigen::MatrixXf mask = additiveMask(blocked);
-    putMatrix(addStage(stages, "mask", {}, layer, block, "Mask", "M_ij = −∞ if key j is hidden from query i, else 0"), "M",
+    putMatrix(addStage(stages, key("mask"), "Mask", "M_ij = −∞ if key j is hidden from query i, else 0"), "M",
               mask, queries, keys);
     const bool anyMasked = blocked.any();
     for (int h = 0; h < heads; ++h) {
         if (anyMasked)
             scores[h] += mask;
-        putMatrix(addStage(stages, "masked_scores", h, layer, block, "Masked scores", "S''_h = S'_h + M"), "S''_h", scores[h],
-                  queries, keys);
+        putMatrix(addStage(stages, key("masked_scores", h), "Masked scores", "S''_h = S'_h + M", {key("scaled", h), key("mask")}),
+                  "S''_h", scores[h], queries, keys);
     }
     // weights: A_h = softmax of each row of S''_h; each row sums to 1.
     std::vector<Eigen::MatrixXf> a(heads);
     std::vector<Eigen::Index> emptyRows;
     for (int h = 0; h < heads; ++h) {
         a[h] = rowSoftmax(scores[h], h == 0 ? &emptyRows : nullptr); // every head has the same mask
-        putMatrix(addStage(stages, "weights", h, layer, block, "Attention weights", "A_h = softmax(S''_h)  (row-wise)"), "A_h",
-                  a[h], queries, keys);
+        putMatrix(addStage(stages, key("weights", h), "Attention weights", "A_h = softmax(S''_h)  (row-wise)",
+                           {key("masked_scores", h)}),
+                  "A_h", a[h], queries, keys);
     }
     for (const auto row : emptyRows) {
         warnings.push_back(warningPrefix(context) + "query " + str(row) + " ("
@@ -207,16 +213,20 @@ Eigen::MatrixXf attentionBlock(const Eigen::MatrixXf& queryInput, const Eigen::M
     Eigen::MatrixXf concat(m, d);
     for (int h = 0; h < heads; ++h) {
         concat.middleCols(h * dK, dK).noalias() = a[h] * v[h];
-        putMatrix(addStage(stages, "head_output", h, layer, block, "Head output", "Z_h = A_h·V_h"), "Z_h",
+        putMatrix(addStage(stages, key("head_output", h), "Head output", "Z_h = A_h·V_h", {key("weights", h), key("v", h)}), "Z_h",
                   concat.middleCols(h * dK, dK), queries, headDims);
     }
-    putMatrix(addStage(stages, "concat", {}, layer, block, "Concatenated heads", "C = [Z_0 | Z_1 | … | Z_h-1]"), "C", concat,
-              queries, concatLabels(heads, dK));
+    std::vector<StageKey> headOutputs;
+    for (int h = 0; h < heads; ++h)
+        headOutputs.push_back(key("head_output", h));
+    putMatrix(addStage(stages, key("concat"), "Concatenated heads", "C = [Z_0 | Z_1 | … | Z_h-1]", std::move(headOutputs)), "C",
+              concat, queries, concatLabels(heads, dK));
 
     // output: O (m x d) = C (m x d) · W_Oᵀ (d x d) + b_O.
     Eigen::MatrixXf out = concat * weights.outProjWeight.transpose();
     out.rowwise() += weights.outProjBias.transpose();
-    putMatrix(addStage(stages, "output", {}, layer, block, "Output projection", "O = C·W_Oᵀ + b_O"), "O", out, queries, dims);
+    putMatrix(addStage(stages, key("output"), "Output projection", "O = C·W_Oᵀ + b_O", {key("concat")}, module), "O", out, queries,
+              dims);
     return out;
 }
 
@@ -254,35 +264,20 @@ Trace computeTrace(const Request& request)
 
     const Labels tokens = std::make_shared<const std::vector<std::string>>(trace.tokens);
     const Labels dims = numberedLabels(d);
-    std::vector<Stage>& stages = trace.stages;
+    StageList& stages = trace.stages;
     stages.reserve(6 + 8 * static_cast<std::size_t>(heads));
 
-    // embedding: E (n x d), one seeded row per token string.
-    Eigen::MatrixXf e = tokenEmbeddings(trace.tokens, d, cfg.seed);
-    const float s = embeddingScale(d, cfg.embedScale);
-    {
-        Stage& st = addStage(stages, "embedding", {}, {}, {}, "Token embeddings",
-                             cfg.embedScale ? "E = Embed(tokens);  E·√d_model" : "E = Embed(tokens)  (no √d_model scaling)");
-        Eigen::MatrixXf scaled = e * s;
-        putMatrix(st, "E", std::move(e), tokens, dims);
-        putMatrix(st, "E_scaled", std::move(scaled), tokens, dims);
-    }
-    // positional_encoding: P (n x d).
-    {
-        const char* formula = cfg.positional == PositionalEncoding::Sinusoidal
-            ? "PE(pos, 2i) = sin(pos / 10000^(2i/d_model)),  PE(pos, 2i+1) = cos(pos / 10000^(2i/d_model))"
-            : cfg.positional == PositionalEncoding::Learned ? "P = learned position table [pos]" : "P = 0  (no positional encoding)";
-        Stage& st = addStage(stages, "positional_encoding", {}, {}, {}, "Positional encoding", formula);
-        putMatrix(st, "P", positionalEncoding(cfg.positional, static_cast<int>(n), d, cfg.seed), tokens, dims);
-    }
-    // input: X = E·s + P (n x d).
-    const Eigen::MatrixXf x = stages[0].matrices[1].values + stages[1].main().values;
-    putMatrix(addStage(stages, "input", {}, {}, {}, "Input X", cfg.embedScale ? "X = E·√d_model + P" : "X = E + P"), "X", x,
-              tokens, dims);
+    // embedding, positional_encoding, input: X = E·s + P (n x d), one seeded row per token string.
+    InputSide side;
+    side.unscaledFormula = "E = Embed(tokens)  (no √d_model scaling)";
+    side.embedScale = cfg.embedScale;
+    side.positional = cfg.positional;
+    side.seed = cfg.seed;
+    const Eigen::MatrixXf x = inputStages(tokenEmbeddings(trace.tokens, d, cfg.seed), side, tokens, stages);
 
     // q .. output: self-attention of X (the same matrix as queries, keys and values).
-    attentionBlock(x, x, *weights, heads, cfg.scaleScores, blocked, AttentionBlockContext{tokens, tokens, dims, {}, {}}, stages,
-                   trace.warnings);
+    const AttentionBlockContext context{tokens, tokens, dims, {}, Block::None, {"input"}, {"input"}};
+    attentionBlock(x, x, *weights, heads, cfg.scaleScores, blocked, context, stages, trace.warnings);
     return trace;
 }
 

@@ -40,7 +40,12 @@ struct AttentionBlockContext {
     Labels keyLabels;           ///< one per key (row of the key/value input), n
     Labels featureLabels;       ///< "d0" .. "d{d-1}"; made when null
     std::optional<int> layer;   ///< Stage::layer of every stage (none for a single block)
-    std::string block;          ///< Stage::block of every stage: "encoder_self", "decoder_self", "cross" or "" (none)
+    Block block = Block::None;  ///< Stage::block of every stage
+    StageKey queryInput;        ///< the stage holding the query input (recorded as q's input)
+    StageKey keyValueInput;     ///< the stage holding the key/value input (k's and v's input)
+    /// The weights' module in the model file: "encoder.layers.0.self_attn"; "self_attn" for a
+    /// single attention block.
+    std::string module = "self_attn";
 };
 
 /// One multi-head attention block, stage by stage (docs/engine.md, section 6). Appends to
@@ -60,7 +65,7 @@ struct AttentionBlockContext {
 /// heads does not divide d, or m·n·heads exceeds ConfigLimits::maxAttentionCells.
 Eigen::MatrixXf attentionBlock(const Eigen::MatrixXf& queryInput, const Eigen::MatrixXf& keyValueInput,
                                const AttentionWeights& weights, int heads, bool scaleScores, const BoolMatrix& blocked,
-                               const AttentionBlockContext& context, std::vector<Stage>& stages,
+                               const AttentionBlockContext& context, StageList& stages,
                                std::vector<std::string>& warnings);
 
 /// Row softmax of `scores`: exp(x - rowmax) / sum. A row whose entries are all -inf gets

@@ -13,9 +13,6 @@ using detail::addStage;
 using detail::numberedLabels;
 using detail::putMatrix;
 
-constexpr const char* kEncoderSelf = "encoder_self";
-constexpr const char* kDecoderSelf = "decoder_self";
-constexpr const char* kCross = "cross";
 
 std::string str(long long v)
 {
@@ -99,36 +96,44 @@ void checkCells(std::int64_t cells)
                                     + str(ConfigLimits::maxAttentionCells) + ": use fewer tokens, heads or layers");
 }
 
-/// Appends one layer's own stages (not its attention blocks) with their labels.
+/// Appends one layer's own stages (not its attention blocks) with their labels, inputs and
+/// the module of their weights.
 class LayerStages {
 public:
-    LayerStages(std::vector<Stage>& stages, std::optional<int> layer, Labels rows, Labels dims)
+    /// `modulePrefix` names the layer in the model file: "encoder.layers.0.".
+    LayerStages(StageList& stages, std::optional<int> layer, std::string modulePrefix, Labels rows, Labels dims)
         : m_stages(stages)
         , m_layer(layer)
+        , m_prefix(std::move(modulePrefix))
         , m_rows(std::move(rows))
         , m_dims(std::move(dims))
     {
     }
 
-    /// A stage whose main matrix is (n x d) or, with `cols`, has those column labels.
-    void add(const char* id, const char* block, std::string title, std::string formula, std::string name,
-             const Eigen::MatrixXf& values, Labels cols = nullptr)
+    /// The key of this layer's stage `id` in `block`.
+    StageKey key(const char* id, Block block) const { return {id, std::nullopt, m_layer, block}; }
+
+    /// A stage whose main matrix is (n x d) or, with `cols`, has those column labels; `module`
+    /// ("linear1") is the layer's module whose weights it used, if any.
+    void add(const StageKey& key, std::string title, std::string formula, std::vector<StageKey> inputs, std::string name,
+             const Eigen::MatrixXf& values, const char* module = nullptr, Labels cols = nullptr)
     {
-        putMatrix(addStage(m_stages, id, {}, m_layer, block, std::move(title), std::move(formula)), std::move(name), values, m_rows,
-                  cols ? std::move(cols) : m_dims);
+        putMatrix(addStage(m_stages, key, std::move(title), std::move(formula), std::move(inputs), moduleName(module)),
+                  std::move(name), values, m_rows, cols ? std::move(cols) : m_dims);
     }
 
     /// A LayerNorm stage: the output, then the mean and variance (n x 1) of its input.
-    void addNorm(const char* id, const char* block, std::string title, std::string formula, std::string name,
-                 const LayerNormResult& r)
+    void addNorm(const StageKey& key, std::string title, std::string formula, const StageKey& input, const char* module,
+                 std::string name, const LayerNormResult& r)
     {
-        Stage& s = addStage(m_stages, id, {}, m_layer, block, std::move(title), std::move(formula));
+        Stage& s = addStage(m_stages, key, std::move(title), std::move(formula), {input}, moduleName(module));
         putMatrix(s, std::move(name), r.output, m_rows, m_dims);
         putMatrix(s, "mean", r.mean, m_rows, meanLabel());
         putMatrix(s, "variance", r.variance, m_rows, varianceLabel());
     }
 
 private:
+    std::string moduleName(const char* module) const { return module ? m_prefix + module : std::string(); }
     static Labels meanLabel()
     {
         static const Labels kLabel = std::make_shared<const std::vector<std::string>>(std::vector<std::string>{"mean"});
@@ -140,8 +145,9 @@ private:
         return kLabel;
     }
 
-    std::vector<Stage>& m_stages;
+    StageList& m_stages;
     std::optional<int> m_layer;
+    std::string m_prefix;
     Labels m_rows;
     Labels m_dims;
 };
@@ -151,32 +157,46 @@ const char* activationName(Activation a)
     return a == Activation::Gelu ? "GELU" : "ReLU";
 }
 
-/// ffn_hidden then ffn_output on `x` (the FFN's input, named `in` in the formula); returns F.
-Eigen::MatrixXf feedForwardStages(const Eigen::MatrixXf& x, const std::string& in, const FeedForwardWeights& w,
-                                  const TransformerOptions& o, const char* block, LayerStages& out)
+/// ffn_hidden then ffn_output on `x` (the FFN's input: the stage `input`, named `in` in the
+/// formula); returns F. Both stages are in `block`.
+Eigen::MatrixXf feedForwardStages(const Eigen::MatrixXf& x, const StageKey& input, const std::string& in, const FeedForwardWeights& w,
+                                  const TransformerOptions& o, Block block, LayerStages& out)
 {
     const Eigen::MatrixXf hidden = feedForwardHidden(x, w, o.activation);
-    out.add("ffn_hidden", block, "Feed-forward hidden layer",
-            std::string("H = ") + activationName(o.activation) + "(" + in + "·W_1ᵀ + b_1)", "H", hidden,
+    out.add(out.key("ffn_hidden", block), "Feed-forward hidden layer",
+            std::string("H = ") + activationName(o.activation) + "(" + in + "·W_1ᵀ + b_1)", {input}, "H", hidden, "linear1",
             numberedLabels(o.dFF, "f"));
     Eigen::MatrixXf f = feedForwardOutput(hidden, w);
-    out.add("ffn_output", block, "Feed-forward output", "F = H·W_2ᵀ + b_2", "F", f);
+    out.add(out.key("ffn_output", block), "Feed-forward output", "F = H·W_2ᵀ + b_2", {out.key("ffn_hidden", block)}, "F", f,
+            "linear2");
     return f;
 }
 
-/// The stack's final output stage: LN(x) with its statistics, or x itself without a final norm.
-Eigen::MatrixXf stackOutput(const char* id, const char* title, const char* name, const Eigen::MatrixXf& x,
+/// The stack's final output stage (`id` = encoder_output or decoder_output): LN(x) with its
+/// statistics, or x itself without a final norm. `last` is the last layer's output stage.
+Eigen::MatrixXf stackOutput(const char* id, const char* title, const char* name, const Eigen::MatrixXf& x, const StageKey& last,
                             const std::optional<LayerNormWeights>& finalNorm, const TransformerOptions& o, const Labels& tokens,
-                            const Labels& dims, std::vector<Stage>& stages)
+                            const Labels& dims, StageList& stages)
 {
-    LayerStages out(stages, std::nullopt, tokens, dims);
+    const bool encoder = std::string_view(id) == "encoder_output";
+    LayerStages out(stages, std::nullopt, encoder ? "encoder." : "decoder.", tokens, dims);
+    const StageKey key{id};
     if (!finalNorm) {
-        out.add(id, "", title, std::string(name) + " = output of the last layer", name, x);
+        out.add(key, title, std::string(name) + " = output of the last layer", {last}, name, x);
         return x;
     }
     LayerNormResult r = layerNorm(x, *finalNorm, o.eps);
-    out.addNorm(id, "", title, std::string(name) + " = LN(output of the last layer)", name, r);
+    out.addNorm(key, title, std::string(name) + " = LN(output of the last layer)", last, "norm", name, r);
     return std::move(r.output);
+}
+
+/// The stage that feeds layer `layer` of a stack in `block`: the embeddings' input for the
+/// first layer, the previous layer's output for the others.
+StageKey layerInput(int layer, Block block)
+{
+    if (layer == 0)
+        return {"input", std::nullopt, std::nullopt, block};
+    return {"layer_output", std::nullopt, layer - 1, block};
 }
 
 } // namespace
@@ -271,7 +291,7 @@ Eigen::MatrixXf feedForwardOutput(const Eigen::MatrixXf& hidden, const FeedForwa
 }
 
 Eigen::MatrixXf encoderLayer(const Eigen::MatrixXf& x, const EncoderLayerWeights& w, const TransformerOptions& options,
-                             const BoolMatrix& blocked, const Labels& tokens, int layer, std::vector<Stage>& stages,
+                             const BoolMatrix& blocked, const Labels& tokens, int layer, StageList& stages,
                              std::vector<std::string>& warnings)
 {
     const TransformerOptions& o = options;
@@ -281,55 +301,61 @@ Eigen::MatrixXf encoderLayer(const Eigen::MatrixXf& x, const EncoderLayerWeights
     checkEncoderWeights(w, o);
     checkMask(blocked, x.rows(), x.rows(), "the mask");
     const Labels dims = numberedLabels(o.dModel);
-    const AttentionBlockContext attention{tokens, tokens, dims, layer, kEncoderSelf};
-    LayerStages out(stages, layer, tokens, dims);
-    const char* b = kEncoderSelf;
+    const std::string prefix = "encoder.layers." + str(layer) + ".";
+    LayerStages out(stages, layer, prefix, tokens, dims);
+    const Block b = Block::EncoderSelf;
+    const StageKey in = layerInput(layer, b);
+    const auto key = [&](const char* id) { return out.key(id, b); };
+    // The self-attention block, on `input` as queries, keys and values.
+    const auto attention = [&](const Eigen::MatrixXf& input, const StageKey& inputKey) {
+        const AttentionBlockContext c{tokens, tokens, dims, layer, b, inputKey, inputKey, prefix + "self_attn"};
+        return attentionBlock(input, input, w.selfAttn, o.heads, o.scaleScores, blocked, c, stages, warnings);
+    };
 
     if (o.norm == NormPlacement::Post) {
         // attention stages: SA(X), queries, keys and values all from X.
-        const Eigen::MatrixXf sa = attentionBlock(x, x, w.selfAttn, o.heads, o.scaleScores, blocked, attention, stages, warnings);
+        const Eigen::MatrixXf sa = attention(x, in);
         // attn_residual: R_1 (n x d) = X + SA(X).
         const Eigen::MatrixXf r1 = residual(x, sa);
-        out.add("attn_residual", b, "Residual: input + attention", "R_1 = X + SA(X)", "R_1", r1);
+        out.add(key("attn_residual"), "Residual: input + attention", "R_1 = X + SA(X)", {in, key("output")}, "R_1", r1);
         // attn_norm: N_1 = LN_1(R_1) (Add & Norm).
         const LayerNormResult n1 = layerNorm(r1, w.norm1, o.eps);
-        out.addNorm("attn_norm", b, "Add & Norm (attention)", "N_1 = LN_1(R_1)", "N_1", n1);
+        out.addNorm(key("attn_norm"), "Add & Norm (attention)", "N_1 = LN_1(R_1)", key("attn_residual"), "norm1", "N_1", n1);
         // ffn_hidden, ffn_output: F = FFN(N_1).
-        const Eigen::MatrixXf f = feedForwardStages(n1.output, "N_1", w.ffn, o, b, out);
+        const Eigen::MatrixXf f = feedForwardStages(n1.output, key("attn_norm"), "N_1", w.ffn, o, b, out);
         // ffn_residual: R_2 = N_1 + F.
         const Eigen::MatrixXf r2 = residual(n1.output, f);
-        out.add("ffn_residual", b, "Residual: + feed-forward", "R_2 = N_1 + F", "R_2", r2);
+        out.add(key("ffn_residual"), "Residual: + feed-forward", "R_2 = N_1 + F", {key("attn_norm"), key("ffn_output")}, "R_2", r2);
         // ffn_norm: N_2 = LN_2(R_2), the layer's output.
         LayerNormResult n2 = layerNorm(r2, w.norm2, o.eps);
-        out.addNorm("ffn_norm", b, "Add & Norm (feed-forward)", "N_2 = LN_2(R_2)", "N_2", n2);
-        out.add("layer_output", b, "Layer output", "Y = N_2", "Y", n2.output);
+        out.addNorm(key("ffn_norm"), "Add & Norm (feed-forward)", "N_2 = LN_2(R_2)", key("ffn_residual"), "norm2", "N_2", n2);
+        out.add(key("layer_output"), "Layer output", "Y = N_2", {key("ffn_norm")}, "Y", n2.output);
         return std::move(n2.output);
     }
 
     // Pre-LN. attn_norm: N_1 = LN_1(X), the input of self-attention.
     const LayerNormResult n1 = layerNorm(x, w.norm1, o.eps);
-    out.addNorm("attn_norm", b, "Layer norm before attention", "N_1 = LN_1(X)", "N_1", n1);
+    out.addNorm(key("attn_norm"), "Layer norm before attention", "N_1 = LN_1(X)", in, "norm1", "N_1", n1);
     // attention stages: SA(N_1).
-    const Eigen::MatrixXf sa
-        = attentionBlock(n1.output, n1.output, w.selfAttn, o.heads, o.scaleScores, blocked, attention, stages, warnings);
+    const Eigen::MatrixXf sa = attention(n1.output, key("attn_norm"));
     // attn_residual: R_1 = X + SA(N_1); the stream itself stays unnormalised.
     const Eigen::MatrixXf r1 = residual(x, sa);
-    out.add("attn_residual", b, "Residual: input + attention", "R_1 = X + SA(N_1)", "R_1", r1);
+    out.add(key("attn_residual"), "Residual: input + attention", "R_1 = X + SA(N_1)", {in, key("output")}, "R_1", r1);
     // ffn_norm: N_2 = LN_2(R_1), the input of the feed-forward network.
     const LayerNormResult n2 = layerNorm(r1, w.norm2, o.eps);
-    out.addNorm("ffn_norm", b, "Layer norm before feed-forward", "N_2 = LN_2(R_1)", "N_2", n2);
+    out.addNorm(key("ffn_norm"), "Layer norm before feed-forward", "N_2 = LN_2(R_1)", key("attn_residual"), "norm2", "N_2", n2);
     // ffn_hidden, ffn_output: F = FFN(N_2).
-    const Eigen::MatrixXf f = feedForwardStages(n2.output, "N_2", w.ffn, o, b, out);
+    const Eigen::MatrixXf f = feedForwardStages(n2.output, key("ffn_norm"), "N_2", w.ffn, o, b, out);
     // ffn_residual: R_2 = R_1 + F, the layer's output.
     Eigen::MatrixXf r2 = residual(r1, f);
-    out.add("ffn_residual", b, "Residual: + feed-forward", "R_2 = R_1 + F", "R_2", r2);
-    out.add("layer_output", b, "Layer output", "Y = R_2", "Y", r2);
+    out.add(key("ffn_residual"), "Residual: + feed-forward", "R_2 = R_1 + F", {key("attn_residual"), key("ffn_output")}, "R_2", r2);
+    out.add(key("layer_output"), "Layer output", "Y = R_2", {key("ffn_residual")}, "Y", r2);
     return r2;
 }
 
 Eigen::MatrixXf decoderLayer(const Eigen::MatrixXf& y, const Eigen::MatrixXf& memory, const DecoderLayerWeights& w,
                              const TransformerOptions& options, const BoolMatrix& selfBlocked, const BoolMatrix& crossBlocked,
-                             const Labels& targetTokens, const Labels& memoryTokens, int layer, std::vector<Stage>& stages,
+                             const Labels& targetTokens, const Labels& memoryTokens, int layer, StageList& stages,
                              std::vector<std::string>& warnings)
 {
     const TransformerOptions& o = options;
@@ -341,66 +367,78 @@ Eigen::MatrixXf decoderLayer(const Eigen::MatrixXf& y, const Eigen::MatrixXf& me
     checkMask(selfBlocked, y.rows(), y.rows(), "the self-attention mask");
     checkMask(crossBlocked, y.rows(), memory.rows(), "the cross-attention mask");
     const Labels dims = numberedLabels(o.dModel);
-    const AttentionBlockContext selfAttention{targetTokens, targetTokens, dims, layer, kDecoderSelf};
-    const AttentionBlockContext crossAttention{targetTokens, memoryTokens, dims, layer, kCross};
-    LayerStages out(stages, layer, targetTokens, dims);
-    const char* bs = kDecoderSelf;
-    const char* bc = kCross;
+    const std::string prefix = "decoder.layers." + str(layer) + ".";
+    LayerStages out(stages, layer, prefix, targetTokens, dims);
+    const Block bs = Block::DecoderSelf;
+    const Block bc = Block::Cross;
+    const StageKey in = layerInput(layer, bs);
+    const StageKey mem{"encoder_output"};
+    const auto self = [&](const char* id) { return out.key(id, bs); };
+    const auto cross = [&](const char* id) { return out.key(id, bc); };
+    // Self-attention on `input` (usually with the look-ahead mask); cross-attention with queries
+    // from `input` and keys and values from the memory.
+    const auto selfAttention = [&](const Eigen::MatrixXf& input, const StageKey& inputKey) {
+        const AttentionBlockContext c{targetTokens, targetTokens, dims, layer, bs, inputKey, inputKey, prefix + "self_attn"};
+        return attentionBlock(input, input, w.selfAttn, o.heads, o.scaleScores, selfBlocked, c, stages, warnings);
+    };
+    const auto crossAttention = [&](const Eigen::MatrixXf& input, const StageKey& inputKey) {
+        const AttentionBlockContext c{targetTokens, memoryTokens, dims, layer, bc, inputKey, mem, prefix + "multihead_attn"};
+        return attentionBlock(input, memory, w.crossAttn, o.heads, o.scaleScores, crossBlocked, c, stages, warnings);
+    };
 
     if (o.norm == NormPlacement::Post) {
-        // attention stages (decoder_self): SA(Y), usually with the look-ahead mask.
-        const Eigen::MatrixXf sa
-            = attentionBlock(y, y, w.selfAttn, o.heads, o.scaleScores, selfBlocked, selfAttention, stages, warnings);
+        // attention stages (decoder_self): SA(Y).
+        const Eigen::MatrixXf sa = selfAttention(y, in);
         // attn_residual: R_1 (m x d) = Y + SA(Y);  attn_norm: N_1 = LN_1(R_1).
         const Eigen::MatrixXf r1 = residual(y, sa);
-        out.add("attn_residual", bs, "Residual: input + self-attention", "R_1 = Y + SA(Y)", "R_1", r1);
+        out.add(self("attn_residual"), "Residual: input + self-attention", "R_1 = Y + SA(Y)", {in, self("output")}, "R_1", r1);
         const LayerNormResult n1 = layerNorm(r1, w.norm1, o.eps);
-        out.addNorm("attn_norm", bs, "Add & Norm (self-attention)", "N_1 = LN_1(R_1)", "N_1", n1);
-        // attention stages (cross): CA(N_1, Mem), queries from the decoder, keys and values from the memory.
-        const Eigen::MatrixXf ca = attentionBlock(n1.output, memory, w.crossAttn, o.heads, o.scaleScores, crossBlocked,
-                                                  crossAttention, stages, warnings);
+        out.addNorm(self("attn_norm"), "Add & Norm (self-attention)", "N_1 = LN_1(R_1)", self("attn_residual"), "norm1", "N_1", n1);
+        // attention stages (cross): CA(N_1, Mem).
+        const Eigen::MatrixXf ca = crossAttention(n1.output, self("attn_norm"));
         // cross_residual: R_2 = N_1 + CA;  cross_norm: N_2 = LN_2(R_2).
         const Eigen::MatrixXf r2 = residual(n1.output, ca);
-        out.add("cross_residual", bc, "Residual: + cross-attention", "R_2 = N_1 + CA(N_1, Mem)", "R_2", r2);
+        out.add(cross("cross_residual"), "Residual: + cross-attention", "R_2 = N_1 + CA(N_1, Mem)", {self("attn_norm"), cross("output")},
+                "R_2", r2);
         const LayerNormResult n2 = layerNorm(r2, w.norm2, o.eps);
-        out.addNorm("cross_norm", bc, "Add & Norm (cross-attention)", "N_2 = LN_2(R_2)", "N_2", n2);
+        out.addNorm(cross("cross_norm"), "Add & Norm (cross-attention)", "N_2 = LN_2(R_2)", cross("cross_residual"), "norm2", "N_2",
+                    n2);
         // ffn_hidden, ffn_output: F = FFN(N_2);  ffn_residual: R_3 = N_2 + F;  ffn_norm: N_3 = LN_3(R_3).
-        const Eigen::MatrixXf f = feedForwardStages(n2.output, "N_2", w.ffn, o, bs, out);
+        const Eigen::MatrixXf f = feedForwardStages(n2.output, cross("cross_norm"), "N_2", w.ffn, o, bs, out);
         const Eigen::MatrixXf r3 = residual(n2.output, f);
-        out.add("ffn_residual", bs, "Residual: + feed-forward", "R_3 = N_2 + F", "R_3", r3);
+        out.add(self("ffn_residual"), "Residual: + feed-forward", "R_3 = N_2 + F", {cross("cross_norm"), self("ffn_output")}, "R_3", r3);
         LayerNormResult n3 = layerNorm(r3, w.norm3, o.eps);
-        out.addNorm("ffn_norm", bs, "Add & Norm (feed-forward)", "N_3 = LN_3(R_3)", "N_3", n3);
-        out.add("layer_output", bs, "Layer output", "Y' = N_3", "Y'", n3.output);
+        out.addNorm(self("ffn_norm"), "Add & Norm (feed-forward)", "N_3 = LN_3(R_3)", self("ffn_residual"), "norm3", "N_3", n3);
+        out.add(self("layer_output"), "Layer output", "Y' = N_3", {self("ffn_norm")}, "Y'", n3.output);
         return std::move(n3.output);
     }
 
     // Pre-LN. attn_norm: N_1 = LN_1(Y);  attention stages (decoder_self): SA(N_1);  attn_residual: R_1 = Y + SA(N_1).
     const LayerNormResult n1 = layerNorm(y, w.norm1, o.eps);
-    out.addNorm("attn_norm", bs, "Layer norm before self-attention", "N_1 = LN_1(Y)", "N_1", n1);
-    const Eigen::MatrixXf sa
-        = attentionBlock(n1.output, n1.output, w.selfAttn, o.heads, o.scaleScores, selfBlocked, selfAttention, stages, warnings);
+    out.addNorm(self("attn_norm"), "Layer norm before self-attention", "N_1 = LN_1(Y)", in, "norm1", "N_1", n1);
+    const Eigen::MatrixXf sa = selfAttention(n1.output, self("attn_norm"));
     const Eigen::MatrixXf r1 = residual(y, sa);
-    out.add("attn_residual", bs, "Residual: input + self-attention", "R_1 = Y + SA(N_1)", "R_1", r1);
+    out.add(self("attn_residual"), "Residual: input + self-attention", "R_1 = Y + SA(N_1)", {in, self("output")}, "R_1", r1);
     // cross_norm: N_2 = LN_2(R_1);  attention stages (cross): CA(N_2, Mem);  cross_residual: R_2 = R_1 + CA.
     const LayerNormResult n2 = layerNorm(r1, w.norm2, o.eps);
-    out.addNorm("cross_norm", bc, "Layer norm before cross-attention", "N_2 = LN_2(R_1)", "N_2", n2);
-    const Eigen::MatrixXf ca = attentionBlock(n2.output, memory, w.crossAttn, o.heads, o.scaleScores, crossBlocked,
-                                              crossAttention, stages, warnings);
+    out.addNorm(cross("cross_norm"), "Layer norm before cross-attention", "N_2 = LN_2(R_1)", self("attn_residual"), "norm2", "N_2", n2);
+    const Eigen::MatrixXf ca = crossAttention(n2.output, cross("cross_norm"));
     const Eigen::MatrixXf r2 = residual(r1, ca);
-    out.add("cross_residual", bc, "Residual: + cross-attention", "R_2 = R_1 + CA(N_2, Mem)", "R_2", r2);
+    out.add(cross("cross_residual"), "Residual: + cross-attention", "R_2 = R_1 + CA(N_2, Mem)", {self("attn_residual"), cross("output")},
+            "R_2", r2);
     // ffn_norm: N_3 = LN_3(R_2);  ffn_hidden, ffn_output: F = FFN(N_3);  ffn_residual: R_3 = R_2 + F.
     const LayerNormResult n3 = layerNorm(r2, w.norm3, o.eps);
-    out.addNorm("ffn_norm", bs, "Layer norm before feed-forward", "N_3 = LN_3(R_2)", "N_3", n3);
-    const Eigen::MatrixXf f = feedForwardStages(n3.output, "N_3", w.ffn, o, bs, out);
+    out.addNorm(self("ffn_norm"), "Layer norm before feed-forward", "N_3 = LN_3(R_2)", cross("cross_residual"), "norm3", "N_3", n3);
+    const Eigen::MatrixXf f = feedForwardStages(n3.output, self("ffn_norm"), "N_3", w.ffn, o, bs, out);
     Eigen::MatrixXf r3 = residual(r2, f);
-    out.add("ffn_residual", bs, "Residual: + feed-forward", "R_3 = R_2 + F", "R_3", r3);
-    out.add("layer_output", bs, "Layer output", "Y' = R_3", "Y'", r3);
+    out.add(self("ffn_residual"), "Residual: + feed-forward", "R_3 = R_2 + F", {cross("cross_residual"), self("ffn_output")}, "R_3", r3);
+    out.add(self("layer_output"), "Layer output", "Y' = R_3", {self("ffn_residual")}, "Y'", r3);
     return r3;
 }
 
 Eigen::MatrixXf encoderStack(const Eigen::MatrixXf& x, const std::vector<EncoderLayerWeights>& layers,
                              const std::optional<LayerNormWeights>& finalNorm, const TransformerOptions& options,
-                             const BoolMatrix& blocked, const Labels& tokens, std::vector<Stage>& stages,
+                             const BoolMatrix& blocked, const Labels& tokens, StageList& stages,
                              std::vector<std::string>& warnings)
 {
     options.validate();
@@ -419,14 +457,15 @@ Eigen::MatrixXf encoderStack(const Eigen::MatrixXf& x, const std::vector<Encoder
     for (std::size_t i = 0; i < layers.size(); ++i)
         h = encoderLayer(h, layers[i], options, blocked, tokens, static_cast<int>(i), stages, warnings);
     // encoder_output: Mem (n x d) = LN(Y_N) with a final norm, else Y_N.
-    return stackOutput("encoder_output", "Encoder output", "Mem", h, finalNorm, options, tokens, numberedLabels(options.dModel),
+    const StageKey last = layerInput(static_cast<int>(layers.size()), Block::EncoderSelf);
+    return stackOutput("encoder_output", "Encoder output", "Mem", h, last, finalNorm, options, tokens, numberedLabels(options.dModel),
                        stages);
 }
 
 Eigen::MatrixXf decoderStack(const Eigen::MatrixXf& y, const Eigen::MatrixXf& memory, const std::vector<DecoderLayerWeights>& layers,
                              const std::optional<LayerNormWeights>& finalNorm, const TransformerOptions& options,
                              const BoolMatrix& selfBlocked, const BoolMatrix& crossBlocked, const Labels& targetTokens,
-                             const Labels& memoryTokens, std::vector<Stage>& stages, std::vector<std::string>& warnings)
+                             const Labels& memoryTokens, StageList& stages, std::vector<std::string>& warnings)
 {
     options.validate();
     if (layers.empty() || static_cast<int>(layers.size()) != options.decoderLayers)
@@ -447,7 +486,8 @@ Eigen::MatrixXf decoderStack(const Eigen::MatrixXf& y, const Eigen::MatrixXf& me
         h = decoderLayer(h, memory, layers[i], options, selfBlocked, crossBlocked, targetTokens, memoryTokens,
                          static_cast<int>(i), stages, warnings);
     // decoder_output: (m x d) = LN(Y'_M) with a final norm, else Y'_M.
-    return stackOutput("decoder_output", "Decoder output", "Out", h, finalNorm, options, targetTokens,
+    const StageKey last = layerInput(static_cast<int>(layers.size()), Block::DecoderSelf);
+    return stackOutput("decoder_output", "Decoder output", "Out", h, last, finalNorm, options, targetTokens,
                        numberedLabels(options.dModel), stages);
 }
 

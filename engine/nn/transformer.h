@@ -134,7 +134,7 @@ Eigen::MatrixXf feedForwardOutput(const Eigen::MatrixXf& hidden, const FeedForwa
 
 /// One encoder layer on X (n x d); block "encoder_self"; returns layer_output (n x d).
 Eigen::MatrixXf encoderLayer(const Eigen::MatrixXf& x, const EncoderLayerWeights& w, const TransformerOptions& options,
-                             const BoolMatrix& blocked, const Labels& tokens, int layer, std::vector<Stage>& stages,
+                             const BoolMatrix& blocked, const Labels& tokens, int layer, StageList& stages,
                              std::vector<std::string>& warnings);
 
 /// One decoder layer on Y (m x d) with the encoder output Mem (n x d): self-attention (block
@@ -142,7 +142,7 @@ Eigen::MatrixXf encoderLayer(const Eigen::MatrixXf& x, const EncoderLayerWeights
 /// crossBlocked m x n) and the feed-forward network (block "decoder_self"); returns layer_output (m x d).
 Eigen::MatrixXf decoderLayer(const Eigen::MatrixXf& y, const Eigen::MatrixXf& memory, const DecoderLayerWeights& w,
                              const TransformerOptions& options, const BoolMatrix& selfBlocked, const BoolMatrix& crossBlocked,
-                             const Labels& targetTokens, const Labels& memoryTokens, int layer, std::vector<Stage>& stages,
+                             const Labels& targetTokens, const Labels& memoryTokens, int layer, StageList& stages,
                              std::vector<std::string>& warnings);
 
 /// The encoder stack: layers 0..N−1 on X (n x d), then the final norm if given; appends the stage
@@ -150,7 +150,7 @@ Eigen::MatrixXf decoderLayer(const Eigen::MatrixXf& y, const Eigen::MatrixXf& me
 /// returns it (n x d): the decoder's memory.
 Eigen::MatrixXf encoderStack(const Eigen::MatrixXf& x, const std::vector<EncoderLayerWeights>& layers,
                              const std::optional<LayerNormWeights>& finalNorm, const TransformerOptions& options,
-                             const BoolMatrix& blocked, const Labels& tokens, std::vector<Stage>& stages,
+                             const BoolMatrix& blocked, const Labels& tokens, StageList& stages,
                              std::vector<std::string>& warnings);
 
 /// The decoder stack on Y (m x d) and Mem (n x d), then the final norm if given; appends
@@ -158,7 +158,7 @@ Eigen::MatrixXf encoderStack(const Eigen::MatrixXf& x, const std::vector<Encoder
 Eigen::MatrixXf decoderStack(const Eigen::MatrixXf& y, const Eigen::MatrixXf& memory, const std::vector<DecoderLayerWeights>& layers,
                              const std::optional<LayerNormWeights>& finalNorm, const TransformerOptions& options,
                              const BoolMatrix& selfBlocked, const BoolMatrix& crossBlocked, const Labels& targetTokens,
-                             const Labels& memoryTokens, std::vector<Stage>& stages, std::vector<std::string>& warnings);
+                             const Labels& memoryTokens, StageList& stages, std::vector<std::string>& warnings);
 
 /// The inputs of nn.Transformer.forward for one sequence (batch_first, no batch dimension).
 struct TransformerInputs {
@@ -176,13 +176,13 @@ struct TransformerInputs {
 
 /// Every stage of an encoder/decoder computation.
 struct TransformerTrace {
-    std::vector<Stage> stages;
+    StageList stages;
     std::vector<std::string> warnings;
     Eigen::MatrixXf encoderOutput; ///< (n x d) the memory; src itself when there is no encoder layer
     Eigen::MatrixXf decoderOutput; ///< (m x d); empty when there is no decoder layer
 
-    /// The stage with exactly this id, head, layer and block ("" = none), or nullptr.
-    const Stage* find(std::string_view id, std::optional<int> head, std::optional<int> layer, std::string_view block) const
+    /// The stage with exactly this id, head, layer and block, or nullptr.
+    const Stage* find(std::string_view id, std::optional<int> head, std::optional<int> layer, Block block) const
     {
         return findStage(stages, id, head, layer, block);
     }

@@ -560,8 +560,8 @@ QString stageFileBaseName(const Trace& trace, std::size_t index)
         return name + QStringLiteral("unknown");
     const Stage& s = trace.stages[index];
     name += QString::fromStdString(s.id);
-    if (!s.block.empty())
-        name += QLatin1Char('_') + QString::fromStdString(s.block);
+    if (s.block != Block::None)
+        name += QLatin1Char('_') + QString::fromLatin1(toString(s.block));
     if (s.layer)
         name += QStringLiteral("_layer%1").arg(*s.layer + 1);
     if (s.head)

@@ -224,7 +224,7 @@ void LessonPlayer::goToStep(int index)
         m_error = tr("This model has no stage %1 in layer %2 (%3); the nearest one is shown.")
                       .arg(stepName(QString::fromStdString(s.stage)))
                       .arg(s.layer + 1)
-                      .arg(blockName(QString::fromStdString(s.block)));
+                      .arg(blockName(s.block));
     showStep();
 }
 

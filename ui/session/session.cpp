@@ -102,18 +102,18 @@ bool Session::applyLessonStep(const LessonStep& s, bool force)
     return found;
 }
 
-int Session::lessonStepIndex(const std::string& stage, int layer, const std::string& block) const
+int Session::lessonStepIndex(const std::string& stage, int layer, Block block) const
 {
     const QString id = QString::fromStdString(stage);
     if (id == u"tokens" || id == u"embedding" || id == u"positional_encoding" || id == u"input")
-        return stepIndex(id, std::nullopt, block == "encoder_self" ? QStringLiteral("encoder_self") : QStringLiteral("decoder_self"));
+        return stepIndex(id, std::nullopt, block == Block::EncoderSelf ? Block::EncoderSelf : Block::DecoderSelf);
     if (id == u"encoder_output" || id == u"decoder_output" || id == u"logits" || id == u"probabilities")
-        return stepIndex(id, std::nullopt, QString());
-    QString b = QString::fromStdString(block);
+        return stepIndex(id, std::nullopt, Block::None);
+    Block b = block;
     if (id == u"cross_residual" || id == u"cross_norm")
-        b = QStringLiteral("cross");
-    else if (b == u"cross" && (id.startsWith(u"ffn_") || id == u"attn_residual" || id == u"attn_norm" || id == u"layer_output"))
-        b = QStringLiteral("decoder_self");
+        b = Block::Cross;
+    else if (b == Block::Cross && (id.startsWith(u"ffn_") || id == u"attn_residual" || id == u"attn_norm" || id == u"layer_output"))
+        b = Block::DecoderSelf;
     return stepIndex(id, layer, b);
 }
 
@@ -223,7 +223,7 @@ void Session::recompute()
             at = std::clamp(m_step, 0, static_cast<int>(steps().size()) - 1);
         const bool moved = at != m_step;
         m_step = at;
-        m_projectedBlock = QStringLiteral("?");
+        m_projectedBlock.reset();
         project();
         if (m_head >= m_full->config.heads)
             setHead(m_full->config.heads - 1);
@@ -323,22 +323,6 @@ std::shared_ptr<const Trace> Session::withInputWarnings(std::shared_ptr<const Tr
     return copy;
 }
 
-namespace {
-
-/// The matrix an attention block's queries come from (docs/transformer-layers.md).
-const Stage* attentionInput(const Trace& t, int layer, const std::string& block, NormPlacement norm)
-{
-    if (norm == NormPlacement::Pre)
-        return block == "cross" ? t.find("cross_norm", std::nullopt, layer, "cross") : t.find("attn_norm", std::nullopt, layer, block);
-    if (block == "cross")
-        return t.find("attn_norm", std::nullopt, layer, "decoder_self");
-    if (layer == 0)
-        return t.find("input", std::nullopt, std::nullopt, block);
-    return t.find("layer_output", std::nullopt, layer - 1, block);
-}
-
-} // namespace
-
 void Session::project()
 {
     if (!isModel() || !m_full || !m_full->model) {
@@ -346,7 +330,7 @@ void Session::project()
         return;
     }
     const Step& st = currentStep();
-    if (st.layer == m_projectedLayer && st.block == m_projectedBlock && m_trace)
+    if (m_projectedBlock && st.layer == m_projectedLayer && st.block == *m_projectedBlock && m_trace)
         return;
     const Trace& full = *m_full;
     auto t = std::make_shared<Trace>();
@@ -354,40 +338,37 @@ void Session::project()
     t->warnings = full.warnings;
     t->model = full.model;
     t->targetTokens = full.targetTokens;
-    const bool target = st.block == u"decoder_self" || st.block == u"cross";
+    const bool target = st.block == Block::DecoderSelf || st.block == Block::Cross;
     t->tokens = target ? full.targetTokens : full.tokens;
     // The decoder's self-attention is masked; the views say so through the config.
-    t->config.mask = st.block == u"decoder_self" && st.layer ? MaskKind::Causal : MaskKind::None;
+    t->config.mask = st.block == Block::DecoderSelf && st.layer ? MaskKind::Causal : MaskKind::None;
     t->config.padTo = 0;
-    const std::string block = st.block.toStdString();
-    const auto take = [&](const Stage& s, const char* id) {
-        Stage c = s;
-        if (id)
-            c.id = id;
-        c.layer.reset();
-        c.block.clear();
-        t->stages.push_back(std::move(c));
-    };
-    for (const Stage& s : full.stages) {
-        if (s.layer == st.layer && s.block == block)
-            take(s, nullptr);
+    // The views find this block's stages by id and head: they share the full trace's.
+    t->scopeLayer = st.layer;
+    t->scopeBlock = st.block;
+    for (std::size_t i = 0; i < full.stages.size(); ++i) {
+        const Stage& s = full.stages[i];
+        if (s.layer == st.layer && s.block == st.block)
+            t->stages.share(full.stages.pointer(i));
     }
-    if (st.layer) {
-        const int layer = *st.layer;
-        if (const Stage* in = attentionInput(full, layer, block, full.model->options.norm))
-            take(*in, "input");
-        // Cross-attention's keys and values come from the encoder output, the memory.
-        if (block == "cross")
-            if (const Stage* mem = full.find("encoder_output", std::nullopt, std::nullopt, ""))
-                take(*mem, "key_input");
-        const TransformerWeights& w = full.model->weights;
-        const AttentionWeights* aw = nullptr;
-        if (block == "encoder_self" && layer < static_cast<int>(w.encoder.size()))
-            aw = &w.encoder[static_cast<std::size_t>(layer)].selfAttn;
-        else if (layer < static_cast<int>(w.decoder.size()))
-            aw = block == "cross" ? &w.decoder[static_cast<std::size_t>(layer)].crossAttn : &w.decoder[static_cast<std::size_t>(layer)].selfAttn;
-        if (aw)
-            t->weights = std::shared_ptr<const AttentionWeights>(full.model, aw); // shares the model's lifetime
+    // The attention block's inputs, as the trace recorded them: "input" is what its queries
+    // were projected from, "key_input" what its keys and values were (cross-attention: the memory).
+    const Stage* q = t->find("q", 0);
+    const auto alias = [&](const Stage* source, const char* id) {
+        if (!source)
+            return;
+        Stage& a = t->stages.add();
+        a = *source;
+        static_cast<StageKey&>(a) = StageKey{id, std::nullopt, st.layer, st.block};
+    };
+    if (q) {
+        const Stage* queries = full.input(*q);
+        alias(queries, "input");
+        const Stage* k = t->find("k", 0);
+        if (const Stage* keys = k ? full.input(*k) : nullptr; keys && keys != queries)
+            alias(keys, "key_input");
+        if (const AttentionWeights* w = attentionModule(*full.model, q->module))
+            t->weights = std::shared_ptr<const AttentionWeights>(full.model, w); // shares the model's lifetime
     }
     m_trace = std::move(t);
     m_projectedLayer = st.layer;
@@ -409,7 +390,7 @@ int Session::stepIndex(const QString& id) const
     return -1;
 }
 
-int Session::stepIndex(const QString& id, std::optional<int> layer, const QString& block) const
+int Session::stepIndex(const QString& id, std::optional<int> layer, Block block) const
 {
     const auto& s = steps();
     for (std::size_t i = 0; i < s.size(); ++i) {
@@ -469,7 +450,7 @@ void Session::setGenerationStep(int step)
     m_generationStep = wanted;
     if (isGenerating() && count > 0) {
         m_full = withInputWarnings(m_generation.steps[static_cast<std::size_t>(wanted < 0 ? last : wanted)]);
-        m_projectedBlock = QStringLiteral("?");
+        m_projectedBlock.reset();
         project();
         emit traceChanged();
     }
@@ -589,7 +570,7 @@ bool Session::saveSession(const QString& path, QString* error) const
         // Where in the Transformer, and what the decoder reads.
         const Step& here = currentStep();
         j["step_layer"] = here.layer ? nlohmann::ordered_json(*here.layer) : nlohmann::ordered_json(nullptr);
-        j["step_block"] = here.block.toStdString();
+        j["step_block"] = std::string(toString(here.block));
         j["target"] = m_target ? nlohmann::ordered_json(m_target->toStdString()) : nlohmann::ordered_json(nullptr);
         j["generation_step"] = m_generationStep;
         if (m_config.model == ModelKind::File)
@@ -622,7 +603,7 @@ bool Session::loadSession(const QString& path, QString* error)
     int head = 0;
     std::shared_ptr<const Trace> trace;
     std::optional<int> stepLayer;
-    QString stepBlock;
+    Block stepBlock = Block::None;
     std::optional<QString> target;
     int generationStep = -1;
     std::shared_ptr<const Seq2SeqModel> fileModel = m_fileModel;
@@ -664,7 +645,7 @@ bool Session::loadSession(const QString& path, QString* error)
         head = j.value("head", 0);
         if (j.contains("step_layer") && j.at("step_layer").is_number_integer())
             stepLayer = j.at("step_layer").get<int>();
-        stepBlock = QString::fromStdString(j.value("step_block", ""));
+        stepBlock = parseBlock(j.value("step_block", "")).value_or(Block::None);
         if (j.contains("target") && j.at("target").is_string())
             target = QString::fromStdString(j.at("target").get<std::string>());
         generationStep = j.value("generation_step", -1);

@@ -46,7 +46,7 @@ public:
     bool applyLessonStep(const LessonStep& step, bool force = false);
     /// The step of a lesson's stage, layer and block (the block is forgiving: attn_norm in block
     /// "cross" is the decoder layer's), or -1.
-    int lessonStepIndex(const std::string& stage, int layer, const std::string& block) const;
+    int lessonStepIndex(const std::string& stage, int layer, Block block) const;
     /// Imported weights replace the preset (and set d_model); null returns to the preset.
     void setImportedWeights(std::shared_ptr<const AttentionWeights> weights, const QString& path = {});
     /// Reads a safetensors file; on failure returns false with the reason and changes nothing.
@@ -92,9 +92,9 @@ public:
 
     // --- output ------------------------------------------------------------------------
     /// The trace the views draw (never null): for one attention block the whole trace; for a
-    /// Transformer the stages of the current step's layer and block, with their layer and block
-    /// cleared so that views find them by id and head alone, plus the block's attention input
-    /// as "input" and its weights.
+    /// Transformer the stages of the current step's layer and block (shared with the full trace;
+    /// its scope lets views find them by id and head alone), plus the block's attention inputs
+    /// as "input" and "key_input" and its weights.
     const std::shared_ptr<const Trace>& trace() const { return m_trace; }
     /// The positional encoding of the current settings for `positions` positions (for plots
     /// that show more positions than the sentence has).
@@ -109,7 +109,7 @@ public:
     /// The index of `id` among steps(), preferring the current layer and block; -1 if none.
     int stepIndex(const QString& id) const;
     /// The index of the step with this id, layer and block; -1 if none.
-    int stepIndex(const QString& id, std::optional<int> layer, const QString& block) const;
+    int stepIndex(const QString& id, std::optional<int> layer, Block block) const;
     /// Index into steps().
     int step() const { return m_step; }
     const Step& currentStep() const { return steps()[static_cast<std::size_t>(m_step)]; }
@@ -191,7 +191,7 @@ private:
     int m_generationStep = -1; ///< -1: the last one
     std::vector<Step> m_modelSteps;
     std::optional<int> m_projectedLayer;
-    QString m_projectedBlock = QStringLiteral("?");
+    std::optional<Block> m_projectedBlock; ///< none: nothing projected yet
     QString m_error;
     int m_step = 0;
     int m_head = 0;

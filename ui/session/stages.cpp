@@ -59,7 +59,7 @@ std::vector<Step> modelSteps(const Trace& trace)
     std::vector<Step> out;
     for (const Stage& st : trace.stages) {
         const QString id = QString::fromStdString(st.id);
-        const QString block = QString::fromStdString(st.block);
+        const Block block = st.block;
         // The tokens of each side come first, as in the attention steps.
         if (id == u"embedding" && !st.layer)
             out.push_back({QStringLiteral("tokens"), false, std::nullopt, block});
@@ -71,34 +71,42 @@ std::vector<Step> modelSteps(const Trace& trace)
     return out;
 }
 
-QString blockName(const QString& block)
+QString blockName(Block block)
 {
-    if (block == u"encoder_self")
+    switch (block) {
+    case Block::EncoderSelf:
         return Stages::tr("Encoder self-attention");
-    if (block == u"decoder_self")
+    case Block::DecoderSelf:
         return Stages::tr("Decoder self-attention (masked)");
-    if (block == u"cross")
+    case Block::Cross:
         return Stages::tr("Cross-attention");
+    case Block::None:
+        break;
+    }
     return {};
 }
 
 namespace {
 
-QString place(std::optional<int> layer, const QString& block)
+QString place(std::optional<int> layer, Block block)
 {
     if (!layer) {
-        if (block == u"encoder_self")
+        if (block == Block::EncoderSelf)
             return Stages::tr("source");
-        if (block == u"decoder_self")
+        if (block == Block::DecoderSelf)
             return Stages::tr("target");
         return {};
     }
-    if (block == u"encoder_self")
+    switch (block) {
+    case Block::EncoderSelf:
         return Stages::tr("encoder layer %1 \u00B7 self-attention").arg(*layer + 1);
-    if (block == u"decoder_self")
+    case Block::DecoderSelf:
         return Stages::tr("decoder layer %1 \u00B7 masked self-attention").arg(*layer + 1);
-    if (block == u"cross")
+    case Block::Cross:
         return Stages::tr("decoder layer %1 \u00B7 cross-attention").arg(*layer + 1);
+    case Block::None:
+        break;
+    }
     return {};
 }
 
@@ -111,7 +119,7 @@ QString stepPlace(const Step& step)
 
 QString stagePlace(const Stage& stage)
 {
-    return place(stage.layer, QString::fromStdString(stage.block));
+    return place(stage.layer, stage.block);
 }
 
 ViewKind viewKindFor(const QString& stageId, const QString& view)

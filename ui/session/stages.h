@@ -3,6 +3,8 @@
 // formulas and operand shapes. User-facing text lives here, looked up by stage id; the engine
 // only knows ids.
 
+#include "core/stage_key.h"
+
 #include <QString>
 #include <QStringList>
 
@@ -18,10 +20,10 @@ struct Step {
     QString id;        ///< "tokens" or an engine stage id
     bool perHead;      ///< the stage exists once per head
     /// A Transformer's step: the 0-based layer (none before and after the layers) and the
-    /// block ("encoder_self", "decoder_self", "cross"; for tokens/embedding/positional_encoding/
-    /// input the side: encoder_self = source, decoder_self = target; empty for the outputs).
+    /// block (for tokens/embedding/positional_encoding/input the side: EncoderSelf = source,
+    /// DecoderSelf = target; None for the outputs).
     std::optional<int> layer = std::nullopt;
-    QString block = QString();
+    Block block = Block::None;
 
     bool operator==(const Step&) const = default;
 };
@@ -43,7 +45,7 @@ std::vector<Step> modelSteps(const Trace& trace);
 QString stepPlace(const Step& step);
 QString stagePlace(const Stage& stage);
 /// The name of a block: "Encoder self-attention", "Decoder self-attention (masked)", "Cross-attention".
-QString blockName(const QString& block);
+QString blockName(Block block);
 
 /// Which kind of widget draws a step: the studio and the lesson decks decide alike.
 enum class ViewKind {

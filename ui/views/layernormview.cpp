@@ -38,73 +38,6 @@ const LabeledMatrix* matrixNamed(const Stage& s, const char* name)
     return nullptr;
 }
 
-/// The stage whose main matrix went into the LayerNorm `id` of this layer and block
-/// (docs/transformer-layers.md), or nullptr.
-const Stage* layerNormInput(const Trace& full, const std::string& id, std::optional<int> layer, const std::string& block,
-                            NormPlacement norm)
-{
-    if (id == "encoder_output" || id == "decoder_output") {
-        // The final norm of a stack reads the stack's last layer output.
-        const std::string side = id == "encoder_output" ? "encoder_self" : "decoder_self";
-        const Stage* last = nullptr;
-        for (const Stage& s : full.stages) {
-            if (s.id == "layer_output" && s.block == side && s.layer && (!last || *s.layer > *last->layer))
-                last = &s;
-        }
-        return last;
-    }
-    if (!layer)
-        return nullptr;
-    const int l = *layer;
-    if (norm == NormPlacement::Post) {
-        // Add & Norm: each LayerNorm normalises the residual sum just before it.
-        if (id == "attn_norm")
-            return full.find("attn_residual", std::nullopt, l, block);
-        if (id == "cross_norm")
-            return full.find("cross_residual", std::nullopt, l, "cross");
-        if (id == "ffn_norm")
-            return full.find("ffn_residual", std::nullopt, l, block);
-        return nullptr;
-    }
-    // Pre-LN: each LayerNorm reads the stream before its sublayer.
-    if (id == "attn_norm")
-        return l == 0 ? full.find("input", std::nullopt, std::nullopt, block) : full.find("layer_output", std::nullopt, l - 1, block);
-    if (id == "cross_norm")
-        return full.find("attn_residual", std::nullopt, l, "decoder_self");
-    if (id == "ffn_norm")
-        return block == "encoder_self" ? full.find("attn_residual", std::nullopt, l, "encoder_self")
-                                       : full.find("cross_residual", std::nullopt, l, "cross");
-    return nullptr;
-}
-
-/// γ and β of the LayerNorm `id` in this layer and block, or nullptr.
-const LayerNormWeights* layerNormWeights(const Seq2SeqModel& m, const std::string& id, std::optional<int> layer,
-                                         const std::string& block)
-{
-    const TransformerWeights& w = m.weights;
-    if (id == "encoder_output")
-        return w.encoderNorm ? &*w.encoderNorm : nullptr;
-    if (id == "decoder_output")
-        return w.decoderNorm ? &*w.decoderNorm : nullptr;
-    if (!layer || *layer < 0)
-        return nullptr;
-    const auto l = static_cast<std::size_t>(*layer);
-    if (block == "encoder_self") {
-        if (l >= w.encoder.size())
-            return nullptr;
-        return id == "attn_norm" ? &w.encoder[l].norm1 : id == "ffn_norm" ? &w.encoder[l].norm2 : nullptr;
-    }
-    if (l >= w.decoder.size())
-        return nullptr;
-    if (id == "attn_norm")
-        return &w.decoder[l].norm1;
-    if (id == "cross_norm")
-        return &w.decoder[l].norm2;
-    if (id == "ffn_norm")
-        return &w.decoder[l].norm3;
-    return nullptr;
-}
-
 /// -5 -> "⁻⁵"
 QString superscript(int number)
 {
@@ -343,13 +276,11 @@ void LayerNormView::refresh()
         m_outVar[static_cast<std::size_t>(r)] = (out.row(r).array() - mu).square().sum() / static_cast<double>(d);
     }
 
-    // The model's ε, norm placement and this LayerNorm's γ and β.
-    const Step& step = m_session->currentStep();
-    const std::string block = step.block.toStdString();
+    // The model's ε, norm placement and this LayerNorm's γ and β (the module the stage used).
     const std::shared_ptr<const Seq2SeqModel>& model = trace->model;
     m_eps = model ? static_cast<double>(model->options.eps) : kDefaultEpsilon;
     m_preNorm = (model ? model->options.norm : trace->config.norm) == NormPlacement::Pre;
-    const LayerNormWeights* affine = model ? layerNormWeights(*model, id.toStdString(), step.layer, block) : nullptr;
+    const LayerNormWeights* affine = model ? layerNormModule(*model, stage->module) : nullptr;
     m_knownAffine = affine && affine->gamma.size() == d && affine->beta.size() == d && d > 0;
     if (m_knownAffine) {
         m_identityAffine = (affine->gamma.array() == 1.0f).all() && (affine->beta.array() == 0.0f).all();
@@ -357,10 +288,10 @@ void LayerNormView::refresh()
         m_betaRange = {affine->beta.minCoeff(), affine->beta.maxCoeff()};
     }
 
-    // The input, from the whole trace (a Pre-LN layer's input belongs to the previous layer).
+    // The input, as the trace recorded it, from the whole trace (a Pre-LN layer's input belongs
+    // to the previous layer).
     const std::shared_ptr<const Trace>& full = m_session->fullTrace() ? m_session->fullTrace() : trace;
-    const Stage* input = layerNormInput(*full, id.toStdString(), step.layer, block,
-                                        m_preNorm ? NormPlacement::Pre : NormPlacement::Post);
+    const Stage* input = full->input(*stage);
     if (input && (input->main().values.rows() != n || input->main().values.cols() != d))
         input = nullptr; // never draw a matrix that is not this LayerNorm's input
     m_input = input ? input->main() : LabeledMatrix{};

@@ -159,7 +159,7 @@ void DecoderPanel::sync()
         // What has been written so far, and the token this step adds.
         const auto& trace = m_session->fullTrace();
         double p = 0;
-        if (const Stage* s = trace->find("probabilities", std::nullopt, std::nullopt, ""))
+        if (const Stage* s = trace->find("probabilities", std::nullopt, std::nullopt, Block::None))
             p = s->main().values.row(s->main().values.rows() - 1).maxCoeff();
         m_output->setText(tr("%1 \u2192 <b>%2</b> (p = %3)")
                               .arg((QStringLiteral("<sos> ") + joined(g.tokens, static_cast<std::size_t>(k))).toHtmlEscaped(),

@@ -71,7 +71,7 @@ void FormulaBanner::refresh()
     QString explanation = stepExplanation(id);
     // In a Transformer's layer, say what X is: the projections' input differs by block and layer.
     if (step.layer && trace.model && (id == u"q" || id == u"k" || id == u"v")) {
-        const bool memory = step.block == u"cross" && id != u"q";
+        const bool memory = step.block == Block::Cross && id != u"q";
         if (memory)
             formula.replace(QStringLiteral("X\u00B7"), QStringLiteral("Mem\u00B7"));
         QString what;
@@ -79,7 +79,7 @@ void FormulaBanner::refresh()
             what = tr("Mem is the encoder output: in cross-attention the keys and values come from the source.");
         else if (trace.model->options.norm == NormPlacement::Pre)
             what = tr("X is this block's input after its LayerNorm (Pre-LN).");
-        else if (step.block == u"cross")
+        else if (step.block == Block::Cross)
             what = tr("X is the decoder's stream after its masked self-attention and Add & Norm: the queries come from the target.");
         else if (*step.layer == 0)
             what = tr("X is the embeddings plus the positions.");

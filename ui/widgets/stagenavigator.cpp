@@ -107,8 +107,8 @@ void StageNavigator::rebuildList()
     for (std::size_t i = 0; i < steps.size(); ++i) {
         const Step& s = steps[i];
         if (m_session->isModel()) {
-            const QString here = s.layer ? QStringLiteral("%1%2").arg(s.block == u"encoder_self" ? QStringLiteral("e") : QStringLiteral("d")).arg(*s.layer)
-                                         : s.block;
+            const QString here = s.layer ? QStringLiteral("%1%2").arg(s.block == Block::EncoderSelf ? QStringLiteral("e") : QStringLiteral("d")).arg(*s.layer)
+                                         : QString::fromLatin1(toString(s.block));
             if (here != part) {
                 part = here;
                 auto* heading = new QListWidgetItem(m_list);
@@ -147,7 +147,7 @@ void StageNavigator::rebuildList()
 void StageNavigator::goToLayerBlock()
 {
     const int layer = m_layer->currentData().toInt();
-    const QString block = m_block->currentData().toString();
+    const Block block = parseBlock(m_block->currentData().toString().toStdString()).value_or(Block::None);
     const auto& steps = m_session->steps();
     int first = -1;
     for (std::size_t i = 0; i < steps.size(); ++i) {
@@ -176,9 +176,9 @@ void StageNavigator::retranslate()
             const Step& s = steps[static_cast<std::size_t>(item->data(Qt::UserRole + 1).toInt())];
             QString title;
             if (!s.layer)
-                title = s.block == u"encoder_self" ? tr("Source") : s.block == u"decoder_self" ? tr("Target") : tr("Output");
+                title = s.block == Block::EncoderSelf ? tr("Source") : s.block == Block::DecoderSelf ? tr("Target") : tr("Output");
             else
-                title = s.block == u"encoder_self" ? tr("Encoder layer %1").arg(*s.layer + 1) : tr("Decoder layer %1").arg(*s.layer + 1);
+                title = s.block == Block::EncoderSelf ? tr("Encoder layer %1").arg(*s.layer + 1) : tr("Decoder layer %1").arg(*s.layer + 1);
             item->setText(title);
             continue;
         }
@@ -199,8 +199,9 @@ void StageNavigator::retranslate()
         const QSignalBlocker b(m_block);
         const QString current = m_block->currentData().toString();
         m_block->clear();
-        for (const char* b : {"encoder_self", "decoder_self", "cross"})
-            m_block->addItem(blockName(QString::fromLatin1(b)), QString::fromLatin1(b));
+        // The data is the block's name in files ("cross"), so a lesson or test can pick it by name.
+        for (const Block b : {Block::EncoderSelf, Block::DecoderSelf, Block::Cross})
+            m_block->addItem(blockName(b), QString::fromLatin1(toString(b)));
         m_block->setCurrentIndex(std::max(0, m_block->findData(current)));
     }
     m_layerLabel->setText(tr("Layer"));
@@ -253,7 +254,7 @@ void StageNavigator::syncStep()
         const QSignalBlocker b1(m_layer);
         const QSignalBlocker b2(m_block);
         m_layer->setCurrentIndex(std::max(0, m_layer->findData(*here.layer)));
-        m_block->setCurrentIndex(std::max(0, m_block->findData(here.block)));
+        m_block->setCurrentIndex(std::max(0, m_block->findData(QString::fromLatin1(toString(here.block)))));
     }
     const bool perHead = m_session->currentStep().perHead;
     m_head->setEnabled(perHead);

@@ -597,11 +597,11 @@ private slots:
                                      "t.md");
         QCOMPARE(l.steps.size(), std::size_t(5));
         QCOMPARE(l.steps[0].layer, 1);
-        QCOMPARE(q(l.steps[0].block), QStringLiteral("cross"));
+        QVERIFY(l.steps[0].block == attnlab::Block::Cross);
         QCOMPARE(l.steps[0].generate, std::optional<int>(2));
         QVERIFY(l.steps[0].config.model == attnlab::ModelKind::Reversal);
         QCOMPARE(l.steps[1].layer, 1); // carried over
-        QCOMPARE(q(l.steps[1].block), QStringLiteral("cross"));
+        QVERIFY(l.steps[1].block == attnlab::Block::Cross);
         QVERIFY(!l.steps[1].generate); // only the step that sets it
         QCOMPARE(q(*l.steps[2].target), QStringLiteral("noitnetta"));
         QCOMPARE(l.steps[2].layer, 0);

@@ -135,7 +135,7 @@ private slots:
                 const std::optional<int> layer = st.at("layer").is_null() ? std::nullopt : std::optional<int>(st.at("layer").get<int>());
                 const std::optional<int> head = st.at("head").is_null() ? std::nullopt : std::optional<int>(st.at("head").get<int>());
                 const std::string block = st.at("block").is_null() ? std::string() : st.at("block").get<std::string>();
-                const Stage* s = t.find(id, head, layer, block);
+                const Stage* s = t.find(id, head, layer, parseBlock(block).value());
                 QVERIFY2(s, ("no stage " + id + " " + block).c_str());
                 const Eigen::MatrixXf want = jsonMatrix(st.at("data"));
                 const auto d = compare(s->main().values, want);
@@ -166,7 +166,7 @@ private slots:
         double best = 0;
         for (int layer = 0; layer < model->options.decoderLayers; ++layer) {
             for (int h = 0; h < model->options.heads; ++h) {
-                const Stage* s = t.find("weights", h, layer, "cross");
+                const Stage* s = t.find("weights", h, layer, Block::Cross);
                 QVERIFY(s);
                 QCOMPARE(s->main().values.rows(), n + 1); // target rows × source columns
                 QCOMPARE(s->main().values.cols(), n);
@@ -191,14 +191,14 @@ private slots:
         const std::vector<std::string> tgt{"<sos>", "o", "l", "l"};
         const Trace t = computeModelTrace(model, src, tgt, configFor(*model));
         QCOMPARE(t.targetTokens, tgt);
-        const Stage* p = t.find("probabilities", std::nullopt, std::nullopt, "");
+        const Stage* p = t.find("probabilities", std::nullopt, std::nullopt, Block::None);
         QVERIFY(p);
         QCOMPARE(p->main().values.rows(), Eigen::Index(4));
         QCOMPARE(p->main().values.cols(), Eigen::Index(model->tgtVocab.size()));
         for (Eigen::Index i = 0; i < 4; ++i)
             QVERIFY(std::abs(p->main().values.row(i).sum() - 1.0f) < 1e-5f);
         // The decoder's self-attention is causal: nothing above the diagonal.
-        const Stage* a = t.find("weights", 0, 0, "decoder_self");
+        const Stage* a = t.find("weights", 0, 0, Block::DecoderSelf);
         QVERIFY(a);
         for (Eigen::Index i = 0; i < 4; ++i) {
             for (Eigen::Index j = i + 1; j < 4; ++j)
@@ -206,7 +206,7 @@ private slots:
         }
         // Causality end to end: a later target token does not change earlier rows.
         const Trace shorter = computeModelTrace(model, src, {"<sos>", "o", "l"}, configFor(*model));
-        const auto& p2 = shorter.find("probabilities", std::nullopt, std::nullopt, "")->main().values;
+        const auto& p2 = shorter.find("probabilities", std::nullopt, std::nullopt, Block::None)->main().values;
         QVERIFY((p2 - p->main().values.topRows(3)).cwiseAbs().maxCoeff() < 1e-5f);
         // The JSON names the decoder's input.
         QVERIFY(traceToJson(t).find("\"target_tokens\":[\"<sos>\",\"o\",\"l\",\"l\"]") != std::string::npos);
@@ -226,11 +226,11 @@ private slots:
             QCOMPARE(t.targetTokens.front(), std::string("<sos>"));
             for (std::size_t i = 0; i < k; ++i)
                 QCOMPARE(t.targetTokens[i + 1], g.tokens[i]);
-            const auto& logits = t.find("logits", std::nullopt, std::nullopt, "")->main().values;
+            const auto& logits = t.find("logits", std::nullopt, std::nullopt, Block::None)->main().values;
             const auto pick = argmaxFirst(logits.row(logits.rows() - 1));
             QCOMPARE(model->tgtVocab[static_cast<std::size_t>(pick)], g.tokens[k]);
             // The mask grows by a row and a column per step.
-            QCOMPARE(t.find("mask", std::nullopt, 0, "decoder_self")->main().values.rows(), Eigen::Index(k + 1));
+            QCOMPARE(t.find("mask", std::nullopt, 0, Block::DecoderSelf)->main().values.rows(), Eigen::Index(k + 1));
         }
         // A length limit stops it.
         const Generation two = generate(model, src, configFor(*model), 2);
@@ -289,10 +289,10 @@ private slots:
         QCOMPARE(m->options.dFF, 64); // 4·d_model
         QVERIFY(m->openVocabulary() && !m->hasHead());
         const Trace t = computeModelTrace(m, {"the", "cat"}, {"<sos>", "le", "chat"}, c);
-        QVERIFY(t.find("layer_output", std::nullopt, 2, "encoder_self"));
-        QVERIFY(t.find("weights", 1, 2, "cross"));
-        QVERIFY(t.find("decoder_output", std::nullopt, std::nullopt, ""));
-        QVERIFY(!t.find("logits", std::nullopt, std::nullopt, ""));
+        QVERIFY(t.find("layer_output", std::nullopt, 2, Block::EncoderSelf));
+        QVERIFY(t.find("weights", 1, 2, Block::Cross));
+        QVERIFY(t.find("decoder_output", std::nullopt, std::nullopt, Block::None));
+        QVERIFY(!t.find("logits", std::nullopt, std::nullopt, Block::None));
         // Every layer gets its own weights.
         QVERIFY(!m->weights.encoder[0].selfAttn.inProjWeight.isApprox(m->weights.encoder[1].selfAttn.inProjWeight));
         // The same seed gives the same model; the embeddings are the attention trace's.
@@ -301,8 +301,8 @@ private slots:
         // An encoder stack alone stops at the encoder output.
         const auto enc = std::make_shared<const Seq2SeqModel>(seededModel(c, false));
         const Trace e = computeModelTrace(enc, {"a", "b"}, {}, c);
-        QVERIFY(e.find("encoder_output", std::nullopt, std::nullopt, ""));
-        QVERIFY(!e.find("weights", 0, 0, "cross"));
+        QVERIFY(e.find("encoder_output", std::nullopt, std::nullopt, Block::None));
+        QVERIFY(!e.find("weights", 0, 0, Block::Cross));
     }
 
     // --- writing and reading ---

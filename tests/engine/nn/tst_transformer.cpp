@@ -98,13 +98,13 @@ TransformerOptions options(int d, int heads, int dFF, NormPlacement placement, A
 }
 
 /// The ids of the stages, with the attention blocks' stages written as one "<block>" entry.
-QStringList outline(const std::vector<Stage>& stages)
+QStringList outline(const StageList& stages)
 {
     QStringList out;
     for (const auto& s : stages) {
         const bool attention = s.id != "mask" && isPerHeadStage(s.id);
         if (s.id == "q" && s.head == 0)
-            out << QString("<%1>").arg(s.block.c_str());
+            out << QString("<%1>").arg(QString::fromLatin1(toString(s.block)));
         else if (!(attention || s.id == "mask" || s.id == "concat" || s.id == "output"))
             out << QString::fromStdString(s.id);
     }
@@ -228,7 +228,7 @@ TransformerOptions optionsFrom(const nlohmann::json& j)
 }
 
 /// Runs a golden case through the engine: the module's kind decides which function.
-std::vector<Stage> runCase(const nlohmann::json& ref, const std::string& name, std::vector<std::string>& warnings)
+StageList runCase(const nlohmann::json& ref, const std::string& name, std::vector<std::string>& warnings)
 {
     const TransformerOptions o = optionsFrom(ref.at("options"));
     const auto& in = ref.at("inputs");
@@ -247,7 +247,7 @@ std::vector<Stage> runCase(const nlohmann::json& ref, const std::string& name, s
     const Eigen::Index n = inputs.src.rows();
     const Eigen::Index m = inputs.tgt.rows();
 
-    std::vector<Stage> stages;
+    StageList stages;
     if (kind == "encoder_layer") {
         const BoolMatrix blocked = combineMasks(n, n, inputs.srcMask, inputs.srcKeyPadding);
         encoderLayer(inputs.src, encoderLayerWeightsFromTensors(file, o), o, blocked, positions(n), 0, stages, warnings);
@@ -418,7 +418,7 @@ private slots:
         const Eigen::MatrixXf x = wave(n, d, 2.0f, 1.5f);
         BoolMatrix blocked = BoolMatrix::Constant(n, n, false);
         blocked(1, 3) = true;
-        std::vector<Stage> stages;
+        StageList stages;
         std::vector<std::string> warnings;
         const Eigen::MatrixXf y = encoderLayer(x, w, o, blocked, positions(n), 3, stages, warnings);
 
@@ -427,14 +427,14 @@ private slots:
         QVERIFY(warnings.empty());
         for (const auto& s : stages) {
             QCOMPARE(s.layer, std::optional<int>(3));
-            QCOMPARE(s.block, std::string("encoder_self"));
+            QVERIFY(s.block == Block::EncoderSelf);
             QCOMPARE(std::size_t(s.main().values.rows()), s.main().rowLabels->size());
             QCOMPARE(std::size_t(s.main().values.cols()), s.main().colLabels->size());
             // LayerNorm stages carry the mean and variance of their input, one per token.
             QCOMPARE(s.matrices.size(), std::size_t(isLayerNormStage(s.id) ? 3 : 1));
         }
         const auto find = [&](const char* id) -> const Stage& {
-            const Stage* s = findStage(stages, id, std::nullopt, 3, "encoder_self");
+            const Stage* s = findStage(stages, id, std::nullopt, 3, Block::EncoderSelf);
             if (!s)
                 qFatal("stage %s missing", id);
             return *s;
@@ -468,7 +468,7 @@ private slots:
             QCOMPARE(y, r2);
         }
         // The attention weights respect the mask and their rows sum to 1.
-        const Eigen::MatrixXf& a = findStage(stages, "weights", 1, 3, "encoder_self")->main().values;
+        const Eigen::MatrixXf& a = findStage(stages, "weights", 1, 3, Block::EncoderSelf)->main().values;
         QCOMPARE(a(1, 3), 0.0f);
         QVERIFY((a.rowwise().sum().array() - 1.0f).abs().maxCoeff() < 1e-5f);
     }
@@ -495,7 +495,7 @@ private slots:
         BoolVector padding = BoolVector::Constant(n, false);
         padding(4) = true;
         const BoolMatrix cross = combineMasks(m, n, std::nullopt, padding);
-        std::vector<Stage> stages;
+        StageList stages;
         std::vector<std::string> warnings;
         decoderLayer(y, mem, decoderWeights(d, dFF, 0.25f), o, causalMask(m), cross, positions(m), positions(n), 0, stages, warnings);
 
@@ -503,14 +503,14 @@ private slots:
         for (const auto& s : stages) {
             const bool crossStage = s.id == "cross_residual" || s.id == "cross_norm";
             if (crossStage)
-                QCOMPARE(s.block, std::string("cross"));
-            QVERIFY(s.block == "decoder_self" || s.block == "cross");
+                QVERIFY(s.block == Block::Cross);
+            QVERIFY(s.block == Block::DecoderSelf || s.block == Block::Cross);
             QCOMPARE(s.layer, std::optional<int>(0));
         }
         for (int h = 0; h < heads; ++h) {
             // Self-attention: m x m and causal.  Cross-attention: m x n, the padding key unseen.
-            const Eigen::MatrixXf& self = findStage(stages, "weights", h, 0, "decoder_self")->main().values;
-            const Eigen::MatrixXf& ca = findStage(stages, "weights", h, 0, "cross")->main().values;
+            const Eigen::MatrixXf& self = findStage(stages, "weights", h, 0, Block::DecoderSelf)->main().values;
+            const Eigen::MatrixXf& ca = findStage(stages, "weights", h, 0, Block::Cross)->main().values;
             QCOMPARE(self.rows(), Eigen::Index(m));
             QCOMPARE(self.cols(), Eigen::Index(m));
             QCOMPARE(self(0, 1), 0.0f);
@@ -518,12 +518,12 @@ private slots:
             QCOMPARE(ca.rows(), Eigen::Index(m));
             QCOMPARE(ca.cols(), Eigen::Index(n));
             QCOMPARE(Eigen::VectorXf(ca.col(4)), Eigen::VectorXf(Eigen::VectorXf::Zero(m)));
-            QCOMPARE(*findStage(stages, "k", h, 0, "cross")->main().rowLabels, *positions(n));
+            QCOMPARE(*findStage(stages, "k", h, 0, Block::Cross)->main().rowLabels, *positions(n));
             QVERIFY((ca.rowwise().sum().array() - 1.0f).abs().maxCoeff() < 1e-5f);
         }
         // The cross-attention's queries come from the decoder stream, its keys from the memory.
         const Eigen::MatrixXf& qIn = findStage(stages, placement == NormPlacement::Post ? "attn_norm" : "cross_norm", std::nullopt, 0,
-                                               placement == NormPlacement::Post ? "decoder_self" : "cross")
+                                               placement == NormPlacement::Post ? Block::DecoderSelf : Block::Cross)
                                          ->main()
                                          .values;
         const AttentionWeights ca = decoderWeights(d, dFF, 0.25f).crossAttn;
@@ -531,8 +531,8 @@ private slots:
                                        .leftCols(d / heads);
         const Eigen::MatrixXf q0 = ((qIn * ca.inProjWeight.topRows(d).transpose()).rowwise() + ca.inProjBias.head(d).transpose())
                                        .leftCols(d / heads);
-        QVERIFY2((findStage(stages, "k", 0, 0, "cross")->main().values - k0).cwiseAbs().maxCoeff() < 1e-5f, "K from the memory");
-        QVERIFY2((findStage(stages, "q", 0, 0, "cross")->main().values - q0).cwiseAbs().maxCoeff() < 1e-5f, "Q from the stream");
+        QVERIFY2((findStage(stages, "k", 0, 0, Block::Cross)->main().values - k0).cwiseAbs().maxCoeff() < 1e-5f, "K from the memory");
+        QVERIFY2((findStage(stages, "q", 0, 0, Block::Cross)->main().values - q0).cwiseAbs().maxCoeff() < 1e-5f, "Q from the stream");
     }
 
     void stacksNumberTheirLayers()
@@ -560,8 +560,8 @@ private slots:
                 layers.push_back(s.layer);
         }
         QCOMPARE(layers, (std::vector<std::optional<int>>{0, 1, 0, 1, 2}));
-        const Stage* enc = t.find("encoder_output", std::nullopt, std::nullopt, "");
-        const Stage* dec = t.find("decoder_output", std::nullopt, std::nullopt, "");
+        const Stage* enc = t.find("encoder_output", std::nullopt, std::nullopt, Block::None);
+        const Stage* dec = t.find("decoder_output", std::nullopt, std::nullopt, Block::None);
         QVERIFY(enc && dec);
         QCOMPARE(&t.stages.back(), dec);
         QCOMPARE(enc->matrices.size(), std::size_t(3)); // a final norm: mean and variance too
@@ -570,7 +570,7 @@ private slots:
         QCOMPARE(*enc->main().rowLabels, in.srcTokens);
         QCOMPARE(*dec->main().rowLabels, (std::vector<std::string>{"0", "1"}));
         // The decoder's cross-attention reads the encoder output (after its final norm).
-        const Eigen::MatrixXf& k = t.find("k", 1, 2, "cross")->main().values;
+        const Eigen::MatrixXf& k = t.find("k", 1, 2, Block::Cross)->main().values;
         const AttentionWeights& ca = w.decoder[2].crossAttn;
         const Eigen::MatrixXf want = ((t.encoderOutput * ca.inProjWeight.middleRows(d, d).transpose()).rowwise()
                                       + ca.inProjBias.segment(d, d).transpose())
@@ -579,9 +579,9 @@ private slots:
         // Without final norms the outputs are the last layers' outputs.
         o.finalNorms = false;
         const TransformerTrace plain = computeTransformer(in, w, o);
-        QCOMPARE(plain.find("encoder_output", std::nullopt, std::nullopt, "")->matrices.size(), std::size_t(1));
-        QCOMPARE(plain.encoderOutput, plain.find("layer_output", std::nullopt, 1, "encoder_self")->main().values);
-        QCOMPARE(plain.decoderOutput, plain.find("layer_output", std::nullopt, 2, "decoder_self")->main().values);
+        QCOMPARE(plain.find("encoder_output", std::nullopt, std::nullopt, Block::None)->matrices.size(), std::size_t(1));
+        QCOMPARE(plain.encoderOutput, plain.find("layer_output", std::nullopt, 1, Block::EncoderSelf)->main().values);
+        QCOMPARE(plain.decoderOutput, plain.find("layer_output", std::nullopt, 2, Block::DecoderSelf)->main().values);
     }
 
     void fullyMaskedRowWarnsWithItsBlock()
@@ -590,12 +590,12 @@ private slots:
         const TransformerOptions o = options(d, 2, 4, NormPlacement::Post);
         BoolMatrix blocked = BoolMatrix::Constant(n, n, false);
         blocked.row(2).setConstant(true);
-        std::vector<Stage> stages;
+        StageList stages;
         std::vector<std::string> warnings;
         encoderLayer(wave(n, d, 0), encoderWeights(d, 4, 0), o, blocked, positions(n), 1, stages, warnings);
         QCOMPARE(warnings.size(), std::size_t(1));
         QVERIFY2(QString::fromStdString(warnings[0]).startsWith("encoder self-attention of layer 1: query 2"), warnings[0].c_str());
-        QCOMPARE(Eigen::RowVectorXf(findStage(stages, "weights", 0, 1, "encoder_self")->main().values.row(2)),
+        QCOMPARE(Eigen::RowVectorXf(findStage(stages, "weights", 0, 1, Block::EncoderSelf)->main().values.row(2)),
                  Eigen::RowVectorXf(Eigen::RowVectorXf::Zero(n)));
         for (const auto& s : stages)
             QVERIFY2(s.main().values.array().isNaN().count() == 0, s.id.c_str());
@@ -612,9 +612,9 @@ private slots:
         Trace t = computeTrace(r);
         // An attention trace: layer and block null everywhere, find() as before.
         QVERIFY(t.find("output") != nullptr);
-        QCOMPARE(t.find("output"), t.find("output", std::nullopt, std::nullopt, ""));
-        QCOMPARE(t.find("weights", 1), t.find("weights", 1, std::nullopt, ""));
-        QVERIFY(t.find("weights", 1, 0, "encoder_self") == nullptr);
+        QCOMPARE(t.find("output"), t.find("output", std::nullopt, std::nullopt, Block::None));
+        QCOMPARE(t.find("weights", 1), t.find("weights", 1, std::nullopt, Block::None));
+        QVERIFY(t.find("weights", 1, 0, Block::EncoderSelf) == nullptr);
         auto j = nlohmann::ordered_json::parse(traceToJson(t));
         for (const auto& s : j.at("stages")) {
             QVERIFY(s.at("layer").is_null());
@@ -631,7 +631,7 @@ private slots:
         encoderLayer(wave(3, 4, 0), encoderWeights(4, 4, 0), options(4, 2, 4, NormPlacement::Post), BoolMatrix::Constant(3, 3, false),
                      positions(3), 2, t.stages, t.warnings);
         QVERIFY(t.find("ffn_norm") == nullptr);
-        QVERIFY(t.find("ffn_norm", std::nullopt, 2, "encoder_self") != nullptr);
+        QVERIFY(t.find("ffn_norm", std::nullopt, 2, Block::EncoderSelf) != nullptr);
         QCOMPARE(t.find("output"), &t.stages[outputIndex]); // still the single block's output, not the layer's
         j = nlohmann::ordered_json::parse(traceToJson(t));
         const auto& last = j.at("stages").back();
@@ -710,7 +710,7 @@ private slots:
         const TransformerOptions o = options(d, 2, 4, NormPlacement::Post);
         const EncoderLayerWeights w = encoderWeights(d, 4, 0);
         const BoolMatrix none = BoolMatrix::Constant(n, n, false);
-        std::vector<Stage> stages;
+        StageList stages;
         std::vector<std::string> warnings;
         const auto run = [&](const Eigen::MatrixXf& x, const EncoderLayerWeights& weights, const BoolMatrix& blocked, const TransformerOptions& opt) {
             return invalidArgumentOf([&] { encoderLayer(x, weights, opt, blocked, positions(x.rows()), 0, stages, warnings); });
@@ -904,7 +904,7 @@ private slots:
                                                     + "/cases.json: run /usr/bin/python3 scripts/gen_transformer_reference.py")));
         const auto ref = readJson(transformerDir() + "/" + name + ".json");
         std::vector<std::string> warnings;
-        const std::vector<Stage> stages = runCase(ref, name, warnings);
+        const StageList stages = runCase(ref, name, warnings);
         QVERIFY2(warnings.empty(), warnings.empty() ? "" : warnings.front().c_str());
 
         const auto& want = ref.at("stages");
@@ -918,8 +918,8 @@ private slots:
             const std::optional<int> head = w.at("head").is_null() ? std::nullopt : std::optional<int>(w.at("head").get<int>());
             const Stage& got = stages[i];
             const std::string here = where(i, id, layer, block, head);
-            QVERIFY2(got.id == id && got.layer == layer && got.block == block && got.head == head,
-                     qPrintable(QString::fromStdString("want " + here + ", got " + where(i, got.id, got.layer, got.block, got.head))));
+            QVERIFY2(got.id == id && got.layer == layer && toString(got.block) == block && got.head == head,
+                     qPrintable(QString::fromStdString("want " + here + ", got " + where(i, got.id, got.layer, std::string(toString(got.block)), got.head))));
 
             // The main matrix, then a LayerNorm's mean and variance.
             std::vector<std::pair<std::string, Eigen::MatrixXf>> checks{{"data", jsonMatrix(w.at("data"))}};

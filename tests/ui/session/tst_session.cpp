@@ -95,15 +95,15 @@ private slots:
         // The place is kept: the same stage, in the first layer that has it.
         QCOMPARE(s.stepId(), QStringLiteral("weights"));
         QCOMPARE(s.currentStep().layer, std::optional<int>(0));
-        QCOMPARE(s.currentStep().block, QStringLiteral("encoder_self"));
+        QVERIFY(s.currentStep().block == Block::EncoderSelf);
         // Every part is on the path: each layer from attention to the second Add & Norm.
-        const int a = s.stepIndex(QStringLiteral("weights"), 0, QStringLiteral("encoder_self"));
-        const int n1 = s.stepIndex(QStringLiteral("attn_norm"), 0, QStringLiteral("encoder_self"));
-        const int f = s.stepIndex(QStringLiteral("ffn_hidden"), 0, QStringLiteral("encoder_self"));
-        const int n2 = s.stepIndex(QStringLiteral("ffn_norm"), 0, QStringLiteral("encoder_self"));
+        const int a = s.stepIndex(QStringLiteral("weights"), 0, Block::EncoderSelf);
+        const int n1 = s.stepIndex(QStringLiteral("attn_norm"), 0, Block::EncoderSelf);
+        const int f = s.stepIndex(QStringLiteral("ffn_hidden"), 0, Block::EncoderSelf);
+        const int n2 = s.stepIndex(QStringLiteral("ffn_norm"), 0, Block::EncoderSelf);
         QVERIFY(a >= 0 && a < n1 && n1 < f && f < n2);
-        QVERIFY(s.stepIndex(QStringLiteral("weights"), 1, QStringLiteral("cross")) > 0);
-        QVERIFY(s.stepIndex(QStringLiteral("probabilities"), std::nullopt, QString()) == static_cast<int>(s.steps().size()) - 1);
+        QVERIFY(s.stepIndex(QStringLiteral("weights"), 1, Block::Cross) > 0);
+        QVERIFY(s.stepIndex(QStringLiteral("probabilities"), std::nullopt, Block::None) == static_cast<int>(s.steps().size()) - 1);
     }
 
     void viewsSeeTheCurrentBlock()
@@ -115,7 +115,7 @@ private slots:
         s.setSentence(QStringLiteral("attention"));
         QVERIFY(s.isGenerating());
         QSignalSpy changed(&s, &Session::traceChanged);
-        s.setStep(s.stepIndex(QStringLiteral("weights"), 1, QStringLiteral("cross")));
+        s.setStep(s.stepIndex(QStringLiteral("weights"), 1, Block::Cross));
         QCOMPARE(changed.count(), 1); // another block: the views get its stages
         const Trace& t = *s.trace();
         const Stage* w = t.find("weights", 0);
@@ -125,13 +125,13 @@ private slots:
         QVERIFY(t.find("input"));                           // the queries' input
         QCOMPARE(t.weights.get(), &s.model()->weights.decoder[1].crossAttn);
         // The full trace is the same stage, with its layer and block.
-        QCOMPARE(s.fullTrace()->find("weights", 0, 1, "cross")->main().values, w->main().values);
+        QCOMPARE(s.fullTrace()->find("weights", 0, 1, Block::Cross)->main().values, w->main().values);
         // Within the block no recomputation or new projection.
         changed.clear();
         s.setStep(s.step() + 1);
         QCOMPARE(changed.count(), 0);
         // The decoder's self-attention is marked causal for the views.
-        s.setStep(s.stepIndex(QStringLiteral("mask"), 0, QStringLiteral("decoder_self")));
+        s.setStep(s.stepIndex(QStringLiteral("mask"), 0, Block::DecoderSelf));
         QVERIFY(s.trace()->config.mask == MaskKind::Causal);
     }
 
@@ -179,7 +179,7 @@ private slots:
         s.setConfig(c);
         QVERIFY2(s.error().isEmpty(), qPrintable(s.error()));
         QVERIFY(!s.isGenerating()); // no trained head: the source is the target
-        QVERIFY(s.stepIndex(QStringLiteral("layer_output"), 2, QStringLiteral("decoder_self")) >= 0);
+        QVERIFY(s.stepIndex(QStringLiteral("layer_output"), 2, Block::DecoderSelf) >= 0);
         const auto model = s.model();
         s.setSentence(QStringLiteral("other words"));
         QCOMPARE(s.model(), model); // seeded weights made once
@@ -200,7 +200,7 @@ private slots:
         c.model = ModelKind::Reversal;
         s.setConfig(c);
         s.setSentence(QStringLiteral("hello"));
-        s.setStep(s.stepIndex(QStringLiteral("weights"), 1, QStringLiteral("cross")));
+        s.setStep(s.stepIndex(QStringLiteral("weights"), 1, Block::Cross));
         s.setGenerationStep(2);
         QString error;
         QVERIFY2(s.saveSession(path, &error), qPrintable(error));

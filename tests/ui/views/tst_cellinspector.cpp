@@ -464,19 +464,19 @@ private slots:
         s.setConfig(c);
         s.setSentence(QStringLiteral("abc"));
         s.setTarget(QStringLiteral("cba"));
-        s.setStep(s.stepIndex(QStringLiteral("scores"), 1, QStringLiteral("cross")));
+        s.setStep(s.stepIndex(QStringLiteral("scores"), 1, Block::Cross));
         CellInspector w(&s);
         s.selectCell(1, 2);
         QCOMPARE(w.headingText(), QStringLiteral("query \u201Cc\u201D (row 1) \u00B7 key \u201Cc\u201D (column 2)"));
         s.selectCell(3, 0);
         QCOMPARE(w.headingText(), QStringLiteral("query \u201Ca\u201D (row 3) \u00B7 key \u201Ca\u201D (column 0)"));
         // K = Mem·W_Kᵀ + b_K: the recomputed value is the trace's.
-        s.setStep(s.stepIndex(QStringLiteral("k"), 1, QStringLiteral("cross")));
+        s.setStep(s.stepIndex(QStringLiteral("k"), 1, Block::Cross));
         s.selectCell(2, 5);
         QCOMPARE(w.mode(), CellInspector::Mode::Projection);
         QVERIFY(w.headingText().contains(QStringLiteral("\u201Cc\u201D (row 2)")));
         QVERIFY(close(w.shownValue("recomputed"), w.shownValue("trace")));
-        const Stage* k = s.fullTrace()->find("k", 0, 1, "cross");
+        const Stage* k = s.fullTrace()->find("k", 0, 1, Block::Cross);
         QVERIFY(close(w.shownValue("trace"), k->main().values(2, 5)));
     }
 

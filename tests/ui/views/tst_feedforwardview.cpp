@@ -43,7 +43,7 @@ Config seededConfig(NormPlacement norm, Activation activation, int dFF = 0)
 
 bool goTo(Session& s, const char* id, std::optional<int> layer, const char* block)
 {
-    const int i = s.stepIndex(QString::fromLatin1(id), layer, QString::fromLatin1(block));
+    const int i = s.stepIndex(QString::fromLatin1(id), layer, parseBlock(block).value());
     if (i < 0)
         return false;
     s.setStep(i);
@@ -90,7 +90,7 @@ private slots:
         QVERIFY(v.messageLabel()->isHidden());
 
         // H is this layer's ffn_hidden of the whole trace.
-        const Stage* stage = s.fullTrace()->find("ffn_hidden", std::nullopt, layer, block.toStdString());
+        const Stage* stage = s.fullTrace()->find("ffn_hidden", std::nullopt, layer, parseBlock(block.toStdString()).value());
         QVERIFY(stage);
         const Eigen::MatrixXf& h = stage->main().values;
         QVERIFY(v.hidden().values == h);

@@ -45,7 +45,7 @@ Config seededConfig(NormPlacement norm)
 /// Goes to the step (id, layer, block) and checks that it exists.
 bool goTo(Session& s, const char* id, std::optional<int> layer, const char* block)
 {
-    const int i = s.stepIndex(QString::fromLatin1(id), layer, QString::fromLatin1(block));
+    const int i = s.stepIndex(QString::fromLatin1(id), layer, parseBlock(block).value());
     if (i < 0)
         return false;
     s.setStep(i);
@@ -135,7 +135,7 @@ private slots:
         // The input: that stage of the whole trace, drawn as it is.
         const Stage* input = s.fullTrace()->find(inputId.toStdString(), std::nullopt,
                                                  inputLayer < 0 ? std::nullopt : std::optional<int>(inputLayer),
-                                                 inputBlock.toStdString());
+                                                 parseBlock(inputBlock.toStdString()).value());
         QVERIFY(input);
         QCOMPARE(v.inputStageId(), inputId);
         QVERIFY(v.inputView()->isVisibleTo(&v));
@@ -242,7 +242,7 @@ private slots:
         QCOMPARE(v.inputStageId(), QStringLiteral("layer_output"));
 
         // Before: large variances, by hand, on a log axis that holds 1 and the largest.
-        const Stage* input = s.fullTrace()->find("layer_output", std::nullopt, 0, "encoder_self");
+        const Stage* input = s.fullTrace()->find("layer_output", std::nullopt, 0, Block::EncoderSelf);
         QVERIFY(input);
         const Eigen::MatrixXf& x = input->main().values;
         std::vector<double> mu, var;
@@ -293,7 +293,7 @@ private slots:
         QVERIFY(v.hasStage());
         QCOMPARE(v.inputStageId(), QStringLiteral("layer_output"));
         const int last = s.model()->options.encoderLayers - 1;
-        const Stage* input = s.fullTrace()->find("layer_output", std::nullopt, last, "encoder_self");
+        const Stage* input = s.fullTrace()->find("layer_output", std::nullopt, last, Block::EncoderSelf);
         QVERIFY(input);
         QVERIFY(v.inputView()->matrix().values == input->main().values);
         std::vector<double> mu, var;

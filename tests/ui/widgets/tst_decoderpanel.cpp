@@ -65,7 +65,7 @@ private slots:
         QCOMPARE(s.fullTrace()->targetTokens, (std::vector<std::string>{"<sos>", "c"}));
         QVERIFY2(p.outputLabel()->text().contains(QStringLiteral("<b>b</b>")), qPrintable(p.outputLabel()->text()));
         // The causal mask grows with every step.
-        const auto maskRows = [&s] { return s.fullTrace()->find("mask", std::nullopt, 0, "decoder_self")->main().values.rows(); };
+        const auto maskRows = [&s] { return s.fullTrace()->find("mask", std::nullopt, 0, Block::DecoderSelf)->main().values.rows(); };
         QCOMPARE(maskRows(), Eigen::Index(2));
         QTest::mouseClick(p.nextButton(), Qt::LeftButton);
         QCOMPARE(maskRows(), Eigen::Index(3));

@@ -36,7 +36,7 @@ private slots:
         QVERIFY(p.layersBox()->isEnabled());
         p.layersBox()->setValue(3);
         QCOMPARE(s.config().layers, 3);
-        QVERIFY(s.stepIndex(QStringLiteral("layer_output"), 2, QStringLiteral("encoder_self")) >= 0);
+        QVERIFY(s.stepIndex(QStringLiteral("layer_output"), 2, Block::EncoderSelf) >= 0);
     }
 };
 

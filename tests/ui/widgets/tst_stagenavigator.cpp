@@ -53,21 +53,21 @@ private slots:
         s.setConfig(c);
         StageNavigator nav(&s);
         nav.show();
-        s.setStep(s.stepIndex(QStringLiteral("weights"), 0, QStringLiteral("encoder_self")));
+        s.setStep(s.stepIndex(QStringLiteral("weights"), 0, Block::EncoderSelf));
         // Block → cross-attention: the same stage, in decoder layer 1's cross-attention.
         nav.blockBox()->setCurrentIndex(nav.blockBox()->findData(QStringLiteral("cross")));
         emit nav.blockBox()->activated(nav.blockBox()->currentIndex());
-        QCOMPARE(s.currentStep(), (Step{QStringLiteral("weights"), true, 0, QStringLiteral("cross")}));
+        QCOMPARE(s.currentStep(), (Step{QStringLiteral("weights"), true, 0, Block::Cross}));
         // Layer → 2.
         nav.layerBox()->setCurrentIndex(1);
         emit nav.layerBox()->activated(1);
         QCOMPARE(s.currentStep().layer, std::optional<int>(1));
         QCOMPARE(s.stepId(), QStringLiteral("weights"));
         // A stage that the block does not have: its first step instead.
-        s.setStep(s.stepIndex(QStringLiteral("ffn_hidden"), 1, QStringLiteral("decoder_self")));
+        s.setStep(s.stepIndex(QStringLiteral("ffn_hidden"), 1, Block::DecoderSelf));
         nav.blockBox()->setCurrentIndex(nav.blockBox()->findData(QStringLiteral("cross")));
         emit nav.blockBox()->activated(nav.blockBox()->currentIndex());
-        QCOMPARE(s.currentStep().block, QStringLiteral("cross"));
+        QVERIFY(s.currentStep().block == Block::Cross);
         QCOMPARE(s.stepId(), QStringLiteral("q"));
         // The list follows: the current row is the session's step.
         QCOMPARE(nav.list()->currentItem()->data(Qt::UserRole).toInt(), s.step());
