@@ -2,7 +2,7 @@
 
 #include "export/exporter.h"
 #include "io/fileio.h"
-#include "session/models.h"
+#include "model/shipped.h"
 #include "core/trace.h"
 
 #include <algorithm>
@@ -183,17 +183,15 @@ TraceOptions parseTraceOptions(const std::vector<std::string>& args, const Extra
             c.layerNormEps = *eps;
         o.source = source ? *source : sentence ? *sentence : std::string(kDefaultSentence);
         if (modelFile) {
-            QString error;
+            // Either throws FormatError with the reason.
             std::shared_ptr<const Seq2SeqModel> m;
             if (*modelFile == "reversal" && !std::filesystem::exists(*modelFile)) {
-                m = shippedModel(&error);
+                m = shippedModel();
                 c.model = ModelKind::Reversal;
             } else {
-                m = readModelFile(QString::fromStdString(*modelFile), &error);
+                m = std::make_shared<const Seq2SeqModel>(loadModel(*modelFile));
                 c.model = ModelKind::File;
             }
-            if (!m)
-                throw FormatError(error.toStdString());
             if ((dModel && *dModel != m->options.dModel) || (heads && *heads != m->options.heads))
                 throw UsageError("--d-model and --heads must be the model's (d_model " + std::to_string(m->options.dModel) + ", heads "
                                  + std::to_string(m->options.heads) + ")");

@@ -3,7 +3,7 @@
 #include "io/config_json.h"
 #include "nn/embedding.h"
 #include "io/fileio.h"
-#include "session/models.h"
+#include "model/shipped.h"
 #include "session/stages.h"
 
 #include <QByteArray>
@@ -17,6 +17,18 @@ namespace {
 constexpr const char* kSessionFormat = "attention-lab.session";
 constexpr int kSessionVersion = 1;
 constexpr std::uint64_t kMaxSessionBytes = 512ULL * 1024 * 1024;
+
+/// Reads a model file (docs/model-format.md); null with the reason in `error` on failure.
+std::shared_ptr<const Seq2SeqModel> readModelFile(const QString& path, QString* error)
+{
+    try {
+        return std::make_shared<const Seq2SeqModel>(loadModel(path.toStdString()));
+    } catch (const std::exception& e) {
+        if (error)
+            *error = QString::fromStdString(e.what());
+        return nullptr;
+    }
+}
 
 } // namespace
 
@@ -242,13 +254,8 @@ void Session::recompute()
 std::shared_ptr<const Seq2SeqModel> Session::modelFor(const Config& c, const std::shared_ptr<const Seq2SeqModel>& file)
 {
     switch (c.model) {
-    case ModelKind::Reversal: {
-        QString error;
-        auto m = shippedModel(&error);
-        if (!m)
-            throw std::invalid_argument(error.toStdString());
-        return m;
-    }
+    case ModelKind::Reversal:
+        return shippedModel(); // throws with the reason when the build is broken
     case ModelKind::File:
         if (!file)
             throw std::invalid_argument(tr("no model file is open: choose File \u2192 Open model\u2026").toStdString());
@@ -280,9 +287,13 @@ std::shared_ptr<const Seq2SeqModel> Session::modelFor(const Config& c, const std
 void Session::adoptModelSizes(Config& c)
 {
     std::shared_ptr<const Seq2SeqModel> m;
-    if (c.model == ModelKind::Reversal)
-        m = shippedModel();
-    else if (c.model == ModelKind::File)
+    if (c.model == ModelKind::Reversal) {
+        try {
+            m = shippedModel();
+        } catch (const std::exception&) {
+            return; // recompute() reports it
+        }
+    } else if (c.model == ModelKind::File)
         m = m_fileModel;
     if (!m)
         return;
