@@ -55,6 +55,17 @@ Json matrixJson(const LabeledMatrix& m)
     return j;
 }
 
+/// {"id", "head", "layer", "block"}: how stages are addressed, also in a stage's inputs.
+Json keyJson(const StageKey& k)
+{
+    Json j = Json::object();
+    j["id"] = k.id;
+    j["head"] = k.head ? Json(*k.head) : Json(nullptr);
+    j["layer"] = k.layer ? Json(*k.layer) : Json(nullptr);
+    j["block"] = k.block == Block::None ? Json(nullptr) : Json(std::string(toString(k.block)));
+    return j;
+}
+
 } // namespace
 
 std::string traceToJson(const Trace& trace, int indent)
@@ -72,15 +83,21 @@ std::string traceToJson(const Trace& trace, int indent)
     for (const auto& s : trace.stages) {
         Json st = Json::object();
         st["id"] = s.id;
-        st["head"] = s.head ? Json(*s.head) : Json(nullptr);
-        st["layer"] = s.layer ? Json(*s.layer) : Json(nullptr);
-        st["block"] = s.block == Block::None ? Json(nullptr) : Json(std::string(toString(s.block)));
+        const Json key = keyJson(s.key());
+        for (const char* field : {"head", "layer", "block"})
+            st[field] = key.at(field);
         st["title"] = s.title;
         st["formula"] = s.formula;
         Json mats = Json::array();
         for (const auto& m : s.matrices)
             mats.push_back(matrixJson(m));
         st["matrices"] = std::move(mats);
+        // How it was made: the stages it read and the module whose weights it used.
+        Json inputs = Json::array();
+        for (const StageKey& k : s.inputs)
+            inputs.push_back(keyJson(k));
+        st["inputs"] = std::move(inputs);
+        st["module"] = s.module.empty() ? Json(nullptr) : Json(s.module);
         stages.push_back(std::move(st));
     }
     j["stages"] = std::move(stages);

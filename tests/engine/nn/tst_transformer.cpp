@@ -620,11 +620,11 @@ private slots:
             QVERIFY(s.at("layer").is_null());
             QVERIFY(s.at("block").is_null());
         }
-        // Keys in order: id, head, layer, block, ...
+        // Keys in order: id, head, layer, block, ..., then how the stage was made (inputs, module).
         std::vector<std::string> keys;
         for (const auto& [key, value] : j.at("stages")[0].items())
             keys.push_back(key);
-        QCOMPARE(keys, (std::vector<std::string>{"id", "head", "layer", "block", "title", "formula", "matrices"}));
+        QCOMPARE(keys, (std::vector<std::string>{"id", "head", "layer", "block", "title", "formula", "matrices", "inputs", "module"}));
 
         // Layer stages in a trace: their layer and block are written.
         const std::size_t outputIndex = t.stages.size() - 1;
