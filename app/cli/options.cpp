@@ -2,6 +2,7 @@
 
 #include "export/exporter.h"
 #include "io/fileio.h"
+#include "model/run.h"
 #include "model/shipped.h"
 #include "core/trace.h"
 
@@ -262,26 +263,25 @@ TraceOptions parseTraceOptions(const std::vector<std::string>& args, const Extra
 
 Trace computeCliTrace(const TraceOptions& o, Generation* generation)
 {
-    if (!o.model)
-        return computeTrace(o.request);
-    const Config& c = o.request.config;
-    std::vector<std::string> warnings;
-    const std::vector<std::string> source = modelTokens(*o.model, o.source, false, c.maxTokens, warnings);
-    Trace t;
-    if (o.model->options.decoderLayers == 0) {
-        if (o.target)
-            throw std::invalid_argument("this model is an encoder stack without a decoder: --target does not apply");
-        t = computeModelTrace(o.model, source, {}, c);
-    } else if (o.target) {
-        t = computeModelTrace(o.model, source, teacherForcingInput(*o.model, *o.target, c.maxTokens, warnings), c);
-    } else {
-        Generation g = generate(o.model, source, c, o.maxLength);
-        t = *g.steps.back();
-        if (generation)
-            *generation = std::move(g);
+    RunRequest r;
+    r.config = o.request.config;
+    if (!o.model) {
+        r.text = o.request.sentence;
+        r.weights = o.request.weights;
+        r.customMask = o.request.customMask;
+        return *run(r).trace;
     }
-    t.warnings.insert(t.warnings.begin(), warnings.begin(), warnings.end());
-    return t;
+    r.text = o.source;
+    r.target = o.target;
+    r.model = o.model;
+    r.maxSteps = o.maxLength;
+    if (!o.target && o.model->options.decoderLayers > 0 && !o.model->hasHead())
+        throw std::invalid_argument("this model has no output head (a seeded model): generation needs a trained model; "
+                                    "give --target TEXT (teacher forcing)");
+    RunResult result = run(r);
+    if (generation)
+        *generation = std::move(result.generation);
+    return *result.trace;
 }
 
 std::string traceOptionsHelp()

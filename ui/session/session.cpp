@@ -190,98 +190,67 @@ bool Session::importMask(const QString& path, QString* error)
     }
 }
 
-std::shared_ptr<const AttentionWeights> Session::weightsFor(const Config& c)
+RunRequest Session::requestFor(const QString& sentence, const Config& c, const std::optional<QString>& target,
+                               const std::shared_ptr<const AttentionWeights>& imported, const std::optional<BoolMatrix>& mask,
+                               const std::shared_ptr<const Seq2SeqModel>& file, int generationStep)
 {
-    if (m_imported)
-        return m_imported;
-    const bool cached = m_presetCache && m_presetCacheKey.weightsPreset == c.weightsPreset
-        && m_presetCacheKey.dModel == c.dModel && m_presetCacheKey.seed == c.seed;
-    if (!cached) {
-        m_presetCache = std::make_shared<const AttentionWeights>(presetWeights(c.weightsPreset, c.dModel, c.seed));
-        m_presetCacheKey = c;
+    RunRequest r;
+    r.text = sentence.toStdString();
+    r.config = c;
+    r.config.validate(); // before the caches: never make weights for an invalid width
+    if (c.model == ModelKind::None) {
+        r.weights = imported ? imported : m_models.presetWeights(c);
+        r.customMask = mask;
+    } else {
+        if (c.model == ModelKind::File && !file)
+            throw std::invalid_argument(tr("no model file is open: choose File \u2192 Open model\u2026").toStdString());
+        r.model = m_models.model(c, file);
+        if (target)
+            r.target = target->toStdString();
+        r.generationStep = generationStep;
     }
-    return m_presetCache;
+    return r;
 }
 
 void Session::recompute()
 {
-    // The place the user is at, to find again in the new list of steps.
-    const Step before = m_step >= 0 && m_step < static_cast<int>(steps().size()) ? currentStep() : Step{};
     try {
-        Generation generation;
-        std::shared_ptr<const Trace> full;
-        if (m_config.model != ModelKind::None) {
-            full = computeModel(m_config, generation);
-        } else {
-            Request r;
-            r.sentence = m_sentence.toStdString();
-            r.config = m_config;
-            r.config.validate(); // before weightsFor: never make weights for an invalid width
-            r.weights = weightsFor(m_config);
-            r.customMask = m_customMask;
-            full = std::make_shared<const Trace>(computeTrace(r));
-            m_model.reset();
-        }
-        m_full = std::move(full);
-        m_generation = std::move(generation);
-        m_error.clear();
-        if (isModel())
-            m_modelSteps = modelSteps(*m_full);
-        // Same step (id, layer, block), else the same id, else the nearest index.
-        int at = stepIndex(before.id, before.layer, before.block);
-        if (at < 0)
-            at = stepIndex(before.id);
-        if (at < 0)
-            at = std::clamp(m_step, 0, static_cast<int>(steps().size()) - 1);
-        const bool moved = at != m_step;
-        m_step = at;
-        m_projectedBlock.reset();
-        project();
-        if (m_head >= m_full->config.heads)
-            setHead(m_full->config.heads - 1);
-        const auto n = static_cast<int>(m_trace->tokens.size());
-        if (m_selRow >= n || m_selCol >= std::max(n, m_trace->config.dModel))
-            selectCell(-1, -1);
-        emit traceChanged();
-        if (moved)
-            emit stepChanged(m_step);
+        install(run(requestFor(m_sentence, m_config, m_target, m_imported, m_customMask, m_fileModel, m_generationStep)));
     } catch (const std::exception& e) {
         m_error = QString::fromUtf8(e.what());
         emit errorOccurred(m_error);
     }
 }
 
-std::shared_ptr<const Seq2SeqModel> Session::modelFor(const Config& c, const std::shared_ptr<const Seq2SeqModel>& file)
+void Session::install(RunResult result)
 {
-    switch (c.model) {
-    case ModelKind::Reversal:
-        return shippedModel(); // throws with the reason when the build is broken
-    case ModelKind::File:
-        if (!file)
-            throw std::invalid_argument(tr("no model file is open: choose File \u2192 Open model\u2026").toStdString());
-        return file;
-    case ModelKind::Seeded: {
-        // Seeded weights are megabytes of random numbers: made once per size and seed.
-        // Settings that do not change the weights are left out of the key.
-        const auto key = [](Config k) {
-            k.maxTokens = Config{}.maxTokens;
-            k.mask = MaskKind::None;
-            k.padTo = 0;
-            k.weightsPreset = WeightsPreset::Seeded;
-            k.scaleScores = true;
-            return k;
-        };
-        Config wanted = key(c);
-        if (!m_seededModel || !(m_seededKey == wanted)) {
-            m_seededModel = std::make_shared<const Seq2SeqModel>(seededModel(c));
-            m_seededKey = wanted;
-        }
-        return m_seededModel;
-    }
-    case ModelKind::None:
-        break;
-    }
-    return nullptr;
+    // The place the user is at, to find again in the new list of steps.
+    const Step before = m_step >= 0 && m_step < static_cast<int>(steps().size()) ? currentStep() : Step{};
+    m_inputWarnings = std::move(result.inputWarnings);
+    m_model = result.trace->model;
+    m_full = std::move(result.trace);
+    m_generation = std::move(result.generation);
+    m_error.clear();
+    if (isModel())
+        m_modelSteps = modelSteps(*m_full);
+    // Same step (id, layer, block), else the same id, else the nearest index.
+    int at = stepIndex(before.id, before.layer, before.block);
+    if (at < 0)
+        at = stepIndex(before.id);
+    if (at < 0)
+        at = std::clamp(m_step, 0, static_cast<int>(steps().size()) - 1);
+    const bool moved = at != m_step;
+    m_step = at;
+    m_projectedBlock.reset();
+    project();
+    if (m_head >= m_full->config.heads)
+        setHead(m_full->config.heads - 1);
+    const auto n = static_cast<int>(m_trace->tokens.size());
+    if (m_selRow >= n || m_selCol >= std::max(n, m_trace->config.dModel))
+        selectCell(-1, -1);
+    emit traceChanged();
+    if (moved)
+        emit stepChanged(m_step);
 }
 
 void Session::adoptModelSizes(Config& c)
@@ -295,43 +264,8 @@ void Session::adoptModelSizes(Config& c)
         }
     } else if (c.model == ModelKind::File)
         m = m_fileModel;
-    if (!m)
-        return;
-    // Only the widths: layers, d_ff, norm and activation describe a seeded model.
-    c.dModel = m->options.dModel;
-    c.heads = m->options.heads;
-}
-
-std::shared_ptr<const Trace> Session::computeModel(const Config& c, Generation& generation)
-{
-    c.validate();
-    auto model = modelFor(c, m_fileModel);
-    std::vector<std::string> warnings;
-    const std::vector<std::string> source = modelTokens(*model, m_sentence.toStdString(), false, c.maxTokens, warnings);
-    std::shared_ptr<const Trace> full;
-    if (model->options.decoderLayers == 0) {
-        full = std::make_shared<const Trace>(computeModelTrace(model, source, {}, c));
-    } else if (m_target || !model->hasHead()) {
-        // Teacher forcing; a seeded model, which cannot generate, copies the source by default.
-        const auto input = teacherForcingInput(*model, (m_target ? *m_target : m_sentence).toStdString(), c.maxTokens, warnings);
-        full = std::make_shared<const Trace>(computeModelTrace(model, source, input, c));
-    } else {
-        generation = generate(model, source, c);
-        const int last = static_cast<int>(generation.steps.size()) - 1;
-        full = generation.steps[static_cast<std::size_t>(m_generationStep < 0 ? last : std::min(m_generationStep, last))];
-    }
-    m_model = std::move(model);
-    m_inputWarnings = std::move(warnings);
-    return withInputWarnings(std::move(full));
-}
-
-std::shared_ptr<const Trace> Session::withInputWarnings(std::shared_ptr<const Trace> trace) const
-{
-    if (m_inputWarnings.empty())
-        return trace;
-    auto copy = std::make_shared<Trace>(*trace);
-    copy->warnings.insert(copy->warnings.begin(), m_inputWarnings.begin(), m_inputWarnings.end());
-    return copy;
+    if (m)
+        adoptModelWidths(c, *m);
 }
 
 void Session::project()
@@ -460,7 +394,7 @@ void Session::setGenerationStep(int step)
         return;
     m_generationStep = wanted;
     if (isGenerating() && count > 0) {
-        m_full = withInputWarnings(m_generation.steps[static_cast<std::size_t>(wanted < 0 ? last : wanted)]);
+        m_full = withWarnings(m_generation.steps[static_cast<std::size_t>(wanted < 0 ? last : wanted)], m_inputWarnings);
         m_projectedBlock.reset();
         project();
         emit traceChanged();
@@ -612,7 +546,7 @@ bool Session::loadSession(const QString& path, QString* error)
     std::optional<BoolMatrix> mask;
     QString step;
     int head = 0;
-    std::shared_ptr<const Trace> trace;
+    RunResult result;
     std::optional<int> stepLayer;
     Block stepBlock = Block::None;
     std::optional<QString> target;
@@ -660,32 +594,16 @@ bool Session::loadSession(const QString& path, QString* error)
         if (j.contains("target") && j.at("target").is_string())
             target = QString::fromStdString(j.at("target").get<std::string>());
         generationStep = j.value("generation_step", -1);
-        // A file whose parts do not fit together (a 5 x 5 mask for 3 tokens) is refused too.
-        if (config.model == ModelKind::None) {
-            Request r;
-            r.sentence = sentence.toStdString();
-            r.config = config;
-            r.config.validate();
-            r.weights = weights ? weights : weightsFor(config);
-            r.customMask = mask;
-            trace = std::make_shared<const Trace>(computeTrace(r));
-        } else {
-            if (config.model == ModelKind::File) {
-                QString why;
-                modelPath = QString::fromStdString(j.value("model_path", ""));
-                fileModel = readModelFile(modelPath, &why);
-                if (!fileModel)
-                    return fail(why);
-            }
-            config.validate();
-            const auto m = modelFor(config, fileModel);
-            std::vector<std::string> warnings;
-            const auto source = modelTokens(*m, sentence.toStdString(), false, config.maxTokens, warnings);
-            std::vector<std::string> input;
-            if (m->options.decoderLayers > 0)
-                input = teacherForcingInput(*m, (target ? *target : sentence).toStdString(), config.maxTokens, warnings);
-            trace = std::make_shared<const Trace>(computeModelTrace(m, source, input, config));
+        if (config.model == ModelKind::File) {
+            QString why;
+            modelPath = QString::fromStdString(j.value("model_path", ""));
+            fileModel = readModelFile(modelPath, &why);
+            if (!fileModel)
+                return fail(why);
         }
+        // The file's computation, once: a file whose parts do not fit together (a 5 x 5 mask for
+        // 3 tokens) is refused; a good one's result is what the session shows.
+        result = run(requestFor(sentence, config, target, weights, mask, fileModel, generationStep));
     } catch (const std::exception& e) {
         return fail(QString::fromUtf8(e.what()));
     }
@@ -699,10 +617,9 @@ bool Session::loadSession(const QString& path, QString* error)
     m_modelPath = modelPath;
     m_target = target;
     m_generationStep = generationStep;
-    (void)trace; // checked above; recomputed below with the session's caches
     emit inputChanged();
     emit decodingChanged();
-    recompute();
+    install(std::move(result));
     if (const int i = stepIndex(step, stepLayer, stepBlock); i >= 0 && isModel())
         setStep(i);
     else

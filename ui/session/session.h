@@ -7,6 +7,7 @@
 #include "nn/attention.h"
 #include "lesson/lesson.h"
 #include "model/model.h"
+#include "model/run.h"
 #include "session/stages.h"
 
 #include <QObject>
@@ -155,17 +156,18 @@ signals:
     void inputChanged();
 
 private:
+    /// Computes the current input and installs the result; on failure keeps the previous trace
+    /// and emits errorOccurred.
     void recompute();
-    std::shared_ptr<const AttentionWeights> weightsFor(const Config& c);
-    /// The model a config asks for (`file` for model = file); throws std::invalid_argument when
-    /// there is none.
-    std::shared_ptr<const Seq2SeqModel> modelFor(const Config& c, const std::shared_ptr<const Seq2SeqModel>& file);
-    /// Sets d_model and heads (and the sizes) of a trained or file model into `c`.
+    /// Shows a computation's result: the full trace, the steps, the place found again.
+    void install(RunResult result);
+    /// The engine's request for this input, with the weights and models from the cache.
+    /// Throws std::invalid_argument for invalid settings or a missing model.
+    RunRequest requestFor(const QString& sentence, const Config& c, const std::optional<QString>& target,
+                          const std::shared_ptr<const AttentionWeights>& imported, const std::optional<BoolMatrix>& mask,
+                          const std::shared_ptr<const Seq2SeqModel>& file, int generationStep);
+    /// Sets d_model and heads of a trained or file model into `c`.
     void adoptModelSizes(Config& c);
-    /// Computes a Transformer's full trace (and the generation) for the current input.
-    std::shared_ptr<const Trace> computeModel(const Config& c, Generation& generation);
-    /// The trace with the tokenizer's warnings about the source and target in front.
-    std::shared_ptr<const Trace> withInputWarnings(std::shared_ptr<const Trace> trace) const;
     /// Recomputes trace() from fullTrace() for the current step.
     void project();
 
@@ -174,16 +176,13 @@ private:
     std::shared_ptr<const AttentionWeights> m_imported;
     QString m_weightsPath;
     std::optional<BoolMatrix> m_customMask;
-    // Preset weights are megabytes of random numbers: made once per (preset, d_model, seed).
-    std::shared_ptr<const AttentionWeights> m_presetCache;
-    Config m_presetCacheKey;
+    /// Preset weights and seeded models, made once per size and seed.
+    ModelCache m_models;
     std::shared_ptr<const Trace> m_trace;
     std::shared_ptr<const Trace> m_full;
     std::shared_ptr<const Seq2SeqModel> m_model;
     std::shared_ptr<const Seq2SeqModel> m_fileModel;
     QString m_modelPath;
-    std::shared_ptr<const Seq2SeqModel> m_seededModel;
-    Config m_seededKey;
     std::optional<QString> m_target;
     /// What the tokenizer said about the source and target (out-of-vocabulary characters, cuts).
     std::vector<std::string> m_inputWarnings;

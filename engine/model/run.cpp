@@ -1,0 +1,117 @@
+#include "model/run.h"
+
+#include "model/shipped.h"
+
+#include <stdexcept>
+
+namespace attnlab {
+
+namespace {
+
+RunResult runModel(const RunRequest& r)
+{
+    const Config& c = r.config;
+    c.validate();
+    if (!r.model)
+        throw std::invalid_argument("no model: choose one in the settings");
+    const std::shared_ptr<const Seq2SeqModel>& model = r.model;
+    RunResult out;
+    std::vector<std::string>& warnings = out.inputWarnings;
+    const std::vector<std::string> source = modelTokens(*model, r.text, false, c.maxTokens, warnings);
+    if (model->options.decoderLayers == 0) {
+        if (r.target)
+            throw std::invalid_argument("this model is an encoder stack without a decoder: a target does not apply");
+        out.trace = std::make_shared<const Trace>(computeModelTrace(model, source, {}, c));
+    } else if (r.target || !model->hasHead()) {
+        // Teacher forcing; a model without a head cannot generate and reads the source instead.
+        const auto input = teacherForcingInput(*model, r.target ? *r.target : r.text, c.maxTokens, warnings);
+        out.trace = std::make_shared<const Trace>(computeModelTrace(model, source, input, c));
+    } else {
+        out.generation = generate(model, source, c, r.maxSteps);
+        const int last = static_cast<int>(out.generation.steps.size()) - 1;
+        const int at = r.generationStep < 0 ? last : std::min(r.generationStep, last);
+        out.trace = out.generation.steps[static_cast<std::size_t>(at)];
+    }
+    out.trace = withWarnings(std::move(out.trace), warnings);
+    return out;
+}
+
+} // namespace
+
+RunResult run(const RunRequest& r)
+{
+    if (r.config.model != ModelKind::None)
+        return runModel(r);
+    Request block;
+    block.sentence = r.text;
+    block.config = r.config;
+    block.weights = r.weights;
+    block.customMask = r.customMask;
+    RunResult out;
+    out.trace = std::make_shared<const Trace>(computeTrace(block));
+    return out;
+}
+
+std::shared_ptr<const Trace> withWarnings(std::shared_ptr<const Trace> trace, const std::vector<std::string>& warnings)
+{
+    if (warnings.empty())
+        return trace;
+    auto copy = std::make_shared<Trace>(*trace); // stages are shared, not copied
+    copy->warnings.insert(copy->warnings.begin(), warnings.begin(), warnings.end());
+    return copy;
+}
+
+std::shared_ptr<const AttentionWeights> ModelCache::presetWeights(const Config& c)
+{
+    c.validate(); // never make weights for an invalid width
+    const bool cached = m_weights && m_weightsKey.weightsPreset == c.weightsPreset && m_weightsKey.dModel == c.dModel
+        && m_weightsKey.seed == c.seed;
+    if (!cached) {
+        m_weights = std::make_shared<const AttentionWeights>(attnlab::presetWeights(c.weightsPreset, c.dModel, c.seed));
+        m_weightsKey = c;
+    }
+    return m_weights;
+}
+
+std::shared_ptr<const Seq2SeqModel> ModelCache::model(const Config& c, const std::shared_ptr<const Seq2SeqModel>& file,
+                                                      bool decoder)
+{
+    switch (c.model) {
+    case ModelKind::Reversal:
+        return shippedModel(); // throws with the reason when the build is broken
+    case ModelKind::File:
+        if (!file)
+            throw std::invalid_argument("no model file is open: open one first (File \u2192 Open model\u2026, or --model FILE)");
+        return file;
+    case ModelKind::Seeded: {
+        // Settings that do not change the weights are left out of the key.
+        const auto key = [](Config k) {
+            k.maxTokens = Config{}.maxTokens;
+            k.mask = MaskKind::None;
+            k.padTo = 0;
+            k.weightsPreset = WeightsPreset::Seeded;
+            k.scaleScores = true;
+            return k;
+        };
+        const Config wanted = key(c);
+        if (!m_seeded || !(m_seededKey == wanted) || m_seededDecoder != decoder) {
+            m_seeded = std::make_shared<const Seq2SeqModel>(seededModel(c, decoder));
+            m_seededKey = wanted;
+            m_seededDecoder = decoder;
+        }
+        return m_seeded;
+    }
+    case ModelKind::None:
+        break;
+    }
+    return nullptr;
+}
+
+void adoptModelWidths(Config& c, const Seq2SeqModel& m)
+{
+    // Only the widths: layers, d_ff, norm and activation describe a seeded model.
+    c.dModel = m.options.dModel;
+    c.heads = m.options.heads;
+}
+
+} // namespace attnlab

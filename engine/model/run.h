@@ -1,0 +1,82 @@
+#pragma once
+/// The one entry point of the engine: what the Session, session loading and the command line
+/// call to turn text and settings into a Trace (docs/architecture.md).
+///
+///   config.model == None   one attention block on `text` (nn/attention.h)
+///   a model, no decoder    an encoder stack on `text`
+///   a model with decoder   the encoder on `text`; the decoder on <sos> + `target` (teacher
+///                          forcing), or greedy generation when there is no target and the model
+///                          has an output head; a model without a head (a seeded one) reads
+///                          `text` as its target.
+
+#include "core/config.h"
+#include "model/model.h"
+#include "nn/attention.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace attnlab {
+
+struct RunRequest {
+    /// The sentence of one attention block or an encoder stack; the source of an encoder–decoder.
+    std::string text;
+    /// Teacher forcing: the decoder reads <sos> + these tokens. None: see above.
+    std::optional<std::string> target;
+    Config config;
+    /// One attention block: the weights (imported, or made by ModelCache); null makes them from
+    /// config.weightsPreset.
+    std::shared_ptr<const AttentionWeights> weights;
+    /// One attention block, config.mask == Custom: n x n, true = masked.
+    std::optional<BoolMatrix> customMask;
+    /// The model when config.model != None (ModelCache::model makes or finds it).
+    std::shared_ptr<const Seq2SeqModel> model;
+    /// Generation: the step whose trace is returned, 0-based; -1 for the last.
+    int generationStep = -1;
+    /// Generation: at most this many tokens (0: the model's max_target_length).
+    int maxSteps = 0;
+};
+
+struct RunResult {
+    /// The trace (never null): for generation, the chosen step. What the tokenizer said about
+    /// the source and target comes first in its warnings.
+    std::shared_ptr<const Trace> trace;
+    /// Greedy generation's every step (empty when the decoder did not generate).
+    Generation generation;
+    /// What the tokenizer said about a model's source and target (also in front of trace's and
+    /// every generation step's warnings).
+    std::vector<std::string> inputWarnings;
+};
+
+/// Computes what the request asks for. Throws std::invalid_argument for a bad request (invalid
+/// settings, no tokens, weights or a mask that do not fit, a missing model, too large a trace).
+RunResult run(const RunRequest& request);
+
+/// `trace` with `warnings` in front of its own (the same trace when there are none).
+std::shared_ptr<const Trace> withWarnings(std::shared_ptr<const Trace> trace, const std::vector<std::string>& warnings);
+
+/// Makes the weights and models a Config asks for, and keeps them: seeded weights are megabytes
+/// of random numbers, made once per size and seed rather than on every keystroke.
+class ModelCache {
+public:
+    /// One attention block's weights for config.weightsPreset, d_model and seed.
+    std::shared_ptr<const AttentionWeights> presetWeights(const Config& config);
+    /// The model config.model names: the shipped one, `file` (for ModelKind::File), or a seeded
+    /// encoder–decoder (`decoder`) or encoder stack; null for ModelKind::None. Throws
+    /// std::invalid_argument when there is none (no file open) or the config is invalid.
+    std::shared_ptr<const Seq2SeqModel> model(const Config& config, const std::shared_ptr<const Seq2SeqModel>& file,
+                                              bool decoder = true);
+
+private:
+    std::shared_ptr<const AttentionWeights> m_weights;
+    Config m_weightsKey;
+    std::shared_ptr<const Seq2SeqModel> m_seeded;
+    Config m_seededKey;
+    bool m_seededDecoder = true;
+};
+
+/// Sets d_model and heads of a trained or file model into `config` (the widths its file fixes).
+void adoptModelWidths(Config& config, const Seq2SeqModel& model);
+
+} // namespace attnlab

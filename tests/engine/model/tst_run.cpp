@@ -1,0 +1,133 @@
+// run(), the engine's one entry point, and the ModelCache behind it: it dispatches to the
+// single block, the encoder stack, teacher forcing and generation exactly as the direct calls
+// do, puts the tokenizer's warnings first, and makes seeded weights once per size and seed.
+
+#include "model/run.h"
+#include "model/shipped.h"
+
+#include <QtTest>
+
+using namespace attnlab;
+
+namespace {
+
+/// The largest |a − b| over every stage's main matrix; +inf when the stage lists differ.
+float largestDifference(const Trace& a, const Trace& b)
+{
+    if (a.stages.size() != b.stages.size())
+        return std::numeric_limits<float>::infinity();
+    float worst = 0;
+    for (std::size_t i = 0; i < a.stages.size(); ++i) {
+        const auto& x = a.stages[i].main().values;
+        const auto& y = b.stages[i].main().values;
+        if (!(a.stages[i].key() == b.stages[i].key()) || x.rows() != y.rows() || x.cols() != y.cols())
+            return std::numeric_limits<float>::infinity();
+        if (x.size() > 0)
+            worst = std::max(worst, (x - y).cwiseAbs().maxCoeff());
+    }
+    return worst;
+}
+
+Config reversalConfig()
+{
+    Config c;
+    c.model = ModelKind::Reversal;
+    adoptModelWidths(c, *shippedModel());
+    return c;
+}
+
+} // namespace
+
+class TestRun : public QObject {
+    Q_OBJECT
+private slots:
+    void singleBlockIsComputeTrace()
+    {
+        RunRequest r;
+        r.text = "狗咬了人";
+        r.config.mask = MaskKind::Causal;
+        const RunResult got = run(r);
+        Request direct;
+        direct.sentence = r.text;
+        direct.config = r.config;
+        const Trace want = computeTrace(direct);
+        const float diff = largestDifference(*got.trace, want);
+        QVERIFY2(diff == 0.0f, qPrintable(QString("largest difference %1").arg(diff)));
+        QVERIFY(got.generation.steps.empty());
+    }
+
+    void teacherForcingAndGeneration()
+    {
+        RunRequest r;
+        r.text = "abc";
+        r.config = reversalConfig();
+        r.model = shippedModel();
+        // Generation: the last step by default, and any step on request.
+        const RunResult g = run(r);
+        QCOMPARE(g.generation.steps.size(), std::size_t(4)); // c, b, a, <eos>
+        QCOMPARE(g.trace->targetTokens, (std::vector<std::string>{"<sos>", "c", "b", "a"}));
+        r.generationStep = 1;
+        QCOMPARE(run(r).trace->targetTokens, (std::vector<std::string>{"<sos>", "c"}));
+        // Teacher forcing equals the direct call.
+        r.target = "xy";
+        const RunResult t = run(r);
+        QVERIFY(t.generation.steps.empty());
+        const Trace want = computeModelTrace(r.model, {"a", "b", "c"}, {"<sos>", "x", "y"}, r.config);
+        const float diff = largestDifference(*t.trace, want);
+        QVERIFY2(diff == 0.0f, qPrintable(QString("largest difference %1").arg(diff)));
+    }
+
+    void inputWarningsComeFirst()
+    {
+        RunRequest r;
+        r.text = "ab!"; // '!' is not in the shipped model's alphabet
+        r.config = reversalConfig();
+        r.model = shippedModel();
+        const RunResult g = run(r);
+        QVERIFY(!g.inputWarnings.empty());
+        QCOMPARE(g.trace->warnings.front(), g.inputWarnings.front());
+        QVERIFY2(g.inputWarnings.front().find("<unk>") != std::string::npos, g.inputWarnings.front().c_str());
+    }
+
+    void modelCacheMakesWeightsOnce()
+    {
+        ModelCache cache;
+        Config c;
+        c.model = ModelKind::Seeded;
+        c.dModel = 16;
+        c.heads = 2;
+        const auto m1 = cache.model(c, nullptr);
+        c.mask = MaskKind::Causal; // does not change the weights
+        QCOMPARE(cache.model(c, nullptr).get(), m1.get());
+        c.dFF = 24; // does
+        const auto m2 = cache.model(c, nullptr);
+        QVERIFY(m2.get() != m1.get());
+        QCOMPARE(m2->options.dFF, 24);
+        QCOMPARE(cache.model(c, nullptr, false)->options.decoderLayers, 0); // an encoder stack
+        Config block;
+        QCOMPARE(cache.presetWeights(block).get(), cache.presetWeights(block).get());
+        QVERIFY(!cache.model(block, nullptr)); // one attention block has no model
+    }
+
+    void badRequests()
+    {
+        ModelCache cache;
+        Config c;
+        c.model = ModelKind::File;
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, cache.model(c, nullptr)); // no file open
+        RunRequest r;
+        r.config.model = ModelKind::Seeded;
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, run(r)); // no model given
+        r.config.layers = 1;
+        r.model = cache.model(r.config, nullptr, false);
+        r.text = "a b";
+        r.target = "c";
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, run(r)); // an encoder stack has no decoder
+        RunRequest empty;
+        empty.text = "   ";
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, run(empty));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestRun)
+#include "tst_run.moc"
