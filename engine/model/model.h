@@ -29,6 +29,9 @@ enum class ModelTokenizer {
     Chars, ///< every character except white space is a token
 };
 
+/// The longest target a model may generate (its max_target_length is at most this).
+inline constexpr int kMaxTargetLength = 1024;
+
 struct Seq2SeqModel {
     /// Sizes, norm placement, activation, ε and final norms (scaleScores follows the Config).
     TransformerOptions options;

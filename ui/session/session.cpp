@@ -1,36 +1,13 @@
 #include "session/session.h"
 
-#include "io/config_json.h"
 #include "nn/embedding.h"
 #include "io/fileio.h"
 #include "model/shipped.h"
 #include "session/stages.h"
 
-#include <QByteArray>
 
-#include <nlohmann/json.hpp>
 
 namespace attnlab {
-
-namespace {
-
-constexpr const char* kSessionFormat = "attention-lab.session";
-constexpr int kSessionVersion = 1;
-constexpr std::uint64_t kMaxSessionBytes = 512ULL * 1024 * 1024;
-
-/// Reads a model file (docs/model-format.md); null with the reason in `error` on failure.
-std::shared_ptr<const Seq2SeqModel> readModelFile(const QString& path, QString* error)
-{
-    try {
-        return std::make_shared<const Seq2SeqModel>(loadModel(path.toStdString()));
-    } catch (const std::exception& e) {
-        if (error)
-            *error = QString::fromStdString(e.what());
-        return nullptr;
-    }
-}
-
-} // namespace
 
 Session::Session(QObject* parent)
     : QObject(parent)
@@ -478,155 +455,6 @@ void Session::setHighlight(const Highlight& highlight)
         return;
     m_highlight = highlight;
     emit highlightChanged();
-}
-
-bool Session::saveSession(const QString& path, QString* error) const
-{
-    nlohmann::ordered_json j;
-    j["format"] = kSessionFormat;
-    j["version"] = kSessionVersion;
-    j["sentence"] = m_sentence.toStdString();
-    j["config"] = configToJson(m_config);
-    if (m_imported) {
-        // The path for the user, and the weights themselves so the file travels alone.
-        const std::string bytes = serializeSafetensors(attentionWeightsToTensors(*m_imported, m_config.heads));
-        j["weights"] = {{"source", "file"},
-                        {"path", m_weightsPath.toStdString()},
-                        {"embedded_safetensors_base64",
-                         QByteArray::fromRawData(bytes.data(), static_cast<qsizetype>(bytes.size())).toBase64().toStdString()}};
-    } else {
-        j["weights"] = {{"source", toString(m_config.weightsPreset)}};
-    }
-    if (m_customMask) {
-        nlohmann::ordered_json rows = nlohmann::ordered_json::array();
-        for (Eigen::Index i = 0; i < m_customMask->rows(); ++i) {
-            std::vector<int> row;
-            for (Eigen::Index k = 0; k < m_customMask->cols(); ++k)
-                row.push_back((*m_customMask)(i, k) ? 1 : 0);
-            rows.push_back(row);
-        }
-        j["custom_mask"] = rows;
-    } else {
-        j["custom_mask"] = nullptr;
-    }
-    j["step"] = stepId().toStdString();
-    j["head"] = m_head;
-    if (isModel()) {
-        // Where in the Transformer, and what the decoder reads.
-        const Step& here = currentStep();
-        j["step_layer"] = here.layer ? nlohmann::ordered_json(*here.layer) : nlohmann::ordered_json(nullptr);
-        j["step_block"] = std::string(toString(here.block));
-        j["target"] = m_target ? nlohmann::ordered_json(m_target->toStdString()) : nlohmann::ordered_json(nullptr);
-        j["generation_step"] = m_generationStep;
-        if (m_config.model == ModelKind::File)
-            j["model_path"] = m_modelPath.toStdString();
-    }
-    try {
-        writeFileAtomically(path.toStdString(), j.dump(1) + "\n");
-        return true;
-    } catch (const std::exception& e) {
-        if (error)
-            *error = QString::fromUtf8(e.what());
-        return false;
-    }
-}
-
-bool Session::loadSession(const QString& path, QString* error)
-{
-    const auto fail = [&](const QString& why) {
-        if (error)
-            *error = tr("Cannot open session %1: %2").arg(path, why);
-        return false;
-    };
-    // Everything is read and checked first; the session changes only when all of it is good.
-    QString sentence;
-    Config config;
-    std::shared_ptr<const AttentionWeights> weights;
-    QString weightsPath;
-    std::optional<BoolMatrix> mask;
-    QString step;
-    int head = 0;
-    RunResult result;
-    std::optional<int> stepLayer;
-    Block stepBlock = Block::None;
-    std::optional<QString> target;
-    int generationStep = -1;
-    std::shared_ptr<const Seq2SeqModel> fileModel = m_fileModel;
-    QString modelPath = m_modelPath;
-    try {
-        const auto j = nlohmann::json::parse(readFile(path.toStdString(), kMaxSessionBytes));
-        if (!j.is_object() || j.value("format", "") != kSessionFormat)
-            return fail(tr("not an Attention Lab session file"));
-        if (j.value("version", 0) != kSessionVersion)
-            return fail(tr("unsupported version %1").arg(QString::fromStdString(j.value("version", nlohmann::json()).dump())));
-        sentence = QString::fromStdString(j.at("sentence").get<std::string>());
-        config = configFromJson(j.at("config"));
-        const auto& w = j.at("weights");
-        if (w.value("source", "") == "file") {
-            weightsPath = QString::fromStdString(w.value("path", ""));
-            AttentionWeights loaded;
-            if (w.contains("embedded_safetensors_base64")) {
-                const QByteArray bytes = QByteArray::fromBase64(QByteArray::fromStdString(w.at("embedded_safetensors_base64").get<std::string>()));
-                loaded = attentionWeightsFromTensors(parseSafetensors(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size()))));
-                loaded.source = "file:" + weightsPath.toStdString();
-            } else {
-                loaded = loadAttentionWeights(weightsPath.toStdString());
-            }
-            weights = std::make_shared<const AttentionWeights>(std::move(loaded));
-            config.dModel = weights->dModel();
-        }
-        if (j.contains("custom_mask") && !j.at("custom_mask").is_null()) {
-            const auto rows = j.at("custom_mask").get<std::vector<std::vector<int>>>();
-            BoolMatrix m(static_cast<Eigen::Index>(rows.size()), static_cast<Eigen::Index>(rows.size()));
-            for (std::size_t r = 0; r < rows.size(); ++r) {
-                if (rows[r].size() != rows.size())
-                    return fail(tr("custom_mask is not square"));
-                for (std::size_t c = 0; c < rows.size(); ++c)
-                    m(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(c)) = rows[r][c] != 0;
-            }
-            mask = std::move(m);
-        }
-        step = QString::fromStdString(j.value("step", "weights"));
-        head = j.value("head", 0);
-        if (j.contains("step_layer") && j.at("step_layer").is_number_integer())
-            stepLayer = j.at("step_layer").get<int>();
-        stepBlock = parseBlock(j.value("step_block", "")).value_or(Block::None);
-        if (j.contains("target") && j.at("target").is_string())
-            target = QString::fromStdString(j.at("target").get<std::string>());
-        generationStep = j.value("generation_step", -1);
-        if (config.model == ModelKind::File) {
-            QString why;
-            modelPath = QString::fromStdString(j.value("model_path", ""));
-            fileModel = readModelFile(modelPath, &why);
-            if (!fileModel)
-                return fail(why);
-        }
-        // The file's computation, once: a file whose parts do not fit together (a 5 x 5 mask for
-        // 3 tokens) is refused; a good one's result is what the session shows.
-        result = run(requestFor(sentence, config, target, weights, mask, fileModel, generationStep));
-    } catch (const std::exception& e) {
-        return fail(QString::fromUtf8(e.what()));
-    }
-
-    m_sentence = sentence;
-    m_config = config;
-    m_imported = std::move(weights);
-    m_weightsPath = weightsPath;
-    m_customMask = std::move(mask);
-    m_fileModel = std::move(fileModel);
-    m_modelPath = modelPath;
-    m_target = target;
-    m_generationStep = generationStep;
-    emit inputChanged();
-    emit decodingChanged();
-    install(std::move(result));
-    if (const int i = stepIndex(step, stepLayer, stepBlock); i >= 0 && isModel())
-        setStep(i);
-    else
-        setStepId(step);
-    setHead(head);
-    selectCell(-1, -1);
-    return true;
 }
 
 } // namespace attnlab

@@ -168,6 +168,8 @@ private:
                           const std::shared_ptr<const Seq2SeqModel>& file, int generationStep);
     /// Sets d_model and heads of a trained or file model into `c`.
     void adoptModelSizes(Config& c);
+    /// Reads a model file (docs/model-format.md); null with the reason in `error` on failure.
+    static std::shared_ptr<const Seq2SeqModel> readModelFile(const QString& path, QString* error);
     /// Recomputes trace() from fullTrace() for the current step.
     void project();
 

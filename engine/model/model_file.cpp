@@ -1,0 +1,305 @@
+// Reading and writing models in Attention Lab's safetensors layout: PyTorch's nn.Transformer
+// names plus the embeddings and the output head, vocabularies and options in the metadata
+// (docs/model-format.md).
+
+#include "model/model.h"
+
+#include "io/fileio.h"
+#include "io/tensor_reader.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+
+namespace attnlab {
+
+namespace {
+
+constexpr std::string_view kFormat = "attention-lab-seq2seq/1";
+constexpr std::uint64_t kMaxModelBytes = 1ULL << 30;
+
+std::string str(long long v) { return std::to_string(v); }
+
+// --- Metadata ---
+
+[[noreturn]] void badMetadata(const std::string& key, const std::string& why)
+{
+    throw FormatError("metadata '" + key + "' " + why + " (docs/model-format.md)");
+}
+
+const std::string* metadataValue(const TensorFile& f, const std::string& key)
+{
+    const auto it = f.metadata.find(key);
+    return it == f.metadata.end() ? nullptr : &it->second;
+}
+
+int metadataInt(const TensorFile& f, const std::string& key, std::optional<int> fallback, int lo, int hi)
+{
+    const std::string* v = metadataValue(f, key);
+    if (!v) {
+        if (!fallback)
+            badMetadata(key, "is missing");
+        return *fallback;
+    }
+    int out = 0;
+    const auto [end, ec] = std::from_chars(v->data(), v->data() + v->size(), out);
+    if (ec != std::errc() || end != v->data() + v->size())
+        badMetadata(key, "is '" + v->substr(0, 40) + "', not a whole number");
+    if (out < lo || out > hi)
+        badMetadata(key, "is " + *v + " but must be between " + str(lo) + " and " + str(hi));
+    return out;
+}
+
+bool metadataBool(const TensorFile& f, const std::string& key, bool fallback)
+{
+    const std::string* v = metadataValue(f, key);
+    if (!v)
+        return fallback;
+    if (*v == "true")
+        return true;
+    if (*v == "false")
+        return false;
+    badMetadata(key, "is '" + v->substr(0, 40) + "' but must be true or false");
+}
+
+template <typename Parse>
+auto metadataEnum(const TensorFile& f, const std::string& key, decltype(*std::declval<Parse>()(std::string_view())) fallback,
+                  Parse parse, const std::string& allowed)
+{
+    const std::string* v = metadataValue(f, key);
+    if (!v)
+        return fallback;
+    const auto parsed = parse(*v);
+    if (!parsed)
+        badMetadata(key, "is '" + v->substr(0, 40) + "' but must be " + allowed);
+    return *parsed;
+}
+
+std::vector<std::string> metadataVocabulary(const TensorFile& f, const std::string& key, const std::vector<std::string>& required)
+{
+    const std::string* v = metadataValue(f, key);
+    if (!v)
+        badMetadata(key, "is missing");
+    nlohmann::json j;
+    try {
+        j = nlohmann::json::parse(*v);
+    } catch (const nlohmann::json::exception&) {
+        badMetadata(key, "is not a JSON array of strings");
+    }
+    if (!j.is_array() || j.empty())
+        badMetadata(key, "must be a non-empty JSON array of strings");
+    std::vector<std::string> out;
+    for (const auto& e : j) {
+        if (!e.is_string())
+            badMetadata(key, "must hold only strings");
+        out.push_back(e.get<std::string>());
+    }
+    std::vector<std::string> sorted = out;
+    std::sort(sorted.begin(), sorted.end());
+    if (const auto dup = std::adjacent_find(sorted.begin(), sorted.end()); dup != sorted.end())
+        badMetadata(key, "holds '" + dup->substr(0, 40) + "' twice");
+    for (const auto& r : required) {
+        if (std::find(out.begin(), out.end(), r) == out.end())
+            badMetadata(key, "must contain " + r);
+    }
+    return out;
+}
+
+std::optional<ModelTokenizer> parseTokenizer(std::string_view s)
+{
+    if (s == "words")
+        return ModelTokenizer::Words;
+    if (s == "chars")
+        return ModelTokenizer::Chars;
+    return std::nullopt;
+}
+
+std::optional<PositionalEncoding> parseModelPositional(std::string_view s)
+{
+    if (s == "sinusoidal")
+        return PositionalEncoding::Sinusoidal;
+    if (s == "none")
+        return PositionalEncoding::None;
+    return std::nullopt;
+}
+
+} // namespace
+
+Seq2SeqModel modelFromTensors(const TensorFile& f)
+{
+    const std::string* format = metadataValue(f, "format");
+    if (!format)
+        throw FormatError("not an Attention Lab model: the metadata has no 'format' (expected " + std::string(kFormat)
+                          + "; docs/model-format.md)");
+    if (*format != kFormat)
+        badMetadata("format", "is '" + format->substr(0, 40) + "' but must be " + std::string(kFormat));
+
+    Seq2SeqModel m;
+    TransformerOptions& o = m.options;
+    o.dModel = metadataInt(f, "d_model", {}, 1, ConfigLimits::maxDModel);
+    o.heads = metadataInt(f, "heads", {}, 1, ConfigLimits::maxHeads);
+    o.dFF = metadataInt(f, "d_ff", {}, 1, ConfigLimits::maxDFF);
+    o.encoderLayers = metadataInt(f, "encoder_layers", {}, 1, ConfigLimits::maxLayers);
+    o.decoderLayers = metadataInt(f, "decoder_layers", {}, 0, ConfigLimits::maxLayers);
+    o.norm = metadataEnum(f, "norm", NormPlacement::Post, parseNormPlacement, "post or pre");
+    o.activation = metadataEnum(f, "activation", Activation::Relu, parseActivation, "relu or gelu");
+    o.finalNorms = metadataBool(f, "final_norms", true);
+    if (const std::string* eps = metadataValue(f, "layer_norm_eps")) {
+        char* end = nullptr;
+        const double v = std::strtod(eps->c_str(), &end);
+        if (end != eps->c_str() + eps->size() || !(v > 0) || !std::isfinite(v))
+            badMetadata("layer_norm_eps", "is '" + eps->substr(0, 40) + "' but must be a positive number");
+        o.eps = static_cast<float>(v);
+    }
+    try {
+        o.validate();
+    } catch (const std::invalid_argument& e) {
+        throw FormatError(std::string("the metadata describes an invalid model: ") + e.what());
+    }
+    m.embedScale = metadataBool(f, "embed_scale", true);
+    m.positional = metadataEnum(f, "positional_encoding", PositionalEncoding::Sinusoidal, parseModelPositional, "sinusoidal or none");
+    m.tokenizer = metadataEnum(f, "tokenizer", ModelTokenizer::Words, parseTokenizer, "words or chars");
+    m.lowercase = metadataBool(f, "lowercase", false);
+    m.maxTargetLength = metadataInt(f, "max_target_length", 32, 1, kMaxTargetLength);
+    if (const std::string* v = metadataValue(f, "name"))
+        m.name = *v;
+    if (const std::string* v = metadataValue(f, "description"))
+        m.description = *v;
+
+    std::set<std::string> used;
+    detail::TensorReader r(f, "", used);
+    const int d = o.dModel;
+    if (metadataBool(f, "open_vocabulary", false)) {
+        // A seeded model written back: embeddings come from the seed, there is no head.
+        const std::string* seed = metadataValue(f, "seed");
+        if (!seed)
+            badMetadata("seed", "is missing (an open vocabulary needs it)");
+        std::uint64_t s = 0;
+        const auto [end, ec] = std::from_chars(seed->data(), seed->data() + seed->size(), s);
+        if (ec != std::errc() || end != seed->data() + seed->size())
+            badMetadata("seed", "is '" + seed->substr(0, 40) + "', not a whole number");
+        m.seed = s;
+    } else {
+        m.srcVocab = metadataVocabulary(f, "src_vocab", {"<unk>"});
+        m.tgtVocab = metadataVocabulary(f, "tgt_vocab", {"<sos>", "<eos>", "<unk>"});
+        const auto vs = static_cast<std::int64_t>(m.srcVocab.size());
+        const auto vt = static_cast<std::int64_t>(m.tgtVocab.size());
+        m.srcEmbedding = r.matrix("src_embed.weight", vs, d);
+        m.tgtEmbedding = r.matrix("tgt_embed.weight", vt, d);
+        m.generatorWeight = r.matrix("generator.weight", vt, d);
+        m.generatorBias = r.bias("generator.bias", vt);
+    }
+    m.weights = detail::readTransformerWeights(r, o);
+    r.rejectUnknown(m.openVocabulary() ? detail::expectedTransformerTensors(o)
+                                       : detail::expectedTransformerTensors(o) + ", src_embed, tgt_embed, generator");
+    return m;
+}
+
+Seq2SeqModel loadModel(const std::string& path)
+{
+    try {
+        Seq2SeqModel m = modelFromTensors(parseSafetensors(readFile(path, kMaxModelBytes)));
+        m.source = "file:" + path;
+        m.weights.source = m.source;
+        return m;
+    } catch (const FormatError& e) {
+        throw FormatError("'" + path + "': " + e.what());
+    } catch (const std::runtime_error& e) {
+        throw FormatError(e.what());
+    }
+}
+
+TensorFile modelToTensors(const Seq2SeqModel& m)
+{
+    using detail::fromMatrix;
+    using detail::fromVector;
+    TensorFile f;
+    const TransformerOptions& o = m.options;
+    auto putAttention = [&](const std::string& p, const AttentionWeights& w) {
+        f.tensors[p + "in_proj_weight"] = fromMatrix(w.inProjWeight);
+        f.tensors[p + "in_proj_bias"] = fromVector(w.inProjBias);
+        f.tensors[p + "out_proj.weight"] = fromMatrix(w.outProjWeight);
+        f.tensors[p + "out_proj.bias"] = fromVector(w.outProjBias);
+    };
+    auto putNorm = [&](const std::string& p, const LayerNormWeights& w) {
+        f.tensors[p + "weight"] = fromVector(w.gamma);
+        f.tensors[p + "bias"] = fromVector(w.beta);
+    };
+    auto putFeedForward = [&](const std::string& p, const FeedForwardWeights& w) {
+        f.tensors[p + "linear1.weight"] = fromMatrix(w.linear1Weight);
+        f.tensors[p + "linear1.bias"] = fromVector(w.linear1Bias);
+        f.tensors[p + "linear2.weight"] = fromMatrix(w.linear2Weight);
+        f.tensors[p + "linear2.bias"] = fromVector(w.linear2Bias);
+    };
+    for (std::size_t i = 0; i < m.weights.encoder.size(); ++i) {
+        const std::string p = "encoder.layers." + str(static_cast<long long>(i)) + ".";
+        const EncoderLayerWeights& w = m.weights.encoder[i];
+        putAttention(p + "self_attn.", w.selfAttn);
+        putFeedForward(p, w.ffn);
+        putNorm(p + "norm1.", w.norm1);
+        putNorm(p + "norm2.", w.norm2);
+    }
+    for (std::size_t i = 0; i < m.weights.decoder.size(); ++i) {
+        const std::string p = "decoder.layers." + str(static_cast<long long>(i)) + ".";
+        const DecoderLayerWeights& w = m.weights.decoder[i];
+        putAttention(p + "self_attn.", w.selfAttn);
+        putAttention(p + "multihead_attn.", w.crossAttn);
+        putFeedForward(p, w.ffn);
+        putNorm(p + "norm1.", w.norm1);
+        putNorm(p + "norm2.", w.norm2);
+        putNorm(p + "norm3.", w.norm3);
+    }
+    if (o.finalNorms && m.weights.encoderNorm)
+        putNorm("encoder.norm.", *m.weights.encoderNorm);
+    if (o.finalNorms && m.weights.decoderNorm)
+        putNorm("decoder.norm.", *m.weights.decoderNorm);
+
+    auto& md = f.metadata;
+    md["format"] = std::string(kFormat);
+    md["d_model"] = str(o.dModel);
+    md["heads"] = str(o.heads);
+    md["d_ff"] = str(o.dFF);
+    md["encoder_layers"] = str(o.encoderLayers);
+    md["decoder_layers"] = str(o.decoderLayers);
+    md["norm"] = std::string(toString(o.norm));
+    md["activation"] = std::string(toString(o.activation));
+    char eps[32];
+    std::snprintf(eps, sizeof eps, "%.9g", static_cast<double>(o.eps));
+    md["layer_norm_eps"] = eps;
+    md["final_norms"] = o.finalNorms ? "true" : "false";
+    md["embed_scale"] = m.embedScale ? "true" : "false";
+    md["positional_encoding"] = m.positional == PositionalEncoding::None ? "none" : "sinusoidal";
+    md["tokenizer"] = m.tokenizer == ModelTokenizer::Chars ? "chars" : "words";
+    md["lowercase"] = m.lowercase ? "true" : "false";
+    md["max_target_length"] = str(m.maxTargetLength);
+    if (!m.name.empty())
+        md["name"] = m.name;
+    if (!m.description.empty())
+        md["description"] = m.description;
+    if (m.openVocabulary()) {
+        md["open_vocabulary"] = "true";
+        md["seed"] = std::to_string(m.seed);
+    } else {
+        md["src_vocab"] = nlohmann::json(m.srcVocab).dump();
+        md["tgt_vocab"] = nlohmann::json(m.tgtVocab).dump();
+        f.tensors["src_embed.weight"] = fromMatrix(m.srcEmbedding);
+        f.tensors["tgt_embed.weight"] = fromMatrix(m.tgtEmbedding);
+        if (m.hasHead()) {
+            f.tensors["generator.weight"] = fromMatrix(m.generatorWeight);
+            f.tensors["generator.bias"] = fromVector(m.generatorBias);
+        }
+    }
+    return f;
+}
+
+void saveModel(const Seq2SeqModel& model, const std::string& path)
+{
+    if (model.positional == PositionalEncoding::Learned)
+        throw std::runtime_error("a model with learned positions cannot be written: the model format has no position table");
+    writeFileAtomically(path, serializeSafetensors(modelToTensors(model)));
+}
+
+} // namespace attnlab
