@@ -126,6 +126,33 @@ std::optional<PositionalEncoding> parseModelPositional(std::string_view s)
     return std::nullopt;
 }
 
+/// The options of `m` as metadata (docs/model-format.md); vocabularies are added by the caller.
+void putMetadata(const Seq2SeqModel& m, std::map<std::string, std::string>& md)
+{
+    const TransformerOptions& o = m.options;
+    md["format"] = std::string(kFormat);
+    md["d_model"] = str(o.dModel);
+    md["heads"] = str(o.heads);
+    md["d_ff"] = str(o.dFF);
+    md["encoder_layers"] = str(o.encoderLayers);
+    md["decoder_layers"] = str(o.decoderLayers);
+    md["norm"] = std::string(toString(o.norm));
+    md["activation"] = std::string(toString(o.activation));
+    char eps[32];
+    std::snprintf(eps, sizeof eps, "%.9g", static_cast<double>(o.eps));
+    md["layer_norm_eps"] = eps;
+    md["final_norms"] = o.finalNorms ? "true" : "false";
+    md["embed_scale"] = m.embedScale ? "true" : "false";
+    md["positional_encoding"] = m.positional == PositionalEncoding::None ? "none" : "sinusoidal";
+    md["tokenizer"] = m.tokenizer == ModelTokenizer::Chars ? "chars" : "words";
+    md["lowercase"] = m.lowercase ? "true" : "false";
+    md["max_target_length"] = str(m.maxTargetLength);
+    if (!m.name.empty())
+        md["name"] = m.name;
+    if (!m.description.empty())
+        md["description"] = m.description;
+}
+
 } // namespace
 
 Seq2SeqModel modelFromTensors(const TensorFile& f)
@@ -257,34 +284,13 @@ TensorFile modelToTensors(const Seq2SeqModel& m)
     if (o.finalNorms && m.weights.decoderNorm)
         putNorm("decoder.norm.", *m.weights.decoderNorm);
 
-    auto& md = f.metadata;
-    md["format"] = std::string(kFormat);
-    md["d_model"] = str(o.dModel);
-    md["heads"] = str(o.heads);
-    md["d_ff"] = str(o.dFF);
-    md["encoder_layers"] = str(o.encoderLayers);
-    md["decoder_layers"] = str(o.decoderLayers);
-    md["norm"] = std::string(toString(o.norm));
-    md["activation"] = std::string(toString(o.activation));
-    char eps[32];
-    std::snprintf(eps, sizeof eps, "%.9g", static_cast<double>(o.eps));
-    md["layer_norm_eps"] = eps;
-    md["final_norms"] = o.finalNorms ? "true" : "false";
-    md["embed_scale"] = m.embedScale ? "true" : "false";
-    md["positional_encoding"] = m.positional == PositionalEncoding::None ? "none" : "sinusoidal";
-    md["tokenizer"] = m.tokenizer == ModelTokenizer::Chars ? "chars" : "words";
-    md["lowercase"] = m.lowercase ? "true" : "false";
-    md["max_target_length"] = str(m.maxTargetLength);
-    if (!m.name.empty())
-        md["name"] = m.name;
-    if (!m.description.empty())
-        md["description"] = m.description;
+    putMetadata(m, f.metadata);
     if (m.openVocabulary()) {
-        md["open_vocabulary"] = "true";
-        md["seed"] = std::to_string(m.seed);
+        f.metadata["open_vocabulary"] = "true";
+        f.metadata["seed"] = std::to_string(m.seed);
     } else {
-        md["src_vocab"] = nlohmann::json(m.srcVocab).dump();
-        md["tgt_vocab"] = nlohmann::json(m.tgtVocab).dump();
+        f.metadata["src_vocab"] = nlohmann::json(m.srcVocab).dump();
+        f.metadata["tgt_vocab"] = nlohmann::json(m.tgtVocab).dump();
         f.tensors["src_embed.weight"] = fromMatrix(m.srcEmbedding);
         f.tensors["tgt_embed.weight"] = fromMatrix(m.tgtEmbedding);
         if (m.hasHead()) {

@@ -1,0 +1,99 @@
+#pragma once
+// Internal to the lesson parser (lesson.cpp, settings.cpp, highlight.cpp): reading lines,
+// numbers and keys of a lesson file, and wording its messages.
+
+#include "lesson/lesson.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace attnlab::lessontext {
+
+inline constexpr std::string_view kBom = "\xEF\xBB\xBF";
+inline constexpr std::string_view kFullWidthColon = "\xEF\xBC\x9A"; // U+FF1A '：'
+/// Longest piece of the teacher's text quoted in a message (a line may be megabytes long).
+inline constexpr std::size_t kQuoteBytes = 60;
+
+enum class NumberKind {
+    Ok,
+    NotANumber,
+    TooLarge,
+};
+
+struct KeyValue {
+    std::string_view key;
+    std::string_view value;
+};
+
+struct Fence {
+    char mark = 0;
+    std::size_t length = 0;
+    std::string_view rest; ///< the info string (or what follows a closing fence)
+};
+
+bool isSpace(char c);
+
+std::string_view trim(std::string_view s);
+
+bool isBlank(std::string_view s);
+
+/// The teacher's text in quotes, cut at a UTF-8 character boundary when it is long.
+std::string quote(std::string_view s);
+
+std::string join(const std::vector<std::string>& items, std::string_view separator = ", ");
+
+std::string lower(std::string_view s);
+
+std::size_t editDistance(std::string_view a, std::string_view b);
+
+/// ": did you mean 'weights'?" when one known name is a typo away from `s`, else "".
+std::string didYouMean(std::string_view s, const std::vector<std::string>& known);
+
+std::string unknown(std::string_view what, std::string_view value, const std::vector<std::string>& known);
+
+std::string plural(long long n, std::string_view one, std::string_view many);
+
+/// Offset of the first byte in `s` that is not valid UTF-8 (overlong forms, surrogates and
+/// code points above U+10FFFF included), or npos.
+std::size_t invalidUtf8At(std::string_view s);
+
+/// A whole number written as digits with an optional leading '-'.
+NumberKind parseInteger(std::string_view s, long long& out);
+
+/// An int setting or header value; throws std::invalid_argument naming `key`.
+int parseInt(std::string_view key, std::string_view value);
+
+std::uint64_t parseSeed(std::string_view value);
+
+bool parseSwitch(std::string_view key, std::string_view value);
+
+/// A number as the teacher wrote it, cut when it is absurdly long.
+std::string shortNumber(std::string_view s);
+
+bool isKeyChar(char c);
+
+/// Splits "key: value" at the first ':' or '：'. Nothing when there is no separator or the key
+/// is not a single word.
+std::optional<KeyValue> splitKeyValue(std::string_view line);
+
+/// "## Title": two '#' at the start of the line, then a space, a tab or nothing.
+bool isStepHeading(std::string_view line);
+
+bool isTitleHeading(std::string_view line);
+
+/// The title of a "## Title" line, without an optional closing run of '#' ("## Title ##").
+std::string_view headingTitle(std::string_view line);
+
+std::optional<Fence> fenceOf(std::string_view line);
+
+/// Splits into lines at LF, CRLF or a lone CR. A final line break does not start a new line.
+std::vector<std::string_view> splitLines(std::string_view text);
+
+/// Parses a highlight directive ("cells 1,2; rows 3"). Throws std::invalid_argument with a reason.
+Highlight parseHighlight(std::string_view text);
+
+} // namespace attnlab::lessontext

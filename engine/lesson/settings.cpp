@@ -1,0 +1,113 @@
+// The `settings` grammar of lesson files (docs/lesson-format.md): "k=v, k=v" on top of a Config.
+
+#include "lesson/lesson_text.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace attnlab {
+
+namespace {
+
+using namespace lessontext;
+
+const std::vector<std::string> kSettingKeys{"d_model", "heads", "seed",       "pe",     "embed_scale", "scale", "mask",
+                                            "pad_to",  "weights", "max_tokens", "model", "layers",      "d_ff",  "norm",
+                                            "activation"};
+
+/// Sets one setting (`key` is known, `value` not empty) in `c`. Throws std::invalid_argument.
+void setOne(Config& c, const std::string& key, std::string_view value)
+{
+    if (key == "d_model") {
+        c.dModel = parseInt(key, value);
+    } else if (key == "heads") {
+        c.heads = parseInt(key, value);
+    } else if (key == "seed") {
+        c.seed = parseSeed(value);
+    } else if (key == "pe") {
+        const auto pe = parsePositionalEncoding(value);
+        if (!pe)
+            throw std::invalid_argument("pe: " + unknown("value", value, {"sinusoidal", "learned", "none"}));
+        c.positional = *pe;
+    } else if (key == "embed_scale") {
+        c.embedScale = parseSwitch(key, value);
+    } else if (key == "scale") {
+        c.scaleScores = parseSwitch(key, value);
+    } else if (key == "mask") {
+        const auto mask = parseMaskKind(value);
+        if (mask == MaskKind::Custom)
+            throw std::invalid_argument("mask: 'custom' cannot be used in a lesson (it needs a matrix drawn by hand)");
+        if (!mask)
+            throw std::invalid_argument("mask: " + unknown("value", value, {"none", "causal", "padding", "causal+padding"}));
+        c.mask = *mask;
+    } else if (key == "pad_to") {
+        c.padTo = parseInt(key, value);
+    } else if (key == "max_tokens") {
+        c.maxTokens = parseInt(key, value);
+    } else if (key == "model") {
+        const auto model = parseModelKind(value);
+        if (!model)
+            throw std::invalid_argument("model: " + unknown("value", value, {"none", "seeded", "reversal"}));
+        c.model = *model;
+    } else if (key == "layers") {
+        c.layers = parseInt(key, value);
+    } else if (key == "d_ff") {
+        c.dFF = parseInt(key, value);
+    } else if (key == "norm") {
+        const auto norm = parseNormPlacement(value);
+        if (!norm)
+            throw std::invalid_argument("norm: " + unknown("value", value, {"post", "pre"}));
+        c.norm = *norm;
+    } else if (key == "activation") {
+        const auto act = parseActivation(value);
+        if (!act)
+            throw std::invalid_argument("activation: " + unknown("value", value, {"relu", "gelu"}));
+        c.activation = *act;
+    } else if (key == "weights") {
+        const auto preset = parseWeightsPreset(value);
+        if (!preset)
+            throw std::invalid_argument("weights: " + unknown("value", value, {"seeded", "identity"}));
+        c.weightsPreset = *preset;
+    }
+}
+
+} // namespace
+
+Config applySettings(const Config& base, std::string_view text)
+{
+    Config c = base;
+    std::vector<std::string> seen;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        std::size_t end = text.find(',', start);
+        if (end == std::string_view::npos)
+            end = text.size();
+        const std::string_view pair = trim(text.substr(start, end - start));
+        start = end + 1;
+        if (pair.empty())
+            continue; // a trailing or doubled comma
+        const std::size_t eq = pair.find('=');
+        if (eq == std::string_view::npos)
+            throw std::invalid_argument(quote(pair) + " is not key=value (e.g. heads=2)");
+        std::string key(trim(pair.substr(0, eq)));
+        const std::string_view value = trim(pair.substr(eq + 1));
+        if (key.empty())
+            throw std::invalid_argument(quote(pair) + " has no setting name before '='");
+        if (key == "weights_preset")
+            key = "weights"; // the trace format's name
+        if (key == "d_k")
+            throw std::invalid_argument("d_k cannot be set: it is d_model / heads");
+        if (std::find(kSettingKeys.begin(), kSettingKeys.end(), key) == kSettingKeys.end())
+            throw std::invalid_argument(unknown("setting", key, kSettingKeys));
+        if (std::find(seen.begin(), seen.end(), key) != seen.end())
+            throw std::invalid_argument(key + " is set twice");
+        seen.push_back(key);
+        if (value.empty())
+            throw std::invalid_argument(key + ": the value is empty");
+
+        setOne(c, key, value);
+    }
+    return c;
+}
+
+} // namespace attnlab
