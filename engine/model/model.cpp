@@ -4,6 +4,7 @@
 #include "model/model.h"
 
 #include "nn/embedding.h"
+#include "nn/softmax.h"
 #include "io/fileio.h"
 #include "core/random.h"
 #include "core/stage_builder.h"
@@ -315,12 +316,8 @@ Trace decode(const std::shared_ptr<const Seq2SeqModel>& model, const Encoded& en
     const auto vocab = std::make_shared<const std::vector<std::string>>(m.tgtVocab);
     Eigen::MatrixXf logits = out * m.generatorWeight.transpose();
     logits.rowwise() += m.generatorBias.transpose();
-    // probabilities: softmax of each row; subtract the row's max before exp for numerical stability.
-    Eigen::MatrixXf p(logits.rows(), logits.cols());
-    for (Eigen::Index i = 0; i < logits.rows(); ++i) {
-        const Eigen::RowVectorXf e = (logits.row(i).array() - logits.row(i).maxCoeff()).exp().matrix();
-        p.row(i) = e / e.sum();
-    }
+    // probabilities: (m x V) = softmax of each row of the logits
+    Eigen::MatrixXf p = rowSoftmax(logits);
     putMatrix(addStage(t.stages, "logits", {}, {}, {}, "Logits", "logits = D·W_genᵀ + b_gen"), "logits", std::move(logits),
               target, vocab);
     putMatrix(addStage(t.stages, "probabilities", {}, {}, {}, "Next-token probabilities", "P = softmax(logits) per row"), "P",
