@@ -1,5 +1,8 @@
 #include "core/random.h"
 
+#include <cmath>
+#include <numbers>
+
 namespace attnlab {
 
 std::uint64_t fnv1a64(std::string_view bytes)
@@ -31,6 +34,33 @@ float SplitMix64::symmetric(float a)
 {
     const float unit = 2.0f * uniform() - 1.0f; // exact: uniform() has 24 significant bits
     return unit * a;
+}
+
+double SplitMix64::uniform53()
+{
+    // 53 bits fill a double's mantissa exactly.
+    return static_cast<double>(next() >> 11) * 0x1.0p-53;
+}
+
+std::pair<double, double> boxMuller(SplitMix64& gen)
+{
+    const double u1 = 1.0 - gen.uniform53(); // (0, 1]: the logarithm stays finite
+    const double u2 = gen.uniform53();
+    const double r = std::sqrt(-2.0 * std::log(u1));
+    const double a = 2.0 * std::numbers::pi * u2;
+    return {r * std::cos(a), r * std::sin(a)};
+}
+
+double NormalStream::next()
+{
+    if (m_hasSpare) {
+        m_hasSpare = false;
+        return m_spare;
+    }
+    const auto [first, second] = boxMuller(m_gen);
+    m_spare = second;
+    m_hasSpare = true;
+    return first;
 }
 
 std::uint64_t mixSeed(std::uint64_t seed)

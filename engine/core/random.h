@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string_view>
+#include <utility>
 
 namespace attnlab {
 
@@ -26,8 +27,30 @@ public:
     /// Uniform in [-a, a): float32(float32(2 * uniform() - 1) * a).
     float symmetric(float a);
 
+    /// Uniform in [0, 1) in double: the top 53 bits of next() times 2^-53, exact.
+    double uniform53();
+
 private:
     std::uint64_t m_state;
+};
+
+/// Two independent standard normal numbers from two uniform53() of `gen` (Box–Muller):
+/// r = √(−2 ln(1 − u₁)), a = 2π·u₂; returns (r·cos a, r·sin a). 1 − u₁ lies in (0, 1], so the
+/// logarithm stays finite. Uses the standard library's log, cos and sin: the same numbers on
+/// every run of one build, not bit-exact across standard libraries (seeded weights never use it).
+std::pair<double, double> boxMuller(SplitMix64& gen);
+
+/// Standard normal numbers from a SplitMix64 stream: both Box–Muller outputs, cos first.
+class NormalStream {
+public:
+    explicit NormalStream(SplitMix64 gen) : m_gen(gen) {}
+
+    double next();
+
+private:
+    SplitMix64 m_gen;
+    bool m_hasSpare = false;
+    double m_spare = 0;
 };
 
 /// The first output of a SplitMix64 started at `seed`: spreads nearby seeds apart.

@@ -6,6 +6,7 @@
 
 #include "nn/embedding.h"
 #include "nn/input_stages.h"
+#include "nn/softmax.h"
 #include "core/stage_builder.h"
 #include "text/tokenizer.h"
 
@@ -153,12 +154,8 @@ Trace decode(const std::shared_ptr<const Seq2SeqModel>& model, const Encoded& en
     const auto vocab = std::make_shared<const std::vector<std::string>>(m.tgtVocab);
     Eigen::MatrixXf logits = out * m.generatorWeight.transpose();
     logits.rowwise() += m.generatorBias.transpose();
-    // probabilities: softmax of each row; subtract the row's max before exp for numerical stability.
-    Eigen::MatrixXf p(logits.rows(), logits.cols());
-    for (Eigen::Index i = 0; i < logits.rows(); ++i) {
-        const Eigen::RowVectorXf e = (logits.row(i).array() - logits.row(i).maxCoeff()).exp().matrix();
-        p.row(i) = e / e.sum();
-    }
+    // probabilities: (m x V) = softmax of each row of the logits
+    Eigen::MatrixXf p = rowSoftmax(logits);
     putMatrix(addStage(t.stages, {"logits"}, "Logits", "logits = D·W_genᵀ + b_gen", {{"decoder_output"}}, "generator"), "logits",
               std::move(logits), target, vocab);
     putMatrix(addStage(t.stages, {"probabilities"}, "Next-token probabilities", "P = softmax(logits) per row", {{"logits"}}), "P",

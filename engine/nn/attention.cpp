@@ -2,11 +2,11 @@
 
 #include "nn/embedding.h"
 #include "nn/input_stages.h"
+#include "nn/softmax.h"
 #include "core/stage_builder.h"
 #include "text/tokenizer.h"
 
 #include <cmath>
-#include <limits>
 #include <stdexcept>
 
 namespace attnlab {
@@ -90,29 +90,6 @@ void checkBlockArguments(const Eigen::MatrixXf& xq, const Eigen::MatrixXf& xkv, 
 }
 
 } // namespace
-
-Eigen::MatrixXf rowSoftmax(const Eigen::MatrixXf& scores, std::vector<Eigen::Index>* emptyRows)
-{
-    // Whole-matrix operations rather than a loop over rows: the matrices are column-major,
-    // so a row is strided in memory while these expressions run down contiguous columns.
-    Eigen::VectorXf rowMax = scores.rowwise().maxCoeff();
-    for (Eigen::Index i = 0; i < rowMax.size(); ++i) {
-        if (!(rowMax(i) > -std::numeric_limits<float>::infinity())) {
-            // Every key is masked: softmax is undefined (0/0). The row becomes 0, not NaN:
-            // with a max of 0 every exp(-inf - 0) below is exactly 0.
-            rowMax(i) = 0.0f;
-            if (emptyRows)
-                emptyRows->push_back(i);
-        }
-    }
-    // Subtract the row max before exp for numerical stability: the largest term is exp(0) = 1,
-    // so nothing overflows; exp(-inf) = 0 makes masked keys vanish exactly.
-    Eigen::MatrixXf out = (scores.colwise() - rowMax).array().exp().matrix();
-    Eigen::ArrayXf sums = out.rowwise().sum().array();
-    sums = (sums > 0.0f).select(sums, 1.0f); // the empty rows: 0 / 1 = 0
-    out.array().colwise() /= sums;
-    return out;
-}
 
 Eigen::MatrixXf attentionBlock(const Eigen::MatrixXf& queryInput, const Eigen::MatrixXf& keyValueInput,
                                const AttentionWeights& weights, int heads, bool scaleScores, const BoolMatrix& blocked,

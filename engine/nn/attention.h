@@ -68,8 +68,4 @@ Eigen::MatrixXf attentionBlock(const Eigen::MatrixXf& queryInput, const Eigen::M
                                const AttentionBlockContext& context, StageList& stages,
                                std::vector<std::string>& warnings);
 
-/// Row softmax of `scores`: exp(x - rowmax) / sum. A row whose entries are all -inf gets
-/// all-zero weights and its index is appended to `emptyRows`.
-Eigen::MatrixXf rowSoftmax(const Eigen::MatrixXf& scores, std::vector<Eigen::Index>* emptyRows = nullptr);
-
 } // namespace attnlab

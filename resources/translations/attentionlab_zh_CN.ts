@@ -1599,6 +1599,10 @@ scores from %2 to %3, largest weight %4</source>
         <source>largest weight</source>
         <translation>最大权重</translation>
     </message>
+    <message>
+        <source>computing…</source>
+        <translation>计算中…</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::StageNavigator</name>

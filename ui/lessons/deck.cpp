@@ -72,9 +72,12 @@ std::unique_ptr<QWidget> makeView(Session* session)
     case ViewKind::KernelRegression:
         w = std::make_unique<KernelRegressionView>(session);
         break;
-    case ViewKind::SoftmaxScaling:
-        w = std::make_unique<SoftmaxScalingView>(session);
+    case ViewKind::SoftmaxScaling: {
+        auto v = std::make_unique<SoftmaxScalingView>(session);
+        v->waitForStatistics(); // a slide shows the finished curves, not "computing…"
+        w = std::move(v);
         break;
+    }
     }
     // Slide type: larger than on screen, for the back row.
     QFont big = QApplication::font();

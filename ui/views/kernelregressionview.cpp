@@ -2,7 +2,6 @@
 
 #include "views/heatmapview.h"
 #include "plot/plotting.h"
-#include "core/random.h"
 #include "session/session.h"
 
 #include <qcustomplot.h>
@@ -19,8 +18,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
-#include <numbers>
 #include <string>
 
 namespace attnlab {
@@ -34,23 +31,9 @@ const QColor kPointColor(90, 90, 90);
 
 constexpr double kPlotMargin = 0.1; // x axis runs a little beyond 0..kXMax so edge points show
 
-/// Uniform in [0, 1) with 53 random bits.
-double uniform01(SplitMix64& gen)
-{
-    return static_cast<double>(gen.next() >> 11) * 0x1.0p-53;
-}
-
-/// One standard normal number (Box–Muller; 1 − u keeps the logarithm finite).
-double standardNormal(SplitMix64& gen)
-{
-    const double u1 = 1.0 - uniform01(gen);
-    const double u2 = uniform01(gen);
-    return std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * std::numbers::pi * u2);
-}
-
 double sigmaFromSlider(int v)
 {
-    return KernelRegressionView::kMinSigma * std::pow(10.0, v / 100.0);
+    return bandwidthGrid(v); // the slider offers the engine's bandwidth grid
 }
 
 int sliderFromSigma(double sigma)
@@ -96,22 +79,34 @@ KernelRegressionView::KernelRegressionView(Session* session, QWidget* parent)
     , m_fitPlot(new QCustomPlot(this))
     , m_weightsPlot(new QCustomPlot(this))
     , m_heatmap(new HeatmapView(this))
+    , m_data(kernelRegressionData()) // fixed: every run and every test sees the same points
 {
-    // --- the data: fixed, so every run and every test sees the same points ------------------
-    SplitMix64 gen = stream("kernel-regression", kSeed);
-    m_x.resize(kTrainingPoints);
-    for (double& x : m_x)
-        x = kXMax * uniform01(gen);
-    std::sort(m_x.begin(), m_x.end()); // sorted keys: the heatmap's band runs along the diagonal
-    m_y.resize(kTrainingPoints);
-    for (int i = 0; i < kTrainingPoints; ++i)
-        m_y[i] = trueFunction(m_x[i]) + kNoiseSd * standardNormal(gen);
     for (int i = 0; i < kCurvePoints; ++i)
         m_curveX.push_back(kXMax * i / (kCurvePoints - 1));
     for (int i = 0; i < kHeatmapQueries; ++i)
         m_gridQ.push_back(kXMax * i / (kHeatmapQueries - 1));
+    setupControls();
+    setupPlots();
+    applyFonts();
+    retranslate();
 
-    // --- controls --------------------------------------------------------------------------
+    connect(m_querySlider, &QSlider::valueChanged, this, &KernelRegressionView::updateQuery);
+    connect(m_sigmaSlider, &QSlider::valueChanged, this, [this](int v) {
+        // The slider is a coarse log scale; the spin box holds the σ in use.
+        m_sigmaSpin->setValue(sigmaFromSlider(v));
+    });
+    connect(m_sigmaSpin, &QDoubleSpinBox::valueChanged, this, [this] {
+        m_learnedLoss = -1; // a σ chosen by hand is no longer the learned one
+        syncSigmaSlider();
+        recompute();
+    });
+    connect(m_learn, &QPushButton::clicked, this, [this] { learnW(); });
+    syncSigmaSlider();
+    recompute();
+}
+
+void KernelRegressionView::setupControls()
+{
     auto* root = new QVBoxLayout(this);
     m_caption->setWordWrap(true);
     m_caption->setTextFormat(Qt::PlainText);
@@ -160,14 +155,17 @@ KernelRegressionView::KernelRegressionView(Session* session, QWidget* parent)
     m_fitPlot->setMinimumHeight(220);
     m_weightsPlot->setMinimumHeight(160);
     m_heatmap->setMinimumWidth(300);
+}
 
+void KernelRegressionView::setupPlots()
+{
     // --- the fit: points, true curve, prediction, the query --------------------------------
     addTitleAndLegendRows(m_fitPlot, 2); // two per row: the Chinese labels are long
     QCPGraph* points = m_fitPlot->addGraph();
     points->setLineStyle(QCPGraph::lsNone);
     points->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, kPointColor, QColor(200, 200, 200), 6));
     points->setPen(QPen(kPointColor));
-    points->setData(QVector<double>(m_x.begin(), m_x.end()), QVector<double>(m_y.begin(), m_y.end()), true);
+    points->setData(QVector<double>(m_data.x.begin(), m_data.x.end()), QVector<double>(m_data.y.begin(), m_data.y.end()), true);
     QCPGraph* truth = m_fitPlot->addGraph();
     truth->setPen(QPen(QColor(30, 30, 30), 1.5, Qt::DashLine));
     QVector<double> trueY;
@@ -182,7 +180,7 @@ KernelRegressionView::KernelRegressionView(Session* session, QWidget* parent)
     queryPoint->setPen(QPen(kQueryColor));
     queryLine(m_fitPlot);
     // A fixed y range that holds every point, so the axes stay put while σ changes.
-    const auto [yMin, yMax] = std::minmax_element(m_y.begin(), m_y.end());
+    const auto [yMin, yMax] = std::minmax_element(m_data.y.begin(), m_data.y.end());
     m_fitPlot->yAxis->setRange(std::floor(std::min(*yMin, 0.0) - 0.3), std::ceil(*yMax + 0.3));
     m_fitPlot->xAxis->setRange(-kPlotMargin, kXMax + kPlotMargin);
 
@@ -203,53 +201,9 @@ KernelRegressionView::KernelRegressionView(Session* session, QWidget* parent)
     // ticker whenever it redraws, so ours goes back on just before each replot.
     auto keyTicker = QSharedPointer<QCPAxisTickerText>::create();
     for (int i = 0; i < kTrainingPoints; i += 5)
-        keyTicker->addTick(i, number(m_x[i]));
+        keyTicker->addTick(i, number(m_data.x[i]));
     m_keyTicker = keyTicker;
     connect(m_heatmap->plot(), &QCustomPlot::beforeReplot, this, &KernelRegressionView::useSparseKeyTicks);
-
-    applyFonts();
-    retranslate();
-
-    connect(m_querySlider, &QSlider::valueChanged, this, &KernelRegressionView::updateQuery);
-    connect(m_sigmaSlider, &QSlider::valueChanged, this, [this](int v) {
-        // The slider is a coarse log scale; the spin box holds the σ in use.
-        m_sigmaSpin->setValue(sigmaFromSlider(v));
-    });
-    connect(m_sigmaSpin, &QDoubleSpinBox::valueChanged, this, [this] {
-        m_learnedLoss = -1; // a σ chosen by hand is no longer the learned one
-        syncSigmaSlider();
-        recompute();
-    });
-    connect(m_learn, &QPushButton::clicked, this, [this] { learnW(); });
-    syncSigmaSlider();
-    recompute();
-}
-
-double KernelRegressionView::trueFunction(double x)
-{
-    return 2.0 * std::sin(x) + std::pow(x, 0.8);
-}
-
-std::vector<double> KernelRegressionView::kernelWeights(double query, const std::vector<double>& keys, double sigma)
-{
-    // scores: a_i = −(x − x_i)² / (2σ²), one per key
-    std::vector<double> w(keys.size());
-    double best = -std::numeric_limits<double>::infinity();
-    for (std::size_t i = 0; i < keys.size(); ++i) {
-        const double d = query - keys[i];
-        w[i] = -d * d / (2.0 * sigma * sigma);
-        best = std::max(best, w[i]);
-    }
-    // softmax: subtract the largest score before exp for numerical stability (with σ = 0.01
-    // every exp(a_i) of a query between points would underflow to 0, and 0/0 is no weight).
-    double sum = 0;
-    for (double& v : w) {
-        v = std::exp(v - best);
-        sum += v;
-    }
-    for (double& v : w)
-        v /= sum;
-    return w;
 }
 
 double KernelRegressionView::sigma() const
@@ -264,53 +218,15 @@ double KernelRegressionView::query() const
 
 double KernelRegressionView::leaveOneOutLoss(double sigma) const
 {
-    double loss = 0;
-    std::vector<double> keys;
-    std::vector<double> values;
-    for (int i = 0; i < kTrainingPoints; ++i) {
-        keys = m_x;
-        values = m_y;
-        keys.erase(keys.begin() + i);
-        values.erase(values.begin() + i);
-        const std::vector<double> w = kernelWeights(m_x[i], keys, sigma);
-        double f = 0;
-        for (std::size_t j = 0; j < w.size(); ++j)
-            f += w[j] * values[j];
-        loss += (m_y[i] - f) * (m_y[i] - f);
-    }
-    return loss / kTrainingPoints;
+    return attnlab::leaveOneOutLoss(m_data, sigma);
 }
 
 double KernelRegressionView::learnW()
 {
-    // Coarse: every σ the log slider can show; then a golden-section search in log σ between
-    // the best one's neighbours. (The classic presentation learns w by gradient descent on the
-    // same leave-one-out loss; a 1-D search reaches the same minimum without a learning rate.)
-    int best = 0;
-    double bestLoss = std::numeric_limits<double>::infinity();
-    for (int v = 0; v <= kSigmaSliderSteps; ++v) {
-        const double l = leaveOneOutLoss(sigmaFromSlider(v));
-        if (l < bestLoss) {
-            bestLoss = l;
-            best = v;
-        }
-    }
-    double lo = std::log(sigmaFromSlider(std::max(best - 1, 0)));
-    double hi = std::log(sigmaFromSlider(std::min(best + 1, kSigmaSliderSteps)));
-    const double g = (std::sqrt(5.0) - 1) / 2;
-    for (int iter = 0; iter < 40; ++iter) {
-        const double a = hi - g * (hi - lo);
-        const double b = lo + g * (hi - lo);
-        if (leaveOneOutLoss(std::exp(a)) < leaveOneOutLoss(std::exp(b)))
-            hi = b;
-        else
-            lo = a;
-    }
-    const double sigma = std::clamp(std::exp((lo + hi) / 2), kMinSigma, kMaxSigma);
-    m_sigmaSpin->setValue(sigma); // rounds to the spin box's decimals and recomputes
-    m_learnedLoss = leaveOneOutLoss(this->sigma());
+    m_sigmaSpin->setValue(fitBandwidth(m_data)); // rounds to the spin box's decimals and recomputes
+    m_learnedLoss = leaveOneOutLoss(sigma());
     updateWLabel(); // shows the learned loss
-    return this->sigma();
+    return sigma();
 }
 
 void KernelRegressionView::syncSigmaSlider()
@@ -323,29 +239,17 @@ void KernelRegressionView::recompute()
 {
     const double s = sigma();
     // The predicted curve: f(x) = Σ_i w_i(x) y_i at each x of the curve.
-    m_curveY.clear();
-    for (double x : m_curveX) {
-        const std::vector<double> w = kernelWeights(x, m_x, s);
-        double f = 0;
-        for (int i = 0; i < kTrainingPoints; ++i)
-            f += w[i] * m_y[i];
-        m_curveY.push_back(f);
-    }
+    m_curveY = kernelPredictions(m_curveX, m_data, s);
     m_fitPlot->graph(2)->setData(QVector<double>(m_curveX.begin(), m_curveX.end()),
                                  QVector<double>(m_curveY.begin(), m_curveY.end()), true);
 
     // weights: (queries x keys), one softmax row per query of the grid
-    Eigen::MatrixXf weights(kHeatmapQueries, kTrainingPoints);
-    for (int r = 0; r < kHeatmapQueries; ++r) {
-        const std::vector<double> w = kernelWeights(m_gridQ[r], m_x, s);
-        for (int c = 0; c < kTrainingPoints; ++c)
-            weights(r, c) = static_cast<float>(w[c]);
-    }
+    const Eigen::MatrixXf weights = kernelWeightMatrix(m_gridQ, m_data.x, s).cast<float>();
     auto rowLabels = std::make_shared<std::vector<std::string>>();
     for (double q : m_gridQ)
         rowLabels->push_back(QString::number(q, 'g', 4).toStdString()); // 0, 0.125, 0.25, ...
     auto colLabels = std::make_shared<std::vector<std::string>>();
-    for (double x : m_x)
+    for (double x : m_data.x)
         colLabels->push_back(QString::number(x, 'f', 2).toStdString());
     m_heatmap->setMatrix({"W", weights, rowLabels, colLabels},
                          tr("Weights: %1 queries × %2 keys").arg(kHeatmapQueries).arg(kTrainingPoints),
@@ -357,10 +261,8 @@ void KernelRegressionView::recompute()
 void KernelRegressionView::updateQuery()
 {
     const double x = query();
-    m_queryW = kernelWeights(x, m_x, sigma());
-    m_queryY = 0;
-    for (int i = 0; i < kTrainingPoints; ++i)
-        m_queryY += m_queryW[i] * m_y[i];
+    m_queryW = kernelWeights(x, m_data.x, sigma());
+    m_queryY = kernelPrediction(x, m_data, sigma());
     m_queryValue->setText(tr("x = %1").arg(number(x)));
 
     // The fit: the query's vertical line and its prediction.
@@ -377,14 +279,8 @@ void KernelRegressionView::updateQuery()
     // The weights as bars at the keys, and the kernel bump they sample:
     // K(x, t) / Σ_i K(x, x_i) passes through the top of every bar.
     auto* bars = qobject_cast<QCPBars*>(m_weightsPlot->plottable(0));
-    bars->setData(QVector<double>(m_x.begin(), m_x.end()), QVector<double>(m_queryW.begin(), m_queryW.end()), true);
+    bars->setData(QVector<double>(m_data.x.begin(), m_data.x.end()), QVector<double>(m_queryW.begin(), m_queryW.end()), true);
     const double s = sigma();
-    double norm = 0; // Σ_i K(x, x_i) relative to the nearest key, as in kernelWeights
-    double nearest = std::numeric_limits<double>::infinity();
-    for (double k : m_x)
-        nearest = std::min(nearest, (x - k) * (x - k));
-    for (double k : m_x)
-        norm += std::exp(-((x - k) * (x - k) - nearest) / (2 * s * s));
     // Sample the bump evenly, and densely near the query so a narrow bump keeps its shape.
     std::vector<double> ts;
     for (int i = 0; i <= 500; ++i)
@@ -392,16 +288,11 @@ void KernelRegressionView::updateQuery()
     for (int i = 0; i <= 200; ++i)
         ts.push_back(x + 4 * s * (i / 100.0 - 1));
     std::sort(ts.begin(), ts.end());
-    QVector<double> bx, by;
-    for (double t : ts) {
-        if (t < -kPlotMargin || t > kXMax + kPlotMargin)
-            continue;
-        bx.push_back(t);
-        // Between keys far apart the bump can rise far above every bar (exp of hundreds with a
-        // small σ): cap it above the axis (≤ 1.15), where it is clipped anyway, so it never overflows.
-        const double e = -((x - t) * (x - t) - nearest) / (2 * s * s);
-        by.push_back(e > 50 ? 2.0 : std::min(std::exp(e) / norm, 2.0));
-    }
+    ts.erase(std::remove_if(ts.begin(), ts.end(), [](double t) { return t < -kPlotMargin || t > kXMax + kPlotMargin; }), ts.end());
+    // Capped above the axis (≤ 1.15), where it is clipped anyway.
+    const std::vector<double> bump = kernelBump(x, m_data.x, s, ts, 2.0);
+    const QVector<double> bx(ts.begin(), ts.end());
+    const QVector<double> by(bump.begin(), bump.end());
     m_weightsPlot->graph(0)->setData(bx, by, true);
     const double top = *std::max_element(m_queryW.begin(), m_queryW.end());
     m_weightsPlot->yAxis->setRange(0, std::max(top, 1.0 / kTrainingPoints) * 1.15);

@@ -11,8 +11,11 @@
 // "Learn w" fits the classic parameterisation exp(−((x − x_i)·w)²/2), i.e. σ = 1/w, by
 // minimising the leave-one-out error on the training points.
 //
-// The data come from a fixed SplitMix64 stream, so every run (and every test) sees the same
-// points. The view does not use the Session's trace; it takes the Session like every view.
+// The data, weights, predictions, leave-one-out error and the fit come from the engine
+// (demo/kernel_regression.h): the same points on every run. The view draws them. It does not use
+// the Session's trace; it takes the Session like every view.
+
+#include "demo/kernel_regression.h"
 
 #include <QPoint>
 #include <QSharedPointer>
@@ -37,24 +40,23 @@ class Session;
 class KernelRegressionView : public QWidget {
     Q_OBJECT
 public:
-    static constexpr int kTrainingPoints = 50;
-    static constexpr double kXMax = 5.0;          ///< x_i uniform in [0, kXMax)
-    static constexpr double kNoiseSd = 0.5;       ///< y_i = f(x_i) + N(0, kNoiseSd²)
-    static constexpr std::uint64_t kSeed = 2024;  ///< the data's fixed seed
+    static constexpr int kTrainingPoints = KernelRegression::trainingPoints;
+    static constexpr double kXMax = KernelRegression::xMax;          ///< x_i uniform in [0, kXMax)
+    static constexpr double kNoiseSd = KernelRegression::noiseSd;    ///< y_i = f(x_i) + N(0, kNoiseSd²)
+    static constexpr std::uint64_t kSeed = KernelRegression::seed;   ///< the data's fixed seed
     static constexpr int kHeatmapQueries = 41;    ///< heatmap rows: x = 0, 0.125, ..., 5
     static constexpr int kCurvePoints = 251;      ///< predicted curve: x = 0, 0.02, ..., 5
     static constexpr int kQuerySteps = 500;       ///< query slider: value v is x = v / 100
-    static constexpr double kMinSigma = 0.01;
-    static constexpr double kMaxSigma = 10.0;
+    static constexpr double kMinSigma = KernelRegression::minSigma;
+    static constexpr double kMaxSigma = KernelRegression::maxSigma;
     static constexpr double kDefaultSigma = 0.3;
-    static constexpr int kSigmaSliderSteps = 300; ///< σ slider: value v is σ = 0.01 · 10^(v/100)
+    /// σ slider: value v is σ = 0.01 · 10^(v/100), the engine's bandwidth grid.
+    static constexpr int kSigmaSliderSteps = KernelRegression::gridSteps;
 
     explicit KernelRegressionView(Session* session, QWidget* parent = nullptr);
 
     /// The function the data come from: 2·sin(x) + x^0.8.
-    static double trueFunction(double x);
-    /// softmax_i(−(x − x_i)² / (2σ²)) over `keys`, in double.
-    static std::vector<double> kernelWeights(double query, const std::vector<double>& keys, double sigma);
+    static double trueFunction(double x) { return kernelRegressionTruth(x); }
 
     // --- controls -----------------------------------------------------------------------
     /// The query x in hundredths: value v means x = v / 100 (0..kQuerySteps).
@@ -81,8 +83,8 @@ public:
     double sigma() const;
     double query() const;
     /// Keys x_i, sorted ascending, and their values y_i.
-    const std::vector<double>& trainingX() const { return m_x; }
-    const std::vector<double>& trainingY() const { return m_y; }
+    const std::vector<double>& trainingX() const { return m_data.x; }
+    const std::vector<double>& trainingY() const { return m_data.y; }
     /// The x of the predicted curve (kCurvePoints values, 0..kXMax) and f(x) there.
     const std::vector<double>& curveX() const { return m_curveX; }
     const std::vector<double>& predictedCurve() const { return m_curveY; }
@@ -100,6 +102,8 @@ public:
     double learnW();
 
 private:
+    void setupControls();
+    void setupPlots();
     void retranslate();
     void applyFonts();
     void syncSigmaSlider();
@@ -125,8 +129,7 @@ private:
     QSharedPointer<QCPAxisTicker> m_keyTicker; ///< every 5th key on the heatmap's top axis
 
     // Copies of what is drawn.
-    std::vector<double> m_x;
-    std::vector<double> m_y;
+    KernelRegressionData m_data;
     std::vector<double> m_curveX;
     std::vector<double> m_curveY;
     std::vector<double> m_gridQ;

@@ -2,21 +2,24 @@
 
 #include "plot/plotting.h"
 
-#include "core/random.h"
 #include "session/session.h"
 
 #include <qcustomplot.h>
 
 #include <QEvent>
+#include <QEventLoop>
+#include <QFutureWatcher>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QSlider>
+#include <QTimer>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 #include <cmath>
-#include <numbers>
+#include <optional>
 
 namespace attnlab {
 
@@ -27,153 +30,38 @@ const QColor kUnscaledColor(0xD55E00);
 const QColor kScaledColor(0x0072B2);
 const QColor kReferenceColor(120, 120, 120);
 
-/// Standard normal numbers from a SplitMix64 stream (Box–Muller, both outputs used).
-class NormalStream {
-public:
-    explicit NormalStream(SplitMix64 gen) : m_gen(gen) {}
-
-    double next()
-    {
-        if (m_hasSpare) {
-            m_hasSpare = false;
-            return m_spare;
-        }
-        const double u1 = 1.0 - uniform(); // (0, 1]: the logarithm stays finite
-        const double u2 = uniform();
-        const double r = std::sqrt(-2.0 * std::log(u1));
-        const double a = 2.0 * std::numbers::pi * u2;
-        m_spare = r * std::sin(a);
-        m_hasSpare = true;
-        return r * std::cos(a);
-    }
-
-private:
-    double uniform() { return static_cast<double>(m_gen.next() >> 11) * 0x1.0p-53; } // [0, 1), 53 bits
-
-    SplitMix64 m_gen;
-    bool m_hasSpare = false;
-    double m_spare = 0;
-};
-
-/// softmax(scale · s), with the row max subtracted before exp for numerical stability
-/// (unscaled scores at d_k = 1024 reach ±100).
-std::vector<double> softmax(const std::vector<double>& s, double scale)
+/// The example: the same for every view, so made once.
+const ScalingExample& example()
 {
-    const double top = *std::max_element(s.begin(), s.end()) * scale;
-    std::vector<double> p(s.size());
-    double sum = 0;
-    for (std::size_t j = 0; j < s.size(); ++j) {
-        p[j] = std::exp(s[j] * scale - top);
-        sum += p[j];
-    }
-    for (double& v : p)
-        v /= sum;
-    return p;
+    static const ScalingExample ex = scalingExample();
+    return ex;
 }
 
-double maxOf(const std::vector<double>& v)
+/// The statistics over d_k, one future for every view: empty until a view is first shown (or
+/// waited for), then running on a worker thread, then holding the result for every later view
+/// (it is the same every time). GUI thread only.
+std::optional<QFuture<ScalingStatistics>>& sharedStatistics()
 {
-    return *std::max_element(v.begin(), v.end());
+    static std::optional<QFuture<ScalingStatistics>> future;
+    return future;
 }
 
-/// Sample variance with n − 1 in the denominator (two passes: the mean first).
-double sampleVariance(const std::vector<double>& v)
+QVector<double> toQVector(const std::vector<double>& v)
 {
-    double mean = 0;
-    for (double x : v)
-        mean += x;
-    mean /= static_cast<double>(v.size());
-    double ss = 0;
-    for (double x : v)
-        ss += (x - mean) * (x - mean);
-    return ss / static_cast<double>(v.size() - 1);
+    return QVector<double>(v.begin(), v.end());
 }
 
-/// Everything that depends only on the fixed seed: computed once, shared by every view.
-struct Statistics {
-    Eigen::VectorXd q;    // (kMaxDim)
-    Eigen::MatrixXd keys; // (kKeys x kMaxDim)
-    std::vector<int> dims;
-    std::vector<double> varUnscaled, varScaled, meanMaxUnscaled, meanMaxScaled;
-};
-
-Statistics computeStatistics()
+/// The "computing…" notes in `plots` (none once the statistics are drawn).
+std::vector<QCPItemText*> computingNotes(std::initializer_list<QCustomPlot*> plots)
 {
-    using V = SoftmaxScalingView;
-    Statistics st;
-    for (int d = 1; d <= V::kMaxDim; d *= 2)
-        st.dims.push_back(d);
-    const std::size_t nd = st.dims.size();
-
-    // The example: q and kKeys keys with standard normal components.
-    NormalStream example(stream("softmax-scaling-example", V::kExampleSeed));
-    st.q.resize(V::kMaxDim);
-    for (int c = 0; c < V::kMaxDim; ++c)
-        st.q(c) = example.next();
-    st.keys.resize(V::kKeys, V::kMaxDim);
-    for (int j = 0; j < V::kKeys; ++j) {
-        for (int c = 0; c < V::kMaxDim; ++c)
-            st.keys(j, c) = example.next();
-    }
-
-    // Variance of q·k: kVarianceSamples independent pairs; q·k over the first d components
-    // is a running sum, read off at each d of the curve.
-    std::vector<std::vector<double>> dots(nd), scaledDots(nd);
-    NormalStream pairs(stream("softmax-scaling-variance", V::kSeed));
-    std::vector<double> q(V::kMaxDim), k(V::kMaxDim);
-    for (int s = 0; s < V::kVarianceSamples; ++s) {
-        for (double& x : q)
-            x = pairs.next();
-        for (double& x : k)
-            x = pairs.next();
-        double dot = 0;
-        std::size_t next = 0;
-        for (int c = 0; c < V::kMaxDim; ++c) {
-            dot += q[c] * k[c];
-            if (c + 1 == st.dims[next]) {
-                dots[next].push_back(dot);
-                scaledDots[next].push_back(dot / std::sqrt(static_cast<double>(st.dims[next])));
-                ++next;
-            }
+    std::vector<QCPItemText*> notes;
+    for (QCustomPlot* p : plots) {
+        for (int i = 0; i < p->itemCount(); ++i) {
+            if (auto* note = qobject_cast<QCPItemText*>(p->item(i)); note && note->objectName() == QStringLiteral("computingNote"))
+                notes.push_back(note);
         }
     }
-    for (std::size_t i = 0; i < nd; ++i) {
-        st.varUnscaled.push_back(sampleVariance(dots[i]));
-        st.varScaled.push_back(sampleVariance(scaledDots[i]));
-    }
-
-    // Mean largest probability: kMaxProbSamples rows of kKeys scores each.
-    st.meanMaxUnscaled.assign(nd, 0.0);
-    st.meanMaxScaled.assign(nd, 0.0);
-    NormalStream rows(stream("softmax-scaling-rows", V::kSeed));
-    Eigen::MatrixXd keys(V::kKeys, V::kMaxDim);
-    std::vector<double> row(V::kKeys);
-    for (int s = 0; s < V::kMaxProbSamples; ++s) {
-        for (double& x : q)
-            x = rows.next();
-        for (int j = 0; j < V::kKeys; ++j) {
-            for (int c = 0; c < V::kMaxDim; ++c)
-                keys(j, c) = rows.next();
-        }
-        for (std::size_t i = 0; i < nd; ++i) {
-            const int d = st.dims[i];
-            for (int j = 0; j < V::kKeys; ++j) {
-                double dot = 0;
-                for (int c = 0; c < d; ++c)
-                    dot += q[c] * keys(j, c);
-                row[j] = dot;
-            }
-            st.meanMaxUnscaled[i] += maxOf(softmax(row, 1.0)) / V::kMaxProbSamples;
-            st.meanMaxScaled[i] += maxOf(softmax(row, 1.0 / std::sqrt(static_cast<double>(d)))) / V::kMaxProbSamples;
-        }
-    }
-    return st;
-}
-
-const Statistics& statistics()
-{
-    static const Statistics st = computeStatistics(); // about 10 M normal numbers: once per process
-    return st;
+    return notes;
 }
 
 /// A log axis with ticks at 1, 4, 16, ..., 1024.
@@ -218,25 +106,52 @@ SoftmaxScalingView::SoftmaxScalingView(Session* session, QWidget* parent)
     , m_scaledPlot(new QCustomPlot(this))
     , m_variancePlot(new QCustomPlot(this))
     , m_maxProbPlot(new QCustomPlot(this))
+    , m_example(example())
 {
-    const Statistics& st = statistics();
-    m_q = st.q;
-    m_keys = st.keys;
-    m_dims = st.dims;
-    m_varUnscaled = st.varUnscaled;
-    m_varScaled = st.varScaled;
-    m_meanMaxUnscaled = st.meanMaxUnscaled;
-    m_meanMaxScaled = st.meanMaxScaled;
     // The example row's largest probability at each d_k the slider offers.
     for (int d : kDkChoices) {
-        std::vector<double> s(kKeys);
-        for (int j = 0; j < kKeys; ++j)
-            s[j] = m_keys.row(j).head(d).dot(m_q.head(d)); // s_j = q·k_j over d components
-        m_exMaxUnscaled.push_back(maxOf(softmax(s, 1.0)));
-        m_exMaxScaled.push_back(maxOf(softmax(s, 1.0 / std::sqrt(static_cast<double>(d)))));
+        const ScalingRow row = scalingRow(m_example, d);
+        m_exMaxUnscaled.push_back(row.largestUnscaled);
+        m_exMaxScaled.push_back(row.largestScaled);
     }
+    setupLayout();
+    setupBarPlots();
+    setupCurvePlots();
+    applyFonts();
+    retranslate();
+    connect(m_dkSlider, &QSlider::valueChanged, this, &SoftmaxScalingView::showDk);
+    showDk();
 
-    // --- layout ----------------------------------------------------------------------------
+    watchStatistics(false); // at once when an earlier view has them; started when first shown
+}
+
+void SoftmaxScalingView::watchStatistics(bool start)
+{
+    if (m_hasStatistics || m_watcher)
+        return;
+    std::optional<QFuture<ScalingStatistics>>& shared = sharedStatistics();
+    if (!shared) {
+        if (!start)
+            return;
+        shared = QtConcurrent::run(&scalingStatistics);
+    }
+    if (shared->isFinished()) {
+        showStatistics(shared->result());
+        return;
+    }
+    m_watcher = new QFutureWatcher<ScalingStatistics>(this);
+    connect(m_watcher, &QFutureWatcherBase::finished, this, [this] { showStatistics(m_watcher->result()); });
+    m_watcher->setFuture(*shared);
+}
+
+void SoftmaxScalingView::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    watchStatistics(true);
+}
+
+void SoftmaxScalingView::setupLayout()
+{
     auto* root = new QVBoxLayout(this);
     m_caption->setWordWrap(true);
     m_caption->setTextFormat(Qt::PlainText);
@@ -266,8 +181,11 @@ SoftmaxScalingView::SoftmaxScalingView(Session* session, QWidget* parent)
     root->addLayout(grid, 1);
     for (QCustomPlot* p : {m_unscaledPlot, m_scaledPlot, m_variancePlot, m_maxProbPlot})
         p->setMinimumSize(300, 200);
+}
 
-    // --- the two softmax rows ---------------------------------------------------------------
+void SoftmaxScalingView::setupBarPlots()
+{
+    // The two softmax rows.
     for (QCustomPlot* p : {m_unscaledPlot, m_scaledPlot}) {
         addPlotTitle(p);
         const QColor c = p == m_unscaledPlot ? kUnscaledColor : kScaledColor;
@@ -284,36 +202,32 @@ SoftmaxScalingView::SoftmaxScalingView(Session* session, QWidget* parent)
         p->xAxis->setRange(0.4, kKeys + 0.6);
         p->yAxis->setRange(0, 1.12); // probabilities: the full 0..1, and room for the labels on top
     }
+}
 
-    // --- variance over d_k (log-log: a slope of 1 is "grows like d_k") ----------------------
+void SoftmaxScalingView::setupCurvePlots()
+{
+    // Variance over d_k (log-log: a slope of 1 is "grows like d_k"); the data come with the statistics.
     addPlotTitle(m_variancePlot);
     putLegendBelow(m_variancePlot, 3);
-    QVector<double> dx;
-    for (int d : m_dims)
-        dx.push_back(d);
-    lineGraph(m_variancePlot, kUnscaledColor, Qt::SolidLine, QCPScatterStyle::ssCircle)
-        ->setData(dx, QVector<double>(m_varUnscaled.begin(), m_varUnscaled.end()), true);
-    lineGraph(m_variancePlot, kScaledColor, Qt::SolidLine, QCPScatterStyle::ssSquare)
-        ->setData(dx, QVector<double>(m_varScaled.begin(), m_varScaled.end()), true);
-    lineGraph(m_variancePlot, kReferenceColor, Qt::DashLine, QCPScatterStyle::ssNone)->setData(dx, dx, true);
+    lineGraph(m_variancePlot, kUnscaledColor, Qt::SolidLine, QCPScatterStyle::ssCircle);
+    lineGraph(m_variancePlot, kScaledColor, Qt::SolidLine, QCPScatterStyle::ssSquare);
+    lineGraph(m_variancePlot, kReferenceColor, Qt::DashLine, QCPScatterStyle::ssNone);
     logAxis(m_variancePlot->xAxis);
     logAxis(m_variancePlot->yAxis);
     m_variancePlot->xAxis->setRange(0.8, 1300);
     m_variancePlot->yAxis->setRange(0.4, 2500);
     dkLine(m_variancePlot);
 
-    // --- the largest probability over d_k -----------------------------------------------------
+    // The largest probability over d_k: the means (with the statistics) and the example row's points.
     addPlotTitle(m_maxProbPlot);
     putLegendBelow(m_maxProbPlot, 2);
-    lineGraph(m_maxProbPlot, kUnscaledColor, Qt::SolidLine, QCPScatterStyle::ssNone)
-        ->setData(dx, QVector<double>(m_meanMaxUnscaled.begin(), m_meanMaxUnscaled.end()), true);
-    lineGraph(m_maxProbPlot, kScaledColor, Qt::SolidLine, QCPScatterStyle::ssNone)
-        ->setData(dx, QVector<double>(m_meanMaxScaled.begin(), m_meanMaxScaled.end()), true);
+    lineGraph(m_maxProbPlot, kUnscaledColor, Qt::SolidLine, QCPScatterStyle::ssNone);
+    lineGraph(m_maxProbPlot, kScaledColor, Qt::SolidLine, QCPScatterStyle::ssNone);
     for (const auto* values : {&m_exMaxUnscaled, &m_exMaxScaled}) {
         QCPGraph* g = lineGraph(m_maxProbPlot, values == &m_exMaxUnscaled ? kUnscaledColor : kScaledColor, Qt::SolidLine,
                                 values == &m_exMaxUnscaled ? QCPScatterStyle::ssCircle : QCPScatterStyle::ssSquare);
         g->setLineStyle(QCPGraph::lsNone); // this one row: points, not a trend
-        g->setData(QVector<double>(kDkChoices.begin(), kDkChoices.end()), QVector<double>(values->begin(), values->end()), true);
+        g->setData(QVector<double>(kDkChoices.begin(), kDkChoices.end()), toQVector(*values), true);
     }
     lineGraph(m_maxProbPlot, kReferenceColor, Qt::DashLine, QCPScatterStyle::ssNone)
         ->setData({0.5, 2000.0}, {1.0 / kKeys, 1.0 / kKeys}, true);
@@ -322,10 +236,47 @@ SoftmaxScalingView::SoftmaxScalingView(Session* session, QWidget* parent)
     m_maxProbPlot->yAxis->setRange(0, 1.05);
     dkLine(m_maxProbPlot);
 
-    applyFonts();
-    retranslate();
-    connect(m_dkSlider, &QSlider::valueChanged, this, &SoftmaxScalingView::showDk);
-    showDk();
+    // Until the statistics arrive, each curve plot says so in its middle.
+    for (QCustomPlot* p : {m_variancePlot, m_maxProbPlot}) {
+        auto* note = new QCPItemText(p);
+        note->setObjectName(QStringLiteral("computingNote"));
+        note->position->setAxisRect(p->axisRect());
+        note->position->setType(QCPItemPosition::ptAxisRectRatio);
+        note->position->setCoords(0.5, 0.5);
+        note->setColor(kReferenceColor);
+    }
+}
+
+void SoftmaxScalingView::showStatistics(const ScalingStatistics& statistics)
+{
+    m_stats = statistics;
+    m_hasStatistics = true;
+    QVector<double> dx;
+    for (int d : m_stats.dims)
+        dx.push_back(d);
+    m_variancePlot->graph(0)->setData(dx, toQVector(m_stats.varianceUnscaled), true);
+    m_variancePlot->graph(1)->setData(dx, toQVector(m_stats.varianceScaled), true);
+    m_variancePlot->graph(2)->setData(dx, dx, true);
+    m_maxProbPlot->graph(0)->setData(dx, toQVector(m_stats.meanMaxUnscaled), true);
+    m_maxProbPlot->graph(1)->setData(dx, toQVector(m_stats.meanMaxScaled), true);
+    for (QCPItemText* note : computingNotes({m_variancePlot, m_maxProbPlot}))
+        note->parentPlot()->removeItem(note);
+    m_variancePlot->replot(QCustomPlot::rpQueuedReplot);
+    m_maxProbPlot->replot(QCustomPlot::rpQueuedReplot);
+    emit statisticsReady();
+}
+
+bool SoftmaxScalingView::waitForStatistics(int timeoutMs)
+{
+    watchStatistics(true);
+    if (m_hasStatistics)
+        return true;
+    // The watcher reports through the event loop, so run one until it does (or time runs out).
+    QEventLoop loop;
+    connect(this, &SoftmaxScalingView::statisticsReady, &loop, &QEventLoop::quit);
+    QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
+    loop.exec();
+    return m_hasStatistics;
 }
 
 int SoftmaxScalingView::dk() const
@@ -336,22 +287,18 @@ int SoftmaxScalingView::dk() const
 void SoftmaxScalingView::showDk()
 {
     const int d = dk();
-    // scores: (kKeys) = K[:, :d] (kKeys x d) · q[:d] (d)
-    m_scores.assign(kKeys, 0.0);
-    for (int j = 0; j < kKeys; ++j)
-        m_scores[j] = m_keys.row(j).head(d).dot(m_q.head(d));
-    m_unscaled = softmax(m_scores, 1.0);
-    m_scaled = softmax(m_scores, 1.0 / std::sqrt(static_cast<double>(d)));
+    m_row = scalingRow(m_example, d);
     m_dkValue->setText(tr("d_k = %1").arg(d));
 
-    const auto [lo, hi] = std::minmax_element(m_scores.begin(), m_scores.end());
-    drawBars(m_unscaledPlot, m_unscaled,
+    const auto [lo, hi] = std::minmax_element(m_row.scores.begin(), m_row.scores.end());
+    drawBars(m_unscaledPlot, m_row.unscaled,
              tr("Without scaling: softmax(q·k_j)\nscores from %1 to %2, largest weight %3")
-                 .arg(fixedNumber(*lo, 1), fixedNumber(*hi, 1), fixedNumber(maxOf(m_unscaled), 2)));
+                 .arg(fixedNumber(*lo, 1), fixedNumber(*hi, 1), fixedNumber(m_row.largestUnscaled, 2)));
     const double r = std::sqrt(static_cast<double>(d));
-    drawBars(m_scaledPlot, m_scaled,
+    drawBars(m_scaledPlot, m_row.scaled,
              tr("With scaling: softmax(q·k_j / √d_k), √d_k = %1\nscores from %2 to %3, largest weight %4")
-                 .arg(fixedNumber(r, r == std::floor(r) ? 0 : 2), fixedNumber(*lo / r, 2), fixedNumber(*hi / r, 2), fixedNumber(maxOf(m_scaled), 2)));
+                 .arg(fixedNumber(r, r == std::floor(r) ? 0 : 2), fixedNumber(*lo / r, 2), fixedNumber(*hi / r, 2),
+                      fixedNumber(m_row.largestScaled, 2)));
 
     for (QCustomPlot* p : {m_variancePlot, m_maxProbPlot}) {
         for (int i = 0; i < p->itemCount(); ++i) {
@@ -419,7 +366,9 @@ void SoftmaxScalingView::retranslate()
     m_maxProbPlot->graph(4)->setName(tr("uniform 1/n"));
     m_maxProbPlot->xAxis->setLabel(tr("d_k"));
     m_maxProbPlot->yAxis->setLabel(tr("largest weight"));
-    if (!m_scores.empty())
+    for (QCPItemText* note : computingNotes({m_variancePlot, m_maxProbPlot}))
+        note->setText(tr("computing…"));
+    if (!m_row.scores.empty())
         showDk(); // the titles with numbers in them
 }
 
@@ -427,7 +376,9 @@ void SoftmaxScalingView::applyFonts()
 {
     for (QCustomPlot* p : {m_unscaledPlot, m_scaledPlot, m_variancePlot, m_maxProbPlot})
         applyPlotFonts(p, font()); // the widget's font, with its CJK fallback families
-    if (!m_scores.empty())
+    for (QCPItemText* note : computingNotes({m_variancePlot, m_maxProbPlot}))
+        note->setFont(font());
+    if (!m_row.scores.empty())
         showDk(); // the bar labels
 }
 

@@ -10,10 +10,14 @@
 // softmax probability of a row (the mean over kMaxProbSamples rows, and the example row at each
 // d_k the slider offers).
 //
-// Every vector comes from a fixed SplitMix64 stream (standard normal components), so the numbers
-// are the same on every run. Smaller d_k use the leading components of the same 1024-dimensional
-// vectors: moving the slider shows the same q and keys, looked at in more dimensions.
-// The view does not use the Session's trace; it takes the Session like every view.
+// The numbers come from the engine (demo/softmax_scaling.h): the same on every run. Smaller d_k use
+// the leading components of the same 1024-dimensional vectors: moving the slider shows the same q
+// and keys, looked at in more dimensions. The statistics over d_k (about 10 million random numbers)
+// are computed once per process on a worker thread, from the first time the view is shown; until
+// they arrive the two curve plots say "computing…". The view does not use the Session's trace; it
+// takes the Session like every view.
+
+#include "demo/softmax_scaling.h"
 
 #include <Eigen/Core>
 
@@ -25,8 +29,11 @@
 
 class QCustomPlot;
 class QEvent;
+class QShowEvent;
 class QLabel;
 class QSlider;
+template <typename T>
+class QFutureWatcher;
 
 namespace attnlab {
 
@@ -35,14 +42,12 @@ class Session;
 class SoftmaxScalingView : public QWidget {
     Q_OBJECT
 public:
-    static constexpr int kKeys = 10;                 ///< n: keys in the example row
-    static constexpr int kMaxDim = 1024;
-    static constexpr int kVarianceSamples = 2000;    ///< (q, k) pairs behind each variance
-    static constexpr int kMaxProbSamples = 500;      ///< rows behind each mean max probability
-    static constexpr std::uint64_t kSeed = 2017;     ///< the statistics' fixed seed
-    /// The example row's seed: picked (among 1..200) as a row whose largest weight grows step by
-    /// step with d_k, as the mean over many rows does; the mean curve shows it is the rule.
-    static constexpr std::uint64_t kExampleSeed = 5;
+    static constexpr int kKeys = SoftmaxScaling::keys;                       ///< n: keys in the example row
+    static constexpr int kMaxDim = SoftmaxScaling::maxDim;
+    static constexpr int kVarianceSamples = SoftmaxScaling::varianceSamples; ///< (q, k) pairs behind each variance
+    static constexpr int kMaxProbSamples = SoftmaxScaling::maxProbSamples;   ///< rows behind each mean max probability
+    static constexpr std::uint64_t kSeed = SoftmaxScaling::seed;             ///< the statistics' fixed seed
+    static constexpr std::uint64_t kExampleSeed = SoftmaxScaling::exampleSeed; ///< the example row's seed
     /// The d_k the slider offers (slider value i is kDkChoices[i]).
     static constexpr std::array<int, 5> kDkChoices{4, 16, 64, 256, 1024};
     static constexpr int kDefaultChoice = 2;         ///< d_k = 64
@@ -57,26 +62,33 @@ public:
 
     // --- the example row for the chosen d_k -----------------------------------------------
     /// The example's q (kMaxDim components) and keys (kKeys × kMaxDim); d_k uses the first d_k columns.
-    const Eigen::VectorXd& exampleQuery() const { return m_q; }
-    const Eigen::MatrixXd& exampleKeys() const { return m_keys; }
+    const Eigen::VectorXd& exampleQuery() const { return m_example.q; }
+    const Eigen::MatrixXd& exampleKeys() const { return m_example.keys; }
     /// s_j = q·k_j over the first dk() components.
-    const std::vector<double>& scores() const { return m_scores; }
+    const std::vector<double>& scores() const { return m_row.scores; }
     /// softmax(s) and softmax(s / √d_k), as drawn.
-    const std::vector<double>& unscaledRow() const { return m_unscaled; }
-    const std::vector<double>& scaledRow() const { return m_scaled; }
-
-    // --- over d_k ------------------------------------------------------------------------
-    /// d_k = 1, 2, 4, ..., 1024: the x of the line plots.
-    const std::vector<int>& curveDims() const { return m_dims; }
-    /// Sample variance (n − 1 in the denominator) of q·k and of q·k/√d_k, one per curveDims().
-    const std::vector<double>& varianceUnscaled() const { return m_varUnscaled; }
-    const std::vector<double>& varianceScaled() const { return m_varScaled; }
+    const std::vector<double>& unscaledRow() const { return m_row.unscaled; }
+    const std::vector<double>& scaledRow() const { return m_row.scaled; }
     /// The example row's largest softmax probability, one per kDkChoices (the d_k it is shown at).
     const std::vector<double>& exampleMaxUnscaled() const { return m_exMaxUnscaled; }
     const std::vector<double>& exampleMaxScaled() const { return m_exMaxScaled; }
+
+    // --- over d_k: empty until hasStatistics() --------------------------------------------
+    /// True once the statistics over d_k are drawn. The first view to be shown starts them on a
+    /// worker thread; a view made after they are done has them at once.
+    bool hasStatistics() const { return m_hasStatistics; }
+    /// Starts the statistics if need be and runs the event loop (the window stays live) until they
+    /// are drawn, at most `timeoutMs`; true when they are. For slides and tests, which need the
+    /// finished figure without showing the view.
+    bool waitForStatistics(int timeoutMs = 60000);
+    /// d_k = 1, 2, 4, ..., 1024: the x of the line plots.
+    const std::vector<int>& curveDims() const { return m_stats.dims; }
+    /// Sample variance (n − 1 in the denominator) of q·k and of q·k/√d_k, one per curveDims().
+    const std::vector<double>& varianceUnscaled() const { return m_stats.varianceUnscaled; }
+    const std::vector<double>& varianceScaled() const { return m_stats.varianceScaled; }
     /// The mean over kMaxProbSamples rows of the largest probability, one per curveDims().
-    const std::vector<double>& meanMaxUnscaled() const { return m_meanMaxUnscaled; }
-    const std::vector<double>& meanMaxScaled() const { return m_meanMaxScaled; }
+    const std::vector<double>& meanMaxUnscaled() const { return m_stats.meanMaxUnscaled; }
+    const std::vector<double>& meanMaxScaled() const { return m_stats.meanMaxScaled; }
 
     // --- plots ---------------------------------------------------------------------------
     QCustomPlot* unscaledPlot() const { return m_unscaledPlot; }
@@ -84,7 +96,20 @@ public:
     QCustomPlot* variancePlot() const { return m_variancePlot; }
     QCustomPlot* maxProbPlot() const { return m_maxProbPlot; }
 
+signals:
+    /// The statistics over d_k are drawn (once per view).
+    void statisticsReady();
+
+protected:
+    void showEvent(QShowEvent* event) override;
+
 private:
+    /// Shows the statistics when they are there; else watches the worker, starting it if `start`.
+    void watchStatistics(bool start);
+    void setupLayout();
+    void setupBarPlots();
+    void setupCurvePlots();
+    void showStatistics(const ScalingStatistics& statistics);
     void retranslate();
     void applyFonts();
     void showDk();
@@ -100,20 +125,15 @@ private:
     QCustomPlot* m_scaledPlot;
     QCustomPlot* m_variancePlot;
     QCustomPlot* m_maxProbPlot;
+    QFutureWatcher<ScalingStatistics>* m_watcher = nullptr;
 
     // Copies of what is drawn.
-    Eigen::VectorXd m_q;
-    Eigen::MatrixXd m_keys;
-    std::vector<double> m_scores;
-    std::vector<double> m_unscaled;
-    std::vector<double> m_scaled;
-    std::vector<int> m_dims;
-    std::vector<double> m_varUnscaled;
-    std::vector<double> m_varScaled;
+    ScalingExample m_example;
+    ScalingRow m_row;
     std::vector<double> m_exMaxUnscaled;
     std::vector<double> m_exMaxScaled;
-    std::vector<double> m_meanMaxUnscaled;
-    std::vector<double> m_meanMaxScaled;
+    ScalingStatistics m_stats;
+    bool m_hasStatistics = false;
 };
 
 } // namespace attnlab

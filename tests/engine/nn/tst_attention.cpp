@@ -2,6 +2,7 @@
 // invariants that must hold for any input (rows of A sum to 1, masked weights are 0, ...).
 
 #include "nn/attention.h"
+#include "nn/softmax.h"
 
 #include <QtTest>
 

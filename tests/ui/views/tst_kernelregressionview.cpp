@@ -13,6 +13,7 @@
 #include <QPushButton>
 #include <QSlider>
 #include "support/compare.h"
+#include "support/handmath.h"
 
 #include "support/plots.h"
 
@@ -27,29 +28,8 @@ using namespace attnlab;
 
 namespace {
 
-/// exp(−(x − x_i)²/2σ²) / Σ_j exp(−(x − x_j)²/2σ²), straight from the formula.
-std::vector<long double> handWeights(double x, const std::vector<double>& keys, double sigma)
-{
-    std::vector<long double> w;
-    long double sum = 0;
-    for (double k : keys) {
-        const long double d = static_cast<long double>(x) - k;
-        w.push_back(std::exp(-d * d / (2.0L * sigma * sigma)));
-        sum += w.back();
-    }
-    for (long double& v : w)
-        v /= sum;
-    return w;
-}
-
-long double handPrediction(double x, const std::vector<double>& keys, const std::vector<double>& values, double sigma)
-{
-    const std::vector<long double> w = handWeights(x, keys, sigma);
-    long double f = 0;
-    for (std::size_t i = 0; i < w.size(); ++i)
-        f += w[i] * values[i];
-    return f;
-}
+using attnlab::testing::handKernelWeights;
+using attnlab::testing::handKernelPrediction;
 
 using attnlab::testing::largestDifference;
 
@@ -130,10 +110,10 @@ private slots:
         const double sum = std::accumulate(w.begin(), w.end(), 0.0);
         QVERIFY2(std::abs(sum - 1) < 1e-12, qPrintable(QStringLiteral("weights sum to %1").arg(sum, 0, 'g', 17)));
         double worst = 0;
-        const QString where = largestDifference(w, handWeights(query, v.trainingX(), sigma), &worst);
+        const QString where = largestDifference(w, handKernelWeights(query, v.trainingX(), sigma), &worst);
         QVERIFY2(worst < 1e-12, qPrintable(where));
         // The prediction is the weighted sum of the values.
-        const double f = static_cast<double>(handPrediction(query, v.trainingX(), v.trainingY(), sigma));
+        const double f = static_cast<double>(handKernelPrediction(query, v.trainingX(), v.trainingY(), sigma));
         QVERIFY2(std::abs(v.queryPrediction() - f) < 1e-12,
                  qPrintable(QStringLiteral("f(%1) = %2, Σ w_i y_i = %3").arg(query).arg(v.queryPrediction()).arg(f)));
         // What is drawn: the bars are the weights, the diamond is (x, f(x)), the lines stand at x.
@@ -181,7 +161,7 @@ private slots:
         QCOMPARE(xs.back(), KernelRegressionView::kXMax);
         std::vector<double> expected;
         for (double x : xs)
-            expected.push_back(static_cast<double>(handPrediction(x, v.trainingX(), v.trainingY(), sigma)));
+            expected.push_back(static_cast<double>(handKernelPrediction(x, v.trainingX(), v.trainingY(), sigma)));
         double worst = 0;
         const QString where = largestDifference(v.predictedCurve(), expected, &worst);
         QVERIFY2(worst < 1e-12, qPrintable(where));
@@ -299,7 +279,7 @@ private slots:
         for (Eigen::Index r = 0; r < m.values.rows(); ++r) {
             const double q = v.heatmapQueries()[r];
             QCOMPARE(q, KernelRegressionView::kXMax * r / (KernelRegressionView::kHeatmapQueries - 1));
-            const std::vector<long double> w = handWeights(q, v.trainingX(), sigma);
+            const std::vector<long double> w = handKernelWeights(q, v.trainingX(), sigma);
             double sum = 0;
             for (Eigen::Index c = 0; c < m.values.cols(); ++c) {
                 sum += m.values(r, c);
@@ -385,24 +365,7 @@ private slots:
         Session s;
         KernelRegressionView v(&s);
         // Leave-one-out error by hand: each y_i predicted from the other points.
-        const auto loo = [&v](double sigma) {
-            long double total = 0;
-            const auto& x = v.trainingX();
-            const auto& y = v.trainingY();
-            for (std::size_t i = 0; i < x.size(); ++i) {
-                long double num = 0, den = 0;
-                for (std::size_t j = 0; j < x.size(); ++j) {
-                    if (j == i)
-                        continue;
-                    const long double d = static_cast<long double>(x[i]) - x[j];
-                    const long double k = std::exp(-d * d / (2.0L * sigma * sigma));
-                    num += k * y[j];
-                    den += k;
-                }
-                total += (y[i] - num / den) * (y[i] - num / den);
-            }
-            return static_cast<double>(total / x.size());
-        };
+        const auto loo = [&v](double sigma) { return attnlab::testing::handLeaveOneOut(v.trainingX(), v.trainingY(), sigma); };
         QTest::mouseClick(v.learnButton(), Qt::LeftButton);
         const double sigma = v.sigma();
         // With this seed: σ = 0.29 (w = 3.45), leave-one-out error 0.2852.

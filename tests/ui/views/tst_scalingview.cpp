@@ -1,7 +1,8 @@
 // Why scale by √d_k: the softmax rows (checked against exp(s_j)/Σ exp(s_k) written out by hand,
 // in long double, from the view's own q and keys), saturation without scaling, and the variance
 // of q·k (≈ d_k) and of q·k/√d_k (≈ 1). Every vector comes from a fixed generator, so the
-// statistical bounds below are checks of fixed numbers and cannot flake.
+// statistical bounds below are checks of fixed numbers and cannot flake. The statistics over d_k
+// arrive from a worker thread: the tests that read them wait for them first.
 
 #include "views/scalingview.h"
 #include "session/session.h"
@@ -12,6 +13,7 @@
 #include <QSignalSpy>
 #include <QSlider>
 #include "support/compare.h"
+#include "support/handmath.h"
 
 #include <QtTest>
 
@@ -22,34 +24,13 @@ using namespace attnlab;
 
 namespace {
 
-/// s_j = Σ_c q_c k_jc over the first d components, in long double.
+/// s_j = Σ_c q_c k_jc over the view's q and keys, first d components, in long double.
 std::vector<long double> handScores(const SoftmaxScalingView& v, int d)
 {
-    std::vector<long double> s;
-    for (int j = 0; j < SoftmaxScalingView::kKeys; ++j) {
-        long double dot = 0;
-        for (int c = 0; c < d; ++c)
-            dot += static_cast<long double>(v.exampleQuery()(c)) * v.exampleKeys()(j, c);
-        s.push_back(dot);
-    }
-    return s;
+    return attnlab::testing::handScores(v.exampleQuery(), v.exampleKeys(), d);
 }
 
-/// exp(a·s_j) / Σ_k exp(a·s_k), straight from the formula (no max subtraction: long double
-/// holds exp(±200)).
-std::vector<long double> handSoftmax(const std::vector<long double>& s, long double a)
-{
-    std::vector<long double> p;
-    long double sum = 0;
-    for (long double x : s) {
-        p.push_back(std::exp(a * x));
-        sum += p.back();
-    }
-    for (long double& x : p)
-        x /= sum;
-    return p;
-}
-
+using attnlab::testing::handSoftmax;
 using attnlab::testing::largestDifference;
 
 double maxOf(const std::vector<double>& v)
@@ -68,6 +49,43 @@ int choiceIndex(int dk)
 class TestScalingView : public QObject {
     Q_OBJECT
 private slots:
+    // First, while no view has asked for the statistics yet: they are computed in the background,
+    // from the first time a view is shown.
+    void statisticsArriveFromTheBackground()
+    {
+        Session s;
+        SoftmaxScalingView v(&s);
+        const auto notes = [&v] {
+            int count = 0;
+            for (QCustomPlot* p : {v.variancePlot(), v.maxProbPlot()}) {
+                for (int i = 0; i < p->itemCount(); ++i) {
+                    auto* t = qobject_cast<QCPItemText*>(p->item(i));
+                    count += t && t->text() == QStringLiteral("computing…") ? 1 : 0;
+                }
+            }
+            return count;
+        };
+        // The example row is there at once; the curves over d_k say "computing…" until they arrive.
+        QCOMPARE(int(v.scores().size()), SoftmaxScalingView::kKeys);
+        if (!v.hasStatistics()) {
+            QVERIFY(v.curveDims().empty() && v.varianceUnscaled().empty());
+            QCOMPARE(notes(), 2);
+            QCOMPARE(v.variancePlot()->graph(0)->dataCount(), 0);
+            QSignalSpy ready(&v, &SoftmaxScalingView::statisticsReady);
+            v.show(); // starts the worker; the constructor and show() return without waiting for it
+            QVERIFY(!v.hasStatistics());
+            QVERIFY(ready.wait(60000));
+        }
+        QVERIFY(v.hasStatistics());
+        QCOMPARE(notes(), 0);
+        QCOMPARE(v.variancePlot()->graph(0)->dataCount(), int(v.curveDims().size()));
+        QCOMPARE(v.maxProbPlot()->graph(0)->dataCount(), int(v.curveDims().size()));
+        // A later view takes the kept result at once, without computing again.
+        SoftmaxScalingView again(&s);
+        QVERIFY(again.hasStatistics());
+        QCOMPARE(again.varianceUnscaled(), v.varianceUnscaled());
+    }
+
     void rowsAreTheSoftmaxOfTheScores_data()
     {
         QTest::addColumn<int>("dk");
@@ -158,6 +176,7 @@ private slots:
     {
         Session s;
         SoftmaxScalingView v(&s);
+        QVERIFY(v.waitForStatistics());
         // Mean over 500 rows of the largest weight, d_k = 1, 2, 4, ..., 1024 (fixed seed):
         //   without scaling 0.262 0.368 0.493 0.618 0.736 0.811 0.865 0.903 0.930 0.952 0.958
         //   with ÷√d_k      0.262 0.290 0.305 0.313 0.324 0.319 0.322 0.314 0.319 0.319 0.320
@@ -186,6 +205,7 @@ private slots:
     {
         Session s;
         SoftmaxScalingView v(&s);
+        QVERIFY(v.waitForStatistics());
         const std::vector<int>& dims = v.curveDims();
         QCOMPARE(dims, (std::vector<int>{1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024}));
         // Var(q·k) = Σ_c Var(q_c k_c) = d_k · 1 for independent unit-variance components.
@@ -226,6 +246,7 @@ private slots:
         Session s;
         SoftmaxScalingView a(&s);
         SoftmaxScalingView b(&s);
+        QVERIFY(a.waitForStatistics() && b.waitForStatistics());
         QVERIFY(a.exampleQuery() == b.exampleQuery());
         QVERIFY(a.exampleKeys() == b.exampleKeys());
         QCOMPARE(a.varianceUnscaled(), b.varianceUnscaled());
