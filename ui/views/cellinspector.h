@@ -9,8 +9,9 @@
 //   q / k / v (i, c): the largest terms X_i[d]·W[r, d], the bias and the sum;
 //   other stages: the value with its row and column labels.
 //
-// It follows the Session's step, head and selected cell, recomputes only from the Trace (never
-// calls the engine) and shows a hint when nothing (or nothing valid any more) is selected.
+// It follows the Session's step, head and selected cell and shows a hint when nothing (or nothing
+// valid any more) is selected. The numbers come from the engine's explanations of the Trace
+// (explain/cell_explanation.h), which recompute them from the trace alone; the panel formats them.
 
 #include <QMap>
 #include <QString>
@@ -19,15 +20,14 @@
 #include <vector>
 
 class QCustomPlot;
-class QCPAxisRect;
-class QCPBars;
-class QCPTextElement;
 class QLabel;
 class QTableWidget;
 
 namespace attnlab {
 
+class ExplanationTable;
 class Session;
+class SoftmaxBars;
 struct Trace;
 
 class CellInspector : public QWidget {
@@ -51,10 +51,10 @@ public:
     /// The explanation under the heading (the hint in Mode::Hint).
     QString summaryText() const;
     /// The table of terms (hidden in Mode::Hint and Mode::Value).
-    QTableWidget* table() const { return m_table; }
+    QTableWidget* table() const;
     /// The before/after-softmax bar charts (visible only in Mode::WeightsRow). Its plottables
     /// are named "scores" (finite S″_ij) and "weights" (A_ij); each masked key has a text item "−∞".
-    QCustomPlot* barsPlot() const { return m_plot; }
+    QCustomPlot* barsPlot() const;
     /// The exact number behind a table cell (as displayed, before rounding), or NaN when the
     /// cell holds text or nothing.
     double tableNumber(int row, int column) const;
@@ -82,29 +82,14 @@ private:
     void showHeadOutput(const Trace& t, int head, int row, int col);
     void showProjection(const Trace& t, const QString& id, int head, int row, int col);
     void showValue(const Trace& t, const QString& id, int head, int row, int col);
-
-    // Table helpers: a header, a row of numbers, and a "ledger" row (a label spanning all but
-    // the last column, the result in the last one).
-    void startTable(const QStringList& headers);
-    int addTermRow(const QString& label, const std::vector<double>& numbers);
-    int addLedgerRow(const QString& label, double value, bool emphasised = false);
-    void finishTable();
-
-    void setupPlot();
-    void applyPlotStyle();
-    void clearPlotItems();
+    /// Shows the heading, the summary lines, and the table (and the bar charts when `plot`).
+    void present(const QString& heading, const QStringList& lines, bool plot);
 
     Session* m_session = nullptr;
     QLabel* m_heading = nullptr;
     QLabel* m_summary = nullptr;
-    QCustomPlot* m_plot = nullptr;
-    QCPAxisRect* m_beforeRect = nullptr;
-    QCPAxisRect* m_afterRect = nullptr;
-    QCPTextElement* m_beforeTitle = nullptr;
-    QCPTextElement* m_afterTitle = nullptr;
-    QCPBars* m_scoreBars = nullptr;
-    QCPBars* m_weightBars = nullptr;
-    QTableWidget* m_table = nullptr;
+    SoftmaxBars* m_plot = nullptr;
+    ExplanationTable* m_table = nullptr;
 
     Mode m_mode = Mode::Hint;
     QMap<QString, double> m_values;

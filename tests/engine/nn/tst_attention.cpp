@@ -4,6 +4,8 @@
 #include "nn/attention.h"
 #include "nn/softmax.h"
 
+#include "support/stages.h"
+
 #include <QtTest>
 
 #include <cmath>
@@ -12,13 +14,7 @@ using namespace attnlab;
 
 namespace {
 
-const Eigen::MatrixXf& stage(const Trace& t, const char* id, std::optional<int> head = std::nullopt)
-{
-    const Stage* s = t.find(id, head);
-    if (!s)
-        qFatal("stage %s missing", id);
-    return s->main().values;
-}
+using attnlab::testing::stage;
 
 QString maxDiff(const Eigen::MatrixXf& a, const Eigen::MatrixXf& b)
 {

@@ -1,0 +1,99 @@
+#pragma once
+/// Where one number of a trace came from, taken apart for the cell inspector (docs/engine.md,
+/// section 6). Each function reads only the trace's stages (the single attention block a Trace
+/// holds, or the block the Session shows), recomputes the number from its inputs in double, and
+/// keeps the trace's own value beside the recomputation. A function returns nothing when a stage
+/// it needs is missing or the cell lies outside it (a stale selection): the inspector then shows
+/// the value alone.
+
+#include "core/trace.h"
+#include "nn/softmax.h"
+
+#include <optional>
+#include <string_view>
+#include <vector>
+
+namespace attnlab {
+
+/// A score S[i, j] and what follows from it, for one head:
+///   S = q_i·k_j = Σ_d q_i[d]·k_j[d],  S′ = S / √d_k (or S),  S″ = S′ + M[i, j],  A[i, j].
+struct ScoreExplanation {
+    std::vector<double> q;        ///< q_i[d]                            (d_k)
+    std::vector<double> k;        ///< k_j[d]                            (d_k)
+    std::vector<double> products; ///< q_i[d]·k_j[d]                     (d_k)
+    Labels dims;                  ///< the dimensions' labels (Q's column labels; may be null)
+    double sum = 0;               ///< Σ_d products, added in order: S recomputed
+    double score = 0;             ///< S[i, j] from the trace
+    bool scaling = true;          ///< the trace's config.scaleScores
+    double root = 1;              ///< √d_k
+    double scaled = 0;            ///< S′[i, j] from the trace
+    double mask = 0;              ///< M[i, j]: 0, or −∞ when key j is hidden from query i
+    bool hidden = false;          ///< M[i, j] = −∞
+    double masked = 0;            ///< S″[i, j] from the trace
+    double weight = 0;            ///< A[i, j] from the trace
+};
+
+/// Needs the stages q, k, scores, scaled, masked_scores, weights of `head` and mask.
+std::optional<ScoreExplanation> explainScore(const Trace& t, int head, int i, int j);
+
+/// Row i of the weights: A[i, :] = softmax(S″[i, :]), recomputed with its parts.
+struct WeightsRowExplanation {
+    std::vector<double> scores;   ///< S″[i, j], −∞ for a masked key      (n)
+    SoftmaxRow softmax;           ///< max, exp(S″ − max), their sum and the recomputed weights
+    std::vector<double> weights;  ///< A[i, j] from the trace            (n)
+    double sumWeights = 0;        ///< Σ_j A[i, j] (trace), added in order: 1 up to rounding
+    std::vector<int> maskedKeys;  ///< the keys j whose S″[i, j] is not finite
+    bool allMasked = false;       ///< every key masked: the weights are all 0
+    int largest = 0;              ///< the key with the largest A[i, j] (the first of equals)
+    bool scaling = true;          ///< the trace's config.scaleScores
+    double root = 1;              ///< √d_k
+};
+
+/// Needs the stages masked_scores and weights of `head`.
+std::optional<WeightsRowExplanation> explainWeightsRow(const Trace& t, int head, int i);
+
+/// A head's output Z[i, c] = Σ_j A[i, j]·V[j, c].
+struct HeadOutputExplanation {
+    std::vector<double> weights;  ///< A[i, j]                           (n)
+    std::vector<double> values;   ///< V[j, c]                           (n)
+    std::vector<double> terms;    ///< A[i, j]·V[j, c]                   (n)
+    Labels dims;                  ///< Z's column labels (may be null)
+    double sum = 0;               ///< Σ_j terms, added in order: Z recomputed
+    double output = 0;            ///< Z[i, c] from the trace
+    int largest = 0;              ///< the key whose term is largest in size (the first of equals)
+    double largestTerm = 0;       ///< its term; 0 when every term is 0
+    int zeroWeights = 0;          ///< keys with A[i, j] = 0 (masked, or vanishing)
+};
+
+/// Needs the stages weights, v and head_output of `head`.
+std::optional<HeadOutputExplanation> explainHeadOutput(const Trace& t, int head, int i, int c);
+
+/// A projection Q[i, c] (K, V) of head h: Σ_d X[i, d]·W[r, d] + b[r], r = h·d_k + c, where W is
+/// block p (0 Q, 1 K, 2 V) of in_proj_weight, so its row is p·d_model + r. Keys and values project
+/// the stage key_input when there is one (cross-attention: the encoder output), else input.
+struct ProjectionExplanation {
+    struct Term {
+        int dim = 0;              ///< d
+        double x = 0;             ///< X[i, d]
+        double w = 0;             ///< W[r, d]
+        double product = 0;       ///< X[i, d]·W[r, d]
+    };
+    int block = 0;                ///< p: 0 for q, 1 for k, 2 for v
+    int weightRow = 0;            ///< r = h·d_k + c, the row of W_Q (W_K, W_V)
+    int inProjRow = 0;            ///< p·d_model + r, the row of in_proj_weight
+    int inputWidth = 0;           ///< the number of terms, d_model
+    Labels inputDims;             ///< the input's column labels (may be null)
+    Labels outputDims;            ///< the projection's column labels (may be null)
+    std::vector<Term> listed;     ///< the largest terms by size, largest first (stable on ties)
+    double omitted = 0;           ///< the sum of the terms not listed, in order of size
+    double bias = 0;              ///< b[r]
+    double sum = 0;               ///< b + every term in order of size: the projection recomputed
+    double output = 0;            ///< Q[i, c] (K, V) from the trace
+};
+
+/// `id` is "q", "k" or "v"; lists at most `maxTerms` terms. Needs the stage id of `head`, the
+/// input it projects and the trace's weights.
+std::optional<ProjectionExplanation> explainProjection(const Trace& t, std::string_view id, int head, int i, int c,
+                                                       int maxTerms);
+
+} // namespace attnlab
