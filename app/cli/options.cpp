@@ -40,11 +40,10 @@ std::string allowed(std::initializer_list<const char*> names)
 
 } // namespace
 
-TraceOptions parseTraceOptions(const std::vector<std::string>& args, const ExtraOption& extra)
-{
-    TraceOptions o;
-    o.request.sentence = kDefaultSentence;
-    Config& c = o.request.config;
+namespace {
+
+/// What the trace options said, before they are checked against each other.
+struct GivenOptions {
     std::optional<int> dModel;
     std::optional<int> heads;
     std::optional<std::string> weightsFile;
@@ -60,203 +59,224 @@ TraceOptions parseTraceOptions(const std::vector<std::string>& args, const Extra
     std::optional<NormPlacement> norm;
     std::optional<Activation> activation;
     std::optional<float> eps;
+};
 
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        const auto value = [&]() -> const std::string& {
-            if (i + 1 >= args.size())
-                throw UsageError(a + " needs a value");
-            return args[++i];
-        };
-        if (extra && extra(a, value))
-            continue;
-        if (a == "--sentence") {
-            sentence = value();
-        } else if (a == "--source") {
-            source = value();
-        } else if (a == "--target") {
-            o.target = value();
-        } else if (a == "--model") {
-            modelFile = value();
-        } else if (a == "--save-model") {
-            o.saveModel = value();
-        } else if (a == "--layers") {
-            layers = parseInt<int>(a, value());
-        } else if (a == "--d-ff") {
-            dFF = parseInt<int>(a, value());
-        } else if (a == "--norm") {
-            const auto& v = value();
-            norm = parseNormPlacement(v);
-            if (!norm)
-                throw UsageError("--norm must be " + allowed({"post", "pre"}) + ", got '" + v + "'");
-        } else if (a == "--layer-norm-eps") {
-            const std::string& v = value();
-            char* end = nullptr;
-            const float e = std::strtof(v.c_str(), &end);
-            if (v.empty() || end != v.c_str() + v.size() || !(e > 0) || !std::isfinite(e))
-                throw UsageError("--layer-norm-eps expects a positive number, got '" + v + "'");
-            eps = e;
-        } else if (a == "--activation") {
-            const auto& v = value();
-            activation = parseActivation(v);
-            if (!activation)
-                throw UsageError("--activation must be " + allowed({"relu", "gelu"}) + ", got '" + v + "'");
-        } else if (a == "--d-model") {
-            dModel = parseInt<int>(a, value());
-        } else if (a == "--heads") {
-            heads = parseInt<int>(a, value());
-        } else if (a == "--seed") {
-            c.seed = parseInt<std::uint64_t>(a, value());
-        } else if (a == "--pe") {
-            const auto& v = value();
-            const auto pe = parsePositionalEncoding(v);
-            if (!pe)
-                throw UsageError("--pe must be " + allowed({"sinusoidal", "learned", "none"}) + ", got '" + v + "'");
-            c.positional = *pe;
-        } else if (a == "--no-embed-scale") {
-            c.embedScale = false;
-        } else if (a == "--no-scale") {
-            c.scaleScores = false;
-        } else if (a == "--mask") {
-            const auto& v = value();
-            mask = parseMaskKind(v);
-            if (!mask || *mask == MaskKind::Custom)
-                throw UsageError("--mask must be " + allowed({"none", "causal", "padding", "causal+padding"})
-                                 + ", got '" + v + "' (a custom mask comes from --mask-file)");
-        } else if (a == "--mask-file") {
-            maskFile = value();
-        } else if (a == "--pad-to") {
-            c.padTo = parseInt<int>(a, value());
-        } else if (a == "--max-tokens") {
-            c.maxTokens = parseInt<int>(a, value());
-        } else if (a == "--weights") {
-            weightsFile = value();
-        } else if (a == "--weights-prefix") {
-            weightsPrefix = value();
-        } else if (a == "--weights-preset") {
-            const auto& v = value();
-            preset = parseWeightsPreset(v);
-            if (!preset)
-                throw UsageError("--weights-preset must be " + allowed({"seeded", "identity"}) + ", got '" + v + "'");
-        } else if (a == "--save-weights") {
-            o.saveWeights = value();
-        } else if (a == "--output" || a == "-o") {
-            o.output = value();
-        } else if (a == "--pretty") {
-            o.pretty = true;
-        } else {
-            throw UsageError("unknown option '" + a + "' (see --help)");
-        }
+/// A named value of an enum option, or a UsageError listing the allowed names.
+template <typename Parse>
+auto parseChoice(const std::string& option, const std::string& v, Parse parse, std::initializer_list<const char*> names,
+                 const char* hint = "")
+{
+    const auto parsed = parse(v);
+    if (!parsed)
+        throw UsageError(option + " must be " + allowed(names) + ", got '" + v + "'" + hint);
+    return *parsed;
+}
+
+/// The input and the Transformer's options; false when `a` is not one of them.
+bool readModelOption(const std::string& a, const std::function<const std::string&()>& value, GivenOptions& g, TraceOptions& o)
+{
+    if (a == "--sentence") {
+        g.sentence = value();
+    } else if (a == "--source") {
+        g.source = value();
+    } else if (a == "--target") {
+        o.target = value();
+    } else if (a == "--model") {
+        g.modelFile = value();
+    } else if (a == "--save-model") {
+        o.saveModel = value();
+    } else if (a == "--layers") {
+        g.layers = parseInt<int>(a, value());
+    } else if (a == "--d-ff") {
+        g.dFF = parseInt<int>(a, value());
+    } else if (a == "--norm") {
+        g.norm = parseChoice(a, value(), parseNormPlacement, {"post", "pre"});
+    } else if (a == "--layer-norm-eps") {
+        const std::string& v = value();
+        char* end = nullptr;
+        const float e = std::strtof(v.c_str(), &end);
+        if (v.empty() || end != v.c_str() + v.size() || !(e > 0) || !std::isfinite(e))
+            throw UsageError("--layer-norm-eps expects a positive number, got '" + v + "'");
+        g.eps = e;
+    } else if (a == "--activation") {
+        g.activation = parseChoice(a, value(), parseActivation, {"relu", "gelu"});
+    } else {
+        return false;
     }
+    return true;
+}
 
-    // --- A Transformer: a model file, the shipped model, or a seeded stack ---
-    const bool seededStack = layers || dFF || norm || activation || eps;
-    const bool encoderDecoder = source || o.target;
-    if (modelFile || seededStack || encoderDecoder) {
-        if (modelFile && seededStack)
-            throw UsageError("--layers, --d-ff, --norm, --activation and --layer-norm-eps describe a seeded model; a --model file has its own");
-        if (sentence && encoderDecoder)
-            throw UsageError("--sentence is the input of an encoder stack; an encoder–decoder reads --source and --target");
-        if (modelFile && sentence)
-            throw UsageError("a model translates a --source (and optionally a --target), not a --sentence");
-        for (const auto& [given, name] : {std::pair{weightsFile.has_value() || preset.has_value(), "--weights/--weights-preset"},
-                                          std::pair{mask.has_value() || maskFile.has_value(), "--mask/--mask-file"},
-                                          std::pair{c.padTo > 0, "--pad-to"}}) {
-            if (given)
-                throw UsageError(std::string(name) + " belongs to a single attention block; a Transformer has its own weights "
-                                 "and masks (the decoder's look-ahead mask is always on)");
-        }
-        if (o.saveWeights)
-            throw UsageError("--save-weights writes one attention block; write a Transformer with --save-model FILE");
-        if (dModel)
-            c.dModel = *dModel;
-        if (heads)
-            c.heads = *heads;
-        if (layers)
-            c.layers = *layers;
-        if (dFF)
-            c.dFF = *dFF;
-        if (norm)
-            c.norm = *norm;
-        if (activation)
-            c.activation = *activation;
-        if (eps)
-            c.layerNormEps = *eps;
-        o.source = source ? *source : sentence ? *sentence : std::string(kDefaultSentence);
-        if (modelFile) {
-            // Either throws FormatError with the reason.
-            std::shared_ptr<const Seq2SeqModel> m;
-            if (*modelFile == "reversal" && !std::filesystem::exists(*modelFile)) {
-                m = shippedModel();
-                c.model = ModelKind::Reversal;
-            } else {
-                m = std::make_shared<const Seq2SeqModel>(loadModel(*modelFile));
-                c.model = ModelKind::File;
-            }
-            if ((dModel && *dModel != m->options.dModel) || (heads && *heads != m->options.heads))
-                throw UsageError("--d-model and --heads must be the model's (d_model " + std::to_string(m->options.dModel) + ", heads "
-                                 + std::to_string(m->options.heads) + ")");
-            c.dModel = m->options.dModel;
-            c.heads = m->options.heads;
-            c.layers = m->options.encoderLayers;
-            c.dFF = m->options.dFF;
-            c.norm = m->options.norm;
-            c.activation = m->options.activation;
-            c.layerNormEps = m->options.eps;
-            o.model = std::move(m);
+/// The attention block's settings, weights and output; false when `a` is not one of them.
+bool readBlockOption(const std::string& a, const std::function<const std::string&()>& value, GivenOptions& g, TraceOptions& o)
+{
+    Config& c = o.request.config;
+    if (a == "--d-model") {
+        g.dModel = parseInt<int>(a, value());
+    } else if (a == "--heads") {
+        g.heads = parseInt<int>(a, value());
+    } else if (a == "--seed") {
+        c.seed = parseInt<std::uint64_t>(a, value());
+    } else if (a == "--pe") {
+        c.positional = parseChoice(a, value(), parsePositionalEncoding, {"sinusoidal", "learned", "none"});
+    } else if (a == "--no-embed-scale") {
+        c.embedScale = false;
+    } else if (a == "--no-scale") {
+        c.scaleScores = false;
+    } else if (a == "--mask") {
+        const auto& v = value();
+        g.mask = parseMaskKind(v);
+        if (!g.mask || *g.mask == MaskKind::Custom)
+            throw UsageError("--mask must be " + allowed({"none", "causal", "padding", "causal+padding"}) + ", got '" + v
+                             + "' (a custom mask comes from --mask-file)");
+    } else if (a == "--mask-file") {
+        g.maskFile = value();
+    } else if (a == "--pad-to") {
+        c.padTo = parseInt<int>(a, value());
+    } else if (a == "--max-tokens") {
+        c.maxTokens = parseInt<int>(a, value());
+    } else if (a == "--weights") {
+        g.weightsFile = value();
+    } else if (a == "--weights-prefix") {
+        g.weightsPrefix = value();
+    } else if (a == "--weights-preset") {
+        g.preset = parseChoice(a, value(), parseWeightsPreset, {"seeded", "identity"});
+    } else if (a == "--save-weights") {
+        o.saveWeights = value();
+    } else if (a == "--output" || a == "-o") {
+        o.output = value();
+    } else if (a == "--pretty") {
+        o.pretty = true;
+    } else {
+        return false;
+    }
+    return true;
+}
+
+/// The model a Transformer's options ask for: a file, the shipped model, or a seeded stack.
+void finishTransformer(const GivenOptions& g, TraceOptions& o)
+{
+    Config& c = o.request.config;
+    const bool seededStack = g.layers || g.dFF || g.norm || g.activation || g.eps;
+    const bool encoderDecoder = g.source || o.target;
+    if (g.modelFile && seededStack)
+        throw UsageError("--layers, --d-ff, --norm, --activation and --layer-norm-eps describe a seeded model; a --model file has its own");
+    if (g.sentence && encoderDecoder)
+        throw UsageError("--sentence is the input of an encoder stack; an encoder–decoder reads --source and --target");
+    if (g.modelFile && g.sentence)
+        throw UsageError("a model translates a --source (and optionally a --target), not a --sentence");
+    for (const auto& [given, name] : {std::pair{g.weightsFile.has_value() || g.preset.has_value(), "--weights/--weights-preset"},
+                                      std::pair{g.mask.has_value() || g.maskFile.has_value(), "--mask/--mask-file"},
+                                      std::pair{c.padTo > 0, "--pad-to"}}) {
+        if (given)
+            throw UsageError(std::string(name) + " belongs to a single attention block; a Transformer has its own weights "
+                             "and masks (the decoder's look-ahead mask is always on)");
+    }
+    if (o.saveWeights)
+        throw UsageError("--save-weights writes one attention block; write a Transformer with --save-model FILE");
+    c.dModel = g.dModel.value_or(c.dModel);
+    c.heads = g.heads.value_or(c.heads);
+    c.layers = g.layers.value_or(c.layers);
+    c.dFF = g.dFF.value_or(c.dFF);
+    c.norm = g.norm.value_or(c.norm);
+    c.activation = g.activation.value_or(c.activation);
+    c.layerNormEps = g.eps.value_or(c.layerNormEps);
+    o.source = g.source ? *g.source : g.sentence ? *g.sentence : std::string(kDefaultSentence);
+    if (g.modelFile) {
+        // Either throws FormatError with the reason.
+        std::shared_ptr<const Seq2SeqModel> m;
+        if (*g.modelFile == "reversal" && !std::filesystem::exists(*g.modelFile)) {
+            m = shippedModel();
+            c.model = ModelKind::Reversal;
         } else {
-            c.model = ModelKind::Seeded;
-            if (const auto p = c.problems(); !p.empty())
-                throw UsageError(p.front());
-            o.model = std::make_shared<const Seq2SeqModel>(seededModel(c, encoderDecoder));
-            if (encoderDecoder && !o.target)
-                throw UsageError("a seeded model cannot generate (it has no trained output head): give --target TEXT");
+            m = std::make_shared<const Seq2SeqModel>(loadModel(*g.modelFile));
+            c.model = ModelKind::File;
         }
+        if ((g.dModel && *g.dModel != m->options.dModel) || (g.heads && *g.heads != m->options.heads))
+            throw UsageError("--d-model and --heads must be the model's (d_model " + std::to_string(m->options.dModel) + ", heads "
+                             + std::to_string(m->options.heads) + ")");
+        c.dModel = m->options.dModel;
+        c.heads = m->options.heads;
+        c.layers = m->options.encoderLayers;
+        c.dFF = m->options.dFF;
+        c.norm = m->options.norm;
+        c.activation = m->options.activation;
+        c.layerNormEps = m->options.eps;
+        o.model = std::move(m);
+    } else {
+        c.model = ModelKind::Seeded;
         if (const auto p = c.problems(); !p.empty())
             throw UsageError(p.front());
-        return o;
+        o.model = std::make_shared<const Seq2SeqModel>(seededModel(c, encoderDecoder));
+        if (encoderDecoder && !o.target)
+            throw UsageError("a seeded model cannot generate (it has no trained output head): give --target TEXT");
     }
-    if (sentence)
-        o.request.sentence = *sentence;
+}
+
+/// One attention block: its weights file or preset, its mask, d_model and heads.
+void finishSingleBlock(const GivenOptions& g, TraceOptions& o)
+{
+    Config& c = o.request.config;
+    if (g.sentence)
+        o.request.sentence = *g.sentence;
     if (o.saveModel)
         throw UsageError("--save-model writes a Transformer: give --model, --layers or --source too");
-
-    if (weightsFile && preset)
+    if (g.weightsFile && g.preset)
         throw UsageError("use either --weights FILE or --weights-preset, not both");
-    if (weightsPrefix && !weightsFile)
+    if (g.weightsPrefix && !g.weightsFile)
         throw UsageError("--weights-prefix needs --weights FILE");
-    if (maskFile && mask)
+    if (g.maskFile && g.mask)
         throw UsageError("use either --mask or --mask-file, not both");
-    if (preset)
-        c.weightsPreset = *preset;
-    if (mask)
-        c.mask = *mask;
-
-    if (weightsFile) {
-        auto w = std::make_shared<AttentionWeights>(loadAttentionWeights(*weightsFile, weightsPrefix));
-        if (dModel && *dModel != w->dModel())
-            throw UsageError("--d-model " + std::to_string(*dModel) + " does not match the weights file, whose d_model is "
+    c.weightsPreset = g.preset.value_or(c.weightsPreset);
+    c.mask = g.mask.value_or(c.mask);
+    std::optional<int> heads = g.heads;
+    if (g.weightsFile) {
+        auto w = std::make_shared<AttentionWeights>(loadAttentionWeights(*g.weightsFile, g.weightsPrefix));
+        if (g.dModel && *g.dModel != w->dModel())
+            throw UsageError("--d-model " + std::to_string(*g.dModel) + " does not match the weights file, whose d_model is "
                              + std::to_string(w->dModel()));
         c.dModel = w->dModel();
         // The head count is not part of a PyTorch state dict; Attention Lab's export stores it.
         if (!heads && w->heads)
             heads = w->heads;
         o.request.weights = std::move(w);
-    } else if (dModel) {
-        c.dModel = *dModel;
+    } else if (g.dModel) {
+        c.dModel = *g.dModel;
     }
-    if (heads)
-        c.heads = *heads;
-
-    if (maskFile) {
+    c.heads = heads.value_or(c.heads);
+    if (g.maskFile) {
         try {
-            o.request.customMask = parseMaskText(readFile(*maskFile, 64ULL * 1024 * 1024));
+            o.request.customMask = parseMaskText(readFile(*g.maskFile, 64ULL * 1024 * 1024));
         } catch (const std::exception& e) {
-            throw UsageError("mask file '" + *maskFile + "': " + e.what());
+            throw UsageError("mask file '" + *g.maskFile + "': " + e.what());
         }
         c.mask = MaskKind::Custom;
     }
-    if (const auto p = c.problems(); !p.empty())
+}
+
+} // namespace
+
+TraceOptions parseTraceOptions(const std::vector<std::string>& args, const ExtraOption& extra)
+{
+    TraceOptions o;
+    o.request.sentence = kDefaultSentence;
+    GivenOptions g;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        const std::function<const std::string&()> value = [&]() -> const std::string& {
+            if (i + 1 >= args.size())
+                throw UsageError(a + " needs a value");
+            return args[++i];
+        };
+        if ((extra && extra(a, value)) || readModelOption(a, value, g, o) || readBlockOption(a, value, g, o))
+            continue;
+        throw UsageError("unknown option '" + a + "' (see --help)");
+    }
+    const bool transformer = g.modelFile || g.layers || g.dFF || g.norm || g.activation || g.eps || g.source || o.target;
+    if (transformer)
+        finishTransformer(g, o);
+    else
+        finishSingleBlock(g, o);
+    if (const auto p = o.request.config.problems(); !p.empty())
         throw UsageError(p.front());
     return o;
 }
@@ -282,49 +302,6 @@ Trace computeCliTrace(const TraceOptions& o, Generation* generation)
     if (generation)
         *generation = std::move(result.generation);
     return *result.trace;
-}
-
-std::string traceOptionsHelp()
-{
-    return R"(Input:
-  --sentence TEXT        the sentence (default: "The animal didn't cross the street because it was too tired.")
-                         Latin text splits into words and punctuation, CJK text per character;
-                         <sos> <eos> <pad> <unk> [CLS] [SEP] [MASK] stay whole.
-  --max-tokens N         keep at most N tokens, 1..1024 (default 512; a warning says when cut)
-  --pad-to N             append <pad> tokens up to length N
-Model:
-  --d-model N            width d_model, 1..2048 (default 32; taken from --weights when given)
-  --heads H              attention heads, 1..64, must divide d_model (default 4)
-  --seed S               seed of embeddings, learned positions and seeded weights (default 42)
-  --pe KIND              positional encoding: sinusoidal (default) | learned | none
-  --no-embed-scale       do not multiply embeddings by sqrt(d_model)
-  --no-scale             do not divide scores by sqrt(d_k)
-  --mask KIND            none (default) | causal | padding | causal+padding
-  --mask-file FILE       a custom n x n mask: n lines of n values 0/1, 1 = masked
-Transformer (docs/transformer-layers.md, docs/model-format.md):
-  --model FILE           an encoder–decoder model in safetensors (docs/model-format.md);
-                         'reversal' is the trained model shipped inside the program
-  --source TEXT          the encoder's input of an encoder–decoder
-  --target TEXT          teacher forcing: the decoder reads <sos> + TEXT. Without it a trained
-                         model generates greedily and the trace is the last generation step
-  --layers N             a seeded Transformer with N layers, 1..12: an encoder stack on
-                         --sentence, or N encoder and N decoder layers with --source/--target
-  --d-ff N               the feed-forward width of a seeded Transformer (default 4·d_model)
-  --norm post|pre        LayerNorm after (post, the paper, default) or before each sublayer
-  --activation relu|gelu the feed-forward network's non-linearity (default relu)
-  --layer-norm-eps E     the ε of every LayerNorm (default 1e-05, as PyTorch)
-  --save-model FILE      also write the Transformer used, in the same safetensors layout
-Weights:
-  --weights-preset P     seeded (default: Xavier-uniform as PyTorch) | identity (W = I)
-  --weights FILE         a PyTorch nn.MultiheadAttention state dict in safetensors
-                         (in_proj_weight [3d, d], in_proj_bias [3d], out_proj.weight [d, d],
-                         out_proj.bias [d]; F32, F64, F16 or BF16; optionally under a prefix)
-  --weights-prefix P     the prefix to use when the file holds several attention blocks
-  --save-weights FILE    also write the weights used, in the same safetensors layout
-Output:
-  --output FILE, -o FILE where to write the trace JSON; - is stdout (default)
-  --pretty               indent the JSON
-)";
 }
 
 std::optional<int> ExportCommandOptions::traceLayer() const
@@ -388,18 +365,124 @@ void checkRange(const std::string& option, int value, int lo, int hi)
 
 } // namespace
 
-ExportCommandOptions parseExportOptions(const std::vector<std::string>& args)
-{
-    ExportCommandOptions o;
+namespace {
+
+/// What export's own options said, before they are checked.
+struct GivenExport {
     std::optional<std::string> format;
     std::optional<std::string> stage;
     std::optional<std::string> output;
     std::optional<std::string> outputDir;
-    const auto extra = [&](const std::string& a, const std::function<const std::string&()>& value) {
+};
+
+/// --all: no single stage, a folder to write into.
+void checkAll(const GivenExport& g, ExportCommandOptions& o)
+{
+    if (g.stage)
+        throw UsageError("--all exports every stage; drop --stage");
+    if (o.head || o.layer || o.block)
+        throw UsageError("--all exports every stage of every head and layer; drop --head, --layer and --block");
+    if (g.output)
+        throw UsageError("--all writes many files: give --output-dir DIR, not --output");
+    if (!g.outputDir || g.outputDir->empty())
+        throw UsageError("--all needs --output-dir DIR");
+    o.outputDir = *g.outputDir;
+    o.format = g.format.value_or("png");
+}
+
+/// One stage: it exists, and --layer and --block fit it and the model.
+void checkStage(const GivenExport& g, ExportCommandOptions& o)
+{
+    if (g.outputDir)
+        throw UsageError("--output-dir goes with --all; one stage goes to --output FILE");
+    std::vector<std::string> ids = stageIds();
+    if (o.trace.model) {
+        ids.insert(ids.end(), layerStageIds().begin(), layerStageIds().end());
+        ids.insert(ids.end(), modelStageIds().begin(), modelStageIds().end());
+    }
+    if (!g.stage)
+        throw UsageError("export needs --stage ID (or --all); the stages are " + joined(ids));
+    if (std::find(ids.begin(), ids.end(), *g.stage) == ids.end())
+        throw UsageError("unknown stage '" + *g.stage + "'; the stages are " + joined(ids));
+    o.stage = *g.stage;
+    if (!o.trace.model) {
+        if (o.layer || o.block)
+            throw UsageError("--layer and --block choose a stage of a Transformer (--model, --layers or --source)");
+    } else {
+        const auto& m = modelStageIds();
+        const bool outside = o.stage == "encoder_output" || o.stage == "decoder_output"
+            || std::find(m.begin(), m.end(), o.stage) != m.end();
+        const bool inputStage = o.stage == "embedding" || o.stage == "positional_encoding" || o.stage == "input";
+        const bool decoder = o.trace.model->options.decoderLayers > 0;
+        if (outside) {
+            if (o.layer || o.block)
+                throw UsageError("stage '" + o.stage + "' belongs to no layer or block; drop --layer and --block");
+        } else if (inputStage) {
+            if (o.layer)
+                throw UsageError("stage '" + o.stage + "' comes before the layers; drop --layer (--block encoder_self is the source, decoder_self the target)");
+            o.block = o.block.value_or(Block::EncoderSelf);
+            if (o.block == Block::Cross)
+                throw UsageError("stage '" + o.stage + "' has --block encoder_self (the source) or decoder_self (the target)");
+        } else {
+            o.block = o.block.value_or(Block::EncoderSelf);
+            const bool crossOnly = o.stage == "cross_residual" || o.stage == "cross_norm";
+            if (crossOnly && o.block != Block::Cross)
+                throw UsageError("stage '" + o.stage + "' belongs to --block cross");
+            if (o.block == Block::Cross && (o.stage.starts_with("ffn_") || o.stage == "attn_residual" || o.stage == "attn_norm" || o.stage == "layer_output"))
+                throw UsageError("stage '" + o.stage + "' of a decoder layer has --block decoder_self");
+            const int layers = o.block == Block::EncoderSelf ? o.trace.model->options.encoderLayers : o.trace.model->options.decoderLayers;
+            if (o.block != Block::EncoderSelf && !decoder)
+                throw UsageError("this Transformer has no decoder: use --block encoder_self");
+            o.layer = o.layer.value_or(1);
+            if (*o.layer < 1 || *o.layer > layers)
+                throw UsageError("--layer " + std::to_string(*o.layer) + " is out of range: the " + (o.block == Block::EncoderSelf ? "encoder" : "decoder")
+                                 + " has layers 1 to " + std::to_string(layers));
+        }
+        if (((o.block && *o.block != Block::EncoderSelf) || o.stage == "decoder_output" || o.stage == "logits" || o.stage == "probabilities") && !decoder)
+            throw UsageError("this Transformer has no decoder (give --source/--target or a --model)");
+    }
+}
+
+/// One stage: --head fits it, and the output file and its format agree.
+void checkHeadAndOutput(const GivenExport& g, ExportCommandOptions& o)
+{
+    const int heads = o.trace.request.config.heads;
+    if (isPerHeadStage(o.stage)) {
+        if (o.head && (*o.head < 1 || *o.head > heads))
+            throw UsageError("--head " + std::to_string(*o.head) + " is out of range: heads are numbered from 1 to "
+                             + std::to_string(heads));
+        o.head = o.head.value_or(1);
+    } else if (o.head) {
+        throw UsageError("stage '" + o.stage + "' is the same for every head; drop --head");
+    }
+    if (!g.output || g.output->empty())
+        throw UsageError("export needs --output FILE");
+    if (*g.output == "-")
+        throw UsageError("export writes a file, not standard output: give --output FILE");
+    o.output = *g.output;
+    const std::string suffix = suffixOf(o.output);
+    if (g.format) {
+        if (isExportFormat(suffix) && suffix != *g.format)
+            throw UsageError("--format " + *g.format + " does not match the output file '" + o.output + "'");
+        o.format = *g.format;
+    } else if (isExportFormat(suffix)) {
+        o.format = suffix;
+    } else {
+        throw UsageError("cannot tell the format of '" + o.output + "': give --format png|svg|pdf|csv or a file name ending in one of them");
+    }
+}
+
+} // namespace
+
+ExportCommandOptions parseExportOptions(const std::vector<std::string>& args)
+{
+    ExportCommandOptions o;
+    GivenExport given;
+    const auto extra = [&o, &given](const std::string& a, const std::function<const std::string&()>& value) {
         if (a == "--all") {
             o.all = true;
         } else if (a == "--stage") {
-            stage = value();
+            given.stage = value();
         } else if (a == "--head") {
             o.head = parseInt<int>(a, value());
         } else if (a == "--layer") {
@@ -411,8 +494,8 @@ ExportCommandOptions parseExportOptions(const std::vector<std::string>& args)
                 throw UsageError("--block must be " + allowed({"encoder_self", "decoder_self", "cross"}) + ", got '" + v + "'");
         } else if (a == "--format") {
             const std::string v = value();
-            format = lower(v);
-            if (!isExportFormat(*format))
+            given.format = lower(v);
+            if (!isExportFormat(*given.format))
                 throw UsageError("--format must be " + allowed({"png", "svg", "pdf", "csv"}) + ", got '" + v + "'");
         } else if (a == "--dpi") {
             o.dpi = parseInt<int>(a, value());
@@ -421,9 +504,9 @@ ExportCommandOptions parseExportOptions(const std::vector<std::string>& args)
         } else if (a == "--height") {
             o.height = parseInt<int>(a, value());
         } else if (a == "--output" || a == "-o") {
-            output = value();
+            given.output = value();
         } else if (a == "--output-dir") {
-            outputDir = value();
+            given.outputDir = value();
         } else if (a == "--pretty") {
             throw UsageError("--pretty is for trace's JSON; export writes pictures and CSV");
         } else {
@@ -436,93 +519,12 @@ ExportCommandOptions parseExportOptions(const std::vector<std::string>& args)
     checkRange("--dpi", o.dpi, kMinExportDpi, kMaxExportDpi);
     checkRange("--width", o.width, kMinExportSide, kMaxExportSide);
     checkRange("--height", o.height, kMinExportSide, kMaxExportSide);
-
     if (o.all) {
-        if (stage)
-            throw UsageError("--all exports every stage; drop --stage");
-        if (o.head || o.layer || o.block)
-            throw UsageError("--all exports every stage of every head and layer; drop --head, --layer and --block");
-        if (output)
-            throw UsageError("--all writes many files: give --output-dir DIR, not --output");
-        if (!outputDir || outputDir->empty())
-            throw UsageError("--all needs --output-dir DIR");
-        o.outputDir = *outputDir;
-        o.format = format.value_or("png");
+        checkAll(given, o);
     } else {
-        if (outputDir)
-            throw UsageError("--output-dir goes with --all; one stage goes to --output FILE");
-        std::vector<std::string> ids = stageIds();
-        if (o.trace.model) {
-            ids.insert(ids.end(), layerStageIds().begin(), layerStageIds().end());
-            ids.insert(ids.end(), modelStageIds().begin(), modelStageIds().end());
-        }
-        if (!stage)
-            throw UsageError("export needs --stage ID (or --all); the stages are " + joined(ids));
-        if (std::find(ids.begin(), ids.end(), *stage) == ids.end())
-            throw UsageError("unknown stage '" + *stage + "'; the stages are " + joined(ids));
-        o.stage = *stage;
-        if (!o.trace.model) {
-            if (o.layer || o.block)
-                throw UsageError("--layer and --block choose a stage of a Transformer (--model, --layers or --source)");
-        } else {
-            const auto& m = modelStageIds();
-            const bool outside = o.stage == "encoder_output" || o.stage == "decoder_output"
-                || std::find(m.begin(), m.end(), o.stage) != m.end();
-            const bool inputStage = o.stage == "embedding" || o.stage == "positional_encoding" || o.stage == "input";
-            const bool decoder = o.trace.model->options.decoderLayers > 0;
-            if (outside) {
-                if (o.layer || o.block)
-                    throw UsageError("stage '" + o.stage + "' belongs to no layer or block; drop --layer and --block");
-            } else if (inputStage) {
-                if (o.layer)
-                    throw UsageError("stage '" + o.stage + "' comes before the layers; drop --layer (--block encoder_self is the source, decoder_self the target)");
-                o.block = o.block.value_or(Block::EncoderSelf);
-                if (o.block == Block::Cross)
-                    throw UsageError("stage '" + o.stage + "' has --block encoder_self (the source) or decoder_self (the target)");
-            } else {
-                o.block = o.block.value_or(Block::EncoderSelf);
-                const bool crossOnly = o.stage == "cross_residual" || o.stage == "cross_norm";
-                if (crossOnly && o.block != Block::Cross)
-                    throw UsageError("stage '" + o.stage + "' belongs to --block cross");
-                if (o.block == Block::Cross && (o.stage.starts_with("ffn_") || o.stage == "attn_residual" || o.stage == "attn_norm" || o.stage == "layer_output"))
-                    throw UsageError("stage '" + o.stage + "' of a decoder layer has --block decoder_self");
-                const int layers = o.block == Block::EncoderSelf ? o.trace.model->options.encoderLayers : o.trace.model->options.decoderLayers;
-                if (o.block != Block::EncoderSelf && !decoder)
-                    throw UsageError("this Transformer has no decoder: use --block encoder_self");
-                o.layer = o.layer.value_or(1);
-                if (*o.layer < 1 || *o.layer > layers)
-                    throw UsageError("--layer " + std::to_string(*o.layer) + " is out of range: the " + (o.block == Block::EncoderSelf ? "encoder" : "decoder")
-                                     + " has layers 1 to " + std::to_string(layers));
-            }
-            if (((o.block && *o.block != Block::EncoderSelf) || o.stage == "decoder_output" || o.stage == "logits" || o.stage == "probabilities") && !decoder)
-                throw UsageError("this Transformer has no decoder (give --source/--target or a --model)");
-        }
-        const int heads = o.trace.request.config.heads;
-        if (isPerHeadStage(o.stage)) {
-            if (o.head && (*o.head < 1 || *o.head > heads))
-                throw UsageError("--head " + std::to_string(*o.head) + " is out of range: heads are numbered from 1 to "
-                                 + std::to_string(heads));
-            o.head = o.head.value_or(1);
-        } else if (o.head) {
-            throw UsageError("stage '" + o.stage + "' is the same for every head; drop --head");
-        }
-        if (!output || output->empty())
-            throw UsageError("export needs --output FILE");
-        if (*output == "-")
-            throw UsageError("export writes a file, not standard output: give --output FILE");
-        o.output = *output;
-        const std::string suffix = suffixOf(o.output);
-        if (format) {
-            if (isExportFormat(suffix) && suffix != *format)
-                throw UsageError("--format " + *format + " does not match the output file '" + o.output + "'");
-            o.format = *format;
-        } else if (isExportFormat(suffix)) {
-            o.format = suffix;
-        } else {
-            throw UsageError("cannot tell the format of '" + o.output + "': give --format png|svg|pdf|csv or a file name ending in one of them");
-        }
+        checkStage(given, o);
+        checkHeadAndOutput(given, o);
     }
-
     if (o.format == "png") {
         ExportOptions e;
         e.format = ImageFormat::Png;
@@ -533,28 +535,6 @@ ExportCommandOptions parseExportOptions(const std::vector<std::string>& args)
             throw UsageError(p.toStdString());
     }
     return o;
-}
-
-std::string exportOptionsHelp()
-{
-    return R"(Options of export (with every option of trace under Input, Model and Weights):
-  --stage ID             the stage to draw, one of: embedding, positional_encoding, input, q, k,
-                         v, scores, scaled, mask, masked_scores, weights, head_output, concat, output
-  --head H               the head of a per-head stage, counted from 1 as in the studio
-  --layer N              a Transformer's layer, counted from 1 (default 1)
-  --block B              encoder_self (default) | decoder_self | cross: the attention block of
-                         a layer's stage; for embedding/positional_encoding/input the side
-                         (1..heads, default 1; the trace JSON counts heads from 0)
-  --format F             png | svg | pdf | csv (default: the output's suffix; png for --all).
-                         SVG and PDF keep text as text; csv writes the numbers (UTF-8 with BOM)
-  --dpi N                PNG resolution, 48..1200 (default 150): the PNG is width*N/96 pixels wide
-  --width W, --height H  plot size in pixels at 96 dpi, 50..10000 (default 1200 x 900)
-  --output FILE, -o FILE the file to write (one stage)
-  --all                  every stage and head, numbered by position in the trace
-                         (01_embedding.png, ..., 04_q_head1.png, ...), each with a .csv
-                         (with --format csv only the .csv files)
-  --output-dir DIR       where --all writes; created when missing (its parent must exist)
-)";
 }
 
 } // namespace attnlab::cli

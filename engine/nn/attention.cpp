@@ -91,6 +91,7 @@ void checkBlockArguments(const Eigen::MatrixXf& xq, const Eigen::MatrixXf& xkv, 
 
 } // namespace
 
+// limits: maths kernel
 Eigen::MatrixXf attentionBlock(const Eigen::MatrixXf& queryInput, const Eigen::MatrixXf& keyValueInput,
                                const AttentionWeights& weights, int heads, bool scaleScores, const BoolMatrix& blocked,
                                const AttentionBlockContext& context, StageList& stages,

@@ -353,6 +353,7 @@ Eigen::MatrixXf encoderLayer(const Eigen::MatrixXf& x, const EncoderLayerWeights
     return r2;
 }
 
+// limits: maths kernel
 Eigen::MatrixXf decoderLayer(const Eigen::MatrixXf& y, const Eigen::MatrixXf& memory, const DecoderLayerWeights& w,
                              const TransformerOptions& options, const BoolMatrix& selfBlocked, const BoolMatrix& crossBlocked,
                              const Labels& targetTokens, const Labels& memoryTokens, int layer, StageList& stages,

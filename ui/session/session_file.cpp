@@ -17,6 +17,38 @@ constexpr const char* kSessionFormat = "attention-lab.session";
 constexpr int kSessionVersion = 1;
 constexpr std::uint64_t kMaxSessionBytes = 512ULL * 1024 * 1024;
 
+/// The imported weights a session file names (embedded, or read from their path), or null for
+/// a preset. Throws FormatError or std::runtime_error for weights that cannot be read.
+std::shared_ptr<const AttentionWeights> weightsFromJson(const nlohmann::json& w, QString& weightsPath)
+{
+    if (w.value("source", "") != "file")
+        return nullptr;
+    weightsPath = QString::fromStdString(w.value("path", ""));
+    AttentionWeights loaded;
+    if (w.contains("embedded_safetensors_base64")) {
+        const QByteArray bytes = QByteArray::fromBase64(QByteArray::fromStdString(w.at("embedded_safetensors_base64").get<std::string>()));
+        loaded = attentionWeightsFromTensors(parseSafetensors(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size()))));
+        loaded.source = "file:" + weightsPath.toStdString();
+    } else {
+        loaded = loadAttentionWeights(weightsPath.toStdString());
+    }
+    return std::make_shared<const AttentionWeights>(std::move(loaded));
+}
+
+/// A session file's custom mask (rows of 0/1). Throws std::invalid_argument when it is not square.
+BoolMatrix maskFromJson(const nlohmann::json& j)
+{
+    const auto rows = j.get<std::vector<std::vector<int>>>();
+    BoolMatrix m(static_cast<Eigen::Index>(rows.size()), static_cast<Eigen::Index>(rows.size()));
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        if (rows[r].size() != rows.size())
+            throw std::invalid_argument(Session::tr("custom_mask is not square").toStdString());
+        for (std::size_t c = 0; c < rows.size(); ++c)
+            m(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(c)) = rows[r][c] != 0;
+    }
+    return m;
+}
+
 } // namespace
 
 std::shared_ptr<const Seq2SeqModel> Session::readModelFile(const QString& path, QString* error)
@@ -111,31 +143,12 @@ bool Session::loadSession(const QString& path, QString* error)
             return fail(tr("unsupported version %1").arg(QString::fromStdString(j.value("version", nlohmann::json()).dump())));
         sentence = QString::fromStdString(j.at("sentence").get<std::string>());
         config = configFromJson(j.at("config"));
-        const auto& w = j.at("weights");
-        if (w.value("source", "") == "file") {
-            weightsPath = QString::fromStdString(w.value("path", ""));
-            AttentionWeights loaded;
-            if (w.contains("embedded_safetensors_base64")) {
-                const QByteArray bytes = QByteArray::fromBase64(QByteArray::fromStdString(w.at("embedded_safetensors_base64").get<std::string>()));
-                loaded = attentionWeightsFromTensors(parseSafetensors(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size()))));
-                loaded.source = "file:" + weightsPath.toStdString();
-            } else {
-                loaded = loadAttentionWeights(weightsPath.toStdString());
-            }
-            weights = std::make_shared<const AttentionWeights>(std::move(loaded));
+        if (auto w = weightsFromJson(j.at("weights"), weightsPath)) {
+            weights = std::move(w);
             config.dModel = weights->dModel();
         }
-        if (j.contains("custom_mask") && !j.at("custom_mask").is_null()) {
-            const auto rows = j.at("custom_mask").get<std::vector<std::vector<int>>>();
-            BoolMatrix m(static_cast<Eigen::Index>(rows.size()), static_cast<Eigen::Index>(rows.size()));
-            for (std::size_t r = 0; r < rows.size(); ++r) {
-                if (rows[r].size() != rows.size())
-                    return fail(tr("custom_mask is not square"));
-                for (std::size_t c = 0; c < rows.size(); ++c)
-                    m(static_cast<Eigen::Index>(r), static_cast<Eigen::Index>(c)) = rows[r][c] != 0;
-            }
-            mask = std::move(m);
-        }
+        if (j.contains("custom_mask") && !j.at("custom_mask").is_null())
+            mask = maskFromJson(j.at("custom_mask"));
         step = QString::fromStdString(j.value("step", "weights"));
         head = j.value("head", 0);
         if (j.contains("step_layer") && j.at("step_layer").is_number_integer())

@@ -1,0 +1,72 @@
+// The --help text of trace's and export's options.
+
+#include "options.h"
+
+namespace attnlab::cli {
+
+std::string traceOptionsHelp()
+{
+    return R"(Input:
+  --sentence TEXT        the sentence (default: "The animal didn't cross the street because it was too tired.")
+                         Latin text splits into words and punctuation, CJK text per character;
+                         <sos> <eos> <pad> <unk> [CLS] [SEP] [MASK] stay whole.
+  --max-tokens N         keep at most N tokens, 1..1024 (default 512; a warning says when cut)
+  --pad-to N             append <pad> tokens up to length N
+Model:
+  --d-model N            width d_model, 1..2048 (default 32; taken from --weights when given)
+  --heads H              attention heads, 1..64, must divide d_model (default 4)
+  --seed S               seed of embeddings, learned positions and seeded weights (default 42)
+  --pe KIND              positional encoding: sinusoidal (default) | learned | none
+  --no-embed-scale       do not multiply embeddings by sqrt(d_model)
+  --no-scale             do not divide scores by sqrt(d_k)
+  --mask KIND            none (default) | causal | padding | causal+padding
+  --mask-file FILE       a custom n x n mask: n lines of n values 0/1, 1 = masked
+Transformer (docs/transformer-layers.md, docs/model-format.md):
+  --model FILE           an encoder–decoder model in safetensors (docs/model-format.md);
+                         'reversal' is the trained model shipped inside the program
+  --source TEXT          the encoder's input of an encoder–decoder
+  --target TEXT          teacher forcing: the decoder reads <sos> + TEXT. Without it a trained
+                         model generates greedily and the trace is the last generation step
+  --layers N             a seeded Transformer with N layers, 1..12: an encoder stack on
+                         --sentence, or N encoder and N decoder layers with --source/--target
+  --d-ff N               the feed-forward width of a seeded Transformer (default 4·d_model)
+  --norm post|pre        LayerNorm after (post, the paper, default) or before each sublayer
+  --activation relu|gelu the feed-forward network's non-linearity (default relu)
+  --layer-norm-eps E     the ε of every LayerNorm (default 1e-05, as PyTorch)
+  --save-model FILE      also write the Transformer used, in the same safetensors layout
+Weights:
+  --weights-preset P     seeded (default: Xavier-uniform as PyTorch) | identity (W = I)
+  --weights FILE         a PyTorch nn.MultiheadAttention state dict in safetensors
+                         (in_proj_weight [3d, d], in_proj_bias [3d], out_proj.weight [d, d],
+                         out_proj.bias [d]; F32, F64, F16 or BF16; optionally under a prefix)
+  --weights-prefix P     the prefix to use when the file holds several attention blocks
+  --save-weights FILE    also write the weights used, in the same safetensors layout
+Output:
+  --output FILE, -o FILE where to write the trace JSON; - is stdout (default)
+  --pretty               indent the JSON
+)";
+}
+
+std::string exportOptionsHelp()
+{
+    return R"(Options of export (with every option of trace under Input, Model and Weights):
+  --stage ID             the stage to draw, one of: embedding, positional_encoding, input, q, k,
+                         v, scores, scaled, mask, masked_scores, weights, head_output, concat, output
+  --head H               the head of a per-head stage, counted from 1 as in the studio
+  --layer N              a Transformer's layer, counted from 1 (default 1)
+  --block B              encoder_self (default) | decoder_self | cross: the attention block of
+                         a layer's stage; for embedding/positional_encoding/input the side
+                         (1..heads, default 1; the trace JSON counts heads from 0)
+  --format F             png | svg | pdf | csv (default: the output's suffix; png for --all).
+                         SVG and PDF keep text as text; csv writes the numbers (UTF-8 with BOM)
+  --dpi N                PNG resolution, 48..1200 (default 150): the PNG is width*N/96 pixels wide
+  --width W, --height H  plot size in pixels at 96 dpi, 50..10000 (default 1200 x 900)
+  --output FILE, -o FILE the file to write (one stage)
+  --all                  every stage and head, numbered by position in the trace
+                         (01_embedding.png, ..., 04_q_head1.png, ...), each with a .csv
+                         (with --format csv only the .csv files)
+  --output-dir DIR       where --all writes; created when missing (its parent must exist)
+)";
+}
+
+} // namespace attnlab::cli
