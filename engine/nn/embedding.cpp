@@ -1,6 +1,7 @@
 #include "nn/embedding.h"
 
 #include "core/random.h"
+#include "position/scheme.h"
 
 #include <cmath>
 
@@ -28,32 +29,7 @@ float embeddingScale(int dModel, bool enabled)
 
 Eigen::MatrixXf positionalEncoding(PositionalEncoding kind, int n, int dModel, std::uint64_t seed)
 {
-    Eigen::MatrixXf p = Eigen::MatrixXf::Zero(n, dModel);
-    switch (kind) {
-    case PositionalEncoding::None:
-        break;
-    case PositionalEncoding::Sinusoidal:
-        for (int i = 0; 2 * i < dModel; ++i) {
-            // One frequency per (sin, cos) pair of columns; the wavelength 2*pi*divisor grows from 2*pi
-            // (i = 0) to 10000 * 2*pi. Computed in double exactly as written in the paper.
-            const double divisor = std::pow(10000.0, 2.0 * i / dModel);
-            for (int pos = 0; pos < n; ++pos) {
-                const double angle = pos / divisor;
-                p(pos, 2 * i) = static_cast<float>(std::sin(angle));
-                if (2 * i + 1 < dModel)
-                    p(pos, 2 * i + 1) = static_cast<float>(std::cos(angle));
-            }
-        }
-        break;
-    case PositionalEncoding::Learned:
-        for (int pos = 0; pos < n; ++pos) {
-            SplitMix64 rng = stream("#pos" + std::to_string(pos), seed);
-            for (int j = 0; j < dModel; ++j)
-                p(pos, j) = rng.symmetric(1.0f);
-        }
-        break;
-    }
-    return p;
+    return positionScheme(kind).table(n, dModel, seed);
 }
 
 } // namespace attnlab

@@ -2,6 +2,7 @@
 
 #include "core/stage_builder.h"
 #include "nn/embedding.h"
+#include "position/scheme.h"
 
 namespace attnlab {
 
@@ -26,10 +27,8 @@ Eigen::MatrixXf inputStages(Eigen::MatrixXf e, const InputSide& side, const Labe
                          side.embedScale ? "E = Embed(tokens);  E·√d_model" : side.unscaledFormula, {}, side.module);
     putMatrix(st, "E", std::move(e), tokens, dims);
     putMatrix(st, "E_scaled", std::move(scaled), tokens, dims);
-    const char* formula = side.positional == PositionalEncoding::Sinusoidal
-        ? "PE(pos, 2i) = sin(pos / 10000^(2i/d_model)),  PE(pos, 2i+1) = cos(pos / 10000^(2i/d_model))"
-        : side.positional == PositionalEncoding::Learned ? "P = learned position table [pos]" : "P = 0  (no positional encoding)";
-    putMatrix(addStage(stages, positional, "Positional encoding", formula), "P", std::move(p), tokens, dims);
+    putMatrix(addStage(stages, positional, "Positional encoding", std::string(positionScheme(side.positional).formula)), "P",
+              std::move(p), tokens, dims);
     putMatrix(addStage(stages, {"input", {}, {}, side.block}, side.inputTitle, side.embedScale ? "X = E·√d_model + P" : "X = E + P",
                        {embedding, positional}),
               "X", x, tokens, dims);

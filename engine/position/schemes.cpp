@@ -1,0 +1,28 @@
+#include "position/scheme.h"
+
+#include <stdexcept>
+
+namespace attnlab {
+
+const std::vector<PositionScheme>& positionSchemes()
+{
+    static const std::vector<PositionScheme> kSchemes{
+        {PositionalEncoding::Sinusoidal,
+         "PE(pos, 2i) = sin(pos / 10000^(2i/d_model)),  PE(pos, 2i+1) = cos(pos / 10000^(2i/d_model))", sinusoidalPositions},
+        {PositionalEncoding::Learned, "P = learned position table [pos]", learnedPositions},
+        {PositionalEncoding::None, "P = 0  (no positional encoding)", noPositions},
+    };
+    return kSchemes;
+}
+
+const PositionScheme& positionScheme(PositionalEncoding kind)
+{
+    for (const auto& s : positionSchemes()) {
+        if (s.kind == kind)
+            return s;
+    }
+    // Unreachable for a valid enum value: every kind is listed above.
+    throw std::invalid_argument("unknown position scheme");
+}
+
+} // namespace attnlab
