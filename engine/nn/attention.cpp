@@ -1,5 +1,7 @@
 #include "nn/attention.h"
 
+#include "attention/kind.h"
+
 #include "nn/embedding.h"
 #include "nn/input_stages.h"
 #include "nn/softmax.h"
@@ -31,11 +33,6 @@ Labels concatLabels(int heads, int dK)
             v->push_back(head + std::to_string(i));
     }
     return v;
-}
-
-std::string quoted(const std::string& token)
-{
-    return "\xE2\x80\x9C" + token + "\xE2\x80\x9D"; // “token”
 }
 
 std::string str(long long v)
@@ -147,53 +144,10 @@ Eigen::MatrixXf attentionBlock(const Eigen::MatrixXf& queryInput, const Eigen::M
         }
     }
 
-    // scores: S_h (m x n) = Q_h (m x d_k) · K_hᵀ (d_k x n).
-    std::vector<Eigen::MatrixXf> scores(heads);
-    for (int h = 0; h < heads; ++h) {
-        scores[h].noalias() = q[h] * k[h].transpose();
-        putMatrix(addStage(stages, key("scores", h), "Scores Q·Kᵀ", "S_h = Q_h·K_hᵀ", {key("q", h), key("k", h)}), "S_h",
-                  scores[h], queries, keys);
-    }
-    // scaled: S'_h = S_h / √d_k keeps the scores' variance near 1 whatever d_k is.
-    const float c = scaleScores ? static_cast<float>(1.0 / std::sqrt(static_cast<double>(dK))) : 1.0f;
-    for (int h = 0; h < heads; ++h) {
-        scores[h] *= c;
-        putMatrix(addStage(stages, key("scaled", h), "Scaled scores", scaleScores ? "S'_h = S_h / √d_k" : "S'_h = S_h  (scaling off)",
-                           {key("scores", h)}),
-                  "S'_h", scores[h], queries, keys);
-    }
-    // mask: M (m x n), 0 where allowed and -inf where hidden; the same for every head.
-    const Eigen::MatrixXf mask = additiveMask(blocked);
-    putMatrix(addStage(stages, key("mask"), "Mask", "M_ij = −∞ if key j is hidden from query i, else 0"), "M",
-              mask, queries, keys);
-    const bool anyMasked = blocked.any();
-    for (int h = 0; h < heads; ++h) {
-        if (anyMasked)
-            scores[h] += mask;
-        putMatrix(addStage(stages, key("masked_scores", h), "Masked scores", "S''_h = S'_h + M", {key("scaled", h), key("mask")}),
-                  "S''_h", scores[h], queries, keys);
-    }
-    // weights: A_h = softmax of each row of S''_h; each row sums to 1.
-    std::vector<Eigen::MatrixXf> a(heads);
-    std::vector<Eigen::Index> emptyRows;
-    for (int h = 0; h < heads; ++h) {
-        a[h] = rowSoftmax(scores[h], h == 0 ? &emptyRows : nullptr); // every head has the same mask
-        putMatrix(addStage(stages, key("weights", h), "Attention weights", "A_h = softmax(S''_h)  (row-wise)",
-                           {key("masked_scores", h)}),
-                  "A_h", a[h], queries, keys);
-    }
-    for (const auto row : emptyRows) {
-        warnings.push_back(warningPrefix(context) + "query " + str(row) + " ("
-                           + quoted((*queries)[static_cast<std::size_t>(row)])
-                           + ") has every key masked: its attention weights are all 0");
-    }
-    // head_output: Z_h (m x d_k) = A_h (m x n) · V_h (n x d_k); concat: C = [Z_0 | ... | Z_{h-1}].
+    // scores .. head_output: the attention kind's kernel; it writes each Z_h into C = [Z_0 | ... | Z_{h-1}].
     Eigen::MatrixXf concat(m, d);
-    for (int h = 0; h < heads; ++h) {
-        concat.middleCols(h * dK, dK).noalias() = a[h] * v[h];
-        putMatrix(addStage(stages, key("head_output", h), "Head output", "Z_h = A_h·V_h", {key("weights", h), key("v", h)}), "Z_h",
-                  concat.middleCols(h * dK, dK), queries, headDims);
-    }
+    const KernelInput in{q, k, v, blocked, scaleScores, queries, keys, headDims, layer, block, warningPrefix(context)};
+    attentionKind(context.kind).kernel(in, stages, concat, warnings);
     std::vector<StageKey> headOutputs;
     for (int h = 0; h < heads; ++h)
         headOutputs.push_back(key("head_output", h));

@@ -7,6 +7,7 @@
 ///   Z_h = A_h·V_h                                 (n x d_k)
 ///   O = [Z_0 | ... | Z_{h-1}]·W_Oᵀ + b_O          (n x d)
 
+#include "attention/kind.h"
 #include "core/config.h"
 #include "nn/mask.h"
 #include "core/trace.h"
@@ -46,6 +47,8 @@ struct AttentionBlockContext {
     /// The weights' module in the model file: "encoder.layers.0.self_attn"; "self_attn" for a
     /// single attention block.
     std::string module = "self_attn";
+    /// Which attention the block computes between its projections and its output.
+    AttentionKind kind = AttentionKind::Full;
 };
 
 /// One multi-head attention block, stage by stage (docs/engine.md, section 6). Appends to
