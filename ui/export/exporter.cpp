@@ -1,5 +1,6 @@
 #include "export/exporter.h"
 
+#include "export/pdfunicode.h"
 #include "io/fileio.h"
 #include "session/stages.h"
 
@@ -9,12 +10,9 @@
 #include <QBuffer>
 #include <QDir>
 #include <QFileInfo>
-#include <QHash>
 #include <QImage>
 #include <QLayout>
-#include <QMutex>
 #include <QPdfWriter>
-#include <QRawFont>
 #include <QRegularExpression>
 #include <QSvgGenerator>
 
@@ -86,15 +84,11 @@ QByteArray addFallbackFamilies(const QByteArray& svg)
     return text.toUtf8();
 }
 
-QByteArray renderPng(QCustomPlot* plot, const ExportOptions& o)
+/// `image` as PNG, its pHYs chunk saying `dpi`: slide tools then show it at width/96 inches,
+/// not width/dpi.
+QByteArray encodePng(QImage image, int dpi)
 {
-    // Drawn at dpi/96 times the logical size (sharp text and lines, not a stretched picture).
-    const QPixmap pixmap = plot->toPixmap(o.width, o.height, o.dpi / kLogicalDpi);
-    if (pixmap.isNull())
-        throw std::runtime_error("could not draw the plot");
-    QImage image = pixmap.toImage();
-    // The PNG's pHYs chunk: slide tools then show it at width/96 inches, not width/dpi.
-    const int dotsPerMeter = qRound(o.dpi / 0.0254);
+    const int dotsPerMeter = qRound(dpi / 0.0254);
     image.setDotsPerMeterX(dotsPerMeter);
     image.setDotsPerMeterY(dotsPerMeter);
     QByteArray bytes;
@@ -103,6 +97,15 @@ QByteArray renderPng(QCustomPlot* plot, const ExportOptions& o)
     if (!image.save(&buffer, "PNG"))
         throw std::runtime_error("could not encode the PNG");
     return bytes;
+}
+
+QByteArray renderPng(QCustomPlot* plot, const ExportOptions& o)
+{
+    // Drawn at dpi/96 times the logical size (sharp text and lines, not a stretched picture).
+    const QPixmap pixmap = plot->toPixmap(o.width, o.height, o.dpi / kLogicalDpi);
+    if (pixmap.isNull())
+        throw std::runtime_error("could not draw the plot");
+    return encodePng(pixmap.toImage(), o.dpi);
 }
 
 /// Draws the plot with a QCPPainter set up for vector output.
@@ -121,7 +124,11 @@ void paintVector(QCustomPlot* plot, QPaintDevice* device, const ExportOptions& o
     painter.end();
 }
 
-QByteArray renderSvg(QCustomPlot* plot, const ExportOptions& o, const QString& title)
+/// Draws one picture on a vector device (a QSvgGenerator or a QPdfWriter) set up for it.
+using Painting = std::function<void(QPaintDevice*)>;
+
+/// An SVG of o.width × o.height logical pixels drawn by `paint`, naming the fallback font families.
+QByteArray renderSvg(const ExportOptions& o, const QString& title, const Painting& paint)
 {
     QByteArray bytes;
     QBuffer buffer(&bytes);
@@ -133,129 +140,13 @@ QByteArray renderSvg(QCustomPlot* plot, const ExportOptions& o, const QString& t
     svg.setViewBox(QRect(0, 0, o.width, o.height));
     svg.setTitle(title);
     svg.setDescription(QStringLiteral("Attention Lab"));
-    paintVector(plot, &svg, o);
+    paint(&svg);
     buffer.close();
     return addFallbackFamilies(bytes);
 }
 
-/// The 4-digit hex code point at `p` (as in "<4EBA>"), or -1.
-int hexCode(const QByteArray& bytes, qsizetype p)
-{
-    if (p < 0 || p + 4 > bytes.size())
-        return -1;
-    bool ok = false;
-    const int v = bytes.mid(p, 4).toInt(&ok, 16);
-    return ok ? v : -1;
-}
-
-/// CJK radical code point (U+2E80..U+2FDF) to the unified ideograph that the application's
-/// fonts draw with the same glyph (⼈ U+2F08 to 人 U+4EBA, ⻢ U+2EE2 to 马 U+9A6C). Found in the
-/// fonts themselves: Unicode's normalization covers only the Kangxi radicals, not the
-/// simplified forms Chinese text is full of.
-QHash<char16_t, char16_t> radicalEquivalents()
-{
-    static QMutex mutex;
-    static QHash<QString, QHash<char16_t, char16_t>> cache; // by font families
-    const QStringList families = QApplication::font().families();
-    const QMutexLocker lock(&mutex);
-    if (const auto it = cache.constFind(families.join(QLatin1Char(','))); it != cache.constEnd())
-        return *it;
-
-    QString radicals;
-    for (char16_t u = 0x2E80; u <= 0x2FDF; ++u)
-        radicals += QChar(u);
-    QString ideographs; // CJK Extension A and the unified ideographs
-    for (char16_t u = 0x3400; u <= 0x4DBF; ++u)
-        ideographs += QChar(u);
-    for (char16_t u = 0x4E00; u <= 0x9FFF; ++u)
-        ideographs += QChar(u);
-    QHash<char16_t, char16_t> table;
-    for (const QString& family : families) {
-        const QRawFont raw = QRawFont::fromFont(QFont(family));
-        if (!raw.isValid())
-            continue;
-        const QList<quint32> radicalGlyphs = raw.glyphIndexesForString(radicals);
-        if (std::all_of(radicalGlyphs.begin(), radicalGlyphs.end(), [](quint32 g) { return g == 0; }))
-            continue; // not a CJK font
-        const QList<quint32> ideographGlyphs = raw.glyphIndexesForString(ideographs);
-        QHash<quint32, char16_t> byGlyph;
-        for (qsizetype i = 0; i < ideographGlyphs.size() && i < ideographs.size(); ++i) {
-            if (ideographGlyphs[i] != 0 && !byGlyph.contains(ideographGlyphs[i]))
-                byGlyph.insert(ideographGlyphs[i], ideographs[i].unicode());
-        }
-        for (qsizetype i = 0; i < radicalGlyphs.size() && i < radicals.size(); ++i) {
-            const auto found = byGlyph.constFind(radicalGlyphs[i]);
-            if (radicalGlyphs[i] != 0 && found != byGlyph.constEnd() && !table.contains(radicals[i].unicode()))
-                table.insert(radicals[i].unicode(), *found);
-        }
-    }
-    cache.insert(families.join(QLatin1Char(',')), table);
-    return table;
-}
-
-/// Qt writes each embedded font's ToUnicode map (glyph to character: what search and copy see)
-/// from the lowest code point that uses the glyph. So the space glyph says U+0009 (a tab: Qt
-/// draws tabs with it), and in CJK fonts, which share glyphs between common characters and
-/// the CJK radicals, 人 U+4EBA says ⼈ U+2F08: a search for the token 人 would miss it. Qt
-/// leaves these maps uncompressed: put the characters people type back. Each swap keeps the
-/// byte count, so no offset in the file moves.
-void fixToUnicodeMaps(QByteArray& pdf)
-{
-    if (!pdf.contains("/ToUnicode "))
-        return;
-    const QHash<char16_t, char16_t> equivalents = radicalEquivalents();
-    const auto fix = [&](qsizetype p) { // p: first hex digit of a "<XXXX>" target
-        const int u = hexCode(pdf, p);
-        char16_t to = 0;
-        if (u > 0 && u < 0x20) {
-            to = 0x20; // control characters drawn with the space glyph
-        } else if (u >= 0x2E80 && u <= 0x2FDF) { // the CJK radicals blocks
-            to = equivalents.value(static_cast<char16_t>(u), 0);
-            if (to == 0) {
-                const QString n = QString(QChar(static_cast<char16_t>(u))).normalized(QString::NormalizationForm_KC);
-                if (n.size() == 1)
-                    to = n.front().unicode();
-            }
-        }
-        if (to == 0 || to == u)
-            return;
-        pdf.replace(p, 4, QByteArray::number(to, 16).toUpper().rightJustified(4, '0'));
-    };
-    qsizetype at = 0;
-    while ((at = pdf.indexOf("/ToUnicode ", at)) >= 0) {
-        at += 11;
-        const qsizetype numberEnd = pdf.indexOf(' ', at);
-        if (numberEnd < 0)
-            return;
-        const QByteArray header = "\n" + pdf.mid(at, numberEnd - at) + " 0 obj\n";
-        const qsizetype obj = pdf.indexOf(header);
-        const qsizetype stream = obj < 0 ? -1 : pdf.indexOf("stream\n", obj);
-        const qsizetype end = stream < 0 ? -1 : pdf.indexOf("endstream", stream);
-        if (end < 0 || pdf.mid(obj, stream - obj).contains("/Filter"))
-            continue; // not the plain map Qt writes: leave it as it is
-        // Lines "<first> <last> [<u1> <u2> ...]" list one character per glyph; "<g> <g> <u>" maps
-        // one glyph. "<first> <last> <u>" with first < last counts up from u: left alone.
-        qsizetype line = stream + 7;
-        while (line < end) {
-            qsizetype eol = pdf.indexOf('\n', line);
-            if (eol < 0 || eol > end)
-                eol = end;
-            if (eol - line >= 15 && pdf[line] == '<' && pdf[line + 5] == '>' && pdf[line + 7] == '<' && pdf[line + 12] == '>') {
-                if (pdf[line + 14] == '[') {
-                    for (qsizetype p = line + 15; p + 5 < eol; ++p) {
-                        if (pdf[p] == '<' && pdf[p + 5] == '>')
-                            fix(p + 1);
-                    }
-                } else if (pdf[line + 14] == '<' && pdf.mid(line + 1, 4) == pdf.mid(line + 8, 4)) {
-                    fix(line + 15);
-                }
-            }
-            line = eol + 1;
-        }
-    }
-}
-
-QByteArray renderPdf(QCustomPlot* plot, const ExportOptions& o, const QString& title)
+/// A one-page PDF of o.width × o.height logical pixels drawn by `paint`, its text searchable.
+QByteArray renderPdf(const ExportOptions& o, const QString& title, const Painting& paint)
 {
     QByteArray bytes;
     QBuffer buffer(&bytes);
@@ -269,13 +160,39 @@ QByteArray renderPdf(QCustomPlot* plot, const ExportOptions& o, const QString& t
         pdf.setPageSize(QPageSize(points, QPageSize::Point, QString(), QPageSize::ExactMatch));
         pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
         pdf.setResolution(static_cast<int>(kLogicalDpi)); // painter units = the plot's pixels
-        paintVector(plot, &pdf, o);
+        paint(&pdf);
     } // the writer finishes the file when it goes
     buffer.close();
     if (!bytes.startsWith("%PDF"))
         throw std::runtime_error("could not make the PDF");
-    fixToUnicodeMaps(bytes);
+    fixToUnicodeMaps(bytes); // Qt's maps name a tab for the space and radicals for ideographs
     return bytes;
+}
+
+/// A widget as drawn on screen, at dpi/96 times its size, as PNG.
+QByteArray renderWidgetPng(QWidget* widget, const ExportOptions& o)
+{
+    const double scale = o.dpi / kLogicalDpi;
+    QImage image(QSize(qRound(o.width * scale), qRound(o.height * scale)), QImage::Format_ARGB32_Premultiplied);
+    if (image.isNull())
+        throw std::bad_alloc();
+    image.fill(widget->palette().color(widget->backgroundRole()));
+    {
+        QPainter painter(&image);
+        painter.scale(scale, scale);
+        widget->render(&painter, QPoint(), QRegion(), QWidget::DrawWindowBackground | QWidget::DrawChildren);
+    }
+    return encodePng(image, o.dpi);
+}
+
+/// Paints a widget on a vector device; `lossless` keeps the PDF's bitmaps out of JPEG.
+void paintWidget(QWidget* widget, QPaintDevice* device, bool lossless)
+{
+    QPainter painter(device);
+    if (lossless)
+        painter.setRenderHint(QPainter::LosslessImageRendering);
+    widget->render(&painter);
+    painter.end();
 }
 
 /// Lays the hidden view out at the export size and shows `m` in it, as the studio would.
@@ -293,6 +210,23 @@ void prepareView(HeatmapView& view, const LabeledMatrix& m, const QString& title
     // now can it tell whether values fit inside the cells and labels stand upright.
     view.plot()->replot(QCustomPlot::rpQueuedRefresh);
     view.setMatrix(m, title, scale);
+}
+
+/// Makes the folder `dir` when it is missing, but not its parents: a typo in the parent path is
+/// an error rather than a new tree of folders. Empty when `dir` is a folder now, else why not.
+QString makeFolder(const QString& dir)
+{
+    const QFileInfo info(dir);
+    if (info.exists() && !info.isDir())
+        return QStringLiteral("it is not a folder");
+    if (info.exists())
+        return {};
+    const QFileInfo parent(info.absolutePath());
+    if (!parent.isDir())
+        return QStringLiteral("the folder %1 does not exist").arg(quoted(parent.filePath()));
+    if (!QDir().mkdir(dir))
+        return QStringLiteral("cannot create the folder");
+    return {};
 }
 
 QString withSuffix(const QString& base, const QString& suffix)
@@ -373,10 +307,10 @@ ExportResult exportPlot(QCustomPlot* plot, const ExportOptions& options, const Q
             bytes = renderPng(plot, options);
             break;
         case ImageFormat::Svg:
-            bytes = renderSvg(plot, options, plotTitle(plot));
+            bytes = renderSvg(options, plotTitle(plot), [&](QPaintDevice* d) { paintVector(plot, d, options); });
             break;
         case ImageFormat::Pdf:
-            bytes = renderPdf(plot, options, plotTitle(plot));
+            bytes = renderPdf(options, plotTitle(plot), [&](QPaintDevice* d) { paintVector(plot, d, options); });
             break;
         }
     } catch (const std::bad_alloc&) {
@@ -407,63 +341,17 @@ ExportResult exportWidget(QWidget* widget, const ExportOptions& options, const Q
 
     QByteArray bytes;
     try {
-        QBuffer buffer(&bytes);
-        buffer.open(QIODevice::WriteOnly);
         const QString title = widget->windowTitle().isEmpty() ? QStringLiteral("Attention Lab") : widget->windowTitle();
         switch (o.format) {
-        case ImageFormat::Png: {
-            const double scale = o.dpi / kLogicalDpi;
-            QImage image(QSize(qRound(o.width * scale), qRound(o.height * scale)), QImage::Format_ARGB32_Premultiplied);
-            if (image.isNull())
-                throw std::bad_alloc();
-            image.fill(widget->palette().color(widget->backgroundRole()));
-            {
-                QPainter painter(&image);
-                painter.scale(scale, scale);
-                widget->render(&painter, QPoint(), QRegion(), QWidget::DrawWindowBackground | QWidget::DrawChildren);
-            }
-            const int dotsPerMeter = qRound(o.dpi / 0.0254);
-            image.setDotsPerMeterX(dotsPerMeter);
-            image.setDotsPerMeterY(dotsPerMeter);
-            if (!image.save(&buffer, "PNG"))
-                throw std::runtime_error("could not encode the PNG");
+        case ImageFormat::Png:
+            bytes = renderWidgetPng(widget, o);
             break;
-        }
-        case ImageFormat::Svg: {
-            QSvgGenerator svg;
-            svg.setOutputDevice(&buffer);
-            svg.setResolution(static_cast<int>(kLogicalDpi));
-            svg.setSize(QSize(o.width, o.height));
-            svg.setViewBox(QRect(0, 0, o.width, o.height));
-            svg.setTitle(title);
-            svg.setDescription(QStringLiteral("Attention Lab"));
-            QPainter painter(&svg);
-            widget->render(&painter);
-            painter.end();
-            buffer.close();
-            bytes = addFallbackFamilies(bytes);
+        case ImageFormat::Svg:
+            bytes = renderSvg(o, title, [&](QPaintDevice* d) { paintWidget(widget, d, false); });
             break;
-        }
-        case ImageFormat::Pdf: {
-            {
-                QPdfWriter pdf(&buffer);
-                pdf.setCreator(QStringLiteral("Attention Lab"));
-                pdf.setTitle(title);
-                pdf.setPageSize(QPageSize(QSizeF(o.width * 72.0 / kLogicalDpi, o.height * 72.0 / kLogicalDpi), QPageSize::Point,
-                                          QString(), QPageSize::ExactMatch));
-                pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
-                pdf.setResolution(static_cast<int>(kLogicalDpi));
-                QPainter painter(&pdf);
-                painter.setRenderHint(QPainter::LosslessImageRendering);
-                widget->render(&painter);
-                painter.end();
-            }
-            buffer.close();
-            if (!bytes.startsWith("%PDF"))
-                throw std::runtime_error("could not make the PDF");
-            fixToUnicodeMaps(bytes);
+        case ImageFormat::Pdf:
+            bytes = renderPdf(o, title, [&](QPaintDevice* d) { paintWidget(widget, d, true); });
             break;
-        }
         }
     } catch (const std::bad_alloc&) {
         return failure(QStringLiteral("cannot export to %1: out of memory (try a smaller dpi)").arg(quoted(path)));
@@ -572,7 +460,6 @@ QString stageFileBaseName(const Trace& trace, std::size_t index)
 ExportResult exportAllStages(const Trace& trace, const QString& dir, const ExportOptions& options,
                              const std::function<bool(int done, int total)>& progress, StageFiles files)
 {
-    ExportResult result;
     const bool images = files != StageFiles::CsvOnly;
     const bool csv = files != StageFiles::ImageOnly;
     if (images) {
@@ -583,31 +470,32 @@ ExportResult exportAllStages(const Trace& trace, const QString& dir, const Expor
     }
     if (trace.stages.empty())
         return failure(QStringLiteral("cannot export to %1: the trace has no stages").arg(quoted(dir)));
+    if (const QString p = makeFolder(dir); !p.isEmpty())
+        return failure(QStringLiteral("cannot export to %1: %2").arg(quoted(dir), p));
 
-    // The folder itself is made when missing, but not its parents: a typo in the parent path
-    // is an error rather than a new tree of folders.
-    const QFileInfo info(dir);
-    if (info.exists() && !info.isDir())
-        return failure(QStringLiteral("cannot export to %1: it is not a folder").arg(quoted(dir)));
-    if (!info.exists()) {
-        const QFileInfo parent(info.absolutePath());
-        if (!parent.isDir())
-            return failure(QStringLiteral("cannot export to %1: the folder %2 does not exist").arg(quoted(dir), quoted(parent.filePath())));
-        if (!QDir().mkdir(dir))
-            return failure(QStringLiteral("cannot export to %1: cannot create the folder").arg(quoted(dir)));
-    }
-
-    const int perStage = (images ? 1 : 0) + (csv ? 1 : 0);
-    const int total = static_cast<int>(trace.stages.size()) * perStage;
+    ExportResult result;
+    const int total = static_cast<int>(trace.stages.size()) * ((images ? 1 : 0) + (csv ? 1 : 0));
     int done = 0;
-    const auto cancelled = [&] {
-        result.ok = false;
+    // Asks the progress callback whether to go on; when not, the result says it was cancelled.
+    const auto carryOn = [&] {
+        if (!progress || progress(done, total))
+            return true;
         result.cancelled = true;
         result.error = QStringLiteral("export cancelled after %1 of %2 files; the files written stay in %3").arg(done).arg(total).arg(quoted(dir));
-        return result;
+        return false;
     };
-    if (progress && !progress(done, total))
-        return cancelled();
+    // After each file: false when the export stops here (a failure, or cancelled).
+    const auto wrote = [&](const ExportResult& r) {
+        if (!r.ok) {
+            result.error = r.error;
+            return false;
+        }
+        result.files << r.files;
+        ++done;
+        return carryOn();
+    };
+    if (!carryOn())
+        return result;
 
     try {
         const QDir folder(dir);
@@ -619,27 +507,11 @@ ExportResult exportAllStages(const Trace& trace, const QString& dir, const Expor
                 if (!view)
                     view = std::make_unique<HeatmapView>();
                 prepareView(*view, stage.main(), stageTitle(stage), HeatmapView::scaleForStage(QString::fromStdString(stage.id)), options);
-                const ExportResult r = exportPlot(view->plot(), options, withSuffix(base, imageFormatName(options.format)));
-                if (!r.ok) {
-                    result.error = r.error;
+                if (!wrote(exportPlot(view->plot(), options, withSuffix(base, imageFormatName(options.format)))))
                     return result;
-                }
-                result.files << r.files;
-                ++done;
-                if (progress && !progress(done, total))
-                    return cancelled();
             }
-            if (csv) {
-                const ExportResult r = exportCsv(stage.main(), withSuffix(base, QStringLiteral("csv")));
-                if (!r.ok) {
-                    result.error = r.error;
-                    return result;
-                }
-                result.files << r.files;
-                ++done;
-                if (progress && !progress(done, total))
-                    return cancelled();
-            }
+            if (csv && !wrote(exportCsv(stage.main(), withSuffix(base, QStringLiteral("csv")))))
+                return result;
         }
     } catch (const std::bad_alloc&) {
         result.error = QStringLiteral("cannot export to %1: out of memory").arg(quoted(dir));
