@@ -455,6 +455,275 @@
     </message>
 </context>
 <context>
+    <name>attnlab::FileActions</name>
+    <message>
+        <source>Attention Lab sessions (*.attnlab.json *.json)</source>
+        <translation>Attention Lab 会话 (*.attnlab.json *.json)</translation>
+    </message>
+    <message>
+        <source>safetensors weights (*.safetensors)</source>
+        <translation>safetensors 权重文件 (*.safetensors)</translation>
+    </message>
+    <message>
+        <source>Attention Lab models (*.safetensors)</source>
+        <translation>Attention Lab 模型 (*.safetensors)</translation>
+    </message>
+    <message>
+        <source>&amp;Open session…</source>
+        <translation>打开会话(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>Open &amp;recent</source>
+        <translation>最近打开(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Save session</source>
+        <translation>保存会话(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Save session &amp;as…</source>
+        <translation>会话另存为(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>Open &amp;weights…</source>
+        <translation>打开权重文件(&amp;W)…</translation>
+    </message>
+    <message>
+        <source>Save weights…</source>
+        <translation>保存权重文件…</translation>
+    </message>
+    <message>
+        <source>Open &amp;mask…</source>
+        <translation>打开掩码文件(&amp;M)…</translation>
+    </message>
+    <message>
+        <source>Open mo&amp;del…</source>
+        <translation>打开模型(&amp;D)…</translation>
+    </message>
+    <message>
+        <source>Save model as…</source>
+        <translation>模型另存为…</translation>
+    </message>
+    <message>
+        <source>&amp;Export view as image…</source>
+        <translation>将视图导出为图片(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Export matrix as &amp;CSV…</source>
+        <translation>将矩阵导出为 CSV(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>Export &amp;all stages…</source>
+        <translation>导出所有阶段(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>C&amp;opy image</source>
+        <translation>复制图片(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Export &amp;lesson…</source>
+        <translation>导出课程(&amp;L)…</translation>
+    </message>
+    <message>
+        <source>Opened %1</source>
+        <translation>已打开 %1</translation>
+    </message>
+    <message>
+        <source>Could not save the session: %1</source>
+        <translation>无法保存会话：%1</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>已保存 %1</translation>
+    </message>
+    <message>
+        <source>Could not open the model: %1</source>
+        <translation>无法打开模型：%1</translation>
+    </message>
+    <message>
+        <source>Model from %1</source>
+        <translation>模型来自 %1</translation>
+    </message>
+    <message>
+        <source>Could not save the model: %1</source>
+        <translation>无法保存模型：%1</translation>
+    </message>
+    <message>
+        <source>Model saved to %1</source>
+        <translation>模型已保存到 %1</translation>
+    </message>
+    <message>
+        <source>Could not open the weights: %1</source>
+        <translation>无法打开权重文件：%1</translation>
+    </message>
+    <message>
+        <source>Weights from %1: d_model %2</source>
+        <translation>权重来自 %1：d_model %2</translation>
+    </message>
+    <message>
+        <source>Could not save the weights: %1</source>
+        <translation>无法保存权重文件：%1</translation>
+    </message>
+    <message>
+        <source>Saved the weights to %1</source>
+        <translation>权重已保存到 %1</translation>
+    </message>
+    <message>
+        <source>Choose a file ending in .png, .svg or .pdf</source>
+        <translation>请选择以 .png、.svg 或 .pdf 结尾的文件名</translation>
+    </message>
+    <message>
+        <source>The image was not exported: %1</source>
+        <translation>图片未导出：%1</translation>
+    </message>
+    <message>
+        <source>Exported %1</source>
+        <translation>已导出 %1</translation>
+    </message>
+    <message>
+        <source>This step has no matrix to export; pick a stage such as Q·Kᵀ.</source>
+        <translation>此步骤没有可导出的矩阵；请选择 Q·Kᵀ 等阶段。</translation>
+    </message>
+    <message>
+        <source>The matrix was not exported: %1</source>
+        <translation>矩阵未导出：%1</translation>
+    </message>
+    <message>
+        <source>Exporting every stage…</source>
+        <translation>正在导出所有阶段…</translation>
+    </message>
+    <message numerus="yes">
+        <source>Cancelled: %n file(s) were written.</source>
+        <translation>
+            <numerusform>已取消：已写入 %n 个文件。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The stages were not exported: %1</source>
+        <translation>阶段未导出：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Exported %n file(s) to %1</source>
+        <translation>
+            <numerusform>已将 %n 个文件导出到 %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Start a lesson first, then export it.</source>
+        <translation>请先开始一个课程，然后再导出。</translation>
+    </message>
+    <message>
+        <source>Exporting the lesson…</source>
+        <translation>正在导出课程…</translation>
+    </message>
+    <message>
+        <source>The lesson was not exported: %1</source>
+        <translation>课程未导出：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Exported %n page(s) to %1</source>
+        <translation>
+            <numerusform>已将 %n 页导出到 %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>The image is on the clipboard.</source>
+        <translation>图片已复制到剪贴板。</translation>
+    </message>
+    <message>
+        <source>The last session could not be restored (%1); starting fresh.</source>
+        <translation>无法恢复上次的会话（%1），将重新开始。</translation>
+    </message>
+    <message>
+        <source>Open session</source>
+        <translation>打开会话</translation>
+    </message>
+    <message>
+        <source>Save session</source>
+        <translation>保存会话</translation>
+    </message>
+    <message>
+        <source>Save session as</source>
+        <translation>会话另存为</translation>
+    </message>
+    <message>
+        <source>Open weights</source>
+        <translation>打开权重文件</translation>
+    </message>
+    <message>
+        <source>Save weights</source>
+        <translation>保存权重文件</translation>
+    </message>
+    <message>
+        <source>Open mask</source>
+        <translation>打开掩码文件</translation>
+    </message>
+    <message>
+        <source>Mask files (*.mask *.txt);;All files (*)</source>
+        <translation>掩码文件 (*.mask *.txt);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Open model</source>
+        <translation>打开模型</translation>
+    </message>
+    <message>
+        <source>Save model</source>
+        <translation>保存模型</translation>
+    </message>
+    <message>
+        <source>Export view</source>
+        <translation>导出视图</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)</source>
+        <translation>PNG 图片 (*.png);;SVG 矢量图 (*.svg);;PDF 文档 (*.pdf)</translation>
+    </message>
+    <message>
+        <source>Resolution (dots per inch):</source>
+        <translation>分辨率（每英寸点数）：</translation>
+    </message>
+    <message>
+        <source>Export matrix as CSV</source>
+        <translation>将矩阵导出为 CSV</translation>
+    </message>
+    <message>
+        <source>CSV (*.csv)</source>
+        <translation>CSV (*.csv)</translation>
+    </message>
+    <message>
+        <source>Export all stages into a folder</source>
+        <translation>将所有阶段导出到一个文件夹</translation>
+    </message>
+    <message>
+        <source>Export all stages</source>
+        <translation>导出所有阶段</translation>
+    </message>
+    <message>
+        <source>Image format:</source>
+        <translation>图片格式：</translation>
+    </message>
+    <message>
+        <source>Export lesson</source>
+        <translation>导出课程</translation>
+    </message>
+    <message>
+        <source>PDF deck (*.pdf);;PNG images, one per step (folder)</source>
+        <translation>PDF 幻灯片 (*.pdf);;PNG 图片，每步一张（保存到文件夹）</translation>
+    </message>
+    <message>
+        <source>Open lesson</source>
+        <translation>打开课程</translation>
+    </message>
+    <message>
+        <source>Lessons (*.md);;All files (*)</source>
+        <translation>课程 (*.md);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+</context>
+<context>
     <name>attnlab::FormulaBanner</name>
     <message>
         <source> · head %1 of %2</source>
@@ -753,14 +1022,6 @@
 <context>
     <name>attnlab::MainWindow</name>
     <message>
-        <source>Attention Lab sessions (*.attnlab.json *.json)</source>
-        <translation>Attention Lab 会话 (*.attnlab.json *.json)</translation>
-    </message>
-    <message>
-        <source>safetensors weights (*.safetensors)</source>
-        <translation>safetensors 权重文件 (*.safetensors)</translation>
-    </message>
-    <message>
         <source>Attention Lab</source>
         <translation>Attention Lab</translation>
     </message>
@@ -771,10 +1032,6 @@
     <message>
         <source>Type a sentence in any language, e.g. 狗咬了人 or &lt;sos&gt; Je vais bien</source>
         <translation>输入任意语言的句子，例如 狗咬了人 或 &lt;sos&gt; Je vais bien</translation>
-    </message>
-    <message>
-        <source>Stage</source>
-        <translation>阶段</translation>
     </message>
     <message>
         <source>Stages</source>
@@ -789,64 +1046,8 @@
         <translation>这是怎么算出来的？</translation>
     </message>
     <message>
-        <source>Open weights</source>
-        <translation>打开权重文件</translation>
-    </message>
-    <message>
-        <source>Save weights</source>
-        <translation>保存权重文件</translation>
-    </message>
-    <message>
-        <source>Open mask</source>
-        <translation>打开掩码文件</translation>
-    </message>
-    <message>
-        <source>Mask files (*.mask *.txt);;All files (*)</source>
-        <translation>掩码文件 (*.mask *.txt);;所有文件 (*)</translation>
-    </message>
-    <message>
         <source>&amp;File</source>
         <translation>文件(&amp;F)</translation>
-    </message>
-    <message>
-        <source>&amp;Open session…</source>
-        <translation>打开会话(&amp;O)…</translation>
-    </message>
-    <message>
-        <source>Open session</source>
-        <translation>打开会话</translation>
-    </message>
-    <message>
-        <source>Open &amp;recent</source>
-        <translation>最近打开(&amp;R)</translation>
-    </message>
-    <message>
-        <source>&amp;Save session</source>
-        <translation>保存会话(&amp;S)</translation>
-    </message>
-    <message>
-        <source>Save session</source>
-        <translation>保存会话</translation>
-    </message>
-    <message>
-        <source>Save session &amp;as…</source>
-        <translation>会话另存为(&amp;A)…</translation>
-    </message>
-    <message>
-        <source>Save session as</source>
-        <translation>会话另存为</translation>
-    </message>
-    <message>
-        <source>Open &amp;weights…</source>
-        <translation>打开权重文件(&amp;W)…</translation>
-    </message>
-    <message>
-        <source>Save weights…</source>
-        <translation>保存权重文件…</translation>
-    </message>
-    <message>
-        <source>Open &amp;mask…</source>
-        <translation>打开掩码文件(&amp;M)…</translation>
     </message>
     <message>
         <source>&amp;Quit</source>
@@ -885,92 +1086,8 @@
         <translation>自动播放(&amp;A)</translation>
     </message>
     <message>
-        <source>Opened %1</source>
-        <translation>已打开 %1</translation>
-    </message>
-    <message>
-        <source>Could not save the session: %1</source>
-        <translation>无法保存会话：%1</translation>
-    </message>
-    <message>
-        <source>Saved %1</source>
-        <translation>已保存 %1</translation>
-    </message>
-    <message>
-        <source>Could not open the weights: %1</source>
-        <translation>无法打开权重文件：%1</translation>
-    </message>
-    <message>
-        <source>Weights from %1: d_model %2</source>
-        <translation>权重来自 %1：d_model %2</translation>
-    </message>
-    <message>
-        <source>Could not save the weights: %1</source>
-        <translation>无法保存权重文件：%1</translation>
-    </message>
-    <message>
-        <source>Saved the weights to %1</source>
-        <translation>权重已保存到 %1</translation>
-    </message>
-    <message>
-        <source>The last session could not be restored (%1); starting fresh.</source>
-        <translation>无法恢复上次的会话（%1），将重新开始。</translation>
-    </message>
-    <message>
-        <source>All heads</source>
-        <translation>所有头</translation>
-    </message>
-    <message>
         <source>Lessons</source>
         <translation>课程</translation>
-    </message>
-    <message>
-        <source>Open lesson</source>
-        <translation>打开课程</translation>
-    </message>
-    <message>
-        <source>Lessons (*.md);;All files (*)</source>
-        <translation>课程 (*.md);;所有文件 (*)</translation>
-    </message>
-    <message>
-        <source>&amp;Export view as image…</source>
-        <translation>将视图导出为图片(&amp;E)…</translation>
-    </message>
-    <message>
-        <source>Export matrix as &amp;CSV…</source>
-        <translation>将矩阵导出为 CSV(&amp;C)…</translation>
-    </message>
-    <message>
-        <source>Export matrix as CSV</source>
-        <translation>将矩阵导出为 CSV</translation>
-    </message>
-    <message>
-        <source>CSV (*.csv)</source>
-        <translation>CSV (*.csv)</translation>
-    </message>
-    <message>
-        <source>Export &amp;all stages…</source>
-        <translation>导出所有阶段(&amp;A)…</translation>
-    </message>
-    <message>
-        <source>Export all stages into a folder</source>
-        <translation>将所有阶段导出到一个文件夹</translation>
-    </message>
-    <message>
-        <source>Export all stages</source>
-        <translation>导出所有阶段</translation>
-    </message>
-    <message>
-        <source>Image format:</source>
-        <translation>图片格式：</translation>
-    </message>
-    <message>
-        <source>C&amp;opy image</source>
-        <translation>复制图片(&amp;O)</translation>
-    </message>
-    <message>
-        <source>Export &amp;lesson…</source>
-        <translation>导出课程(&amp;L)…</translation>
     </message>
     <message>
         <source>&amp;Language</source>
@@ -985,138 +1102,8 @@
         <translation>上一步(&amp;P)</translation>
     </message>
     <message>
-        <source>Export view</source>
-        <translation>导出视图</translation>
-    </message>
-    <message>
-        <source>PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)</source>
-        <translation>PNG 图片 (*.png);;SVG 矢量图 (*.svg);;PDF 文档 (*.pdf)</translation>
-    </message>
-    <message>
-        <source>Resolution (dots per inch):</source>
-        <translation>分辨率（每英寸点数）：</translation>
-    </message>
-    <message>
-        <source>Choose a file ending in .png, .svg or .pdf</source>
-        <translation>请选择以 .png、.svg 或 .pdf 结尾的文件名</translation>
-    </message>
-    <message>
-        <source>The image was not exported: %1</source>
-        <translation>图片未导出：%1</translation>
-    </message>
-    <message>
-        <source>Exported %1</source>
-        <translation>已导出 %1</translation>
-    </message>
-    <message>
-        <source>This step has no matrix to export; pick a stage such as Q·Kᵀ.</source>
-        <translation>此步骤没有可导出的矩阵；请选择 Q·Kᵀ 等阶段。</translation>
-    </message>
-    <message>
-        <source>The matrix was not exported: %1</source>
-        <translation>矩阵未导出：%1</translation>
-    </message>
-    <message>
-        <source>Exporting every stage…</source>
-        <translation>正在导出所有阶段…</translation>
-    </message>
-    <message>
-        <source>Cancel</source>
-        <translation>取消</translation>
-    </message>
-    <message numerus="yes">
-        <source>Cancelled: %n file(s) were written.</source>
-        <translation>
-            <numerusform>已取消：已写入 %n 个文件。</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>The stages were not exported: %1</source>
-        <translation>阶段未导出：%1</translation>
-    </message>
-    <message numerus="yes">
-        <source>Exported %n file(s) to %1</source>
-        <translation>
-            <numerusform>已将 %n 个文件导出到 %1</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>The image is on the clipboard.</source>
-        <translation>图片已复制到剪贴板。</translation>
-    </message>
-    <message>
-        <source>Start a lesson first, then export it.</source>
-        <translation>请先开始一个课程，然后再导出。</translation>
-    </message>
-    <message>
-        <source>Export lesson</source>
-        <translation>导出课程</translation>
-    </message>
-    <message>
-        <source>PDF deck (*.pdf);;PNG images, one per step (folder)</source>
-        <translation>PDF 幻灯片 (*.pdf);;PNG 图片，每步一张（保存到文件夹）</translation>
-    </message>
-    <message>
-        <source>Exporting the lesson…</source>
-        <translation>正在导出课程…</translation>
-    </message>
-    <message>
-        <source>The lesson was not exported: %1</source>
-        <translation>课程未导出：%1</translation>
-    </message>
-    <message numerus="yes">
-        <source>Exported %n page(s) to %1</source>
-        <translation>
-            <numerusform>已将 %n 页导出到 %1</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Step %1 / %2</source>
-        <translation>步骤 %1 / %2</translation>
-    </message>
-    <message>
-        <source>Stage %1 / %2</source>
-        <translation>阶段 %1 / %2</translation>
-    </message>
-    <message>
         <source>&amp;Source:</source>
         <translation>源序列(&amp;S)：</translation>
-    </message>
-    <message>
-        <source>Open model</source>
-        <translation>打开模型</translation>
-    </message>
-    <message>
-        <source>Attention Lab models (*.safetensors)</source>
-        <translation>Attention Lab 模型 (*.safetensors)</translation>
-    </message>
-    <message>
-        <source>Open mo&amp;del…</source>
-        <translation>打开模型(&amp;D)…</translation>
-    </message>
-    <message>
-        <source>Save model as…</source>
-        <translation>模型另存为…</translation>
-    </message>
-    <message>
-        <source>Save model</source>
-        <translation>保存模型</translation>
-    </message>
-    <message>
-        <source>Could not open the model: %1</source>
-        <translation>无法打开模型：%1</translation>
-    </message>
-    <message>
-        <source>Model from %1</source>
-        <translation>模型来自 %1</translation>
-    </message>
-    <message>
-        <source>Could not save the model: %1</source>
-        <translation>无法保存模型：%1</translation>
-    </message>
-    <message>
-        <source>Model saved to %1</source>
-        <translation>模型已保存到 %1</translation>
     </message>
 </context>
 <context>
@@ -1281,6 +1268,17 @@ every position looks the same</source>
     <message>
         <source>sentence (%1 tokens)</source>
         <translation>句子（%1 个词元）</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::PresenterMode</name>
+    <message>
+        <source>Step %1 / %2</source>
+        <translation>步骤 %1 / %2</translation>
+    </message>
+    <message>
+        <source>Stage %1 / %2</source>
+        <translation>阶段 %1 / %2</translation>
     </message>
 </context>
 <context>
@@ -2110,6 +2108,17 @@ scores from %2 to %3, largest weight %4</source>
         <translation>
             <numerusform>%n 个词元。每个词元都对应后面每个矩阵中的一行。</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ViewStack</name>
+    <message>
+        <source>Stage</source>
+        <translation>阶段</translation>
+    </message>
+    <message>
+        <source>All heads</source>
+        <translation>所有头</translation>
     </message>
 </context>
 </TS>

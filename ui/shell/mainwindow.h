@@ -1,14 +1,15 @@
 #pragma once
 // The studio window: the sentence box, the formula banner, the current stage's view, the stage
 // navigator, the settings and the cell inspector; menus for sessions, weights, masks and export;
-// keyboard and presentation-clicker navigation; presenter mode (F11).
+// keyboard and presentation-clicker navigation; presenter mode (F11). The window builds and
+// wires its parts: the views (ViewStack), the File menu's actions (FileActions) and presenter
+// mode (PresenterMode) live in their own files; the methods below forward to them.
 
 #include <QMainWindow>
 #include <QStringList>
 
 class QLabel;
 class QLineEdit;
-class QStackedWidget;
 class QTabWidget;
 class QTimer;
 class QMenu;
@@ -16,20 +17,17 @@ class QMenu;
 namespace attnlab {
 
 class CellInspector;
-class KernelRegressionView;
+class DecoderPanel;
+class FileActions;
+class FormulaBanner;
 class LessonPlayer;
 class MultiHeadView;
-class PositionalEncodingView;
-class SoftmaxScalingView;
-class DecoderPanel;
-class FeedForwardView;
-class LayerNormView;
-class FormulaBanner;
+class PresenterMode;
 class Session;
 class SettingsPanel;
 class StageNavigator;
 class StageView;
-class TokensView;
+class ViewStack;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -38,7 +36,7 @@ public:
 
     QLineEdit* sentenceEdit() const { return m_sentence; }
     QLabel* messageLabel() const { return m_message; }
-    StageView* stageView() const { return m_stageView; }
+    StageView* stageView() const;
     StageNavigator* navigator() const { return m_navigator; }
     SettingsPanel* settingsPanel() const { return m_settings; }
     LessonPlayer* lessonPlayer() const { return m_lessons; }
@@ -49,11 +47,11 @@ public:
     QWidget* currentStageWidget() const;
     /// The widget in front: the current stage widget, or the all-heads grid.
     QWidget* visibleView() const;
-    MultiHeadView* headsView() const { return m_headsView; }
-    QTabWidget* tabs() const { return m_tabs; }
-    bool isPresenterMode() const { return m_presenter; }
+    MultiHeadView* headsView() const;
+    QTabWidget* tabs() const;
+    bool isPresenterMode() const;
     /// The step counter shown in presenter mode ("Step 3 / 9").
-    QLabel* counterLabel() const { return m_counter; }
+    QLabel* counterLabel() const;
 
     // File actions, callable without dialogs (tests, scripts). Each reports problems in the
     // message line and returns false; nothing else changes on failure.
@@ -97,50 +95,33 @@ protected:
     void closeEvent(QCloseEvent* event) override;
 
 private:
+    void buildCentralWidget();
+    void buildDocks();
+    void connectInput();
     void buildMenus();
     void buildShortcuts();
-    void showStep();
     void next();
     void previous();
-    void exportLessonDialog();
-    void exportViewDialog();
+    void labelSentence();
     void showMessages();
-    void updateCounter();
     void showError(const QString& message);
     void showStatus(const QString& message, bool isError);
-    void addRecentFile(const QString& path);
-    void rebuildRecentMenu();
-    QString lastSessionPath() const;
 
     Session* m_session;
     QLineEdit* m_sentence;
     QLabel* m_message;
-    QLabel* m_counter; ///< the big step counter of presenter mode
     FormulaBanner* m_banner;
-    QTabWidget* m_tabs;
-    QStackedWidget* m_stack;
-    TokensView* m_tokensView;
-    StageView* m_stageView;
-    PositionalEncodingView* m_positionalView;
-    MultiHeadView* m_concatView;
-    MultiHeadView* m_headsView;
-    KernelRegressionView* m_kernelView;
-    SoftmaxScalingView* m_scalingView;
+    ViewStack* m_views;
     DecoderPanel* m_decoder;
-    LayerNormView* m_layerNormView;
-    FeedForwardView* m_ffnView;
     QLabel* m_sentenceLabel = nullptr;
     StageNavigator* m_navigator;
     SettingsPanel* m_settings;
     CellInspector* m_inspector;
     LessonPlayer* m_lessons;
     QTimer* m_debounce;
-    QMenu* m_recentMenu = nullptr;
+    FileActions* m_files;
+    PresenterMode* m_presenter;
     QMenu* m_languageMenu = nullptr;
-    QList<class QDockWidget*> m_hiddenForPresenter;
-    QString m_sessionPath;
-    bool m_presenter = false;
-    QFont m_normalFont;
 };
 
 } // namespace attnlab

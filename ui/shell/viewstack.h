@@ -1,0 +1,53 @@
+#pragma once
+// The views of the studio's centre: one page per kind of view (the tokens table, the stage's
+// heatmap, the PE plots, concat, LayerNorm, FFN, a lesson's kernel-regression or softmax-scaling
+// view) in a "Stage" tab, and the grid of every head in an "All heads" tab. Which page and tab
+// show follows the Session's step and view.
+
+#include "session/stages.h"
+
+#include <QTabWidget>
+
+#include <utility>
+#include <vector>
+
+class QStackedWidget;
+
+namespace attnlab {
+
+class MultiHeadView;
+class Session;
+class StageView;
+
+class ViewStack : public QTabWidget {
+    Q_OBJECT
+public:
+    explicit ViewStack(Session* session, QWidget* parent = nullptr);
+
+    /// The heatmap of the current stage (the page of ViewKind::Matrix).
+    StageView* stageView() const { return m_stageView; }
+    /// The grid of every head, the second tab.
+    MultiHeadView* headsView() const { return m_headsView; }
+    /// The page of the "Stage" tab showing the current step.
+    QWidget* currentStageWidget() const;
+    /// The widget in front: the current page, or the all-heads grid.
+    QWidget* visibleView() const;
+    /// The page that shows `kind`; the stage's heatmap for Matrix and for Heads (whose grid is
+    /// the second tab, with the heatmap behind it on the first).
+    QWidget* pageFor(ViewKind kind) const;
+
+    /// Brings the page and the tab for the Session's step and view to the front.
+    void showStep();
+
+private:
+    template <class View>
+    View* addPage(ViewKind kind, View* view);
+
+    Session* m_session;
+    QStackedWidget* m_stack;
+    StageView* m_stageView = nullptr;
+    MultiHeadView* m_headsView = nullptr;
+    std::vector<std::pair<ViewKind, QWidget*>> m_pages; ///< in the order of the stack
+};
+
+} // namespace attnlab
