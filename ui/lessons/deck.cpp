@@ -183,58 +183,60 @@ Lesson readLessonFile(const QString& path)
     return parseLesson(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())), QFileInfo(path).fileName().toStdString());
 }
 
-DeckResult renderLessonDeck(const Lesson& lesson, const QString& output, const DeckOptions& options,
-                            const std::function<bool(int, int)>& progress)
+namespace {
+
+/// The deck as one PDF, a page per step (written to a temporary file and renamed at the end:
+/// an earlier deck survives failures).
+DeckResult renderPdfDeck(const Lesson& lesson, const QString& output, Session& session, const std::function<bool(int, int)>& progress)
 {
     DeckResult result;
     const int count = static_cast<int>(lesson.steps.size());
-    Session session;
-    session.setLessonInput(lesson.sentence ? std::optional<QString>(QString::fromStdString(*lesson.sentence)) : std::nullopt, lesson.config);
-
-    if (options.format == DeckOptions::Format::Pdf) {
-        // Written to a temporary file and renamed at the end: an earlier deck survives failures.
-        QSaveFile file(output);
-        if (!file.open(QIODevice::WriteOnly)) {
-            result.error = DeckText::tr("cannot write '%1': %2").arg(output, file.errorString());
-            return result;
-        }
-        QPdfWriter pdf(&file);
-        pdf.setResolution(96); // one page = 1600 × 900 logical pixels
-        pdf.setPageSize(QPageSize(QSizeF(kPageWidth * 0.75, kPageHeight * 0.75), QPageSize::Point));
-        pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
-        pdf.setTitle(QString::fromStdString(lesson.title));
-        pdf.setCreator(QStringLiteral("Attention Lab"));
-        QPainter painter(&pdf);
-        for (int i = 0; i < count; ++i) {
-            if (progress && !progress(i, count)) {
-                painter.end();
-                file.cancelWriting();
-                result.error = DeckText::tr("cancelled");
-                return result;
-            }
-            if (i > 0)
-                pdf.newPage();
-            applyStep(session, lesson.steps[static_cast<std::size_t>(i)]);
-            drawPage(painter, lesson, lesson.steps[static_cast<std::size_t>(i)], i, count, session);
-        }
-        painter.end();
-        if (!file.commit()) {
-            result.error = DeckText::tr("cannot write '%1': %2").arg(output, file.errorString());
-            return result;
-        }
-        result.files << output;
-        result.pages = count;
-        result.ok = true;
-        if (progress)
-            progress(count, count);
+    QSaveFile file(output);
+    if (!file.open(QIODevice::WriteOnly)) {
+        result.error = DeckText::tr("cannot write '%1': %2").arg(output, file.errorString());
         return result;
     }
+    QPdfWriter pdf(&file);
+    pdf.setResolution(96); // one page = 1600 × 900 logical pixels
+    pdf.setPageSize(QPageSize(QSizeF(kPageWidth * 0.75, kPageHeight * 0.75), QPageSize::Point));
+    pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
+    pdf.setTitle(QString::fromStdString(lesson.title));
+    pdf.setCreator(QStringLiteral("Attention Lab"));
+    QPainter painter(&pdf);
+    for (int i = 0; i < count; ++i) {
+        if (progress && !progress(i, count)) {
+            painter.end();
+            file.cancelWriting();
+            result.error = DeckText::tr("cancelled");
+            return result;
+        }
+        if (i > 0)
+            pdf.newPage();
+        applyStep(session, lesson.steps[static_cast<std::size_t>(i)]);
+        drawPage(painter, lesson, lesson.steps[static_cast<std::size_t>(i)], i, count, session);
+    }
+    painter.end();
+    if (!file.commit()) {
+        result.error = DeckText::tr("cannot write '%1': %2").arg(output, file.errorString());
+        return result;
+    }
+    result.files << output;
+    result.pages = count;
+    result.ok = true;
+    return result;
+}
 
+/// The deck as one PNG per step in the folder `output`, at `dpi`.
+DeckResult renderPngDeck(const Lesson& lesson, const QString& output, int dpi, Session& session,
+                         const std::function<bool(int, int)>& progress)
+{
+    DeckResult result;
+    const int count = static_cast<int>(lesson.steps.size());
     if (!QDir().mkpath(output)) {
         result.error = DeckText::tr("cannot create the folder '%1'").arg(output);
         return result;
     }
-    const double scale = std::clamp(options.dpi, 24, 1200) / 96.0;
+    const double scale = std::clamp(dpi, 24, 1200) / 96.0;
     for (int i = 0; i < count; ++i) {
         if (progress && !progress(i, count)) {
             result.error = DeckText::tr("cancelled after %n page(s)", nullptr, i);
@@ -244,7 +246,7 @@ DeckResult renderLessonDeck(const Lesson& lesson, const QString& output, const D
         applyStep(session, step);
         QImage image(qRound(kPageWidth * scale), qRound(kPageHeight * scale), QImage::Format_RGB32);
         image.setDevicePixelRatio(scale);
-        const int dotsPerMeter = qRound(options.dpi / 0.0254);
+        const int dotsPerMeter = qRound(dpi / 0.0254);
         image.setDotsPerMeterX(dotsPerMeter);
         image.setDotsPerMeterY(dotsPerMeter);
         {
@@ -264,7 +266,20 @@ DeckResult renderLessonDeck(const Lesson& lesson, const QString& output, const D
         ++result.pages;
     }
     result.ok = true;
-    if (progress)
+    return result;
+}
+
+} // namespace
+
+DeckResult renderLessonDeck(const Lesson& lesson, const QString& output, const DeckOptions& options,
+                            const std::function<bool(int, int)>& progress)
+{
+    Session session;
+    session.setLessonInput(lesson.sentence ? std::optional<QString>(QString::fromStdString(*lesson.sentence)) : std::nullopt, lesson.config);
+    DeckResult result = options.format == DeckOptions::Format::Pdf ? renderPdfDeck(lesson, output, session, progress)
+                                                                   : renderPngDeck(lesson, output, options.dpi, session, progress);
+    const int count = static_cast<int>(lesson.steps.size());
+    if (result.ok && progress)
         progress(count, count);
     return result;
 }
