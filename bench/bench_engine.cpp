@@ -155,7 +155,7 @@ void BM_GenerateShipped(benchmark::State& state)
     c.model = ModelKind::File;
     c.dModel = model->options.dModel;
     c.heads = model->options.heads;
-    std::vector<std::string> w;
+    std::vector<Message> w;
     const auto source = modelTokens(*model, "attention", false, 512, w);
     for (auto _ : state) {
         Generation g = generate(model, source, c);

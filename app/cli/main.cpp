@@ -104,7 +104,7 @@ int runTrace(const std::vector<std::string>& args)
         return fail(2, e.what());
     }
     for (const auto& w : trace.warnings)
-        std::cerr << "attention-lab-cli: warning: " << w << '\n';
+        std::cerr << "attention-lab-cli: warning: " << w.text << '\n';
 
     try {
         saveWeightsAsAsked(o, trace);
@@ -156,7 +156,7 @@ int runExport(const std::vector<std::string>& args, char* argv0)
         return fail(2, e.what());
     }
     for (const auto& w : trace.warnings)
-        std::cerr << "attention-lab-cli: warning: " << w << '\n';
+        std::cerr << "attention-lab-cli: warning: " << w.text << '\n';
 
     const Stage* stage = nullptr;
     if (!o.all) {

@@ -10,20 +10,11 @@
 
 namespace attnlab {
 
-namespace {
-
-std::string quoted(const std::string& token)
-{
-    return "\xE2\x80\x9C" + token + "\xE2\x80\x9D"; // “token”
-}
-
-} // namespace
-
-void fullAttention(const KernelInput& in, StageList& stages, Eigen::MatrixXf& concat, std::vector<std::string>& warnings)
+void fullAttention(const KernelInput& in, StageList& stages, Eigen::MatrixXf& concat, std::vector<Message>& warnings)
 {
     using detail::addStage;
     using detail::putMatrix;
-    const auto& [q, k, v, blocked, scaleScores, queries, keys, headDims, layer, block, prefix] = in;
+    const auto& [q, k, v, blocked, scaleScores, queries, keys, headDims, layer, block] = in;
     const int heads = static_cast<int>(q.size());
     const auto dK = static_cast<int>(headDims->size());
     const auto key = [&](const char* id, std::optional<int> head = std::nullopt) { return in.key(id, head); };
@@ -64,9 +55,7 @@ void fullAttention(const KernelInput& in, StageList& stages, Eigen::MatrixXf& co
                   "A_h", a[h], queries, keys);
     }
     for (const auto row : emptyRows) {
-        warnings.push_back(prefix + "query " + std::to_string(row) + " ("
-                           + quoted((*queries)[static_cast<std::size_t>(row)])
-                           + ") has every key masked: its attention weights are all 0");
+        warnings.push_back(messages::allKeysMasked(block, layer, row, (*queries)[static_cast<std::size_t>(row)]));
     }
     // head_output: Z_h (m x d_k) = A_h (m x n) · V_h (n x d_k), into its columns of C.
     for (int h = 0; h < heads; ++h) {

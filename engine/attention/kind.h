@@ -33,9 +33,6 @@ struct KernelInput {
     Labels headDims;                       ///< "d0" .. "d{d_k-1}"
     std::optional<int> layer;              ///< the block's layer and block, for the stages' keys
     Block block = Block::None;
-    /// Appends to the warnings when a query's keys are all hidden ("query 2 (“x”) has every key
-    /// masked ..."); the block says which attention it is.
-    std::string warningPrefix;
 
     StageKey key(const char* id, std::optional<int> head = std::nullopt) const { return {id, head, layer, block}; }
 };
@@ -44,7 +41,7 @@ struct KernelInput {
 /// writes head h's output Z_h (m x d_k) into columns h·d_k .. (h+1)·d_k − 1 of `concat`
 /// (m x d), appending a head_output stage per head; warnings go to `warnings`.
 using AttentionKernel = void (*)(const KernelInput& in, StageList& stages, Eigen::MatrixXf& concat,
-                                 std::vector<std::string>& warnings);
+                                 std::vector<Message>& warnings);
 
 struct AttentionKindInfo {
     AttentionKind kind;
@@ -59,6 +56,6 @@ const std::vector<AttentionKindInfo>& attentionKinds();
 const AttentionKindInfo& attentionKind(AttentionKind kind);
 
 // The kernels, one per file.
-void fullAttention(const KernelInput& in, StageList& stages, Eigen::MatrixXf& concat, std::vector<std::string>& warnings);
+void fullAttention(const KernelInput& in, StageList& stages, Eigen::MatrixXf& concat, std::vector<Message>& warnings);
 
 } // namespace attnlab

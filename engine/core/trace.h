@@ -3,6 +3,7 @@
 /// Plain value types: the UI looks stages up by id and translates their titles itself.
 
 #include "core/config.h"
+#include "core/message.h"
 #include "core/stage_key.h"
 
 #include <Eigen/Core>
@@ -110,7 +111,7 @@ private:
 struct Trace {
     std::vector<std::string> tokens;
     Config config;
-    std::vector<std::string> warnings;
+    std::vector<Message> warnings;
     StageList stages;
     /// The weights used, shared rather than copied (they can be megabytes).
     std::shared_ptr<const AttentionWeights> weights;

@@ -78,7 +78,7 @@ std::string traceToJson(const Trace& trace, int indent)
     if (!trace.targetTokens.empty())
         j["target_tokens"] = trace.targetTokens;
     j["config"] = configJson(trace.config, trace.weights ? trace.weights->source : std::string("seeded"));
-    j["warnings"] = trace.warnings;
+    j["warnings"] = texts(trace.warnings);
     Json stages = Json::array();
     for (const auto& s : trace.stages) {
         Json st = Json::object();

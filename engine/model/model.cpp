@@ -84,7 +84,7 @@ Eigen::MatrixXf embed(const Seq2SeqModel& m, const std::vector<std::string>& tok
 
 struct Encoded {
     StageList stages;
-    std::vector<std::string> warnings;
+    std::vector<Message> warnings;
     Eigen::MatrixXf memory;
     Labels tokens;
 };
@@ -169,7 +169,7 @@ Trace decode(const std::shared_ptr<const Seq2SeqModel>& model, const Encoded& en
 // --- Running ---
 
 std::vector<std::string> modelTokens(const Seq2SeqModel& m, std::string_view text, bool target, int maxTokens,
-                                     std::vector<std::string>& warnings)
+                                     std::vector<Message>& warnings)
 {
     std::string lowered(text);
     if (m.lowercase) {
@@ -196,8 +196,7 @@ std::vector<std::string> modelTokens(const Seq2SeqModel& m, std::string_view tex
     }
     warnings.insert(warnings.end(), tok.warnings.begin(), tok.warnings.end());
     if (maxTokens >= 0 && static_cast<int>(tokens.size()) > maxTokens) {
-        warnings.push_back("the " + std::string(target ? "target" : "source") + " has " + str(static_cast<long long>(tokens.size()))
-                           + " tokens; only the first " + str(maxTokens) + " are used");
+        warnings.push_back(messages::sideCut(target ? "target" : "source", static_cast<long long>(tokens.size()), maxTokens));
         tokens.resize(static_cast<std::size_t>(maxTokens));
     }
     if (m.openVocabulary())
@@ -205,8 +204,7 @@ std::vector<std::string> modelTokens(const Seq2SeqModel& m, std::string_view tex
     const std::vector<std::string>& vocab = target ? m.tgtVocab : m.srcVocab;
     for (auto& t : tokens) {
         if (indexIn(vocab, t) < 0) {
-            warnings.push_back("'" + t.substr(0, 40) + "' is not in the model's " + (target ? "target" : "source")
-                               + " vocabulary: it is read as <unk>");
+            warnings.push_back(messages::notInVocabulary(t, target ? "target" : "source"));
             t = "<unk>";
         }
     }
@@ -214,7 +212,7 @@ std::vector<std::string> modelTokens(const Seq2SeqModel& m, std::string_view tex
 }
 
 std::vector<std::string> teacherForcingInput(const Seq2SeqModel& model, std::string_view target, int maxTokens,
-                                             std::vector<std::string>& warnings)
+                                             std::vector<Message>& warnings)
 {
     std::vector<std::string> input{"<sos>"};
     const auto tokens = modelTokens(model, target, true, maxTokens, warnings);

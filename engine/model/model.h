@@ -85,11 +85,11 @@ void saveModel(const Seq2SeqModel& model, const std::string& path);
 /// maxTokens (with a warning), each one outside the vocabulary replaced by <unk> (with a
 /// warning naming it). An open vocabulary keeps every token.
 std::vector<std::string> modelTokens(const Seq2SeqModel& model, std::string_view text, bool target, int maxTokens,
-                                     std::vector<std::string>& warnings);
+                                     std::vector<Message>& warnings);
 
 /// Teacher forcing's decoder input: <sos> followed by the model's target tokens of `target`.
 std::vector<std::string> teacherForcingInput(const Seq2SeqModel& model, std::string_view target, int maxTokens,
-                                             std::vector<std::string>& warnings);
+                                             std::vector<Message>& warnings);
 
 /// One pass of the model: the source's stages (embedding, positional_encoding, input; block
 /// "encoder_self"), the encoder's, the target's (block "decoder_self"), the decoder's (causal

@@ -16,7 +16,7 @@ RunResult runModel(const RunRequest& r)
         throw std::invalid_argument("no model: choose one in the settings");
     const std::shared_ptr<const Seq2SeqModel>& model = r.model;
     RunResult out;
-    std::vector<std::string>& warnings = out.inputWarnings;
+    std::vector<Message>& warnings = out.inputWarnings;
     const std::vector<std::string> source = modelTokens(*model, r.text, false, c.maxTokens, warnings);
     if (model->options.decoderLayers == 0) {
         if (r.target)
@@ -52,7 +52,7 @@ RunResult run(const RunRequest& r)
     return out;
 }
 
-std::shared_ptr<const Trace> withWarnings(std::shared_ptr<const Trace> trace, const std::vector<std::string>& warnings)
+std::shared_ptr<const Trace> withWarnings(std::shared_ptr<const Trace> trace, const std::vector<Message>& warnings)
 {
     if (warnings.empty())
         return trace;

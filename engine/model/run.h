@@ -46,7 +46,7 @@ struct RunResult {
     Generation generation;
     /// What the tokenizer said about a model's source and target (also in front of trace's and
     /// every generation step's warnings).
-    std::vector<std::string> inputWarnings;
+    std::vector<Message> inputWarnings;
 };
 
 /// Computes what the request asks for. Throws std::invalid_argument for a bad request (invalid
@@ -54,7 +54,7 @@ struct RunResult {
 RunResult run(const RunRequest& request);
 
 /// `trace` with `warnings` in front of its own (the same trace when there are none).
-std::shared_ptr<const Trace> withWarnings(std::shared_ptr<const Trace> trace, const std::vector<std::string>& warnings);
+std::shared_ptr<const Trace> withWarnings(std::shared_ptr<const Trace> trace, const std::vector<Message>& warnings);
 
 /// Makes the weights and models a Config asks for, and keeps them: seeded weights are megabytes
 /// of random numbers, made once per size and seed rather than on every keystroke.

@@ -40,20 +40,6 @@ std::string str(long long v)
     return std::to_string(v);
 }
 
-/// "cross-attention of layer 1: " for the warnings of a layer's block; "" for a single block.
-std::string warningPrefix(const AttentionBlockContext& c)
-{
-    if (c.block == Block::None && !c.layer)
-        return {};
-    std::string what = c.block == Block::EncoderSelf ? "encoder self-attention"
-        : c.block == Block::DecoderSelf              ? "decoder self-attention"
-        : c.block == Block::Cross                    ? "cross-attention"
-                                                     : "attention";
-    if (c.layer)
-        what += " of layer " + str(*c.layer);
-    return what + ": ";
-}
-
 /// The argument checks of attentionBlock: every shape must agree before any work is done.
 void checkBlockArguments(const Eigen::MatrixXf& xq, const Eigen::MatrixXf& xkv, const AttentionWeights& w, int heads,
                          const BoolMatrix& blocked, const AttentionBlockContext& c)
@@ -92,7 +78,7 @@ void checkBlockArguments(const Eigen::MatrixXf& xq, const Eigen::MatrixXf& xkv, 
 Eigen::MatrixXf attentionBlock(const Eigen::MatrixXf& queryInput, const Eigen::MatrixXf& keyValueInput,
                                const AttentionWeights& weights, int heads, bool scaleScores, const BoolMatrix& blocked,
                                const AttentionBlockContext& context, StageList& stages,
-                               std::vector<std::string>& warnings)
+                               std::vector<Message>& warnings)
 {
     checkBlockArguments(queryInput, keyValueInput, weights, heads, blocked, context);
     const bool self = &queryInput == &keyValueInput;
@@ -146,7 +132,7 @@ Eigen::MatrixXf attentionBlock(const Eigen::MatrixXf& queryInput, const Eigen::M
 
     // scores .. head_output: the attention kind's kernel; it writes each Z_h into C = [Z_0 | ... | Z_{h-1}].
     Eigen::MatrixXf concat(m, d);
-    const KernelInput in{q, k, v, blocked, scaleScores, queries, keys, headDims, layer, block, warningPrefix(context)};
+    const KernelInput in{q, k, v, blocked, scaleScores, queries, keys, headDims, layer, block};
     attentionKind(context.kind).kernel(in, stages, concat, warnings);
     std::vector<StageKey> headOutputs;
     for (int h = 0; h < heads; ++h)

@@ -69,6 +69,6 @@ struct AttentionBlockContext {
 Eigen::MatrixXf attentionBlock(const Eigen::MatrixXf& queryInput, const Eigen::MatrixXf& keyValueInput,
                                const AttentionWeights& weights, int heads, bool scaleScores, const BoolMatrix& blocked,
                                const AttentionBlockContext& context, StageList& stages,
-                               std::vector<std::string>& warnings);
+                               std::vector<Message>& warnings);
 
 } // namespace attnlab

@@ -292,7 +292,7 @@ Eigen::MatrixXf feedForwardOutput(const Eigen::MatrixXf& hidden, const FeedForwa
 
 Eigen::MatrixXf encoderLayer(const Eigen::MatrixXf& x, const EncoderLayerWeights& w, const TransformerOptions& options,
                              const BoolMatrix& blocked, const Labels& tokens, int layer, StageList& stages,
-                             std::vector<std::string>& warnings)
+                             std::vector<Message>& warnings)
 {
     const TransformerOptions& o = options;
     o.validate();
@@ -357,7 +357,7 @@ Eigen::MatrixXf encoderLayer(const Eigen::MatrixXf& x, const EncoderLayerWeights
 Eigen::MatrixXf decoderLayer(const Eigen::MatrixXf& y, const Eigen::MatrixXf& memory, const DecoderLayerWeights& w,
                              const TransformerOptions& options, const BoolMatrix& selfBlocked, const BoolMatrix& crossBlocked,
                              const Labels& targetTokens, const Labels& memoryTokens, int layer, StageList& stages,
-                             std::vector<std::string>& warnings)
+                             std::vector<Message>& warnings)
 {
     const TransformerOptions& o = options;
     o.validate();
@@ -440,7 +440,7 @@ Eigen::MatrixXf decoderLayer(const Eigen::MatrixXf& y, const Eigen::MatrixXf& me
 Eigen::MatrixXf encoderStack(const Eigen::MatrixXf& x, const std::vector<EncoderLayerWeights>& layers,
                              const std::optional<LayerNormWeights>& finalNorm, const TransformerOptions& options,
                              const BoolMatrix& blocked, const Labels& tokens, StageList& stages,
-                             std::vector<std::string>& warnings)
+                             std::vector<Message>& warnings)
 {
     options.validate();
     if (layers.empty() || static_cast<int>(layers.size()) != options.encoderLayers)
@@ -466,7 +466,7 @@ Eigen::MatrixXf encoderStack(const Eigen::MatrixXf& x, const std::vector<Encoder
 Eigen::MatrixXf decoderStack(const Eigen::MatrixXf& y, const Eigen::MatrixXf& memory, const std::vector<DecoderLayerWeights>& layers,
                              const std::optional<LayerNormWeights>& finalNorm, const TransformerOptions& options,
                              const BoolMatrix& selfBlocked, const BoolMatrix& crossBlocked, const Labels& targetTokens,
-                             const Labels& memoryTokens, StageList& stages, std::vector<std::string>& warnings)
+                             const Labels& memoryTokens, StageList& stages, std::vector<Message>& warnings)
 {
     options.validate();
     if (layers.empty() || static_cast<int>(layers.size()) != options.decoderLayers)

@@ -135,7 +135,7 @@ Eigen::MatrixXf feedForwardOutput(const Eigen::MatrixXf& hidden, const FeedForwa
 /// One encoder layer on X (n x d); block "encoder_self"; returns layer_output (n x d).
 Eigen::MatrixXf encoderLayer(const Eigen::MatrixXf& x, const EncoderLayerWeights& w, const TransformerOptions& options,
                              const BoolMatrix& blocked, const Labels& tokens, int layer, StageList& stages,
-                             std::vector<std::string>& warnings);
+                             std::vector<Message>& warnings);
 
 /// One decoder layer on Y (m x d) with the encoder output Mem (n x d): self-attention (block
 /// "decoder_self", mask selfBlocked m x m, usually causal), cross-attention (block "cross", mask
@@ -143,7 +143,7 @@ Eigen::MatrixXf encoderLayer(const Eigen::MatrixXf& x, const EncoderLayerWeights
 Eigen::MatrixXf decoderLayer(const Eigen::MatrixXf& y, const Eigen::MatrixXf& memory, const DecoderLayerWeights& w,
                              const TransformerOptions& options, const BoolMatrix& selfBlocked, const BoolMatrix& crossBlocked,
                              const Labels& targetTokens, const Labels& memoryTokens, int layer, StageList& stages,
-                             std::vector<std::string>& warnings);
+                             std::vector<Message>& warnings);
 
 /// The encoder stack: layers 0..N−1 on X (n x d), then the final norm if given; appends the stage
 /// encoder_output (layer and block none; with "mean" and "variance" after a final norm) and
@@ -151,14 +151,14 @@ Eigen::MatrixXf decoderLayer(const Eigen::MatrixXf& y, const Eigen::MatrixXf& me
 Eigen::MatrixXf encoderStack(const Eigen::MatrixXf& x, const std::vector<EncoderLayerWeights>& layers,
                              const std::optional<LayerNormWeights>& finalNorm, const TransformerOptions& options,
                              const BoolMatrix& blocked, const Labels& tokens, StageList& stages,
-                             std::vector<std::string>& warnings);
+                             std::vector<Message>& warnings);
 
 /// The decoder stack on Y (m x d) and Mem (n x d), then the final norm if given; appends
 /// decoder_output and returns it (m x d).
 Eigen::MatrixXf decoderStack(const Eigen::MatrixXf& y, const Eigen::MatrixXf& memory, const std::vector<DecoderLayerWeights>& layers,
                              const std::optional<LayerNormWeights>& finalNorm, const TransformerOptions& options,
                              const BoolMatrix& selfBlocked, const BoolMatrix& crossBlocked, const Labels& targetTokens,
-                             const Labels& memoryTokens, StageList& stages, std::vector<std::string>& warnings);
+                             const Labels& memoryTokens, StageList& stages, std::vector<Message>& warnings);
 
 /// The inputs of nn.Transformer.forward for one sequence (batch_first, no batch dimension).
 struct TransformerInputs {
@@ -177,7 +177,7 @@ struct TransformerInputs {
 /// Every stage of an encoder/decoder computation.
 struct TransformerTrace {
     StageList stages;
-    std::vector<std::string> warnings;
+    std::vector<Message> warnings;
     Eigen::MatrixXf encoderOutput; ///< (n x d) the memory; src itself when there is no encoder layer
     Eigen::MatrixXf decoderOutput; ///< (m x d); empty when there is no decoder layer
 

@@ -149,17 +149,15 @@ Tokenization tokenize(std::string_view text, int maxTokens, int padTo)
     flush();
 
     if (invalid)
-        result.warnings.push_back("the text is not valid UTF-8: invalid bytes were replaced by \xEF\xBF\xBD");
+        result.warnings.push_back(messages::invalidUtf8());
     const auto count = static_cast<long long>(result.tokens.size());
     if (maxTokens >= 0 && count > maxTokens) {
-        result.warnings.push_back("the sentence has " + std::to_string(count) + " tokens; only the first "
-                                  + std::to_string(maxTokens) + " are used (max_tokens)");
+        result.warnings.push_back(messages::tokensCut(count, maxTokens));
         result.tokens.resize(static_cast<std::size_t>(maxTokens));
     }
     if (padTo > 0) {
         if (static_cast<long long>(result.tokens.size()) > padTo)
-            result.warnings.push_back("the sentence has " + std::to_string(result.tokens.size())
-                                      + " tokens, more than pad_to (" + std::to_string(padTo) + "): nothing was padded");
+            result.warnings.push_back(messages::nothingPadded(static_cast<long long>(result.tokens.size()), padTo));
         while (static_cast<int>(result.tokens.size()) < padTo)
             result.tokens.emplace_back(kPadToken);
     }

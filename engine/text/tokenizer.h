@@ -2,6 +2,8 @@
 /// Splits a sentence into tokens (docs/engine.md, section 1): words and punctuation for
 /// Latin text, one token per character for CJK, special tokens kept whole.
 
+#include "core/message.h"
+
 #include <string>
 #include <string_view>
 #include <vector>
@@ -10,7 +12,7 @@ namespace attnlab {
 
 struct Tokenization {
     std::vector<std::string> tokens;
-    std::vector<std::string> warnings;
+    std::vector<Message> warnings;
 };
 
 /// The special tokens, always single tokens wherever they stand.

@@ -1107,6 +1107,65 @@
     </message>
 </context>
 <context>
+    <name>attnlab::Messages</name>
+    <message>
+        <source>the text is not valid UTF-8: invalid bytes were replaced by �</source>
+        <translation>文本不是有效的 UTF-8：无效的字节已替换为 �</translation>
+    </message>
+    <message>
+        <source>the sentence has %1 tokens; only the first %2 are used (max_tokens)</source>
+        <translation>句子有 %1 个词元，只使用前 %2 个（max_tokens）</translation>
+    </message>
+    <message>
+        <source>the sentence has %1 tokens, more than pad_to (%2): nothing was padded</source>
+        <translation>句子有 %1 个词元，多于 pad_to（%2）：没有填充</translation>
+    </message>
+    <message>
+        <source>the %1 has %2 tokens; only the first %3 are used</source>
+        <translation>%1有 %2 个词元，只使用前 %3 个</translation>
+    </message>
+    <message>
+        <source>'%1' is not in the model's %2 vocabulary: it is read as &lt;unk&gt;</source>
+        <translation>“%1”不在模型的%2词表中：按 &lt;unk&gt; 读取</translation>
+    </message>
+    <message>
+        <source>query %1 (“%2”) has every key masked: its attention weights are all 0</source>
+        <translation>查询 %1（“%2”）的所有键都被遮蔽：它的注意力权重全为 0</translation>
+    </message>
+    <message>
+        <source>encoder self-attention</source>
+        <translation>编码器自注意力</translation>
+    </message>
+    <message>
+        <source>decoder self-attention</source>
+        <translation>解码器自注意力</translation>
+    </message>
+    <message>
+        <source>cross-attention</source>
+        <translation>交叉注意力</translation>
+    </message>
+    <message>
+        <source>attention</source>
+        <translation>注意力</translation>
+    </message>
+    <message>
+        <source>%1: </source>
+        <translation>%1：</translation>
+    </message>
+    <message>
+        <source>%1 of layer %2</source>
+        <translation>第 %2 层的%1</translation>
+    </message>
+    <message>
+        <source>target</source>
+        <translation>目标序列</translation>
+    </message>
+    <message>
+        <source>source</source>
+        <translation>源序列</translation>
+    </message>
+</context>
+<context>
     <name>attnlab::MultiHeadView</name>
     <message>
         <source>Shared colour scale</source>

@@ -187,7 +187,7 @@ private:
     QString m_modelPath;
     std::optional<QString> m_target;
     /// What the tokenizer said about the source and target (out-of-vocabulary characters, cuts).
-    std::vector<std::string> m_inputWarnings;
+    std::vector<Message> m_inputWarnings;
     Generation m_generation;
     int m_generationStep = -1; ///< -1: the last one
     std::vector<Step> m_modelSteps;

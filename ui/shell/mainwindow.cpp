@@ -1,5 +1,6 @@
 #include "shell/mainwindow.h"
 
+#include "session/messages.h"
 #include "lessons/lessonplayer.h"
 #include "session/session.h"
 #include "shell/fileactions.h"
@@ -256,7 +257,7 @@ void MainWindow::showMessages()
 {
     QStringList warnings;
     for (const auto& w : m_session->trace()->warnings)
-        warnings << QStringLiteral("\u26A0 ") + QString::fromStdString(w);
+        warnings << QStringLiteral("\u26A0 ") + messageText(w);
     m_message->setText(warnings.join(QLatin1Char('\n')));
     m_message->setStyleSheet(QStringLiteral("color: #8a5300;"));
     m_message->setVisible(!warnings.isEmpty());

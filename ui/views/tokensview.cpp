@@ -1,5 +1,6 @@
 #include "views/tokensview.h"
 
+#include "session/messages.h"
 #include "widgets/refreshwhenvisible.h"
 #include "session/session.h"
 #include "text/tokenizer.h"
@@ -75,7 +76,7 @@ void TokensView::refresh()
     QString summary = tr("%n token(s). Each becomes one row of every matrix that follows.", nullptr,
                          static_cast<int>(trace.tokens.size()));
     for (const auto& w : trace.warnings)
-        summary += QStringLiteral("\n\u26A0 ") + QString::fromStdString(w);
+        summary += QStringLiteral("\n\u26A0 ") + messageText(w);
     m_summary->setText(summary);
 }
 

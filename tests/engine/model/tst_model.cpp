@@ -99,7 +99,7 @@ private slots:
         int correct = 0;
         for (const auto& ex : ref.at("examples")) {
             const std::string src = ex.at("source").get<std::string>();
-            std::vector<std::string> warnings;
+            std::vector<Message> warnings;
             const auto tokens = modelTokens(*model, src, false, 512, warnings);
             QVERIFY2(warnings.empty(), src.c_str());
             const Generation g = generate(model, tokens, c);
@@ -157,7 +157,7 @@ private slots:
         // The point of shipping a trained model: for reversal, output position i attends to
         // source position n−1−i. Some head of some decoder layer must show it clearly.
         const auto model = shipped();
-        std::vector<std::string> w;
+        std::vector<Message> w;
         const auto src = modelTokens(*model, "attention", false, 512, w);
         std::vector<std::string> tgt{"<sos>"};
         tgt.insert(tgt.end(), src.rbegin(), src.rend());
@@ -185,7 +185,7 @@ private slots:
     void teacherForcingInvariants()
     {
         const auto model = shipped();
-        std::vector<std::string> w;
+        std::vector<Message> w;
         const auto src = modelTokens(*model, "Hello", false, 512, w);
         QCOMPARE(src, (std::vector<std::string>{"h", "e", "l", "l", "o"})); // chars, lower-cased
         const std::vector<std::string> tgt{"<sos>", "o", "l", "l"};
@@ -215,7 +215,7 @@ private slots:
     void generationSteps()
     {
         const auto model = shipped();
-        std::vector<std::string> w;
+        std::vector<Message> w;
         const auto src = modelTokens(*model, "abc", false, 512, w);
         const Generation g = generate(model, src, configFor(*model));
         QCOMPARE(g.steps.size(), g.tokens.size());
@@ -247,11 +247,11 @@ private slots:
     void unknownCharactersBecomeUnk()
     {
         const auto model = shipped();
-        std::vector<std::string> w;
+        std::vector<Message> w;
         const auto src = modelTokens(*model, "a\u00e9b", false, 512, w);
         QCOMPARE(src, (std::vector<std::string>{"a", "<unk>", "b"}));
         QCOMPARE(w.size(), std::size_t(1));
-        QVERIFY(w[0].find("<unk>") != std::string::npos);
+        QVERIFY(w[0].text.find("<unk>") != std::string::npos);
         // Cut at max_tokens with a warning.
         w.clear();
         QCOMPARE(modelTokens(*model, "abcdef", false, 3, w).size(), std::size_t(3));

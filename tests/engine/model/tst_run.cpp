@@ -86,7 +86,7 @@ private slots:
         const RunResult g = run(r);
         QVERIFY(!g.inputWarnings.empty());
         QCOMPARE(g.trace->warnings.front(), g.inputWarnings.front());
-        QVERIFY2(g.inputWarnings.front().find("<unk>") != std::string::npos, g.inputWarnings.front().c_str());
+        QVERIFY2(g.inputWarnings.front().text.find("<unk>") != std::string::npos, g.inputWarnings.front().text.c_str());
     }
 
     void modelCacheMakesWeightsOnce()

@@ -223,7 +223,7 @@ private slots:
         r.customMask = mask;
         const Trace t = computeTrace(r);
         QCOMPARE(t.warnings.size(), std::size_t(1));
-        QVERIFY(t.warnings[0].find("query 1") != std::string::npos);
+        QVERIFY(t.warnings[0].text.find("query 1") != std::string::npos);
         for (int h = 0; h < 2; ++h) {
             QVERIFY(stage(t, "weights", h).row(1).isZero(0));
             QVERIFY(stage(t, "head_output", h).row(1).isZero(0));

@@ -228,7 +228,7 @@ TransformerOptions optionsFrom(const nlohmann::json& j)
 }
 
 /// Runs a golden case through the engine: the module's kind decides which function.
-StageList runCase(const nlohmann::json& ref, const std::string& name, std::vector<std::string>& warnings)
+StageList runCase(const nlohmann::json& ref, const std::string& name, std::vector<Message>& warnings)
 {
     const TransformerOptions o = optionsFrom(ref.at("options"));
     const auto& in = ref.at("inputs");
@@ -419,7 +419,7 @@ private slots:
         BoolMatrix blocked = BoolMatrix::Constant(n, n, false);
         blocked(1, 3) = true;
         StageList stages;
-        std::vector<std::string> warnings;
+        std::vector<Message> warnings;
         const Eigen::MatrixXf y = encoderLayer(x, w, o, blocked, positions(n), 3, stages, warnings);
 
         QCOMPARE(outline(stages), expected);
@@ -496,7 +496,7 @@ private slots:
         padding(4) = true;
         const BoolMatrix cross = combineMasks(m, n, std::nullopt, padding);
         StageList stages;
-        std::vector<std::string> warnings;
+        std::vector<Message> warnings;
         decoderLayer(y, mem, decoderWeights(d, dFF, 0.25f), o, causalMask(m), cross, positions(m), positions(n), 0, stages, warnings);
 
         QCOMPARE(outline(stages), expected);
@@ -591,10 +591,10 @@ private slots:
         BoolMatrix blocked = BoolMatrix::Constant(n, n, false);
         blocked.row(2).setConstant(true);
         StageList stages;
-        std::vector<std::string> warnings;
+        std::vector<Message> warnings;
         encoderLayer(wave(n, d, 0), encoderWeights(d, 4, 0), o, blocked, positions(n), 1, stages, warnings);
         QCOMPARE(warnings.size(), std::size_t(1));
-        QVERIFY2(QString::fromStdString(warnings[0]).startsWith("encoder self-attention of layer 1: query 2"), warnings[0].c_str());
+        QVERIFY2(QString::fromStdString(warnings[0].text).startsWith("encoder self-attention of layer 1: query 2"), warnings[0].text.c_str());
         QCOMPARE(Eigen::RowVectorXf(findStage(stages, "weights", 0, 1, Block::EncoderSelf)->main().values.row(2)),
                  Eigen::RowVectorXf(Eigen::RowVectorXf::Zero(n)));
         for (const auto& s : stages)
@@ -711,7 +711,7 @@ private slots:
         const EncoderLayerWeights w = encoderWeights(d, 4, 0);
         const BoolMatrix none = BoolMatrix::Constant(n, n, false);
         StageList stages;
-        std::vector<std::string> warnings;
+        std::vector<Message> warnings;
         const auto run = [&](const Eigen::MatrixXf& x, const EncoderLayerWeights& weights, const BoolMatrix& blocked, const TransformerOptions& opt) {
             return invalidArgumentOf([&] { encoderLayer(x, weights, opt, blocked, positions(x.rows()), 0, stages, warnings); });
         };
@@ -903,9 +903,9 @@ private slots:
             QFAIL(qPrintable(QString::fromStdString("no golden cases in " + transformerDir()
                                                     + "/cases.json: run /usr/bin/python3 scripts/gen_transformer_reference.py")));
         const auto ref = readJson(transformerDir() + "/" + name + ".json");
-        std::vector<std::string> warnings;
+        std::vector<Message> warnings;
         const StageList stages = runCase(ref, name, warnings);
-        QVERIFY2(warnings.empty(), warnings.empty() ? "" : warnings.front().c_str());
+        QVERIFY2(warnings.empty(), warnings.empty() ? "" : warnings.front().text.c_str());
 
         const auto& want = ref.at("stages");
         float worst = 0; // the largest |diff| / tolerance, reported when the case passes

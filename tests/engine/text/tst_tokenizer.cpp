@@ -61,7 +61,7 @@ private:
         QFETCH(QByteArrayList, expected);
         const auto result = tokenize(view(text));
         QCOMPARE(toList(result.tokens), expected);
-        QVERIFY2(result.warnings.empty(), qPrintable("unexpected warnings: " + joined(result.warnings)));
+        QVERIFY2(result.warnings.empty(), qPrintable("unexpected warnings: " + joined(texts(result.warnings))));
     }
 
 private slots:
@@ -216,8 +216,8 @@ private slots:
         const auto result = tokenize(view(text));
         QCOMPARE(toList(result.tokens), expected);
         QCOMPARE(result.warnings.size(), std::size_t(1));
-        QVERIFY2(QString::fromStdString(result.warnings.front()).contains(QStringLiteral("UTF-8")),
-                 qPrintable("warning: " + joined(result.warnings)));
+        QVERIFY2(QString::fromStdString(result.warnings.front().text).contains(QStringLiteral("UTF-8")),
+                 qPrintable("warning: " + joined(texts(result.warnings))));
     }
 
     // Every one- and two-byte input: no crash, tokens are always valid UTF-8, and the UTF-8
@@ -235,7 +235,7 @@ private slots:
                              qPrintable("invalid token for input " + text.toHex(' ')));
                 }
                 QVERIFY2(result.warnings.empty() == isValidUtf8(text),
-                         qPrintable("input " + text.toHex(' ') + " warnings: " + joined(result.warnings)));
+                         qPrintable("input " + text.toHex(' ') + " warnings: " + joined(texts(result.warnings))));
             }
         }
         // Every prefix of a multi-byte text, cut inside its characters.
@@ -275,7 +275,7 @@ private slots:
     {
         const auto result = tokenize("a b c d e f g h i j k l", 10);
         QCOMPARE(result.warnings.size(), std::size_t(1));
-        const QString w = QString::fromStdString(result.warnings.front());
+        const QString w = QString::fromStdString(result.warnings.front().text);
         QVERIFY2(w.contains(QStringLiteral("12")) && w.contains(QStringLiteral("10")), qPrintable(w));
     }
 
@@ -303,7 +303,7 @@ private slots:
         QFETCH(int, warnings);
         const auto result = tokenize(view(text), maxTokens, padTo);
         QCOMPARE(toList(result.tokens), expected);
-        QVERIFY2(result.warnings.size() == std::size_t(warnings), qPrintable("warnings: " + joined(result.warnings)));
+        QVERIFY2(result.warnings.size() == std::size_t(warnings), qPrintable("warnings: " + joined(texts(result.warnings))));
     }
 
     void padToWarningWhenLonger()
@@ -311,7 +311,7 @@ private slots:
         const auto result = tokenize("a b c d e", 512, 3);
         QCOMPARE(result.tokens.size(), std::size_t(5));
         QCOMPARE(result.warnings.size(), std::size_t(1));
-        const QString w = QString::fromStdString(result.warnings.front());
+        const QString w = QString::fromStdString(result.warnings.front().text);
         QVERIFY2(w.contains(QStringLiteral("pad_to")) && w.contains(QStringLiteral("5")) && w.contains(QStringLiteral("3")),
                  qPrintable(w));
     }

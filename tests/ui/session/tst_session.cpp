@@ -159,7 +159,7 @@ private slots:
         s.setSentence(QStringLiteral("a\u00e9b"));
         const auto hasUnk = [&s] {
             const auto& w = s.fullTrace()->warnings;
-            return std::any_of(w.begin(), w.end(), [](const std::string& m) { return m.find("<unk>") != std::string::npos; });
+            return std::any_of(w.begin(), w.end(), [](const Message& m) { return m.text.find("<unk>") != std::string::npos; });
         };
         QVERIFY(hasUnk());
         s.setGenerationStep(0);

@@ -1,0 +1,71 @@
+#include "core/message.h"
+
+namespace attnlab {
+
+namespace messages {
+
+namespace {
+
+std::string str(long long v) { return std::to_string(v); }
+
+} // namespace
+
+Message invalidUtf8()
+{
+    return {"invalid_utf8", {}, "the text is not valid UTF-8: invalid bytes were replaced by \xEF\xBF\xBD"};
+}
+
+Message tokensCut(long long count, long long max)
+{
+    return {"tokens_cut", {str(count), str(max)},
+            "the sentence has " + str(count) + " tokens; only the first " + str(max) + " are used (max_tokens)"};
+}
+
+Message nothingPadded(long long count, long long padTo)
+{
+    return {"nothing_padded", {str(count), str(padTo)},
+            "the sentence has " + str(count) + " tokens, more than pad_to (" + str(padTo) + "): nothing was padded"};
+}
+
+Message sideCut(const std::string& side, long long count, long long max)
+{
+    return {"side_cut", {side, str(count), str(max)},
+            "the " + side + " has " + str(count) + " tokens; only the first " + str(max) + " are used"};
+}
+
+Message notInVocabulary(const std::string& token, const std::string& side)
+{
+    const std::string shown = token.substr(0, 40);
+    return {"not_in_vocabulary", {shown, side}, "'" + shown + "' is not in the model's " + side + " vocabulary: it is read as <unk>"};
+}
+
+Message allKeysMasked(Block block, std::optional<int> layer, long long query, const std::string& token)
+{
+    // "cross-attention of layer 1: " for a layer's block; nothing for a single block.
+    std::string where;
+    if (block != Block::None || layer) {
+        where = block == Block::EncoderSelf ? "encoder self-attention"
+            : block == Block::DecoderSelf   ? "decoder self-attention"
+            : block == Block::Cross         ? "cross-attention"
+                                            : "attention";
+        if (layer)
+            where += " of layer " + str(*layer);
+        where += ": ";
+    }
+    return {"all_keys_masked",
+            {std::string(toString(block)), layer ? str(*layer) : std::string(), str(query), token},
+            where + "query " + str(query) + " (\xE2\x80\x9C" + token + "\xE2\x80\x9D) has every key masked: its attention weights are all 0"};
+}
+
+} // namespace messages
+
+std::vector<std::string> texts(const std::vector<Message>& messages)
+{
+    std::vector<std::string> out;
+    out.reserve(messages.size());
+    for (const auto& m : messages)
+        out.push_back(m.text);
+    return out;
+}
+
+} // namespace attnlab

@@ -1,0 +1,60 @@
+#include "session/messages.h"
+
+#include <QCoreApplication>
+
+namespace attnlab {
+
+namespace {
+
+struct Messages {
+    Q_DECLARE_TR_FUNCTIONS(attnlab::Messages)
+};
+
+QString arg(const Message& m, std::size_t i)
+{
+    return i < m.args.size() ? QString::fromStdString(m.args[i]) : QString();
+}
+
+/// "encoder self-attention of layer 2: " for a layer's block; empty for a single block.
+QString where(const Message& m)
+{
+    const QString block = arg(m, 0);
+    const QString layer = arg(m, 1);
+    if (block.isEmpty() && layer.isEmpty())
+        return {};
+    QString what = block == u"encoder_self" ? Messages::tr("encoder self-attention")
+        : block == u"decoder_self"          ? Messages::tr("decoder self-attention")
+        : block == u"cross"                 ? Messages::tr("cross-attention")
+                                            : Messages::tr("attention");
+    if (!layer.isEmpty())
+        what = Messages::tr("%1 of layer %2").arg(what, layer);
+    return Messages::tr("%1: ").arg(what);
+}
+
+QString side(const QString& s)
+{
+    return s == u"target" ? Messages::tr("target") : Messages::tr("source");
+}
+
+} // namespace
+
+QString messageText(const Message& m)
+{
+    const QString& c = QString::fromStdString(m.code);
+    if (c == u"invalid_utf8")
+        return Messages::tr("the text is not valid UTF-8: invalid bytes were replaced by \uFFFD");
+    if (c == u"tokens_cut")
+        return Messages::tr("the sentence has %1 tokens; only the first %2 are used (max_tokens)").arg(arg(m, 0), arg(m, 1));
+    if (c == u"nothing_padded")
+        return Messages::tr("the sentence has %1 tokens, more than pad_to (%2): nothing was padded").arg(arg(m, 0), arg(m, 1));
+    if (c == u"side_cut")
+        return Messages::tr("the %1 has %2 tokens; only the first %3 are used").arg(side(arg(m, 0)), arg(m, 1), arg(m, 2));
+    if (c == u"not_in_vocabulary")
+        return Messages::tr("'%1' is not in the model's %2 vocabulary: it is read as <unk>").arg(arg(m, 0), side(arg(m, 1)));
+    if (c == u"all_keys_masked")
+        return where(m)
+            + Messages::tr("query %1 (\u201C%2\u201D) has every key masked: its attention weights are all 0").arg(arg(m, 2), arg(m, 3));
+    return QString::fromStdString(m.text);
+}
+
+} // namespace attnlab

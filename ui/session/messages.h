@@ -1,0 +1,14 @@
+#pragma once
+// The engine's messages (engine/core/message.h) in the interface's language: written from their
+// code and arguments, so the Chinese interface shows Chinese warnings.
+
+#include "core/message.h"
+
+#include <QString>
+
+namespace attnlab {
+
+/// The message in the current language; its English text when the code is not known here.
+QString messageText(const Message& message);
+
+} // namespace attnlab
