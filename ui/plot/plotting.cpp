@@ -1,5 +1,7 @@
 #include "plot/plotting.h"
 
+#include "core/trace.h"
+
 #include <QRegularExpression>
 
 #include <qcustomplot.h>
@@ -34,6 +36,17 @@ QSharedPointer<QCPAxisTickerText> tokenTicker(const std::vector<QString>& tokens
     for (int i = 0; i < n; i += step)
         ticker->addTick(i, tokens[static_cast<std::size_t>(i)]);
     return ticker;
+}
+
+std::vector<QString> rowTokens(const LabeledMatrix& m)
+{
+    const int rows = static_cast<int>(m.values.rows());
+    const Labels& l = m.rowLabels;
+    std::vector<QString> tokens;
+    for (int r = 0; r < rows; ++r)
+        tokens.push_back(l && r < static_cast<int>(l->size()) ? QString::fromStdString((*l)[static_cast<std::size_t>(r)])
+                                                               : QString::number(r));
+    return tokens;
 }
 
 void fitTokenLabels(QCustomPlot* plot, const std::vector<QString>& tokens)

@@ -17,6 +17,8 @@ class QSharedPointer;
 
 namespace attnlab {
 
+struct LabeledMatrix;
+
 /// Fills `data` (resized to cols x rows) so that cell (key = column c, value = row r) holds
 /// m(r, c). Non-finite values (masked -inf cells) become NaN, which the gradient draws in
 /// its NaN colour instead of clamping them to the darkest colour.
@@ -44,6 +46,8 @@ void putLegendBelow(QCustomPlot* plot, int columns);
 inline constexpr int kMaxLabelledTokens = 24;
 /// Token labels for a bar plot's x axis (ticks at 0, 1, …; every k-th when there are many).
 QSharedPointer<QCPAxisTickerText> tokenTicker(const std::vector<QString>& tokens);
+/// One label per row of `m`, for tokenTicker: its row label, or the row number where it has none.
+std::vector<QString> rowTokens(const LabeledMatrix& m);
 /// Upright token labels on the x axis when they fit side by side, slanted otherwise.
 void fitTokenLabels(QCustomPlot* plot, const std::vector<QString>& tokens);
 /// The engine's plain names as people write them: "LN_1(R_1)" -> "LN₁(R₁)", "W_1ᵀ" -> "W₁ᵀ".

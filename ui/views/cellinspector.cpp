@@ -2,13 +2,11 @@
 
 #include "views/explanationtable.h"
 #include "views/softmaxbars.h"
-#include "widgets/refreshwhenvisible.h"
 #include "session/session.h"
 #include "session/stages.h"
 #include "core/trace.h"
 #include "explain/cell_explanation.h"
 
-#include <QEvent>
 #include <QLabel>
 #include <QVBoxLayout>
 
@@ -68,8 +66,7 @@ QString at(int r, int c)
 } // namespace
 
 CellInspector::CellInspector(Session* session, QWidget* parent)
-    : QWidget(parent)
-    , m_session(session)
+    : SessionView(session, parent)
     , m_heading(new QLabel(this))
     , m_summary(new QLabel(this))
     , m_plot(new SoftmaxBars(this))
@@ -94,11 +91,9 @@ CellInspector::CellInspector(Session* session, QWidget* parent)
     layout->addStretch(0);
     m_plot->setMinimumHeight(320);
 
-    auto* redraw = new RefreshWhenVisible(this, [this] { refresh(); });
-    connect(m_session, &Session::traceChanged, redraw, &RefreshWhenVisible::request);
-    connect(m_session, &Session::stepChanged, redraw, &RefreshWhenVisible::request);
-    connect(m_session, &Session::headChanged, redraw, &RefreshWhenVisible::request);
-    connect(m_session, &Session::selectionChanged, redraw, &RefreshWhenVisible::request);
+    refreshOn(&Session::stepChanged);
+    refreshOn(&Session::headChanged);
+    refreshOn(&Session::selectionChanged);
     refresh();
 }
 
@@ -134,12 +129,16 @@ double CellInspector::shownValue(const QString& key) const
     return m_values.value(key, kNaN);
 }
 
-void CellInspector::changeEvent(QEvent* event)
+void CellInspector::applyFonts()
 {
-    QWidget::changeEvent(event);
     // The bar charts restyle themselves; the table's bold rows and the bar labels follow here.
-    if (m_table && (event->type() == QEvent::FontChange || event->type() == QEvent::PaletteChange))
+    if (m_table)
         refresh();
+}
+
+void CellInspector::applyPalette()
+{
+    applyFonts(); // the same: the table and the bar labels take the palette's colours
 }
 
 void CellInspector::present(const QString& heading, const QStringList& lines, bool plot)
@@ -168,16 +167,16 @@ void CellInspector::explain()
 {
     m_values.clear();
     m_maskedKeys.clear();
-    const auto& trace = m_session->trace();
-    const int row = m_session->selectedRow();
-    const int col = m_session->selectedColumn();
+    const auto& trace = session()->trace();
+    const int row = session()->selectedRow();
+    const int col = session()->selectedColumn();
     if (!trace || row < 0 || col < 0) {
         showHint();
         return;
     }
     const Trace& t = *trace;
-    const QString id = m_session->stepId();
-    const int head = std::clamp(m_session->head(), 0, std::max(0, t.config.heads - 1));
+    const QString id = session()->stepId();
+    const int head = std::clamp(session()->head(), 0, std::max(0, t.config.heads - 1));
     const std::string sid = id.toStdString();
     const Stage* stage = t.find(sid, isPerHeadStage(sid) ? std::optional<int>(head) : std::nullopt);
     if (!stage || stage->matrices.empty()) {

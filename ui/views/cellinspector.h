@@ -13,9 +13,10 @@
 // valid any more) is selected. The numbers come from the engine's explanations of the Trace
 // (explain/cell_explanation.h), which recompute them from the trace alone; the panel formats them.
 
+#include "views/sessionview.h"
+
 #include <QMap>
 #include <QString>
-#include <QWidget>
 
 #include <vector>
 
@@ -30,7 +31,7 @@ class Session;
 class SoftmaxBars;
 struct Trace;
 
-class CellInspector : public QWidget {
+class CellInspector : public SessionView {
     Q_OBJECT
 public:
     /// What the panel currently explains.
@@ -70,11 +71,10 @@ public:
     /// The masked keys of the row in Mode::WeightsRow (column indices), else empty.
     const std::vector<int>& maskedKeys() const { return m_maskedKeys; }
 
-protected:
-    void changeEvent(QEvent* event) override;
-
 private:
-    void refresh();
+    void refresh() override;
+    void applyFonts() override;
+    void applyPalette() override;
     void explain();
     void showHint();
     void showScore(const Trace& t, const QString& id, int head, int row, int col);
@@ -85,7 +85,6 @@ private:
     /// Shows the heading, the summary lines, and the table (and the bar charts when `plot`).
     void present(const QString& heading, const QStringList& lines, bool plot);
 
-    Session* m_session = nullptr;
     QLabel* m_heading = nullptr;
     QLabel* m_summary = nullptr;
     SoftmaxBars* m_plot = nullptr;

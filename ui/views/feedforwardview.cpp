@@ -3,15 +3,12 @@
 #include "views/heatmapview.h"
 #include "model/model.h"
 #include "plot/plotting.h"
-#include "widgets/refreshwhenvisible.h"
 #include "session/session.h"
 
 #include <qcustomplot.h>
 
-#include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QRegularExpression>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -55,38 +52,37 @@ bool isOff(float h, Activation a)
 } // namespace
 
 FeedForwardView::FeedForwardView(Session* session, QWidget* parent)
-    : QWidget(parent)
-    , m_session(session)
-    , m_caption(new QLabel(this))
-    , m_message(new QLabel(this))
-    , m_content(new QWidget(this))
-    , m_heatmap(new HeatmapView(m_content))
-    , m_zeroPlot(new QCustomPlot(m_content))
-    , m_histPlot(new QCustomPlot(m_content))
+    : CaptionedView(session, parent)
+    , m_heatmap(new HeatmapView(content()))
+    , m_zeroPlot(new QCustomPlot(content()))
+    , m_histPlot(new QCustomPlot(content()))
 {
-    auto* root = new QVBoxLayout(this);
-    m_caption->setWordWrap(true);
-    m_caption->setTextFormat(Qt::PlainText);
-    root->addWidget(m_caption);
-    m_message->setWordWrap(true);
-    m_message->setTextFormat(Qt::PlainText);
-    m_message->setAlignment(Qt::AlignCenter);
-    m_message->setVisible(false);
-    root->addWidget(m_message, 1);
-    root->addWidget(m_content, 1);
 
     // H is wide (d_ff columns): across the top; the two summaries of its values underneath.
-    auto* content = new QVBoxLayout(m_content);
-    content->setContentsMargins(0, 0, 0, 0);
-    content->addWidget(m_heatmap, 11);
+    auto* body = new QVBoxLayout(content());
+    body->setContentsMargins(0, 0, 0, 0);
+    body->addWidget(m_heatmap, 11);
     auto* plots = new QHBoxLayout;
     plots->addWidget(m_zeroPlot, 1);
     plots->addWidget(m_histPlot, 1);
-    content->addLayout(plots, 10);
+    body->addLayout(plots, 10);
     m_heatmap->setMinimumHeight(200);
     m_zeroPlot->setMinimumHeight(180);
     m_histPlot->setMinimumHeight(180);
+    setUpZeroPlot();
+    setUpHistogramPlot();
+    applyFonts();
+    retranslate();
 
+    connect(m_heatmap, &HeatmapView::cellClicked, session, &Session::selectCell);
+    connect(session, &Session::selectionChanged, m_heatmap, &HeatmapView::setSelectedCell);
+    connect(session, &Session::highlightChanged, this, [this] { m_heatmap->setHighlight(this->session()->highlight()); });
+    refreshOn(&Session::stepChanged);
+    refresh();
+}
+
+void FeedForwardView::setUpZeroPlot()
+{
     // Switched-off fraction per token: bars, and a dashed line for all tokens together.
     addPlotTitle(m_zeroPlot);
     auto* zeroBars = new QCPBars(m_zeroPlot->xAxis, m_zeroPlot->yAxis);
@@ -101,7 +97,10 @@ FeedForwardView::FeedForwardView(Session* session, QWidget* parent)
     m_zeroPlot->xAxis->setSubTicks(false);
     m_zeroPlot->xAxis->setTickLength(0, 4);
     m_zeroPlot->xAxis->grid()->setVisible(false);
+}
 
+void FeedForwardView::setUpHistogramPlot()
+{
     // Histogram: the switched-off values at the bottom of each bar, the rest stacked on top.
     addPlotTitle(m_histPlot);
     auto* offBars = new QCPBars(m_histPlot->xAxis, m_histPlot->yAxis);
@@ -118,16 +117,6 @@ FeedForwardView::FeedForwardView(Session* session, QWidget* parent)
     zeroLine->setClipToAxisRect(true);
     putLegendBelow(m_histPlot, 2);
     m_histPlot->xAxis->grid()->setVisible(false);
-    applyFonts();
-    retranslate();
-
-    connect(m_heatmap, &HeatmapView::cellClicked, session, &Session::selectCell);
-    connect(session, &Session::selectionChanged, m_heatmap, &HeatmapView::setSelectedCell);
-    connect(session, &Session::highlightChanged, this, [this] { m_heatmap->setHighlight(m_session->highlight()); });
-    m_redraw = new RefreshWhenVisible(this, [this] { refresh(); });
-    connect(session, &Session::traceChanged, m_redraw, &RefreshWhenVisible::request);
-    connect(session, &Session::stepChanged, m_redraw, &RefreshWhenVisible::request);
-    refresh();
 }
 
 void FeedForwardView::applyFonts()
@@ -135,23 +124,13 @@ void FeedForwardView::applyFonts()
     // The widget's font, with its CJK fallback families (the heatmap follows on its own).
     for (QCustomPlot* plot : {m_zeroPlot, m_histPlot})
         applyPlotFonts(plot, font());
-}
-
-void FeedForwardView::changeEvent(QEvent* event)
-{
-    QWidget::changeEvent(event);
-    if (event->type() == QEvent::FontChange) {
-        applyFonts();
-        if (hasStage())
-            drawZeroFractions(); // label sizes decide whether token labels stand upright
-    } else if (event->type() == QEvent::LanguageChange) {
-        retranslate();
-    }
+    if (hasStage())
+        drawZeroFractions(); // label sizes decide whether token labels stand upright
 }
 
 void FeedForwardView::resizeEvent(QResizeEvent* event)
 {
-    QWidget::resizeEvent(event);
+    CaptionedView::resizeEvent(event);
     // Whether the token labels stand upright depends on the plot's width.
     fitTokenLabels(m_zeroPlot, m_tokens);
     m_zeroPlot->replot(QCustomPlot::rpQueuedReplot);
@@ -162,11 +141,9 @@ void FeedForwardView::retranslate()
     m_zeroPlot->yAxis->setLabel(tr("share of the hidden units"));
     m_histPlot->xAxis->setLabel(tr("hidden value h"));
     m_histPlot->yAxis->setLabel(tr("how many values"));
-    if (m_redraw)
-        m_redraw->request(); // the titles, legends and caption hold numbers and names
 }
 
-void FeedForwardView::showMessage(const QString& text)
+void FeedForwardView::showNoStage()
 {
     m_hidden = {};
     m_tokens.clear();
@@ -175,44 +152,47 @@ void FeedForwardView::showMessage(const QString& text)
     m_edges.clear();
     m_counts.clear();
     m_offCounts.clear();
-    m_message->setText(text);
-    m_message->setVisible(true);
-    m_caption->setVisible(false);
-    m_content->setVisible(false);
+    showMessage(session()->isModel()
+                    ? tr("This block has no feed-forward network (cross-attention's block has none). Choose a "
+                         "layer's “FFN hidden” step.")
+                    : tr("The feed-forward network is part of a Transformer layer, and one attention block has "
+                         "none. Choose a Transformer model in the settings, then a layer's “FFN hidden” step."));
 }
 
 void FeedForwardView::refresh()
 {
     // The session's trace holds one layer's block: its ffn_hidden, when the block has one.
-    const std::shared_ptr<const Trace>& trace = m_session->trace();
+    const std::shared_ptr<const Trace>& trace = session()->trace();
     const Stage* stage = trace ? trace->find("ffn_hidden") : nullptr;
-    if (!stage || stage->main().values.size() == 0) {
-        showMessage(m_session->isModel()
-                        ? tr("This block has no feed-forward network (cross-attention's block has none). Choose a "
-                             "layer's “FFN hidden” step.")
-                        : tr("The feed-forward network is part of a Transformer layer, and one attention block has "
-                             "none. Choose a Transformer model in the settings, then a layer's “FFN hidden” step."));
-        return;
-    }
-    m_message->setVisible(false);
-    m_caption->setVisible(true);
-    m_content->setVisible(true);
+    if (!stage || stage->main().values.size() == 0)
+        return showNoStage();
+    showContent();
 
     m_hidden = stage->main();
     const std::shared_ptr<const Seq2SeqModel>& model = trace->model;
     m_activation = model ? model->options.activation : trace->config.activation;
     m_dModel = model ? model->options.dModel : trace->config.dModel;
+    m_tokens = rowTokens(m_hidden);
+    countSwitchedOff();
+    countHistogram();
+    writeCaption();
+
+    const int n = static_cast<int>(m_hidden.values.rows());
+    m_heatmap->setSelectedCell(session()->selectedRow(), session()->selectedColumn());
+    m_heatmap->setHighlight(session()->highlight());
+    m_heatmap->setMatrix(m_hidden,
+                         tr("%1   (%2 tokens × %3 hidden units)").arg(withSubscripts(QString::fromStdString(stage->formula))).arg(n).arg(dFF()),
+                         HeatmapView::Scale::Signed);
+    drawZeroFractions();
+    drawHistogram();
+}
+
+void FeedForwardView::countSwitchedOff()
+{
+    // Switched off, per token and over all tokens.
     const Eigen::MatrixXf& h = m_hidden.values;
     const int n = static_cast<int>(h.rows());
     const int dff = static_cast<int>(h.cols());
-    m_tokens.clear();
-    for (int r = 0; r < n; ++r) {
-        const Labels& l = m_hidden.rowLabels;
-        m_tokens.push_back(l && r < static_cast<int>(l->size()) ? QString::fromStdString((*l)[static_cast<std::size_t>(r)])
-                                                                 : QString::number(r));
-    }
-
-    // Switched off, per token and over all tokens.
     m_zeroFractions.assign(static_cast<std::size_t>(n), 0);
     long long offTotal = 0;
     for (int r = 0; r < n; ++r) {
@@ -223,8 +203,12 @@ void FeedForwardView::refresh()
         offTotal += off;
     }
     m_overallZero = h.size() > 0 ? static_cast<double>(offTotal) / static_cast<double>(h.size()) : 0;
+}
 
-    // Histogram: kBins equal bins from the smallest to the largest value.
+void FeedForwardView::countHistogram()
+{
+    // kBins equal bins from the smallest to the largest value.
+    const Eigen::MatrixXf& h = m_hidden.values;
     double lo = h.minCoeff();
     double hi = h.maxCoeff();
     if (!(hi - lo > 1e-12)) { // every value the same: one unit-wide range around it
@@ -246,35 +230,31 @@ void FeedForwardView::refresh()
         if (isOff(v, m_activation))
             ++m_offCounts[static_cast<std::size_t>(bin)];
     }
+}
 
-    // The caption: the shapes with the numbers, and what the activation does.
+void FeedForwardView::writeCaption()
+{
+    // The shapes with the numbers, and what the activation does.
     const QString act = activationName(m_activation);
+    const Eigen::Index values = m_hidden.values.size();
     QString text = tr("Feed-forward network: d_model = %1 → d_ff = %2 → d_model = %1, with %3. Each token goes "
                       "through the same two linear layers on its own (tokens do not look at each other here): "
                       "H = %3(X·W₁ᵀ + b₁) widens its vector to %2 features, then H·W₂ᵀ + b₂ brings it back to %1.")
                        .arg(m_dModel)
-                       .arg(dff)
+                       .arg(dFF())
                        .arg(act);
     text += QLatin1Char('\n');
     if (m_activation == Activation::Gelu)
         text += tr("GELU(x) = x·Φ(x) is smooth: a negative input gives a small negative value (never below about "
                    "−0.17) rather than exactly 0. Here %1 of all %2 hidden values are negative or zero.")
                     .arg(percent(m_overallZero))
-                    .arg(h.size());
+                    .arg(values);
     else
         text += tr("ReLU(x) = max(0, x) switches a unit off, to exactly 0, whenever its input is negative. Here %1 "
                    "of all %2 hidden values are exactly 0.")
                     .arg(percent(m_overallZero))
-                    .arg(h.size());
-    m_caption->setText(text);
-
-    m_heatmap->setSelectedCell(m_session->selectedRow(), m_session->selectedColumn());
-    m_heatmap->setHighlight(m_session->highlight());
-    m_heatmap->setMatrix(m_hidden,
-                         tr("%1   (%2 tokens × %3 hidden units)").arg(withSubscripts(QString::fromStdString(stage->formula))).arg(n).arg(dff),
-                         HeatmapView::Scale::Signed);
-    drawZeroFractions();
-    drawHistogram();
+                    .arg(values);
+    captionLabel()->setText(text);
 }
 
 void FeedForwardView::drawZeroFractions()

@@ -15,24 +15,21 @@
 
 #include "core/config.h"
 #include "core/trace.h"
+#include "views/captionedview.h"
 
 #include <QString>
-#include <QWidget>
 
 #include <vector>
 
 class QCustomPlot;
-class QEvent;
-class QLabel;
 class QResizeEvent;
 
 namespace attnlab {
 
 class HeatmapView;
-class RefreshWhenVisible;
 class Session;
 
-class FeedForwardView : public QWidget {
+class FeedForwardView : public CaptionedView {
     Q_OBJECT
 public:
     /// Bins of the histogram of hidden values.
@@ -68,29 +65,26 @@ public:
     /// Stacked bars per bin: switched off (plottable 0) under the rest (plottable 1); a dashed
     /// line at h = 0.
     QCustomPlot* histogramPlot() const { return m_histPlot; }
-    /// d_model → d_ff → d_model with the numbers, and the activation.
-    QLabel* captionLabel() const { return m_caption; }
-    /// Shown instead of the plots when there is no ffn_hidden stage.
-    QLabel* messageLabel() const { return m_message; }
+    // captionLabel(): d_model → d_ff → d_model with the numbers, and the activation;
+    // messageLabel(): shown instead of the plots when there is no ffn_hidden stage.
 
 private:
-    void refresh();
-    void showMessage(const QString& text);
+    void setUpZeroPlot();
+    void setUpHistogramPlot();
+    void refresh() override;
+    void showNoStage();
+    void countSwitchedOff();
+    void countHistogram();
+    void writeCaption();
     void drawZeroFractions();
     void drawHistogram();
-    void retranslate();
-    void applyFonts();
-    void changeEvent(QEvent* event) override;
+    void retranslate() override;
+    void applyFonts() override;
     void resizeEvent(QResizeEvent* event) override;
 
-    Session* m_session;
-    QLabel* m_caption;
-    QLabel* m_message;
-    QWidget* m_content;
     HeatmapView* m_heatmap;
     QCustomPlot* m_zeroPlot;
     QCustomPlot* m_histPlot;
-    RefreshWhenVisible* m_redraw = nullptr;
 
     // Copies of what is drawn.
     LabeledMatrix m_hidden;

@@ -156,28 +156,42 @@ void HeatmapView::rebuild()
 {
     if (m_matrix.values.size() == 0)
         return; // nothing to draw yet
-    const Eigen::MatrixXf& v = m_matrix.values;
-    const int rows = static_cast<int>(v.rows());
-    const int cols = static_cast<int>(v.cols());
     if (auto* t = qobject_cast<QCPTextElement*>(m_plot->plotLayout()->element(0, 0)))
         t->setText(m_title);
+    fillColorMapData(m_map->data(), m_matrix.values);
+    applyColorRange();
+    labelAxes();
+    m_plot->clearItems();
+    drawCellValues();
+    drawHighlight();
+    drawHoverAndSelection();
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
 
-    fillColorMapData(m_map->data(), v);
+void HeatmapView::applyColorRange()
+{
     if (m_scale == Scale::Probability) {
         m_map->setGradient(viridisGradient());
         m_map->setDataRange(QCPRange(0, 1)); // probabilities: the full scale, always
-    } else {
-        // Signed values: symmetric around 0 so white means exactly 0.
-        float maxAbs = 0;
-        for (Eigen::Index i = 0; i < v.size(); ++i) {
-            if (std::isfinite(v.data()[i]))
-                maxAbs = std::max(maxAbs, std::abs(v.data()[i]));
-        }
-        const double r = m_sharedMaxAbs > 0 ? m_sharedMaxAbs : maxAbs > 0 ? maxAbs : 1.0;
-        m_map->setGradient(divergingGradient());
-        m_map->setDataRange(QCPRange(-r, r));
+        return;
     }
+    // Signed values: symmetric around 0 so white means exactly 0.
+    const Eigen::MatrixXf& v = m_matrix.values;
+    float maxAbs = 0;
+    for (Eigen::Index i = 0; i < v.size(); ++i) {
+        if (std::isfinite(v.data()[i]))
+            maxAbs = std::max(maxAbs, std::abs(v.data()[i]));
+    }
+    const double r = m_sharedMaxAbs > 0 ? m_sharedMaxAbs : maxAbs > 0 ? maxAbs : 1.0;
+    m_map->setGradient(divergingGradient());
+    m_map->setDataRange(QCPRange(-r, r));
+}
 
+void HeatmapView::labelAxes()
+{
+    const Eigen::MatrixXf& v = m_matrix.values;
+    const int rows = static_cast<int>(v.rows());
+    const int cols = static_cast<int>(v.cols());
     m_plot->xAxis->setRange(-0.5, cols - 0.5);
     m_plot->yAxis->setRange(-0.5, rows - 0.5);
     m_plot->xAxis2->setRange(-0.5, cols - 0.5);
@@ -207,9 +221,14 @@ void HeatmapView::rebuild()
     }
     if (m_matrix.rowLabels)
         m_plot->yAxis->setTicker(labelTicker(*m_matrix.rowLabels));
+}
 
+void HeatmapView::drawCellValues()
+{
     // Values inside the cells, when the cells are large enough to hold them.
-    m_plot->clearItems();
+    const Eigen::MatrixXf& v = m_matrix.values;
+    const int rows = static_cast<int>(v.rows());
+    const int cols = static_cast<int>(v.cols());
     // Before the first layout the axis rect is empty: estimate it from the widget's size (less
     // room for labels and the colour bar) rather than assume the values fit.
     QRect area = m_plot->axisRect()->rect();
@@ -235,7 +254,13 @@ void HeatmapView::rebuild()
             label->setClipToAxisRect(true);
         }
     }
+}
+
+void HeatmapView::drawHighlight()
+{
     // A lesson's emphasis: a translucent red wash and a thick red frame, like a laser pointer.
+    const int rows = static_cast<int>(m_matrix.values.rows());
+    const int cols = static_cast<int>(m_matrix.values.cols());
     const auto emphasise = [&](double r0, double c0, double r1, double c1) {
         auto* rect = new QCPItemRect(m_plot);
         rect->topLeft->setCoords(c0 - 0.5, r0 - 0.5);
@@ -256,11 +281,17 @@ void HeatmapView::rebuild()
         if (c < cols)
             emphasise(0, c, rows - 1, c);
     }
+}
+
+void HeatmapView::drawHoverAndSelection()
+{
+    // The dashed outline under the mouse (onMouseMove moves it), and the selected cell's outline.
     m_hover = new QCPItemRect(m_plot);
     m_hover->setPen(QPen(QColor(255, 140, 0), 2, Qt::DashLine));
     m_hover->setVisible(false);
     m_hover->setClipToAxisRect(true);
-
+    const int rows = static_cast<int>(m_matrix.values.rows());
+    const int cols = static_cast<int>(m_matrix.values.cols());
     if (m_selRow >= 0 && m_selCol >= 0 && m_selRow < rows && m_selCol < cols) {
         auto* outline = new QCPItemRect(m_plot);
         outline->topLeft->setCoords(m_selCol - 0.5, m_selRow - 0.5);
@@ -268,7 +299,6 @@ void HeatmapView::rebuild()
         outline->setPen(QPen(QColor(255, 140, 0), 3));
         outline->setClipToAxisRect(true);
     }
-    m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
 QPoint HeatmapView::cellAt(const QPointF& pos) const

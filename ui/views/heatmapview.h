@@ -57,6 +57,11 @@ signals:
 
 private:
     void rebuild();
+    void applyColorRange();
+    void labelAxes();
+    void drawCellValues();
+    void drawHighlight();
+    void drawHoverAndSelection();
     void onMouseMove(QMouseEvent* event);
     void onMousePress(QMouseEvent* event);
     void resizeEvent(QResizeEvent* event) override;

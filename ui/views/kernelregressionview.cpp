@@ -7,7 +7,6 @@
 #include <qcustomplot.h>
 
 #include <QDoubleSpinBox>
-#include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
@@ -65,8 +64,7 @@ QCPItemStraightLine* queryLine(QCustomPlot* plot)
 } // namespace
 
 KernelRegressionView::KernelRegressionView(Session* session, QWidget* parent)
-    : QWidget(parent)
-    , m_session(session)
+    : SessionView(session, parent)
     , m_caption(new QLabel(this))
     , m_queryLabel(new QLabel(this))
     , m_queryValue(new QLabel(this))
@@ -381,15 +379,6 @@ void KernelRegressionView::applyFonts()
     // The widget's font, with its CJK fallback families (the heatmap follows on its own).
     for (QCustomPlot* plot : {m_fitPlot, m_weightsPlot})
         applyPlotFonts(plot, font());
-}
-
-void KernelRegressionView::changeEvent(QEvent* event)
-{
-    QWidget::changeEvent(event);
-    if (event->type() == QEvent::FontChange)
-        applyFonts();
-    else if (event->type() == QEvent::LanguageChange)
-        retranslate();
 }
 
 } // namespace attnlab

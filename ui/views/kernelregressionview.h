@@ -16,10 +16,10 @@
 // the Session's trace; it takes the Session like every view.
 
 #include "demo/kernel_regression.h"
+#include "views/sessionview.h"
 
 #include <QPoint>
 #include <QSharedPointer>
-#include <QWidget>
 
 #include <cstdint>
 #include <vector>
@@ -27,7 +27,6 @@
 class QCPAxisTicker;
 class QCustomPlot;
 class QDoubleSpinBox;
-class QEvent;
 class QLabel;
 class QPushButton;
 class QSlider;
@@ -37,7 +36,7 @@ namespace attnlab {
 class HeatmapView;
 class Session;
 
-class KernelRegressionView : public QWidget {
+class KernelRegressionView : public SessionView {
     Q_OBJECT
 public:
     static constexpr int kTrainingPoints = KernelRegression::trainingPoints;
@@ -104,16 +103,14 @@ public:
 private:
     void setupControls();
     void setupPlots();
-    void retranslate();
-    void applyFonts();
+    void retranslate() override;
+    void applyFonts() override;
     void syncSigmaSlider();
     void updateWLabel();
     void recompute();
     void updateQuery();
     void useSparseKeyTicks();
-    void changeEvent(QEvent* event) override;
 
-    Session* m_session;
     QLabel* m_caption;
     QLabel* m_queryLabel;
     QLabel* m_queryValue;

@@ -3,16 +3,13 @@
 #include "views/heatmapview.h"
 #include "model/model.h"
 #include "plot/plotting.h"
-#include "widgets/refreshwhenvisible.h"
 #include "session/session.h"
 
 #include <qcustomplot.h>
 
 #include <QCheckBox>
-#include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QRegularExpression>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -90,6 +87,19 @@ void setUpBarsPlot(QCustomPlot* plot)
     plot->setMinimumHeight(180);
 }
 
+/// The stack's final LayerNorm (encoder_output, decoder_output), not a layer's own.
+bool isStackOutput(const Stage& stage)
+{
+    return stage.id == "encoder_output" || stage.id == "decoder_output";
+}
+
+/// A layer's input as the engine's layer formulas write it (engine/nn/transformer.cpp): X in an
+/// encoder layer, Y in a decoder layer ("N_1 = LN_1(X)", "N_1 = LN_1(Y)").
+QString layerInputName(Block block)
+{
+    return block == Block::EncoderSelf ? QStringLiteral("X") : QStringLiteral("Y");
+}
+
 QVector<double> toVector(const std::vector<double>& v)
 {
     return QVector<double>(v.begin(), v.end());
@@ -98,51 +108,17 @@ QVector<double> toVector(const std::vector<double>& v)
 } // namespace
 
 LayerNormView::LayerNormView(Session* session, QWidget* parent)
-    : QWidget(parent)
-    , m_session(session)
-    , m_caption(new QLabel(this))
-    , m_message(new QLabel(this))
-    , m_content(new QWidget(this))
-    , m_meanPlot(new QCustomPlot(m_content))
-    , m_variancePlot(new QCustomPlot(m_content))
-    , m_shared(new QCheckBox(m_content))
-    , m_inputView(new HeatmapView(m_content))
-    , m_outputView(new HeatmapView(m_content))
+    : CaptionedView(session, parent)
+    , m_meanPlot(new QCustomPlot(content()))
+    , m_variancePlot(new QCustomPlot(content()))
+    , m_shared(new QCheckBox(content()))
+    , m_inputView(new HeatmapView(content()))
+    , m_outputView(new HeatmapView(content()))
 {
-    auto* root = new QVBoxLayout(this);
-    m_caption->setWordWrap(true);
-    m_caption->setTextFormat(Qt::PlainText);
-    root->addWidget(m_caption);
-    m_message->setWordWrap(true);
-    m_message->setTextFormat(Qt::PlainText);
-    m_message->setAlignment(Qt::AlignCenter);
-    m_message->setVisible(false);
-    root->addWidget(m_message, 1);
-    root->addWidget(m_content, 1);
-
-    // The statistics per token on top; the matrices before and after underneath.
-    auto* content = new QVBoxLayout(m_content);
-    content->setContentsMargins(0, 0, 0, 0);
-    auto* stats = new QHBoxLayout;
-    stats->addWidget(m_meanPlot, 1);
-    stats->addWidget(m_variancePlot, 1);
-    content->addLayout(stats, 5);
-    auto* bar = new QHBoxLayout;
-    bar->addStretch(1);
-    m_shared->setChecked(true); // one scale: the LayerNorm visibly shrinks (or stretches) the values
-    m_shared->setFocusPolicy(Qt::NoFocus);
-    bar->addWidget(m_shared);
-    content->addLayout(bar);
-    auto* heat = new QHBoxLayout;
-    heat->addWidget(m_inputView, 1);
-    heat->addWidget(m_outputView, 1);
-    content->addLayout(heat, 6);
-    m_inputView->setMinimumHeight(200);
-    m_outputView->setMinimumHeight(200);
-
+    setUpLayout();
     setUpBarsPlot(m_meanPlot);
     setUpBarsPlot(m_variancePlot);
-    // Variances get a log axis when they are large (drawStatistics decides).
+    // Variances get a log axis when they are large (drawVariances decides).
     auto logTicker = QSharedPointer<QCPAxisTickerLog>::create();
     logTicker->setSubTickCount(8);
     m_logTicker = logTicker;
@@ -160,13 +136,34 @@ LayerNormView::LayerNormView(Session* session, QWidget* parent)
         m_outputView->setSelectedCell(row, column);
     });
     connect(session, &Session::highlightChanged, this, [this] {
-        m_inputView->setHighlight(m_session->highlight());
-        m_outputView->setHighlight(m_session->highlight());
+        m_inputView->setHighlight(this->session()->highlight());
+        m_outputView->setHighlight(this->session()->highlight());
     });
-    m_redraw = new RefreshWhenVisible(this, [this] { refresh(); });
-    connect(session, &Session::traceChanged, m_redraw, &RefreshWhenVisible::request);
-    connect(session, &Session::stepChanged, m_redraw, &RefreshWhenVisible::request);
+    refreshOn(&Session::stepChanged);
     refresh();
+}
+
+void LayerNormView::setUpLayout()
+{
+    // The statistics per token on top; the matrices before and after underneath.
+    auto* body = new QVBoxLayout(content());
+    body->setContentsMargins(0, 0, 0, 0);
+    auto* stats = new QHBoxLayout;
+    stats->addWidget(m_meanPlot, 1);
+    stats->addWidget(m_variancePlot, 1);
+    body->addLayout(stats, 5);
+    auto* bar = new QHBoxLayout;
+    bar->addStretch(1);
+    m_shared->setChecked(true); // one scale: the LayerNorm visibly shrinks (or stretches) the values
+    m_shared->setFocusPolicy(Qt::NoFocus);
+    bar->addWidget(m_shared);
+    body->addLayout(bar);
+    auto* heat = new QHBoxLayout;
+    heat->addWidget(m_inputView, 1);
+    heat->addWidget(m_outputView, 1);
+    body->addLayout(heat, 6);
+    m_inputView->setMinimumHeight(200);
+    m_outputView->setMinimumHeight(200);
 }
 
 void LayerNormView::applyFonts()
@@ -174,23 +171,13 @@ void LayerNormView::applyFonts()
     // The widget's font, with its CJK fallback families (the heatmaps follow on their own).
     for (QCustomPlot* plot : {m_meanPlot, m_variancePlot})
         applyPlotFonts(plot, font());
-}
-
-void LayerNormView::changeEvent(QEvent* event)
-{
-    QWidget::changeEvent(event);
-    if (event->type() == QEvent::FontChange) {
-        applyFonts();
-        if (hasStage())
-            drawStatistics(); // label sizes decide whether token labels stand upright
-    } else if (event->type() == QEvent::LanguageChange) {
-        retranslate();
-    }
+    if (hasStage())
+        drawStatistics(); // label sizes decide whether token labels stand upright
 }
 
 void LayerNormView::resizeEvent(QResizeEvent* event)
 {
-    QWidget::resizeEvent(event);
+    CaptionedView::resizeEvent(event);
     // Whether the token labels stand upright depends on the plots' width.
     for (QCustomPlot* plot : {m_meanPlot, m_variancePlot}) {
         fitTokenLabels(plot, m_tokens);
@@ -206,11 +193,9 @@ void LayerNormView::retranslate()
     m_meanPlot->yAxis->setLabel(tr("mean μ of the row"));
     m_meanPlot->graph(0)->setName(tr("(x − μ)/σ has mean 0"));
     m_variancePlot->graph(0)->setName(tr("(x − μ)/σ has variance 1"));
-    if (m_redraw)
-        m_redraw->request(); // the titles, legends and caption hold numbers and names
 }
 
-void LayerNormView::showMessage(const QString& text)
+void LayerNormView::showNoStage()
 {
     m_stageId.clear();
     m_inputStageId.clear();
@@ -221,49 +206,46 @@ void LayerNormView::showMessage(const QString& text)
     m_inVar.clear();
     m_outMean.clear();
     m_outVar.clear();
-    m_message->setText(text);
-    m_message->setVisible(true);
-    m_caption->setVisible(false);
-    m_content->setVisible(false);
+    showMessage(session()->isModel()
+                    ? tr("This step has no LayerNorm. Choose one of a layer's “Norm” steps to see what it does to "
+                         "each token.")
+                    : tr("LayerNorm is part of a Transformer layer, and one attention block has none. Choose a "
+                         "Transformer model in the settings, then one of a layer's “Norm” steps."));
 }
 
 void LayerNormView::refresh()
 {
-    const std::shared_ptr<const Trace>& trace = m_session->trace();
-    const QString id = m_session->stepId();
+    const std::shared_ptr<const Trace>& trace = session()->trace();
+    const QString id = session()->stepId();
     const Stage* stage = trace ? trace->find(id.toStdString()) : nullptr;
     const LabeledMatrix* mean = stage ? matrixNamed(*stage, "mean") : nullptr;
     const LabeledMatrix* variance = stage ? matrixNamed(*stage, "variance") : nullptr;
     const Eigen::Index n = stage ? stage->main().values.rows() : 0;
-    if (!stage || !mean || !variance || n == 0 || mean->values.rows() != n || variance->values.rows() != n) {
-        showMessage(m_session->isModel()
-                        ? tr("This step has no LayerNorm. Choose one of a layer's “Norm” steps to see what it does to "
-                             "each token.")
-                        : tr("LayerNorm is part of a Transformer layer, and one attention block has none. Choose a "
-                             "Transformer model in the settings, then one of a layer's “Norm” steps."));
-        return;
-    }
-    m_message->setVisible(false);
-    m_caption->setVisible(true);
-    m_content->setVisible(true);
+    if (!stage || !mean || !variance || n == 0 || mean->values.rows() != n || variance->values.rows() != n)
+        return showNoStage();
+    showContent();
 
     m_stageId = id;
     m_output = stage->main();
     m_outputFormula = withSubscripts(QString::fromStdString(stage->formula));
-    const int rows = static_cast<int>(n);
-    m_tokens.clear();
-    for (int r = 0; r < rows; ++r) {
-        const Labels& l = m_output.rowLabels;
-        m_tokens.push_back(l && r < static_cast<int>(l->size()) ? QString::fromStdString((*l)[static_cast<std::size_t>(r)])
-                                                                 : QString::number(r));
-    }
+    m_tokens = rowTokens(m_output);
+    readStatistics(*mean, *variance);
+    readModel(*trace, *stage);
+    findInput(*stage);
+    writeCaption();
+    drawStatistics();
+    drawHeatmaps();
+}
 
+void LayerNormView::readStatistics(const LabeledMatrix& mean, const LabeledMatrix& variance)
+{
     // Before: the statistics of the input rows, as the engine computed them.
+    const int rows = static_cast<int>(m_output.values.rows());
     m_inMean.assign(static_cast<std::size_t>(rows), 0);
     m_inVar.assign(static_cast<std::size_t>(rows), 0);
     for (int r = 0; r < rows; ++r) {
-        m_inMean[static_cast<std::size_t>(r)] = mean->values(r, 0);
-        m_inVar[static_cast<std::size_t>(r)] = variance->values(r, 0);
+        m_inMean[static_cast<std::size_t>(r)] = mean.values(r, 0);
+        m_inVar[static_cast<std::size_t>(r)] = variance.values(r, 0);
     }
     // After: mean and biased variance (divided by d) of each output row, in double.
     const Eigen::MatrixXd out = m_output.values.cast<double>();
@@ -275,50 +257,61 @@ void LayerNormView::refresh()
         m_outMean[static_cast<std::size_t>(r)] = mu;
         m_outVar[static_cast<std::size_t>(r)] = (out.row(r).array() - mu).square().sum() / static_cast<double>(d);
     }
+}
 
+void LayerNormView::readModel(const Trace& trace, const Stage& stage)
+{
     // The model's ε, norm placement and this LayerNorm's γ and β (the module the stage used).
-    const std::shared_ptr<const Seq2SeqModel>& model = trace->model;
+    const std::shared_ptr<const Seq2SeqModel>& model = trace.model;
+    const Eigen::Index d = m_output.values.cols();
     m_eps = model ? static_cast<double>(model->options.eps) : kDefaultEpsilon;
-    m_preNorm = (model ? model->options.norm : trace->config.norm) == NormPlacement::Pre;
-    const LayerNormWeights* affine = model ? layerNormModule(*model, stage->module) : nullptr;
+    m_preNorm = (model ? model->options.norm : trace.config.norm) == NormPlacement::Pre;
+    const LayerNormWeights* affine = model ? layerNormModule(*model, stage.module) : nullptr;
     m_knownAffine = affine && affine->gamma.size() == d && affine->beta.size() == d && d > 0;
     if (m_knownAffine) {
         m_identityAffine = (affine->gamma.array() == 1.0f).all() && (affine->beta.array() == 0.0f).all();
         m_gammaRange = {affine->gamma.minCoeff(), affine->gamma.maxCoeff()};
         m_betaRange = {affine->beta.minCoeff(), affine->beta.maxCoeff()};
     }
+}
 
+void LayerNormView::findInput(const Stage& stage)
+{
     // The input, as the trace recorded it, from the whole trace (a Pre-LN layer's input belongs
     // to the previous layer).
-    const std::shared_ptr<const Trace>& full = m_session->fullTrace() ? m_session->fullTrace() : trace;
-    const Stage* input = full->input(*stage);
-    if (input && (input->main().values.rows() != n || input->main().values.cols() != d))
+    const std::shared_ptr<const Trace>& full = session()->fullTrace() ? session()->fullTrace() : session()->trace();
+    const Stage* input = full->input(stage);
+    if (input && (input->main().values.rows() != m_output.values.rows() || input->main().values.cols() != m_output.values.cols()))
         input = nullptr; // never draw a matrix that is not this LayerNorm's input
     m_input = input ? input->main() : LabeledMatrix{};
     m_inputStageId = input ? QString::fromStdString(input->id) : QString();
-    // The input's name as this LayerNorm's formula writes it ("N_1 = LN_1(X)": X), so the
-    // titles and the caption agree with the formula banner; the matrix's own name otherwise.
-    m_inputName = input ? withSubscripts(QString::fromStdString(input->main().name)) : QString();
-    const bool layerInput = input && (input->id == "input" || input->id == "layer_output");
-    if (layerInput && !(id == u"encoder_output" || id == u"decoder_output")) {
-        static const QRegularExpression argument(QStringLiteral("LN[^(]*\\(([^()]+)\\)"));
-        if (const auto match = argument.match(m_outputFormula); match.hasMatch())
-            m_inputName = match.captured(1);
-    }
-    if (!input)
+    if (!input) {
+        m_inputName.clear();
         m_inputTitle.clear();
-    else if (input->id == "input")
+        return;
+    }
+    // The input's name as the formulas write it, so the titles and the caption agree with the
+    // formula banner: a layer's own LayerNorm calls the layer's input X or Y (below); anything
+    // else is called by its matrix's name.
+    m_inputName = withSubscripts(QString::fromStdString(input->main().name));
+    const bool layerInput = input->id == "input" || input->id == "layer_output";
+    if (layerInput && !isStackOutput(stage))
+        m_inputName = layerInputName(stage.block);
+    if (input->id == "input")
         m_inputTitle = tr("%1, the layer's input").arg(m_inputName);
     else if (input->id == "layer_output")
         m_inputTitle = tr("%1, the output of layer %2").arg(m_inputName).arg(input->layer.value_or(0) + 1);
     else
         m_inputTitle = withSubscripts(QString::fromStdString(input->formula));
+}
 
-    // The caption: the formula with this model's ε, where the input comes from, what to look for.
+void LayerNormView::writeCaption()
+{
+    // The formula with this model's ε, where the input comes from, what to look for.
     const QString outputName = withSubscripts(QString::fromStdString(m_output.name));
-    const QString inName = input ? m_inputName : tr("its input");
+    const QString inName = m_inputStageId.isEmpty() ? tr("its input") : m_inputName;
     QString where;
-    if (id == u"encoder_output" || id == u"decoder_output")
+    if (m_stageId == u"encoder_output" || m_stageId == u"decoder_output")
         where = tr("The stack's final LayerNorm normalises its last layer's output %1.").arg(inName);
     else if (m_preNorm)
         where = tr("Pre-LN: the LayerNorm normalises %1 on its way into the sublayer; the residual stream itself is "
@@ -336,16 +329,13 @@ void LayerNormView::refresh()
                               fixedNumber(m_betaRange.first, 2), fixedNumber(m_betaRange.second, 2), outputName);
     QString text = tr("LN(x) = (x − μ) / √(σ² + ε) · γ + β,   ε = %1,   over each token's %2 features.")
                        .arg(epsilonText(m_eps))
-                       .arg(d);
+                       .arg(m_output.values.cols());
     text += QLatin1Char('\n') + where + QLatin1Char(' ')
         + tr("Before, each token's mean and variance are whatever the stream made them; after subtracting μ and "
              "dividing by √(σ² + ε), every token has mean 0 and variance 1 (the dashed lines).");
     if (!affineText.isEmpty())
         text += QLatin1Char(' ') + affineText;
-    m_caption->setText(text);
-
-    drawStatistics();
-    drawHeatmaps();
+    captionLabel()->setText(text);
 }
 
 void LayerNormView::drawStatistics()
@@ -373,8 +363,15 @@ void LayerNormView::drawStatistics()
         dot.setSize(n <= kMaxLabelledTokens ? 7 : 4); // smaller dots for thin bars
         plot->graph(1)->setScatterStyle(dot);
     }
+    drawMeans(keys);
+    drawVariances(keys);
+    m_meanPlot->replot(QCustomPlot::rpQueuedReplot);
+    m_variancePlot->replot(QCustomPlot::rpQueuedReplot);
+}
 
-    // Means: a linear axis that always holds 0 (the target) and every bar.
+void LayerNormView::drawMeans(const QVector<double>& keys)
+{
+    // A linear axis that always holds 0 (the target) and every bar.
     auto* meanBefore = qobject_cast<QCPBars*>(m_meanPlot->plottable(0));
     auto* meanAfter = qobject_cast<QCPBars*>(m_meanPlot->plottable(1));
     meanBefore->setData(keys, toVector(m_inMean), true);
@@ -391,10 +388,13 @@ void LayerNormView::drawStatistics()
     m_meanPlot->yAxis->setRange(lo - pad, hi + pad);
     if (auto* title = plotTitle(m_meanPlot))
         title->setText(tr("Mean μ of each token's row"));
+}
 
-    // Variances: a linear axis from 0 while the largest is at most kLinearVarianceLimit (the bars
-    // after, at 1, keep a tenth of the height); above that a log axis, on which bars start at the
-    // axis' bottom (0 has no place on it).
+void LayerNormView::drawVariances(const QVector<double>& keys)
+{
+    // A linear axis from 0 while the largest is at most kLinearVarianceLimit (the bars after, at 1,
+    // keep a tenth of the height); above that a log axis, on which bars start at the axis' bottom
+    // (0 has no place on it).
     double vhi = 1;
     double vlo = 1;
     for (const auto* v : {&m_inVar, &m_outVar}) {
@@ -431,9 +431,6 @@ void LayerNormView::drawStatistics()
     }
     if (auto* title = plotTitle(m_variancePlot))
         title->setText(tr("Variance σ² of each token's row"));
-
-    m_meanPlot->replot(QCustomPlot::rpQueuedReplot);
-    m_variancePlot->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void LayerNormView::drawHeatmaps()
@@ -453,17 +450,17 @@ void LayerNormView::drawHeatmaps()
             }
         }
     }
-    const int row = m_session->selectedRow();
-    const int column = m_session->selectedColumn();
+    const int row = session()->selectedRow();
+    const int column = session()->selectedColumn();
     if (haveInput) {
         m_inputView->setSharedMaxAbs(shared);
         m_inputView->setSelectedCell(row, column);
-        m_inputView->setHighlight(m_session->highlight());
+        m_inputView->setHighlight(session()->highlight());
         m_inputView->setMatrix(m_input, tr("Before: %1").arg(m_inputTitle), HeatmapView::Scale::Signed);
     }
     m_outputView->setSharedMaxAbs(shared);
     m_outputView->setSelectedCell(row, column);
-    m_outputView->setHighlight(m_session->highlight());
+    m_outputView->setHighlight(session()->highlight());
     m_outputView->setMatrix(m_output, tr("After: %1").arg(m_outputFormula), HeatmapView::Scale::Signed);
 }
 

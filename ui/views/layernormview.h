@@ -12,19 +12,23 @@
 // input and the output as heatmaps side by side (rows = tokens), on one symmetric colour scale
 // unless the user unticks it.
 //
-// The input is found in the session's full trace from the step's layer and block:
+// The input is the stage the trace records as the LayerNorm's input (Stage::inputs), looked up in
+// the session's full trace (a Pre-LN layer's input belongs to the previous layer):
 //   Post-LN: attn_norm ← attn_residual, cross_norm ← cross_residual, ffn_norm ← ffn_residual
-//   Pre-LN:  attn_norm ← the layer's input (X, or the previous layer's output),
+//   Pre-LN:  attn_norm ← the layer's input (input, or the previous layer's layer_output),
 //            cross_norm ← attn_residual, ffn_norm ← attn_residual (encoder) / cross_residual (decoder)
 //   encoder_output / decoder_output ← the stack's last layer_output
-// When it cannot be found only the output heatmap is shown. Steps that are not a LayerNorm (and
-// one attention block, which has none) show a short message instead of the plots.
+// The layer's input is named as the engine's layer formulas write it: X in an encoder layer, Y in
+// a decoder layer. When the input cannot be found only the output heatmap is shown. Steps that
+// are not a LayerNorm (and one attention block, which has none) show a short message instead of
+// the plots.
 
 #include "core/trace.h"
+#include "views/captionedview.h"
 
 #include <QSharedPointer>
 #include <QString>
-#include <QWidget>
+#include <QVector>
 
 #include <utility>
 #include <vector>
@@ -32,17 +36,14 @@
 class QCheckBox;
 class QCPAxisTicker;
 class QCustomPlot;
-class QEvent;
-class QLabel;
 class QResizeEvent;
 
 namespace attnlab {
 
 class HeatmapView;
-class RefreshWhenVisible;
 class Session;
 
-class LayerNormView : public QWidget {
+class LayerNormView : public CaptionedView {
     Q_OBJECT
 public:
     /// ε when the trace has no model (PyTorch's layer_norm_eps default).
@@ -83,31 +84,30 @@ public:
     HeatmapView* outputView() const { return m_outputView; }
     /// One symmetric colour range for both heatmaps (on by default).
     QCheckBox* sharedScaleBox() const { return m_shared; }
-    /// The formula with ε, and what the plots show.
-    QLabel* captionLabel() const { return m_caption; }
-    /// Shown instead of the plots when there is no LayerNorm stage to show.
-    QLabel* messageLabel() const { return m_message; }
+    // captionLabel(): the formula with ε, and what the plots show; messageLabel(): shown instead
+    // of the plots when there is no LayerNorm stage to show.
 
 private:
-    void refresh();
-    void showMessage(const QString& text);
+    void setUpLayout();
+    void refresh() override;
+    void showNoStage();
+    void readStatistics(const LabeledMatrix& mean, const LabeledMatrix& variance);
+    void readModel(const Trace& trace, const Stage& stage);
+    void findInput(const Stage& stage);
+    void writeCaption();
     void drawStatistics();
+    void drawMeans(const QVector<double>& keys);
+    void drawVariances(const QVector<double>& keys);
     void drawHeatmaps();
-    void retranslate();
-    void applyFonts();
-    void changeEvent(QEvent* event) override;
+    void retranslate() override;
+    void applyFonts() override;
     void resizeEvent(QResizeEvent* event) override;
 
-    Session* m_session;
-    QLabel* m_caption;
-    QLabel* m_message;
-    QWidget* m_content;
     QCustomPlot* m_meanPlot;
     QCustomPlot* m_variancePlot;
     QCheckBox* m_shared;
     HeatmapView* m_inputView;
     HeatmapView* m_outputView;
-    RefreshWhenVisible* m_redraw = nullptr;
     QSharedPointer<QCPAxisTicker> m_linearTicker; ///< the variance axis' two tickers
     QSharedPointer<QCPAxisTicker> m_logTicker;
 
@@ -118,7 +118,7 @@ private:
     LabeledMatrix m_input; ///< empty when the input was not found
     QString m_outputFormula; ///< the stage's formula, e.g. "N₁ = LN₁(R₁)"
     QString m_inputTitle;    ///< what the input is, e.g. "R₁ = X + SA(X)"
-    QString m_inputName;     ///< the input as the formula names it, e.g. "R₁"
+    QString m_inputName;     ///< the input as the formulas name it, e.g. "R₁", "X"
     std::vector<QString> m_tokens;
     std::vector<double> m_inMean;
     std::vector<double> m_inVar;

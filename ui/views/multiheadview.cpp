@@ -1,14 +1,12 @@
 #include "views/multiheadview.h"
 
 #include "views/heatmapview.h"
-#include "widgets/refreshwhenvisible.h"
 #include "session/session.h"
 #include "session/stages.h"
 
 #include <qcustomplot.h>
 
 #include <QCheckBox>
-#include <QEvent>
 #include <QFrame>
 #include <QGridLayout>
 #include <QHBoxLayout>
@@ -64,8 +62,7 @@ QColor MultiHeadView::headColor(int head)
 }
 
 MultiHeadView::MultiHeadView(Session* session, QWidget* parent)
-    : QWidget(parent)
-    , m_session(session)
+    : SessionView(session, parent)
     , m_stack(new QStackedWidget(this))
     , m_headsCaption(new QLabel(this))
     , m_shared(new QCheckBox(tr("Shared colour scale"), this))
@@ -125,15 +122,13 @@ MultiHeadView::MultiHeadView(Session* session, QWidget* parent)
     });
 
     connect(m_shared, &QCheckBox::toggled, this, &MultiHeadView::applySharedScale);
-    auto* redraw = new RefreshWhenVisible(this, [this] { showTrace(); });
-    connect(session, &Session::traceChanged, redraw, &RefreshWhenVisible::request);
     connect(session, &Session::stepChanged, this, [this] {
         if (m_mode == Mode::Heads)
             showHeads();
     });
     connect(session, &Session::headChanged, this, &MultiHeadView::updateHighlight);
     connect(session, &Session::selectionChanged, this, &MultiHeadView::updateSelection);
-    showTrace();
+    refresh();
 }
 
 void MultiHeadView::setMode(Mode mode)
@@ -142,7 +137,7 @@ void MultiHeadView::setMode(Mode mode)
         return;
     m_mode = mode;
     m_stack->setCurrentIndex(mode == Mode::Heads ? 0 : 1);
-    showTrace(); // only the visible mode is kept up to date
+    refresh(); // only the visible mode is kept up to date
     recheckCellValuesLater();
     emit modeChanged(mode);
 }
@@ -157,9 +152,19 @@ QFrame* MultiHeadView::headFrame(int head) const
     return head >= 0 && head < headPlotCount() ? m_heads[static_cast<std::size_t>(head)].frame : nullptr;
 }
 
-void MultiHeadView::showTrace()
+QList<QCustomPlot*> MultiHeadView::exportedPlots() const
 {
-    if (!m_session->trace())
+    if (m_mode == Mode::Concat)
+        return {m_concat->plot(), m_output->plot()};
+    QList<QCustomPlot*> plots;
+    for (const HeadCell& cell : m_heads)
+        plots.append(cell.view->plot());
+    return plots;
+}
+
+void MultiHeadView::refresh()
+{
+    if (!session()->trace())
         return;
     if (m_mode == Mode::Heads)
         showHeads();
@@ -204,8 +209,8 @@ void MultiHeadView::rebuildGrid(int heads)
         // Any click on the plot focuses the head, a click on a cell also selects that cell.
         connect(cell.view->plot(), &QCustomPlot::mousePress, this, [this, h] { activateHead(h); });
         connect(cell.view, &HeatmapView::cellClicked, this, [this](int r, int c) {
-            if (m_session->stepId() == m_gridStage)
-                m_session->selectCell(r, c);
+            if (session()->stepId() == m_gridStage)
+                session()->selectCell(r, c);
         });
         m_heads.push_back(cell);
     }
@@ -264,13 +269,13 @@ void MultiHeadView::layoutGrid()
 
 void MultiHeadView::resizeEvent(QResizeEvent* event)
 {
-    QWidget::resizeEvent(event);
+    SessionView::resizeEvent(event);
     layoutGrid();
 }
 
 void MultiHeadView::showEvent(QShowEvent* event)
 {
-    QWidget::showEvent(event);
+    SessionView::showEvent(event);
     recheckCellValuesLater();
 }
 
@@ -288,19 +293,16 @@ void MultiHeadView::recheckCellValuesLater()
     });
 }
 
-void MultiHeadView::changeEvent(QEvent* event)
+void MultiHeadView::applyPalette()
 {
-    QWidget::changeEvent(event);
-    if (event->type() == QEvent::PaletteChange) {
-        m_highlighted = -1; // the outline takes its colour from the palette: draw it again
-        updateHighlight();
-    }
+    m_highlighted = -1; // the outline takes its colour from the palette: draw it again
+    updateHighlight();
 }
 
 void MultiHeadView::showHeads()
 {
-    const auto& trace = m_session->trace();
-    const std::string step = m_session->stepId().toStdString();
+    const auto& trace = session()->trace();
+    const std::string step = session()->stepId().toStdString();
     m_gridStage = isPerHeadStage(step) ? QString::fromStdString(step) : QStringLiteral("weights");
     const int heads = trace->config.heads;
     if (heads != headPlotCount())
@@ -338,10 +340,10 @@ void MultiHeadView::updateSelection()
 {
     // The session's selection belongs to the current step's matrix: shown only when the grid
     // shows that step, in every head (the same query and key, compared across heads).
-    const bool same = m_session->stepId() == m_gridStage;
+    const bool same = session()->stepId() == m_gridStage;
     for (const HeadCell& cell : m_heads) {
         if (same)
-            cell.view->setSelectedCell(m_session->selectedRow(), m_session->selectedColumn());
+            cell.view->setSelectedCell(session()->selectedRow(), session()->selectedColumn());
         else
             cell.view->setSelectedCell(-1, -1);
     }
@@ -349,7 +351,7 @@ void MultiHeadView::updateSelection()
 
 void MultiHeadView::updateHighlight()
 {
-    const int current = m_session->head();
+    const int current = session()->head();
     if (current != m_highlighted) {
         for (int h = 0; h < headPlotCount(); ++h) {
             QFrame* frame = m_heads[static_cast<std::size_t>(h)].frame;
@@ -375,7 +377,7 @@ void MultiHeadView::updateHighlight()
 
 void MultiHeadView::activateHead(int head)
 {
-    m_session->setHead(head);
+    session()->setHead(head);
     emit headActivated(head);
 }
 
@@ -383,7 +385,7 @@ void MultiHeadView::activateHead(int head)
 
 void MultiHeadView::showConcat()
 {
-    const auto& trace = m_session->trace();
+    const auto& trace = session()->trace();
     const Stage* concat = trace->find("concat");
     const Stage* output = trace->find("output");
     if (!concat || !output)
@@ -474,7 +476,7 @@ void MultiHeadView::decorateConcat()
     bool hasOutline = false;
     for (int i = 0; i < p->itemCount(); ++i)
         hasOutline = hasOutline || p->item(i)->objectName() == kCurrentHeadItem;
-    const int current = m_session->head();
+    const int current = session()->head();
     if (!hasOutline && current >= 0 && current < m_concatHeads) {
         auto* outline = new QCPItemRect(p);
         outline->setObjectName(kCurrentHeadItem);

@@ -13,14 +13,16 @@
 // The head colours (Okabe–Ito, colour-blind safe) are the same in both modes: the bar above a
 // small multiple matches its block in the concatenation.
 
+#include "views/sessionview.h"
+
 #include <QColor>
 #include <QPointer>
 #include <QString>
-#include <QWidget>
 
 #include <vector>
 
 class QCheckBox;
+class QCustomPlot;
 class QFrame;
 class QGridLayout;
 class QLabel;
@@ -31,7 +33,7 @@ namespace attnlab {
 class HeatmapView;
 class Session;
 
-class MultiHeadView : public QWidget {
+class MultiHeadView : public SessionView {
     Q_OBJECT
 public:
     enum class Mode {
@@ -67,6 +69,9 @@ public:
     /// The colour of 0-based `head` (Okabe–Ito, repeating after 8).
     static QColor headColor(int head);
 
+    /// The plots of the mode shown: the heads' small multiples, or the concatenation and the output.
+    QList<QCustomPlot*> exportedPlots() const override;
+
 signals:
     /// The user clicked head `head` (0-based) in the grid or its block in the concatenation.
     void headActivated(int head);
@@ -79,7 +84,7 @@ private:
         HeatmapView* view = nullptr;
     };
 
-    void showTrace();
+    void refresh() override;
     void showHeads();
     void showConcat();
     void rebuildGrid(int heads);
@@ -90,11 +95,10 @@ private:
     void activateHead(int head);
     void decorateConcat();
     void resizeEvent(QResizeEvent* event) override;
-    void changeEvent(QEvent* event) override;
+    void applyPalette() override;
     void showEvent(QShowEvent* event) override;
     void recheckCellValuesLater();
 
-    Session* m_session;
     Mode m_mode = Mode::Heads;
     QStackedWidget* m_stack;
 

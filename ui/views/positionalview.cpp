@@ -2,13 +2,11 @@
 
 #include "views/heatmapview.h"
 #include "plot/plotting.h"
-#include "widgets/refreshwhenvisible.h"
 #include "session/session.h"
 
 #include <qcustomplot.h>
 
 #include <QComboBox>
-#include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -59,8 +57,7 @@ QCPItemLine* dashedLine(QCustomPlot* plot, double x0, double y0, double x1, doub
 } // namespace
 
 PositionalEncodingView::PositionalEncodingView(Session* session, QWidget* parent)
-    : QWidget(parent)
-    , m_session(session)
+    : SessionView(session, parent)
     , m_kind(new QComboBox(this))
     , m_dimsEdit(new QLineEdit(this))
     , m_message(new QLabel(this))
@@ -70,7 +67,38 @@ PositionalEncodingView::PositionalEncodingView(Session* session, QWidget* parent
     , m_similarity(new HeatmapView(this))
 {
     auto* root = new QVBoxLayout(this);
+    setUpControls(root);
+    m_caption->setWordWrap(true);
+    m_caption->setTextFormat(Qt::PlainText);
+    root->addWidget(m_caption);
 
+    // The table on the left (tall: one row per position); waves and similarity on the right.
+    auto* plots = new QHBoxLayout;
+    plots->addWidget(m_matrix, 4);
+    auto* right = new QVBoxLayout;
+    right->addWidget(m_curves, 11);
+    right->addWidget(m_similarity, 9);
+    plots->addLayout(right, 5);
+    root->addLayout(plots, 1);
+    setUpCurvesPlot();
+    applyFonts();
+
+    // The sentence markers and P = 0 notes go again whenever the heatmaps redraw (which removes items).
+    connect(m_matrix->plot(), &QCustomPlot::beforeReplot, this, &PositionalEncodingView::decoratePlots);
+    connect(m_similarity->plot(), &QCustomPlot::beforeReplot, this, &PositionalEncodingView::decoratePlots);
+
+    connect(m_kind, &QComboBox::currentIndexChanged, this, &PositionalEncodingView::applyKind);
+    connect(m_dimsEdit, &QLineEdit::textChanged, this, [this] {
+        parseDimensions();
+        drawCurves();
+    });
+    connect(session, &Session::inputChanged, this, &PositionalEncodingView::followConfig);
+    followConfig();
+    refresh();
+}
+
+void PositionalEncodingView::setUpControls(QVBoxLayout* root)
+{
     auto* controls = new QHBoxLayout;
     auto* kindLabel = new QLabel(tr("Encoding:"), this);
     kindLabel->setBuddy(m_kind);
@@ -92,20 +120,10 @@ PositionalEncodingView::PositionalEncodingView(Session* session, QWidget* parent
     controls->addWidget(m_message, 10);
     controls->addStretch(1); // keeps the controls together while the message is hidden
     root->addLayout(controls);
+}
 
-    m_caption->setWordWrap(true);
-    m_caption->setTextFormat(Qt::PlainText);
-    root->addWidget(m_caption);
-
-    // The table on the left (tall: one row per position); waves and similarity on the right.
-    auto* plots = new QHBoxLayout;
-    plots->addWidget(m_matrix, 4);
-    auto* right = new QVBoxLayout;
-    right->addWidget(m_curves, 11);
-    right->addWidget(m_similarity, 9);
-    plots->addLayout(right, 5);
-    root->addLayout(plots, 1);
-
+void PositionalEncodingView::setUpCurvesPlot()
+{
     // Curves: x = position, y = PE value; a title row above and the legend under the plot.
     m_curves->plotLayout()->insertRow(0);
     m_curves->plotLayout()->addElement(0, 0, new QCPTextElement(m_curves, tr("Columns of P across positions")));
@@ -120,22 +138,6 @@ PositionalEncodingView::PositionalEncodingView(Session* session, QWidget* parent
     m_curves->legend->setWrap(2);
     m_curves->legend->setBorderPen(Qt::NoPen);
     m_curves->setMinimumHeight(200);
-    applyFonts();
-
-    // The sentence markers and P = 0 notes go again whenever the heatmaps redraw (which removes items).
-    connect(m_matrix->plot(), &QCustomPlot::beforeReplot, this, &PositionalEncodingView::decoratePlots);
-    connect(m_similarity->plot(), &QCustomPlot::beforeReplot, this, &PositionalEncodingView::decoratePlots);
-
-    connect(m_kind, &QComboBox::currentIndexChanged, this, &PositionalEncodingView::applyKind);
-    connect(m_dimsEdit, &QLineEdit::textChanged, this, [this] {
-        parseDimensions();
-        drawCurves();
-    });
-    connect(session, &Session::inputChanged, this, &PositionalEncodingView::followConfig);
-    auto* redraw = new RefreshWhenVisible(this, [this] { showTrace(); });
-    connect(session, &Session::traceChanged, redraw, &RefreshWhenVisible::request);
-    followConfig();
-    showTrace();
 }
 
 void PositionalEncodingView::applyFonts()
@@ -143,17 +145,10 @@ void PositionalEncodingView::applyFonts()
     applyPlotFonts(m_curves, font()); // the widget's font, with its CJK fallback families
 }
 
-void PositionalEncodingView::changeEvent(QEvent* event)
-{
-    QWidget::changeEvent(event);
-    if (event->type() == QEvent::FontChange)
-        applyFonts();
-}
-
 void PositionalEncodingView::followConfig()
 {
     // The session may change elsewhere (a loaded session file, the settings panel).
-    const QString name = kindName(m_session->config().positional);
+    const QString name = kindName(session()->config().positional);
     const QSignalBlocker block(m_kind); // following is not choosing: do not call setConfig back
     m_kind->setCurrentIndex(m_kind->findData(name));
 }
@@ -163,9 +158,9 @@ void PositionalEncodingView::applyKind()
     const auto kind = parsePositionalEncoding(m_kind->currentData().toString().toStdString());
     if (!kind)
         return;
-    Config c = m_session->config();
+    Config c = session()->config();
     c.positional = *kind;
-    m_session->setConfig(c);
+    session()->setConfig(c);
 }
 
 std::vector<int> PositionalEncodingView::defaultDimensions() const
@@ -180,9 +175,9 @@ std::vector<int> PositionalEncodingView::defaultDimensions() const
     return out;
 }
 
-void PositionalEncodingView::showTrace()
+void PositionalEncodingView::refresh()
 {
-    const auto& trace = m_session->trace();
+    const auto& trace = session()->trace();
     if (!trace)
         return;
     const int oldTokens = m_tokens;
@@ -190,21 +185,8 @@ void PositionalEncodingView::showTrace()
     const int oldD = m_dModel;
     m_dModel = trace->config.dModel;
     const int positions = std::max(m_tokens, kMinPositions);
-    Eigen::MatrixXf table = m_session->positionalTable(positions);
-    // Typing a short sentence changes neither the table nor P·Pᵀ: redraw only what changed.
-    const bool sameTable = table.rows() == m_table.rows() && table.cols() == m_table.cols() && table == m_table;
-    if (!sameTable) {
-        m_table = std::move(table);
-        m_sim = m_table * m_table.transpose(); // (P x P) = P (P x d) · Pᵀ (d x P)
-        m_allZero = m_table.isZero(0);
-        const Labels posLabels = numberLabels(positions);
-        m_matrix->setMatrix({"P", m_table, posLabels, numberLabels(m_dModel, "d")},
-                            tr("Positional encoding P: %1 positions × %2 dimensions").arg(positions).arg(m_dModel),
-                            HeatmapView::Scale::Signed);
-        m_similarity->setMatrix({"P\u00B7P\u1D40", m_sim, posLabels, posLabels},
-                                tr("Similarity P·Pᵀ of every position with every other"), HeatmapView::Scale::Signed);
-        decoratePlots();
-    } else if (m_tokens != oldTokens) {
+    const bool sameTable = drawTables(positions);
+    if (sameTable && m_tokens != oldTokens) {
         // Only the sentence's length changed: move its markers.
         for (HeatmapView* view : {m_matrix, m_similarity}) {
             QCustomPlot* p = view->plot();
@@ -217,25 +199,50 @@ void PositionalEncodingView::showTrace()
         m_matrix->plot()->replot(QCustomPlot::rpQueuedReplot);
         m_similarity->plot()->replot(QCustomPlot::rpQueuedReplot);
     }
+    followDimensions(oldD);
+    if (!sameTable || m_tokens != oldTokens || m_dModel != oldD)
+        drawCurves();
+    writeCaption(positions);
+}
 
-    // Dimensions: a box still holding its default follows a new d_model; a typed one is re-checked.
-    const QString defaults = [this] {
-        QStringList parts;
-        for (int d : defaultDimensions())
-            parts << QString::number(d);
-        return parts.join(QStringLiteral(", "));
-    }();
-    if (m_dimsEdit->text() == m_defaultDimsText || oldD == 0) {
+bool PositionalEncodingView::drawTables(int positions)
+{
+    Eigen::MatrixXf table = session()->positionalTable(positions);
+    // Typing a short sentence changes neither the table nor P·Pᵀ: redraw only what changed.
+    if (table.rows() == m_table.rows() && table.cols() == m_table.cols() && table == m_table)
+        return true;
+    m_table = std::move(table);
+    m_sim = m_table * m_table.transpose(); // (P x P) = P (P x d) · Pᵀ (d x P)
+    m_allZero = m_table.isZero(0);
+    const Labels posLabels = numberLabels(positions);
+    m_matrix->setMatrix({"P", m_table, posLabels, numberLabels(m_dModel, "d")},
+                        tr("Positional encoding P: %1 positions × %2 dimensions").arg(positions).arg(m_dModel),
+                        HeatmapView::Scale::Signed);
+    m_similarity->setMatrix({"P\u00B7P\u1D40", m_sim, posLabels, posLabels},
+                            tr("Similarity P·Pᵀ of every position with every other"), HeatmapView::Scale::Signed);
+    decoratePlots();
+    return false;
+}
+
+void PositionalEncodingView::followDimensions(int oldDModel)
+{
+    // A box still holding its default follows a new d_model; a typed one is re-checked.
+    QStringList parts;
+    for (int d : defaultDimensions())
+        parts << QString::number(d);
+    const QString defaults = parts.join(QStringLiteral(", "));
+    if (m_dimsEdit->text() == m_defaultDimsText || oldDModel == 0) {
         m_defaultDimsText = defaults;
         const QSignalBlocker block(m_dimsEdit);
         m_dimsEdit->setText(defaults);
     }
     parseDimensions();
-    if (!sameTable || m_tokens != oldTokens || m_dModel != oldD)
-        drawCurves();
+}
 
-    // The caption: how much is shown, where the sentence is, and what this encoding means.
-    const auto kind = trace->config.positional;
+void PositionalEncodingView::writeCaption(int positions)
+{
+    // How much is shown, where the sentence is, and what this encoding means.
+    const auto& trace = session()->trace();
     QString shown = m_tokens < positions
         ? tr("Showing %1 positions (0–%2) × %3 dimensions. The sentence's %4 tokens are the first %4 rows "
              "(above the dashed line); the rest show how the pattern continues.")
@@ -245,7 +252,7 @@ void PositionalEncodingView::showTrace()
               .arg(m_tokens)
         : tr("Showing the sentence's %1 positions × %2 dimensions.").arg(positions).arg(m_dModel);
     QString meaning;
-    switch (kind) {
+    switch (trace->config.positional) {
     case PositionalEncoding::Sinusoidal:
         meaning = tr("Each pair of columns is a sine and a cosine: low dimensions oscillate fast, high ones slowly, "
                      "so every position gets its own code and nearby positions get similar codes (the dark band "
@@ -311,7 +318,7 @@ void PositionalEncodingView::decoratePlots()
 
 QString PositionalEncodingView::legendName(int dim) const
 {
-    const auto kind = m_session->trace()->config.positional;
+    const auto kind = session()->trace()->config.positional;
     if (kind == PositionalEncoding::Learned)
         return tr("dim %1 (learned)").arg(dim);
     if (kind == PositionalEncoding::None)

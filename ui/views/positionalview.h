@@ -9,10 +9,11 @@
 
 #include <Eigen/Core>
 
+#include "views/sessionview.h"
+
 #include <QObject>
 #include <QPointer>
 #include <QString>
-#include <QWidget>
 
 #include <vector>
 
@@ -20,13 +21,14 @@ class QComboBox;
 class QCustomPlot;
 class QLabel;
 class QLineEdit;
+class QVBoxLayout;
 
 namespace attnlab {
 
 class HeatmapView;
 class Session;
 
-class PositionalEncodingView : public QWidget {
+class PositionalEncodingView : public SessionView {
     Q_OBJECT
 public:
     /// At least this many positions are shown, however short the sentence.
@@ -56,7 +58,12 @@ public:
     int positionCount() const { return static_cast<int>(m_table.rows()); }
 
 private:
-    void showTrace();
+    void setUpControls(QVBoxLayout* root);
+    void setUpCurvesPlot();
+    void refresh() override;
+    bool drawTables(int positions);
+    void followDimensions(int oldDModel);
+    void writeCaption(int positions);
     void followConfig();
     void applyKind();
     void parseDimensions();
@@ -64,10 +71,8 @@ private:
     void decoratePlots();
     QString legendName(int dim) const;
     std::vector<int> defaultDimensions() const;
-    void changeEvent(QEvent* event) override;
-    void applyFonts();
+    void applyFonts() override;
 
-    Session* m_session;
     QComboBox* m_kind;
     QLineEdit* m_dimsEdit;
     QLabel* m_message;

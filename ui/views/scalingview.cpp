@@ -6,7 +6,6 @@
 
 #include <qcustomplot.h>
 
-#include <QEvent>
 #include <QEventLoop>
 #include <QFutureWatcher>
 #include <QGridLayout>
@@ -96,8 +95,7 @@ QCPItemStraightLine* dkLine(QCustomPlot* plot)
 } // namespace
 
 SoftmaxScalingView::SoftmaxScalingView(Session* session, QWidget* parent)
-    : QWidget(parent)
-    , m_session(session)
+    : SessionView(session, parent)
     , m_caption(new QLabel(this))
     , m_dkLabel(new QLabel(this))
     , m_dkSlider(new QSlider(Qt::Horizontal, this))
@@ -146,7 +144,7 @@ void SoftmaxScalingView::watchStatistics(bool start)
 
 void SoftmaxScalingView::showEvent(QShowEvent* event)
 {
-    QWidget::showEvent(event);
+    SessionView::showEvent(event);
     watchStatistics(true);
 }
 
@@ -380,15 +378,6 @@ void SoftmaxScalingView::applyFonts()
         note->setFont(font());
     if (!m_row.scores.empty())
         showDk(); // the bar labels
-}
-
-void SoftmaxScalingView::changeEvent(QEvent* event)
-{
-    QWidget::changeEvent(event);
-    if (event->type() == QEvent::FontChange)
-        applyFonts();
-    else if (event->type() == QEvent::LanguageChange)
-        retranslate();
 }
 
 } // namespace attnlab

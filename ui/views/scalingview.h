@@ -18,17 +18,15 @@
 // takes the Session like every view.
 
 #include "demo/softmax_scaling.h"
+#include "views/sessionview.h"
 
 #include <Eigen/Core>
-
-#include <QWidget>
 
 #include <array>
 #include <cstdint>
 #include <vector>
 
 class QCustomPlot;
-class QEvent;
 class QShowEvent;
 class QLabel;
 class QSlider;
@@ -39,7 +37,7 @@ namespace attnlab {
 
 class Session;
 
-class SoftmaxScalingView : public QWidget {
+class SoftmaxScalingView : public SessionView {
     Q_OBJECT
 public:
     static constexpr int kKeys = SoftmaxScaling::keys;                       ///< n: keys in the example row
@@ -110,13 +108,11 @@ private:
     void setupBarPlots();
     void setupCurvePlots();
     void showStatistics(const ScalingStatistics& statistics);
-    void retranslate();
-    void applyFonts();
+    void retranslate() override;
+    void applyFonts() override;
     void showDk();
     void drawBars(QCustomPlot* plot, const std::vector<double>& row, const QString& title);
-    void changeEvent(QEvent* event) override;
 
-    Session* m_session;
     QLabel* m_caption;
     QLabel* m_dkLabel;
     QSlider* m_dkSlider;

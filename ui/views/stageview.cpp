@@ -1,7 +1,6 @@
 #include "views/stageview.h"
 
 #include "views/heatmapview.h"
-#include "widgets/refreshwhenvisible.h"
 #include "session/session.h"
 #include "session/stages.h"
 
@@ -16,8 +15,7 @@
 namespace attnlab {
 
 StageView::StageView(Session* session, QWidget* parent)
-    : QWidget(parent)
-    , m_session(session)
+    : SessionView(session, parent)
     , m_matrixChoice(new QComboBox(this))
     , m_shared(new QCheckBox(tr("Same colour scale for all heads"), this))
     , m_shape(new QLabel(this))
@@ -37,24 +35,27 @@ StageView::StageView(Session* session, QWidget* parent)
 
     connect(m_heatmap, &HeatmapView::cellClicked, session, &Session::selectCell);
     connect(session, &Session::selectionChanged, m_heatmap, &HeatmapView::setSelectedCell);
-    connect(session, &Session::highlightChanged, this, [this] { m_heatmap->setHighlight(m_session->highlight()); });
-    auto* redraw = new RefreshWhenVisible(this, [this] { refresh(); });
-    connect(session, &Session::traceChanged, redraw, &RefreshWhenVisible::request);
-    connect(session, &Session::stepChanged, this, [this, redraw] {
+    connect(session, &Session::highlightChanged, this, [this] { m_heatmap->setHighlight(this->session()->highlight()); });
+    connect(session, &Session::stepChanged, this, [this] {
         m_matrixChoice->setCurrentIndex(0);
-        redraw->request();
+        requestRefresh();
     });
-    connect(session, &Session::headChanged, redraw, &RefreshWhenVisible::request);
+    refreshOn(&Session::headChanged);
     connect(m_matrixChoice, &QComboBox::currentIndexChanged, this, &StageView::refresh);
     connect(m_shared, &QCheckBox::toggled, this, &StageView::refresh);
     refresh();
 }
 
+QList<QCustomPlot*> StageView::exportedPlots() const
+{
+    return {m_heatmap->plot()};
+}
+
 const Stage* StageView::stage() const
 {
-    const auto& step = m_session->currentStep();
-    const std::optional<int> head = step.perHead ? std::optional<int>(m_session->head()) : std::nullopt;
-    return m_session->trace()->find(step.id.toStdString(), head);
+    const auto& step = session()->currentStep();
+    const std::optional<int> head = step.perHead ? std::optional<int>(session()->head()) : std::nullopt;
+    return session()->trace()->find(step.id.toStdString(), head);
 }
 
 void StageView::refresh()
@@ -83,7 +84,7 @@ void StageView::refresh()
     m_shared->setVisible(s->head.has_value() && scale == HeatmapView::Scale::Signed);
     double shared = 0;
     if (m_shared->isVisible() && m_shared->isChecked()) {
-        for (const auto& other : m_session->trace()->stages) {
+        for (const auto& other : session()->trace()->stages) {
             if (other.id != s->id)
                 continue;
             const Eigen::MatrixXf& v = other.main().values;
@@ -94,8 +95,8 @@ void StageView::refresh()
         }
     }
     m_heatmap->setSharedMaxAbs(shared);
-    m_heatmap->setSelectedCell(m_session->selectedRow(), m_session->selectedColumn());
-    m_heatmap->setHighlight(m_session->highlight());
+    m_heatmap->setSelectedCell(session()->selectedRow(), session()->selectedColumn());
+    m_heatmap->setHighlight(session()->highlight());
     m_heatmap->setMatrix(m, m_title, scale);
 }
 

@@ -2,10 +2,11 @@
 // The current stage's matrix as a labelled heatmap (Q, K, V, X, scores, mask, weights,
 // outputs): the current head for per-head stages, with its shape; clicking a cell selects it.
 
-#include <QWidget>
+#include "views/sessionview.h"
 
 class QCheckBox;
 class QComboBox;
+class QCustomPlot;
 class QLabel;
 
 namespace attnlab {
@@ -14,7 +15,7 @@ class HeatmapView;
 class Session;
 struct Stage;
 
-class StageView : public QWidget {
+class StageView : public SessionView {
     Q_OBJECT
 public:
     explicit StageView(Session* session, QWidget* parent = nullptr);
@@ -25,11 +26,12 @@ public:
     const Stage* stage() const;
     /// The title drawn above the heatmap (also used for exports).
     QString title() const { return m_title; }
+    /// The heatmap's plot: the stage view exports as one vector plot with its title and colour bar.
+    QList<QCustomPlot*> exportedPlots() const override;
 
 private:
-    void refresh();
+    void refresh() override;
 
-    Session* m_session;
     QComboBox* m_matrixChoice;
     QCheckBox* m_shared;
     QLabel* m_shape;

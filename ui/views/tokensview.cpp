@@ -1,7 +1,6 @@
 #include "views/tokensview.h"
 
 #include "session/messages.h"
-#include "widgets/refreshwhenvisible.h"
 #include "session/session.h"
 #include "text/tokenizer.h"
 
@@ -36,8 +35,7 @@ QString kindOf(const QString& token)
 } // namespace
 
 TokensView::TokensView(Session* session, QWidget* parent)
-    : QWidget(parent)
-    , m_session(session)
+    : SessionView(session, parent)
     , m_summary(new QLabel(this))
     , m_table(new QTableWidget(this))
 {
@@ -50,14 +48,12 @@ TokensView::TokensView(Session* session, QWidget* parent)
     m_table->verticalHeader()->setVisible(false);
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    auto* redraw = new RefreshWhenVisible(this, [this] { refresh(); });
-    connect(session, &Session::traceChanged, redraw, &RefreshWhenVisible::request);
     refresh();
 }
 
 void TokensView::refresh()
 {
-    const auto& trace = *m_session->trace();
+    const auto& trace = *session()->trace();
     m_table->setHorizontalHeaderLabels({tr("Position"), tr("Token"), tr("Kind"), tr("UTF-8 bytes")});
     m_table->setRowCount(static_cast<int>(trace.tokens.size()));
     QFont big = font();

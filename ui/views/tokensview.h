@@ -1,7 +1,7 @@
 #pragma once
 // The tokens step: what the tokenizer made of the sentence, one row per token.
 
-#include <QWidget>
+#include "views/sessionview.h"
 
 class QLabel;
 class QTableWidget;
@@ -10,7 +10,7 @@ namespace attnlab {
 
 class Session;
 
-class TokensView : public QWidget {
+class TokensView : public SessionView {
     Q_OBJECT
 public:
     explicit TokensView(Session* session, QWidget* parent = nullptr);
@@ -18,9 +18,8 @@ public:
     QTableWidget* table() const { return m_table; }
 
 private:
-    void refresh();
+    void refresh() override;
 
-    Session* m_session;
     QLabel* m_summary;
     QTableWidget* m_table;
 };

@@ -40,6 +40,17 @@ DecoderPanel::DecoderPanel(Session* session, QWidget* parent)
     , m_debounce(new QTimer(this))
     , m_playTimer(new QTimer(this))
 {
+    setUpLayout();
+    connectControls();
+    connect(session, &Session::traceChanged, this, &DecoderPanel::sync);
+    connect(session, &Session::decodingChanged, this, &DecoderPanel::sync);
+    connect(session, &Session::inputChanged, this, &DecoderPanel::sync);
+    retranslate();
+    sync();
+}
+
+void DecoderPanel::setUpLayout()
+{
     // Two rows, so that presenter-mode type never pushes the window past the screen: the
     // decoder's input, then the generation stepper and what has been written.
     auto* layout = new QVBoxLayout(this);
@@ -78,7 +89,10 @@ DecoderPanel::DecoderPanel(Session* session, QWidget* parent)
     m_debounce->setSingleShot(true);
     m_debounce->setInterval(150);
     m_playTimer->setInterval(1500);
+}
 
+void DecoderPanel::connectControls()
+{
     connect(m_generate, &QRadioButton::toggled, this, [this](bool on) {
         if (on)
             m_session->setTarget(std::nullopt);
@@ -118,11 +132,6 @@ DecoderPanel::DecoderPanel(Session* session, QWidget* parent)
         }
         m_session->setGenerationStep(m_session->generationStep() + 1);
     });
-    connect(session, &Session::traceChanged, this, &DecoderPanel::sync);
-    connect(session, &Session::decodingChanged, this, &DecoderPanel::sync);
-    connect(session, &Session::inputChanged, this, &DecoderPanel::sync);
-    retranslate();
-    sync();
 }
 
 void DecoderPanel::applyTarget()

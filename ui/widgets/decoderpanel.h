@@ -32,6 +32,8 @@ public:
     QLabel* outputLabel() const { return m_output; }
 
 private:
+    void setUpLayout();
+    void connectControls();
     void sync();
     void applyTarget();
     void retranslate();

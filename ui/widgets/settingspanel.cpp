@@ -50,6 +50,18 @@ SettingsPanel::SettingsPanel(Session* session, QWidget* parent)
     , m_modelInfo(new QLabel(this))
 {
     auto* form = new QFormLayout(this);
+    addModelRows(form);
+    addAttentionRows(form);
+    addMaskRows(form);
+    addWeightsRows(form);
+    syncFromSession();
+    connectControls();
+    connect(session, &Session::inputChanged, this, &SettingsPanel::syncFromSession);
+    connect(session, &Session::traceChanged, this, &SettingsPanel::syncFromSession);
+}
+
+void SettingsPanel::addModelRows(QFormLayout* form)
+{
     // What is computed: one attention block, or a whole encoder–decoder.
     m_model->addItem(tr("one attention block"), static_cast<int>(ModelKind::None));
     m_model->addItem(tr("Transformer: trained (reversal)"), static_cast<int>(ModelKind::Reversal));
@@ -76,7 +88,10 @@ SettingsPanel::SettingsPanel(Session* session, QWidget* parent)
     // runs into the row below.
     m_modelInfo->setMinimumHeight(3 * m_modelInfo->fontMetrics().lineSpacing());
     form->addRow(m_modelInfo);
+}
 
+void SettingsPanel::addAttentionRows(QFormLayout* form)
+{
     m_dModel->setRange(1, ConfigLimits::maxDModel);
     m_dModel->setToolTip(tr("Width of every token vector"));
     form->addRow(tr("d_model"), m_dModel);
@@ -95,7 +110,10 @@ SettingsPanel::SettingsPanel(Session* session, QWidget* parent)
     form->addRow(tr("Positions"), m_positional);
     form->addRow(m_embedScale);
     form->addRow(m_scale);
+}
 
+void SettingsPanel::addMaskRows(QFormLayout* form)
+{
     m_mask->addItem(tr("none"), static_cast<int>(MaskKind::None));
     m_mask->addItem(tr("causal (look-ahead)"), static_cast<int>(MaskKind::Causal));
     m_mask->addItem(tr("padding"), static_cast<int>(MaskKind::Padding));
@@ -107,7 +125,10 @@ SettingsPanel::SettingsPanel(Session* session, QWidget* parent)
     m_padTo->setSpecialValueText(tr("off"));
     m_padTo->setToolTip(tr("Append <pad> tokens up to this length"));
     form->addRow(tr("Pad to"), m_padTo);
+}
 
+void SettingsPanel::addWeightsRows(QFormLayout* form)
+{
     m_weights->addItem(tr("seeded (Xavier)"), static_cast<int>(WeightsPreset::Seeded));
     m_weights->addItem(tr("identity (W = I)"), static_cast<int>(WeightsPreset::Identity));
     m_weights->addItem(tr("from file"), -1);
@@ -118,9 +139,10 @@ SettingsPanel::SettingsPanel(Session* session, QWidget* parent)
     form->addRow(QString(), weightButtons);
     m_weightsInfo->setWordWrap(true);
     form->addRow(m_weightsInfo);
+}
 
-    syncFromSession();
-
+void SettingsPanel::connectControls()
+{
     connect(m_dModel, &QSpinBox::valueChanged, this, [this](int d) {
         if (!m_syncing)
             fillHeads(d, m_heads->currentData().toInt());
@@ -153,8 +175,6 @@ SettingsPanel::SettingsPanel(Session* session, QWidget* parent)
     connect(m_openWeights, &QPushButton::clicked, this, &SettingsPanel::openWeightsRequested);
     connect(m_saveWeights, &QPushButton::clicked, this, &SettingsPanel::saveWeightsRequested);
     connect(m_openMask, &QPushButton::clicked, this, &SettingsPanel::openMaskRequested);
-    connect(session, &Session::inputChanged, this, &SettingsPanel::syncFromSession);
-    connect(session, &Session::traceChanged, this, &SettingsPanel::syncFromSession);
 }
 
 void SettingsPanel::fillHeads(int dModel, int preferred)

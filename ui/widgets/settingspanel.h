@@ -7,6 +7,7 @@
 
 class QCheckBox;
 class QComboBox;
+class QFormLayout;
 class QLabel;
 class QPushButton;
 class QSpinBox;
@@ -42,6 +43,11 @@ signals:
     void openModelRequested();
 
 private:
+    void addModelRows(QFormLayout* form);
+    void addAttentionRows(QFormLayout* form);
+    void addMaskRows(QFormLayout* form);
+    void addWeightsRows(QFormLayout* form);
+    void connectControls();
     void syncFromSession();
     void apply();
     void fillHeads(int dModel, int preferred);

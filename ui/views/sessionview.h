@@ -1,0 +1,71 @@
+#pragma once
+// What every view of the Session does alike, once: it holds the Session, redraws when the trace
+// changes (at once while it is on screen; at its next show while its window is up but the view
+// itself is hidden: the studio holds many views, and the trace changes on every keystroke),
+// restyles when its font changes (presenter mode and slides change the application font) or its
+// palette does, retranslates on QEvent::LanguageChange, and names the plots it exports.
+//
+// A view derives from it, overrides the hooks it needs and ends its constructor with its first
+// refresh():
+//
+//   refresh()      draw what the Session holds now (called for Session::traceChanged, and for
+//                  the other Session signals a view passes to refreshOn());
+//   retranslate()  set the fixed texts again; the base then asks for a refresh, since titles and
+//                  captions hold numbers and names;
+//   applyFonts()   give the plots the widget's font (QCustomPlot copies fonts only once);
+//   applyPalette() restyle what takes its colours from the palette.
+//
+// A view not inside a shown window (tests, slides, exports) always redraws at once. Views that
+// draw nothing from the trace (the kernel regression and √d_k demonstrations) leave refresh()
+// empty. CaptionedView (views/captionedview.h) adds a caption over the plots and a message in
+// their place for the steps a view has nothing for.
+
+#include <QList>
+#include <QWidget>
+
+class QCustomPlot;
+class QEvent;
+class QShowEvent;
+
+namespace attnlab {
+
+class Session;
+
+class SessionView : public QWidget {
+    Q_OBJECT
+public:
+    Session* session() const { return m_session; }
+
+    /// The plots that make up the view's figure, for exports and slides: by default every
+    /// QCustomPlot inside the view (the heatmaps' plots included).
+    virtual QList<QCustomPlot*> exportedPlots() const;
+
+    /// True while a redraw waits for the view's next show.
+    bool isRefreshPending() const { return m_pending; }
+
+protected:
+    SessionView(Session* session, QWidget* parent);
+
+    /// Redraw now, or at the next show when the view is hidden inside a shown window.
+    void requestRefresh();
+    /// Also redraw, the same way, on `signal` of the Session (traceChanged is always watched).
+    template <typename Signal>
+    void refreshOn(Signal signal)
+    {
+        connect(m_session, signal, this, &SessionView::requestRefresh);
+    }
+
+    virtual void refresh() {}
+    virtual void retranslate() {}
+    virtual void applyFonts() {}
+    virtual void applyPalette() {}
+
+    void changeEvent(QEvent* event) override;
+    void showEvent(QShowEvent* event) override;
+
+private:
+    Session* m_session;
+    bool m_pending = false;
+};
+
+} // namespace attnlab
