@@ -1,16 +1,11 @@
 #include "lessons/deck.h"
 
 #include "views/heatmapview.h"
-#include "views/feedforwardview.h"
-#include "views/kernelregressionview.h"
-#include "views/layernormview.h"
-#include "views/multiheadview.h"
-#include "views/positionalview.h"
-#include "views/scalingview.h"
+#include "views/registry.h"
+#include "views/sessionview.h"
+#include "views/stageview.h"
 #include "session/session.h"
 #include "session/stages.h"
-#include "views/stageview.h"
-#include "views/tokensview.h"
 
 #include <qcustomplot.h>
 
@@ -41,44 +36,12 @@ struct DeckText {
 };
 
 /// The widget the studio would show for this step, offscreen at the figure's size.
-std::unique_ptr<QWidget> makeView(Session* session)
+std::unique_ptr<SessionView> makeView(Session* session)
 {
-    std::unique_ptr<QWidget> w;
-    switch (viewKindFor(session->stepId(), session->view())) {
-    case ViewKind::Tokens:
-        w = std::make_unique<TokensView>(session);
-        break;
-    case ViewKind::Matrix:
-        w = std::make_unique<StageView>(session);
-        break;
-    case ViewKind::LayerNorm:
-        w = std::make_unique<LayerNormView>(session);
-        break;
-    case ViewKind::FeedForward:
-        w = std::make_unique<FeedForwardView>(session);
-        break;
-    case ViewKind::Positional:
-        w = std::make_unique<PositionalEncodingView>(session);
-        break;
-    case ViewKind::Concat: {
-        auto v = std::make_unique<MultiHeadView>(session);
-        v->setMode(MultiHeadView::Mode::Concat);
-        w = std::move(v);
-        break;
-    }
-    case ViewKind::Heads:
-        w = std::make_unique<MultiHeadView>(session);
-        break;
-    case ViewKind::KernelRegression:
-        w = std::make_unique<KernelRegressionView>(session);
-        break;
-    case ViewKind::SoftmaxScaling: {
-        auto v = std::make_unique<SoftmaxScalingView>(session);
-        v->waitForStatistics(); // a slide shows the finished curves, not "computing…"
-        w = std::move(v);
-        break;
-    }
-    }
+    const ViewEntry& entry = viewEntry(viewKindFor(session->stepId(), session->view()));
+    std::unique_ptr<SessionView> w(entry.make(session, nullptr));
+    if (entry.prepareForSlide)
+        entry.prepareForSlide(w.get());
     // Slide type: larger than on screen, for the back row.
     QFont big = QApplication::font();
     big.setPointSizeF(big.pointSizeF() * 1.35);

@@ -122,27 +122,6 @@ QString stagePlace(const Stage& stage)
     return place(stage.layer, stage.block);
 }
 
-ViewKind viewKindFor(const QString& stageId, const QString& view)
-{
-    if (view == u"kernel-regression")
-        return ViewKind::KernelRegression;
-    if (view == u"softmax-scaling")
-        return ViewKind::SoftmaxScaling;
-    if (view == u"heads")
-        return ViewKind::Heads;
-    if (stageId == u"tokens")
-        return ViewKind::Tokens;
-    if (stageId == u"positional_encoding")
-        return ViewKind::Positional;
-    if (stageId == u"concat")
-        return ViewKind::Concat;
-    if (stageId == u"attn_norm" || stageId == u"cross_norm" || stageId == u"ffn_norm")
-        return ViewKind::LayerNorm;
-    if (stageId == u"ffn_hidden")
-        return ViewKind::FeedForward;
-    return ViewKind::Matrix;
-}
-
 namespace {
 
 QString layerStepFormula(const QString& id)

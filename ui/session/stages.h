@@ -60,6 +60,7 @@ enum class ViewKind {
     FeedForward,      ///< the FFN's hidden activations (n × d_ff) and how many are zero
 };
 /// `view` is "stage", "heads", "kernel-regression" or "softmax-scaling" (docs/lesson-format.md).
+/// Decided by the view registry (ui/views/registry.cpp).
 ViewKind viewKindFor(const QString& stageId, const QString& view);
 
 /// Short name for the navigator ("Q·Kᵀ"), translated.

@@ -1,14 +1,9 @@
 #include "shell/viewstack.h"
 
 #include "session/session.h"
-#include "views/feedforwardview.h"
-#include "views/kernelregressionview.h"
-#include "views/layernormview.h"
 #include "views/multiheadview.h"
-#include "views/positionalview.h"
-#include "views/scalingview.h"
+#include "views/registry.h"
 #include "views/stageview.h"
-#include "views/tokensview.h"
 
 #include <QStackedWidget>
 
@@ -28,16 +23,18 @@ ViewStack::ViewStack(Session* session, QWidget* parent)
     , m_session(session)
     , m_stack(new QStackedWidget(this))
 {
-    addPage(ViewKind::Tokens, new TokensView(session, this));
-    m_stageView = addPage(ViewKind::Matrix, new StageView(session, this));
-    addPage(ViewKind::Positional, new PositionalEncodingView(session, this));
-    auto* concat = addPage(ViewKind::Concat, new MultiHeadView(session, this));
-    m_headsView = new MultiHeadView(session, this);
-    addPage(ViewKind::KernelRegression, new KernelRegressionView(session, this));
-    addPage(ViewKind::SoftmaxScaling, new SoftmaxScalingView(session, this));
-    addPage(ViewKind::LayerNorm, new LayerNormView(session, this));
-    addPage(ViewKind::FeedForward, new FeedForwardView(session, this));
-    concat->setMode(MultiHeadView::Mode::Concat);
+    // Every view of the registry is a page of the "Stage" tab, except the grid of every head,
+    // which is the second tab.
+    for (const ViewEntry& e : viewRegistry()) {
+        SessionView* view = e.make(session, this);
+        if (e.kind == ViewKind::Heads) {
+            m_headsView = static_cast<MultiHeadView*>(view);
+            continue;
+        }
+        m_stack->addWidget(view);
+        m_pages.emplace_back(e.kind, view);
+    }
+    m_stageView = static_cast<StageView*>(pageFor(ViewKind::Matrix));
 
     // A stack is as wide as its widest page: an explicit minimum keeps one view's controls
     // (at presenter-mode type sizes) from pushing the window past the projector's edge.
@@ -54,14 +51,6 @@ ViewStack::ViewStack(Session* session, QWidget* parent)
             m_session->setView(QStringLiteral("stage"));
     });
     setFocusPolicy(Qt::NoFocus);
-}
-
-template <class View>
-View* ViewStack::addPage(ViewKind kind, View* view)
-{
-    m_stack->addWidget(view);
-    m_pages.emplace_back(kind, view);
-    return view;
 }
 
 QWidget* ViewStack::currentStageWidget() const

@@ -40,9 +40,6 @@ public:
     void showStep();
 
 private:
-    template <class View>
-    View* addPage(ViewKind kind, View* view);
-
     Session* m_session;
     QStackedWidget* m_stack;
     StageView* m_stageView = nullptr;

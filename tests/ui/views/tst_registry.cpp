@@ -1,0 +1,61 @@
+// The view registry: every kind of view has one entry that makes it, and the step → view
+// decision follows the table (a lesson's view first, then the view that claims the stage, else
+// the stage's heatmap).
+
+#include "session/session.h"
+#include "views/registry.h"
+#include "views/sessionview.h"
+
+#include <QtTest>
+
+#include <memory>
+
+using namespace attnlab;
+
+class TestRegistry : public QObject {
+    Q_OBJECT
+private slots:
+    void everyKindOnce()
+    {
+        Session session;
+        const ViewKind kinds[] = {ViewKind::Tokens,           ViewKind::Matrix,         ViewKind::Positional,
+                                  ViewKind::Concat,           ViewKind::Heads,          ViewKind::KernelRegression,
+                                  ViewKind::SoftmaxScaling,   ViewKind::LayerNorm,      ViewKind::FeedForward};
+        QCOMPARE(viewRegistry().size(), std::size(kinds));
+        for (const ViewKind kind : kinds) {
+            const ViewEntry& e = viewEntry(kind);
+            QVERIFY(e.kind == kind);
+            std::unique_ptr<SessionView> view(e.make(&session, nullptr));
+            QVERIFY(view);
+            QVERIFY(view->session() == &session);
+        }
+    }
+
+    void stepsFindTheirView_data()
+    {
+        QTest::addColumn<QString>("stage");
+        QTest::addColumn<QString>("view");
+        QTest::addColumn<int>("kind");
+        QTest::newRow("tokens") << "tokens" << "stage" << int(ViewKind::Tokens);
+        QTest::newRow("pe") << "positional_encoding" << "stage" << int(ViewKind::Positional);
+        QTest::newRow("concat") << "concat" << "stage" << int(ViewKind::Concat);
+        QTest::newRow("a layer norm") << "cross_norm" << "stage" << int(ViewKind::LayerNorm);
+        QTest::newRow("ffn") << "ffn_hidden" << "stage" << int(ViewKind::FeedForward);
+        QTest::newRow("weights") << "weights" << "stage" << int(ViewKind::Matrix);
+        QTest::newRow("an unknown stage") << "no_such_stage" << "stage" << int(ViewKind::Matrix);
+        QTest::newRow("heads over the stage") << "weights" << "heads" << int(ViewKind::Heads);
+        QTest::newRow("a lesson's view over the stage") << "concat" << "kernel-regression" << int(ViewKind::KernelRegression);
+        QTest::newRow("softmax scaling") << "scaled" << "softmax-scaling" << int(ViewKind::SoftmaxScaling);
+    }
+
+    void stepsFindTheirView()
+    {
+        QFETCH(QString, stage);
+        QFETCH(QString, view);
+        QFETCH(int, kind);
+        QCOMPARE(int(viewKindFor(stage, view)), kind);
+    }
+};
+
+QTEST_MAIN(TestRegistry)
+#include "tst_registry.moc"

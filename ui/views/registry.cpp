@@ -1,0 +1,77 @@
+#include "views/registry.h"
+
+#include "views/feedforwardview.h"
+#include "views/kernelregressionview.h"
+#include "views/layernormview.h"
+#include "views/multiheadview.h"
+#include "views/positionalview.h"
+#include "views/scalingview.h"
+#include "views/stageview.h"
+#include "views/tokensview.h"
+
+namespace attnlab {
+
+namespace {
+
+template <class View>
+SessionView* make(Session* session, QWidget* parent)
+{
+    return new View(session, parent);
+}
+
+SessionView* makeConcat(Session* session, QWidget* parent)
+{
+    auto* view = new MultiHeadView(session, parent);
+    view->setMode(MultiHeadView::Mode::Concat);
+    return view;
+}
+
+void finishStatistics(SessionView* view)
+{
+    // A slide shows the finished curves, not "computing…".
+    static_cast<SoftmaxScalingView*>(view)->waitForStatistics();
+}
+
+} // namespace
+
+const std::vector<ViewEntry>& viewRegistry()
+{
+    static const std::vector<ViewEntry> kViews{
+        {ViewKind::Tokens, {QStringLiteral("tokens")}, {}, make<TokensView>},
+        {ViewKind::Matrix, {}, {}, make<StageView>},
+        {ViewKind::Positional, {QStringLiteral("positional_encoding")}, {}, make<PositionalEncodingView>},
+        {ViewKind::Concat, {QStringLiteral("concat")}, {}, makeConcat},
+        {ViewKind::Heads, {}, QStringLiteral("heads"), make<MultiHeadView>},
+        {ViewKind::KernelRegression, {}, QStringLiteral("kernel-regression"), make<KernelRegressionView>},
+        {ViewKind::SoftmaxScaling, {}, QStringLiteral("softmax-scaling"), make<SoftmaxScalingView>, finishStatistics},
+        {ViewKind::LayerNorm, {QStringLiteral("attn_norm"), QStringLiteral("cross_norm"), QStringLiteral("ffn_norm")}, {},
+         make<LayerNormView>},
+        {ViewKind::FeedForward, {QStringLiteral("ffn_hidden")}, {}, make<FeedForwardView>},
+    };
+    return kViews;
+}
+
+const ViewEntry& viewEntry(ViewKind kind)
+{
+    for (const auto& e : viewRegistry()) {
+        if (e.kind == kind)
+            return e;
+    }
+    return viewEntry(ViewKind::Matrix); // every kind is listed above
+}
+
+ViewKind viewKindFor(const QString& stageId, const QString& view)
+{
+    // A lesson's view first, then the view that claims the stage, else the stage's heatmap.
+    for (const auto& e : viewRegistry()) {
+        if (!e.lessonView.isEmpty() && e.lessonView == view)
+            return e.kind;
+    }
+    for (const auto& e : viewRegistry()) {
+        if (std::find(e.stageIds.begin(), e.stageIds.end(), stageId) != e.stageIds.end())
+            return e.kind;
+    }
+    return ViewKind::Matrix;
+}
+
+} // namespace attnlab

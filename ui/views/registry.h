@@ -1,0 +1,37 @@
+#pragma once
+// Every view of the studio in one table: which kind it is, which steps it draws, and how to make
+// it. The view stack, the slide decks and the lesson player all take their views from here, so a
+// new view is one file plus one line in registry.cpp.
+
+#include "session/stages.h"
+
+#include <QString>
+
+#include <vector>
+
+class QWidget;
+
+namespace attnlab {
+
+class Session;
+class SessionView;
+
+struct ViewEntry {
+    ViewKind kind;
+    /// The stage ids this view draws (when no lesson view is asked for); empty for a view only a
+    /// lesson asks for, and for the heatmap, which draws every stage nothing else claims.
+    std::vector<QString> stageIds;
+    /// The lesson's `view:` value that asks for this view ("kernel-regression"); empty for none.
+    QString lessonView;
+    /// Makes the view, set up for its kind (the concatenation's mode, …).
+    SessionView* (*make)(Session* session, QWidget* parent);
+    /// Readies a view made for a slide (finishes work it does in the background); may be null.
+    void (*prepareForSlide)(SessionView* view) = nullptr;
+};
+
+/// Every view, in the order the view stack holds them.
+const std::vector<ViewEntry>& viewRegistry();
+/// The entry of `kind` (every ViewKind has one).
+const ViewEntry& viewEntry(ViewKind kind);
+
+} // namespace attnlab
