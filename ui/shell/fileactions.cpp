@@ -1,5 +1,7 @@
 #include "shell/fileactions.h"
 
+#include "views/sessionview.h"
+
 #include "export/exporter.h"
 #include "lessons/deck.h"
 #include "lessons/lessonplayer.h"
@@ -132,6 +134,19 @@ bool FileActions::openMask(const QString& path)
     return report(ok, error, QString()); // the mask shows in the view: no message
 }
 
+namespace {
+
+/// The one plot a view exports as its figure (the stage's heatmap), or null when its figure is
+/// the whole view (several plots, or a table).
+QCustomPlot* figurePlot(QWidget* view)
+{
+    const auto* v = dynamic_cast<const SessionView*>(view);
+    const QList<QCustomPlot*> plots = v ? v->exportedPlots() : QList<QCustomPlot*>();
+    return plots.size() == 1 ? plots.front() : nullptr;
+}
+
+} // namespace
+
 bool FileActions::exportCurrentView(const QString& path, int dpi)
 {
     const auto format = imageFormatForFile(path);
@@ -140,9 +155,10 @@ bool FileActions::exportCurrentView(const QString& path, int dpi)
     ExportOptions options;
     options.format = *format;
     options.dpi = dpi;
+    // A view whose figure is one plot exports that plot; otherwise the whole view.
     QWidget* view = m_views->visibleView();
-    StageView* stage = m_views->stageView();
-    const ExportResult r = view == stage ? exportPlot(stage->heatmap()->plot(), options, path) : exportWidget(view, options, path);
+    QCustomPlot* plot = figurePlot(view);
+    const ExportResult r = plot ? exportPlot(plot, options, path) : exportWidget(view, options, path);
     return report(r.ok, tr("The image was not exported: %1").arg(r.error), tr("Exported %1").arg(fileName(path)));
 }
 
@@ -185,8 +201,8 @@ bool FileActions::exportLesson(const QString& path, bool png)
 void FileActions::copyImage()
 {
     QWidget* view = m_views->visibleView();
-    StageView* stage = m_views->stageView();
-    const QPixmap image = view == stage ? stage->heatmap()->plot()->toPixmap() : view->grab();
+    QCustomPlot* plot = figurePlot(view);
+    const QPixmap image = plot ? plot->toPixmap() : view->grab();
     QApplication::clipboard()->setPixmap(image);
     report(true, QString(), tr("The image is on the clipboard."));
 }
