@@ -20,7 +20,6 @@ namespace attnlab {
 namespace {
 
 using detail::addStage;
-using detail::numberedLabels;
 using detail::putMatrix;
 
 
