@@ -89,11 +89,12 @@ std::vector<std::string> tokensOf(int n, const char* prefix)
     return t;
 }
 
-Config transformerConfig(const benchmark::State& state)
+Config transformerConfig(const benchmark::State& state, Architecture architecture)
 {
     Config c;
     c.model = ModelKind::Seeded;
-    c.layers = static_cast<int>(state.range(0));
+    c.architecture = architecture;
+    c.setLayers(static_cast<int>(state.range(0)));
     c.dModel = static_cast<int>(state.range(2));
     c.heads = 8;
     c.dFF = 4 * c.dModel;
@@ -104,8 +105,8 @@ Config transformerConfig(const benchmark::State& state)
 // stage of every layer kept, as `trace --layers 6 --sentence ...` computes it.
 void BM_EncoderStack(benchmark::State& state)
 {
-    const Config c = transformerConfig(state);
-    const auto model = std::make_shared<const Seq2SeqModel>(seededModel(c, false));
+    const Config c = transformerConfig(state, Architecture::EncoderStack);
+    const auto model = std::make_shared<const Seq2SeqModel>(seededModel(c));
     const auto source = tokensOf(static_cast<int>(state.range(1)), "w");
     for (auto _ : state) {
         Trace t = computeModelTrace(model, source, {}, c);
@@ -114,14 +115,14 @@ void BM_EncoderStack(benchmark::State& state)
     const double n = static_cast<double>(state.range(1));
     const double d = c.dModel;
     // Per layer: attention as traceFlops, plus the FFN's 2·n·d·d_ff twice.
-    state.counters["flops"] = benchmark::Counter(c.layers * (traceFlops(n, d) + 4.0 * n * d * c.dFF),
+    state.counters["flops"] = benchmark::Counter(c.encoderLayers * (traceFlops(n, d) + 4.0 * n * d * c.dFF),
                                                  benchmark::Counter::kIsIterationInvariantRate);
 }
 
 // Encoder and decoder (teacher forcing, target as long as the source), every stage kept.
 void BM_EncoderDecoder(benchmark::State& state)
 {
-    const Config c = transformerConfig(state);
+    const Config c = transformerConfig(state, Architecture::EncoderDecoder);
     const auto model = std::make_shared<const Seq2SeqModel>(seededModel(c));
     const int n = static_cast<int>(state.range(1));
     const auto source = tokensOf(n, "w");
@@ -153,8 +154,8 @@ void BM_GenerateShipped(benchmark::State& state)
     }
     Config c;
     c.model = ModelKind::File;
-    c.dModel = model->options.dModel;
-    c.heads = model->options.heads;
+    c.dModel = model->spec.dModel;
+    c.heads = model->spec.heads;
     std::vector<Message> w;
     const auto source = modelTokens(*model, "attention", false, 512, w);
     for (auto _ : state) {

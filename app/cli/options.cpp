@@ -175,7 +175,8 @@ void finishTransformer(const GivenOptions& g, TraceOptions& o)
         throw UsageError("--save-weights writes one attention block; write a Transformer with --save-model FILE");
     c.dModel = g.dModel.value_or(c.dModel);
     c.heads = g.heads.value_or(c.heads);
-    c.layers = g.layers.value_or(c.layers);
+    c.architecture = encoderDecoder ? Architecture::EncoderDecoder : Architecture::EncoderStack;
+    c.setLayers(g.layers.value_or(c.encoderLayers));
     c.dFF = g.dFF.value_or(c.dFF);
     c.norm = g.norm.value_or(c.norm);
     c.activation = g.activation.value_or(c.activation);
@@ -191,22 +192,16 @@ void finishTransformer(const GivenOptions& g, TraceOptions& o)
             m = std::make_shared<const Seq2SeqModel>(loadModel(*g.modelFile));
             c.model = ModelKind::File;
         }
-        if ((g.dModel && *g.dModel != m->options.dModel) || (g.heads && *g.heads != m->options.heads))
-            throw UsageError("--d-model and --heads must be the model's (d_model " + std::to_string(m->options.dModel) + ", heads "
-                             + std::to_string(m->options.heads) + ")");
-        c.dModel = m->options.dModel;
-        c.heads = m->options.heads;
-        c.layers = m->options.encoderLayers;
-        c.dFF = m->options.dFF;
-        c.norm = m->options.norm;
-        c.activation = m->options.activation;
-        c.layerNormEps = m->options.eps;
+        if ((g.dModel && *g.dModel != m->spec.dModel) || (g.heads && *g.heads != m->spec.heads))
+            throw UsageError("--d-model and --heads must be the model's (d_model " + std::to_string(m->spec.dModel) + ", heads "
+                             + std::to_string(m->spec.heads) + ")");
+        adoptModel(c, *m);
         o.model = std::move(m);
     } else {
         c.model = ModelKind::Seeded;
         if (const auto p = c.problems(); !p.empty())
             throw UsageError(p.front());
-        o.model = std::make_shared<const Seq2SeqModel>(seededModel(c, encoderDecoder));
+        o.model = std::make_shared<const Seq2SeqModel>(seededModel(c));
         if (encoderDecoder && !o.target)
             throw UsageError("a seeded model cannot generate (it has no trained output head): give --target TEXT");
     }
@@ -295,7 +290,7 @@ Trace computeCliTrace(const TraceOptions& o, Generation* generation)
     r.target = o.target;
     r.model = o.model;
     r.maxSteps = o.maxLength;
-    if (!o.target && o.model->options.decoderLayers > 0 && !o.model->hasHead())
+    if (!o.target && o.model->spec.decoderLayers > 0 && !o.model->hasHead())
         throw std::invalid_argument("this model has no output head (a seeded model): generation needs a trained model; "
                                     "give --target TEXT (teacher forcing)");
     RunResult result = run(r);
@@ -413,7 +408,7 @@ void checkStage(const GivenExport& g, ExportCommandOptions& o)
         const bool outside = o.stage == "encoder_output" || o.stage == "decoder_output"
             || std::find(m.begin(), m.end(), o.stage) != m.end();
         const bool inputStage = o.stage == "embedding" || o.stage == "positional_encoding" || o.stage == "input";
-        const bool decoder = o.trace.model->options.decoderLayers > 0;
+        const bool decoder = o.trace.model->spec.decoderLayers > 0;
         if (outside) {
             if (o.layer || o.block)
                 throw UsageError("stage '" + o.stage + "' belongs to no layer or block; drop --layer and --block");
@@ -430,7 +425,7 @@ void checkStage(const GivenExport& g, ExportCommandOptions& o)
                 throw UsageError("stage '" + o.stage + "' belongs to --block cross");
             if (o.block == Block::Cross && (o.stage.starts_with("ffn_") || o.stage == "attn_residual" || o.stage == "attn_norm" || o.stage == "layer_output"))
                 throw UsageError("stage '" + o.stage + "' of a decoder layer has --block decoder_self");
-            const int layers = o.block == Block::EncoderSelf ? o.trace.model->options.encoderLayers : o.trace.model->options.decoderLayers;
+            const int layers = o.block == Block::EncoderSelf ? o.trace.model->spec.encoderLayers : o.trace.model->spec.decoderLayers;
             if (o.block != Block::EncoderSelf && !decoder)
                 throw UsageError("this Transformer has no decoder: use --block encoder_self");
             o.layer = o.layer.value_or(1);

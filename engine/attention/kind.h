@@ -5,6 +5,7 @@
 /// line in kinds.cpp. The block around a kind (nn/attention.h) makes the q, k, v stages before it
 /// and the concat and output stages after it.
 
+#include "core/model_spec.h"
 #include "core/trace.h"
 #include "nn/mask.h"
 
@@ -15,11 +16,6 @@
 #include <vector>
 
 namespace attnlab {
-
-/// Which attention a block computes.
-enum class AttentionKind {
-    Full, ///< softmax(Q·Kᵀ/√d_k + M)·V over every key (docs/engine.md, section 6)
-};
 
 /// What a kind's kernel works on: one block's heads, and where its stages go.
 struct KernelInput {

@@ -7,7 +7,7 @@ namespace attnlab {
 const std::vector<AttentionKindInfo>& attentionKinds()
 {
     static const std::vector<AttentionKindInfo> kKinds{
-        {AttentionKind::Full, "full", {"scores", "scaled", "mask", "masked_scores", "weights", "head_output"}, fullAttention},
+        {AttentionKind::Full, toString(AttentionKind::Full), {"scores", "scaled", "mask", "masked_scores", "weights", "head_output"}, fullAttention},
     };
     return kKinds;
 }

@@ -48,10 +48,15 @@ nlohmann::ordered_json configToJson(const Config& c)
     j["pad_to"] = c.padTo > 0 ? nlohmann::ordered_json(c.padTo) : nlohmann::ordered_json(nullptr);
     j["max_tokens"] = c.maxTokens;
     j["weights_preset"] = toString(c.weightsPreset);
+    if (c.attention != AttentionKind::Full)
+        j["attention"] = toString(c.attention);
     // Written only for a model, so a single attention block's trace stays as it always was.
     if (c.model != ModelKind::None) {
         j["model"] = toString(c.model);
-        j["layers"] = c.layers;
+        j["architecture"] = toString(c.architecture);
+        j["layers"] = c.encoderLayers;
+        if (c.decoderLayers != c.encoderLayers && c.architecture != Architecture::EncoderStack)
+            j["decoder_layers"] = c.decoderLayers;
         j["d_ff"] = c.feedForwardWidth();
         j["norm"] = toString(c.norm);
         j["activation"] = toString(c.activation);
@@ -79,7 +84,12 @@ Config configFromJson(const nlohmann::json& o)
     read(o, "max_tokens", c.maxTokens);
     readEnum(o, "weights_preset", c.weightsPreset, parseWeightsPreset);
     readEnum(o, "model", c.model, parseModelKind);
-    read(o, "layers", c.layers);
+    readEnum(o, "attention", c.attention, parseAttentionKind);
+    readEnum(o, "architecture", c.architecture, parseArchitecture);
+    int layers = c.encoderLayers;
+    read(o, "layers", layers);
+    c.setLayers(layers);
+    read(o, "decoder_layers", c.decoderLayers);
     read(o, "d_ff", c.dFF);
     readEnum(o, "norm", c.norm, parseNormPlacement);
     readEnum(o, "activation", c.activation, parseActivation);

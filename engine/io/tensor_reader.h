@@ -105,8 +105,8 @@ private:
 
 /// encoder.layers.{i}.*, decoder.layers.{i}.*, encoder.norm.*, decoder.norm.* as the options
 /// say (validated by the caller).
-TransformerWeights readTransformerWeights(TensorReader& r, const TransformerOptions& o);
+TransformerWeights readTransformerWeights(TensorReader& r, const ModelSpec& o);
 /// The unknown-tensor message's explanation for these options.
-std::string expectedTransformerTensors(const TransformerOptions& o);
+std::string expectedTransformerTensors(const ModelSpec& o);
 
 } // namespace attnlab::detail

@@ -349,9 +349,9 @@ private:
             const int at = state.layerLine > 0 ? state.layerLine : state.blockLine > 0 ? state.blockLine : step.line;
             fail(at, "this step needs an encoder–decoder model: set 'settings: model=reversal' or 'model=seeded' first");
         }
-        if (state.config.model == ModelKind::Seeded && state.layer >= state.config.layers)
+        if (state.config.model == ModelKind::Seeded && state.layer >= state.config.encoderLayers)
             fail(state.layerLine, "layer " + std::to_string(state.layer + 1) + " does not exist: the model has "
-                                      + std::to_string(state.config.layers) + " layers (layers=" + std::to_string(state.config.layers) + ")");
+                                      + std::to_string(state.config.encoderLayers) + " layers (layers=" + std::to_string(state.config.encoderLayers) + ")");
         if (state.config.model == ModelKind::File)
             fail(d.settingsLine > 0 ? d.settingsLine : step.line, "settings: model=file cannot be used in a lesson (use reversal or seeded)");
     }

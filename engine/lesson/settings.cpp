@@ -50,7 +50,7 @@ void setOne(Config& c, const std::string& key, std::string_view value)
             throw std::invalid_argument("model: " + unknown("value", value, {"none", "seeded", "reversal"}));
         c.model = *model;
     } else if (key == "layers") {
-        c.layers = parseInt(key, value);
+        c.setLayers(parseInt(key, value));
     } else if (key == "d_ff") {
         c.dFF = parseInt(key, value);
     } else if (key == "norm") {

@@ -54,13 +54,13 @@ int indexIn(const std::vector<std::string>& vocab, const std::string& token)
 Eigen::MatrixXf embed(const Seq2SeqModel& m, const std::vector<std::string>& tokens, bool target, const Labels& labels,
                       StageList& stages)
 {
-    const int d = m.options.dModel;
+    const int d = m.spec.dModel;
     const auto n = static_cast<Eigen::Index>(tokens.size());
     const std::vector<std::string>& vocab = target ? m.tgtVocab : m.srcVocab;
     const Eigen::MatrixXf& table = target ? m.tgtEmbedding : m.srcEmbedding;
     Eigen::MatrixXf e(n, d);
     if (m.openVocabulary()) {
-        e = tokenEmbeddings(tokens, d, m.seed);
+        e = tokenEmbeddings(tokens, d, m.spec.seed);
     } else {
         for (Eigen::Index i = 0; i < n; ++i) {
             const int row = indexIn(vocab, tokens[static_cast<std::size_t>(i)]);
@@ -75,9 +75,9 @@ Eigen::MatrixXf embed(const Seq2SeqModel& m, const std::vector<std::string>& tok
     side.embeddingTitle = target ? "Target embeddings" : "Source embeddings";
     side.inputTitle = target ? "Decoder input" : "Encoder input";
     side.module = m.openVocabulary() ? "" : target ? "tgt_embed" : "src_embed";
-    side.embedScale = m.embedScale;
-    side.positional = m.positional;
-    side.seed = m.seed;
+    side.embedScale = m.spec.embedScale;
+    side.positional = m.spec.positional;
+    side.seed = m.spec.seed;
     return inputStages(std::move(e), side, labels, stages);
 }
 
@@ -88,18 +88,18 @@ struct Encoded {
     Labels tokens;
 };
 
-TransformerOptions optionsFor(const Seq2SeqModel& m, const Config& config)
+ModelSpec optionsFor(const Seq2SeqModel& m, const Config& config)
 {
     config.validate();
-    if (config.dModel != m.options.dModel || config.heads != m.options.heads)
+    if (config.dModel != m.spec.dModel || config.heads != m.spec.heads)
         throw std::invalid_argument("d_model (" + str(config.dModel) + ") and heads (" + str(config.heads)
-                                    + ") must be the model's: d_model " + str(m.options.dModel) + ", heads " + str(m.options.heads));
-    TransformerOptions o = m.options;
+                                    + ") must be the model's: d_model " + str(m.spec.dModel) + ", heads " + str(m.spec.heads));
+    ModelSpec o = m.spec;
     o.scaleScores = config.scaleScores;
     return o;
 }
 
-void checkCells(const TransformerOptions& o, std::int64_t n, std::int64_t m)
+void checkCells(const ModelSpec& o, std::int64_t n, std::int64_t m)
 {
     const std::int64_t cells = (o.encoderLayers * n * n + o.decoderLayers * m * (m + n)) * o.heads;
     if (cells > ConfigLimits::maxAttentionCells)
@@ -107,7 +107,7 @@ void checkCells(const TransformerOptions& o, std::int64_t n, std::int64_t m)
                                     + str(ConfigLimits::maxAttentionCells) + ": use a shorter sentence");
 }
 
-Encoded encode(const Seq2SeqModel& m, const std::vector<std::string>& source, const TransformerOptions& o)
+Encoded encode(const Seq2SeqModel& m, const std::vector<std::string>& source, const ModelSpec& o)
 {
     if (source.empty())
         throw std::invalid_argument("the source has no tokens: type at least one");
@@ -123,7 +123,7 @@ Encoded encode(const Seq2SeqModel& m, const std::vector<std::string>& source, co
 }
 
 Trace decode(const std::shared_ptr<const Seq2SeqModel>& model, const Encoded& enc, const std::vector<std::string>& input,
-             const TransformerOptions& o, const Config& config)
+             const ModelSpec& o, const Config& config)
 {
     const Seq2SeqModel& m = *model;
     if (input.empty())
@@ -171,7 +171,7 @@ std::vector<std::string> modelTokens(const Seq2SeqModel& m, std::string_view tex
                                      std::vector<Message>& warnings)
 {
     std::string lowered(text);
-    if (m.lowercase) {
+    if (m.spec.lowercase) {
         for (char& c : lowered) {
             if (c >= 'A' && c <= 'Z')
                 c = static_cast<char>(c - 'A' + 'a');
@@ -180,7 +180,7 @@ std::vector<std::string> modelTokens(const Seq2SeqModel& m, std::string_view tex
     // Split generously first, then cut at maxTokens with the tokenizer's own warning wording.
     Tokenization tok = tokenize(lowered, ConfigLimits::maxTokens * 4);
     std::vector<std::string> tokens;
-    if (m.tokenizer == ModelTokenizer::Chars) {
+    if (m.spec.tokenizer == ModelTokenizer::Chars) {
         const auto& special = specialTokens();
         for (const auto& t : tok.tokens) {
             if (std::find(special.begin(), special.end(), t) != special.end()) {
@@ -224,9 +224,9 @@ Trace computeModelTrace(std::shared_ptr<const Seq2SeqModel> model, const std::ve
 {
     if (!model)
         throw std::invalid_argument("no model");
-    const TransformerOptions o = optionsFor(*model, config);
+    const ModelSpec o = optionsFor(*model, config);
     Encoded enc = encode(*model, source, o);
-    if (model->options.decoderLayers > 0)
+    if (model->spec.decoderLayers > 0)
         return decode(model, enc, decoderInput, o, config);
     Trace t;
     t.config = config;
@@ -295,11 +295,11 @@ Generation generate(std::shared_ptr<const Seq2SeqModel> model, const std::vector
     if (!model)
         throw std::invalid_argument("no model");
     const Seq2SeqModel& m = *model;
-    if (!m.hasHead() || m.openVocabulary() || m.options.decoderLayers == 0)
+    if (!m.hasHead() || m.openVocabulary() || m.spec.decoderLayers == 0)
         throw std::invalid_argument("this model has no output head (a seeded model): generation needs a trained model; "
                                     "type a target instead (teacher forcing)");
-    const TransformerOptions o = optionsFor(m, config);
-    const int limit = maxSteps > 0 ? std::min(maxSteps, kMaxTargetLength) : m.maxTargetLength;
+    const ModelSpec o = optionsFor(m, config);
+    const int limit = maxSteps > 0 ? std::min(maxSteps, kMaxTargetLength) : m.spec.maxTargetLength;
     const Encoded enc = encode(m, source, o);
     Generation g;
     std::vector<std::string> input{"<sos>"};

@@ -23,18 +23,10 @@
 
 namespace attnlab {
 
-/// How a model splits text into its vocabulary's tokens.
-enum class ModelTokenizer {
-    Words, ///< Attention Lab's tokenizer (tokenizer.h): words, punctuation, one token per CJK character
-    Chars, ///< every character except white space is a token
-};
-
-/// The longest target a model may generate (its max_target_length is at most this).
-inline constexpr int kMaxTargetLength = 1024;
-
 struct Seq2SeqModel {
-    /// Sizes, norm placement, activation, ε and final norms (scaleScores follows the Config).
-    TransformerOptions options;
+    /// What the model is: its architecture, sizes, norm placement, activation, ε, final norms,
+    /// positions, embedding scale, tokenizer and generation limit (scaleScores follows the Config).
+    ModelSpec spec;
     TransformerWeights weights;
     /// Index = embedding row. Empty for an open vocabulary (a seeded model): every token string
     /// then gets its seeded embedding row (embedding.h) and there is no output head.
@@ -45,14 +37,6 @@ struct Seq2SeqModel {
     /// generator.weight (V_t x d) and generator.bias (V_t); empty when there is no head.
     Eigen::MatrixXf generatorWeight;
     Eigen::VectorXf generatorBias;
-    bool embedScale = true;
-    PositionalEncoding positional = PositionalEncoding::Sinusoidal;
-    ModelTokenizer tokenizer = ModelTokenizer::Words;
-    bool lowercase = false;
-    /// Generation stops after this many tokens without <eos>. 1..1024.
-    int maxTargetLength = 32;
-    /// Seed of an open vocabulary's embeddings and of learned positions.
-    std::uint64_t seed = 42;
     std::string name;
     std::string description;
     /// Where the model came from: "seeded", "file:<path>", "built-in:reversal".
@@ -62,13 +46,11 @@ struct Seq2SeqModel {
     bool hasHead() const { return generatorWeight.size() > 0; }
 };
 
-/// The encoder–decoder a Config describes (model=seeded): config.layers encoder and decoder
-/// layers of width d_model, d_ff = config.feedForwardWidth(), its norm placement and activation,
-/// final norms, LayerNorm ε = config.layerNormEps; attention projections Xavier-uniform as presetWeights, linear layers uniform in
-/// ±1/√fan_in (PyTorch's nn.Linear), LayerNorm γ = 1, β = 0, all drawn from config.seed; an open
-/// vocabulary and no output head. Without `decoder` it is an encoder stack alone (no decoder
-/// layers). Throws std::invalid_argument for an invalid config.
-Seq2SeqModel seededModel(const Config& config, bool decoder = true);
+/// The model a ModelSpec describes (model=seeded), with final norms: attention projections
+/// Xavier-uniform as presetWeights, linear layers uniform in ±1/√fan_in (PyTorch's nn.Linear),
+/// LayerNorm γ = 1, β = 0, all drawn from spec.seed; an open vocabulary and no output head. An
+/// EncoderStack has encoder layers only. Throws std::invalid_argument for an invalid spec.
+Seq2SeqModel seededModel(const ModelSpec& spec);
 
 /// Reads a model from safetensors tensors and metadata (docs/model-format.md). Throws
 /// FormatError naming the missing, mis-shaped or unknown tensor or the bad metadata key.

@@ -108,15 +108,6 @@ std::vector<std::string> metadataVocabulary(const TensorFile& f, const std::stri
     return out;
 }
 
-std::optional<ModelTokenizer> parseTokenizer(std::string_view s)
-{
-    if (s == "words")
-        return ModelTokenizer::Words;
-    if (s == "chars")
-        return ModelTokenizer::Chars;
-    return std::nullopt;
-}
-
 std::optional<PositionalEncoding> parseModelPositional(std::string_view s)
 {
     if (s == "sinusoidal")
@@ -129,24 +120,24 @@ std::optional<PositionalEncoding> parseModelPositional(std::string_view s)
 /// The options of `m` as metadata (docs/model-format.md); vocabularies are added by the caller.
 void putMetadata(const Seq2SeqModel& m, std::map<std::string, std::string>& md)
 {
-    const TransformerOptions& o = m.options;
+    const ModelSpec& o = m.spec;
     md["format"] = std::string(kFormat);
     md["d_model"] = str(o.dModel);
     md["heads"] = str(o.heads);
-    md["d_ff"] = str(o.dFF);
+    md["d_ff"] = str(o.feedForwardWidth());
     md["encoder_layers"] = str(o.encoderLayers);
     md["decoder_layers"] = str(o.decoderLayers);
     md["norm"] = std::string(toString(o.norm));
     md["activation"] = std::string(toString(o.activation));
     char eps[32];
-    std::snprintf(eps, sizeof eps, "%.9g", static_cast<double>(o.eps));
+    std::snprintf(eps, sizeof eps, "%.9g", static_cast<double>(o.layerNormEps));
     md["layer_norm_eps"] = eps;
     md["final_norms"] = o.finalNorms ? "true" : "false";
-    md["embed_scale"] = m.embedScale ? "true" : "false";
-    md["positional_encoding"] = m.positional == PositionalEncoding::None ? "none" : "sinusoidal";
-    md["tokenizer"] = m.tokenizer == ModelTokenizer::Chars ? "chars" : "words";
-    md["lowercase"] = m.lowercase ? "true" : "false";
-    md["max_target_length"] = str(m.maxTargetLength);
+    md["embed_scale"] = m.spec.embedScale ? "true" : "false";
+    md["positional_encoding"] = m.spec.positional == PositionalEncoding::None ? "none" : "sinusoidal";
+    md["tokenizer"] = std::string(toString(m.spec.tokenizer));
+    md["lowercase"] = m.spec.lowercase ? "true" : "false";
+    md["max_target_length"] = str(m.spec.maxTargetLength);
     if (!m.name.empty())
         md["name"] = m.name;
     if (!m.description.empty())
@@ -165,7 +156,7 @@ Seq2SeqModel modelFromTensors(const TensorFile& f)
         badMetadata("format", "is '" + format->substr(0, 40) + "' but must be " + std::string(kFormat));
 
     Seq2SeqModel m;
-    TransformerOptions& o = m.options;
+    ModelSpec& o = m.spec;
     o.dModel = metadataInt(f, "d_model", {}, 1, ConfigLimits::maxDModel);
     o.heads = metadataInt(f, "heads", {}, 1, ConfigLimits::maxHeads);
     o.dFF = metadataInt(f, "d_ff", {}, 1, ConfigLimits::maxDFF);
@@ -174,23 +165,24 @@ Seq2SeqModel modelFromTensors(const TensorFile& f)
     o.norm = metadataEnum(f, "norm", NormPlacement::Post, parseNormPlacement, "post or pre");
     o.activation = metadataEnum(f, "activation", Activation::Relu, parseActivation, "relu or gelu");
     o.finalNorms = metadataBool(f, "final_norms", true);
+    o.architecture = o.decoderLayers == 0 ? Architecture::EncoderStack : Architecture::EncoderDecoder;
     if (const std::string* eps = metadataValue(f, "layer_norm_eps")) {
         char* end = nullptr;
         const double v = std::strtod(eps->c_str(), &end);
         if (end != eps->c_str() + eps->size() || !(v > 0) || !std::isfinite(v))
             badMetadata("layer_norm_eps", "is '" + eps->substr(0, 40) + "' but must be a positive number");
-        o.eps = static_cast<float>(v);
+        o.layerNormEps = static_cast<float>(v);
     }
     try {
         o.validate();
     } catch (const std::invalid_argument& e) {
         throw FormatError(std::string("the metadata describes an invalid model: ") + e.what());
     }
-    m.embedScale = metadataBool(f, "embed_scale", true);
-    m.positional = metadataEnum(f, "positional_encoding", PositionalEncoding::Sinusoidal, parseModelPositional, "sinusoidal or none");
-    m.tokenizer = metadataEnum(f, "tokenizer", ModelTokenizer::Words, parseTokenizer, "words or chars");
-    m.lowercase = metadataBool(f, "lowercase", false);
-    m.maxTargetLength = metadataInt(f, "max_target_length", 32, 1, kMaxTargetLength);
+    m.spec.embedScale = metadataBool(f, "embed_scale", true);
+    m.spec.positional = metadataEnum(f, "positional_encoding", PositionalEncoding::Sinusoidal, parseModelPositional, "sinusoidal or none");
+    m.spec.tokenizer = metadataEnum(f, "tokenizer", ModelTokenizer::Words, parseModelTokenizer, "words or chars");
+    m.spec.lowercase = metadataBool(f, "lowercase", false);
+    m.spec.maxTargetLength = metadataInt(f, "max_target_length", 32, 1, kMaxTargetLength);
     if (const std::string* v = metadataValue(f, "name"))
         m.name = *v;
     if (const std::string* v = metadataValue(f, "description"))
@@ -208,7 +200,7 @@ Seq2SeqModel modelFromTensors(const TensorFile& f)
         const auto [end, ec] = std::from_chars(seed->data(), seed->data() + seed->size(), s);
         if (ec != std::errc() || end != seed->data() + seed->size())
             badMetadata("seed", "is '" + seed->substr(0, 40) + "', not a whole number");
-        m.seed = s;
+        m.spec.seed = s;
     } else {
         m.srcVocab = metadataVocabulary(f, "src_vocab", {"<unk>"});
         m.tgtVocab = metadataVocabulary(f, "tgt_vocab", {"<sos>", "<eos>", "<unk>"});
@@ -244,7 +236,7 @@ TensorFile modelToTensors(const Seq2SeqModel& m)
     using detail::fromMatrix;
     using detail::fromVector;
     TensorFile f;
-    const TransformerOptions& o = m.options;
+    const ModelSpec& o = m.spec;
     auto putAttention = [&](const std::string& p, const AttentionWeights& w) {
         f.tensors[p + "in_proj_weight"] = fromMatrix(w.inProjWeight);
         f.tensors[p + "in_proj_bias"] = fromVector(w.inProjBias);
@@ -287,7 +279,7 @@ TensorFile modelToTensors(const Seq2SeqModel& m)
     putMetadata(m, f.metadata);
     if (m.openVocabulary()) {
         f.metadata["open_vocabulary"] = "true";
-        f.metadata["seed"] = std::to_string(m.seed);
+        f.metadata["seed"] = std::to_string(m.spec.seed);
     } else {
         f.metadata["src_vocab"] = nlohmann::json(m.srcVocab).dump();
         f.metadata["tgt_vocab"] = nlohmann::json(m.tgtVocab).dump();
@@ -303,7 +295,7 @@ TensorFile modelToTensors(const Seq2SeqModel& m)
 
 void saveModel(const Seq2SeqModel& model, const std::string& path)
 {
-    if (model.positional == PositionalEncoding::Learned)
+    if (model.spec.positional == PositionalEncoding::Learned)
         throw std::runtime_error("a model with learned positions cannot be written: the model format has no position table");
     writeFileAtomically(path, serializeSafetensors(modelToTensors(model)));
 }

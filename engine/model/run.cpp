@@ -18,7 +18,7 @@ RunResult runModel(const RunRequest& r)
     RunResult out;
     std::vector<Message>& warnings = out.inputWarnings;
     const std::vector<std::string> source = modelTokens(*model, r.text, false, c.maxTokens, warnings);
-    if (model->options.decoderLayers == 0) {
+    if (model->spec.architecture == Architecture::EncoderStack) {
         if (r.target)
             throw std::invalid_argument("this model is an encoder stack without a decoder: a target does not apply");
         out.trace = std::make_shared<const Trace>(computeModelTrace(model, source, {}, c));
@@ -73,8 +73,7 @@ std::shared_ptr<const AttentionWeights> ModelCache::presetWeights(const Config& 
     return m_weights;
 }
 
-std::shared_ptr<const Seq2SeqModel> ModelCache::model(const Config& c, const std::shared_ptr<const Seq2SeqModel>& file,
-                                                      bool decoder)
+std::shared_ptr<const Seq2SeqModel> ModelCache::model(const Config& c, const std::shared_ptr<const Seq2SeqModel>& file)
 {
     switch (c.model) {
     case ModelKind::Reversal:
@@ -84,20 +83,13 @@ std::shared_ptr<const Seq2SeqModel> ModelCache::model(const Config& c, const std
             throw std::invalid_argument("no model file is open: open one first (File \u2192 Open model\u2026, or --model FILE)");
         return file;
     case ModelKind::Seeded: {
-        // Settings that do not change the weights are left out of the key.
-        const auto key = [](Config k) {
-            k.maxTokens = Config{}.maxTokens;
-            k.mask = MaskKind::None;
-            k.padTo = 0;
-            k.weightsPreset = WeightsPreset::Seeded;
-            k.scaleScores = true;
-            return k;
-        };
-        const Config wanted = key(c);
-        if (!m_seeded || !(m_seededKey == wanted) || m_seededDecoder != decoder) {
-            m_seeded = std::make_shared<const Seq2SeqModel>(seededModel(c, decoder));
+        // The model is its ModelSpec; scaling the scores does not change the weights.
+        ModelSpec wanted = c;
+        wanted.scaleScores = true;
+        if (!m_seeded || !(m_seededKey == wanted)) {
+            c.validate();
+            m_seeded = std::make_shared<const Seq2SeqModel>(seededModel(c));
             m_seededKey = wanted;
-            m_seededDecoder = decoder;
         }
         return m_seeded;
     }
@@ -110,8 +102,19 @@ std::shared_ptr<const Seq2SeqModel> ModelCache::model(const Config& c, const std
 void adoptModelWidths(Config& c, const Seq2SeqModel& m)
 {
     // Only the widths: layers, d_ff, norm and activation describe a seeded model.
-    c.dModel = m.options.dModel;
-    c.heads = m.options.heads;
+    c.dModel = m.spec.dModel;
+    c.heads = m.spec.heads;
+}
+
+void adoptModel(Config& c, const Seq2SeqModel& m)
+{
+    ModelSpec spec = m.spec;
+    // What stays the user's: the run's positions, embedding scale, scaling and seed.
+    spec.positional = c.positional;
+    spec.embedScale = c.embedScale;
+    spec.scaleScores = c.scaleScores;
+    spec.seed = c.seed;
+    static_cast<ModelSpec&>(c) = spec;
 }
 
 } // namespace attnlab

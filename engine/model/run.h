@@ -62,21 +62,23 @@ class ModelCache {
 public:
     /// One attention block's weights for config.weightsPreset, d_model and seed.
     std::shared_ptr<const AttentionWeights> presetWeights(const Config& config);
-    /// The model config.model names: the shipped one, `file` (for ModelKind::File), or a seeded
-    /// encoder–decoder (`decoder`) or encoder stack; null for ModelKind::None. Throws
+    /// The model config.model names: the shipped one, `file` (for ModelKind::File), or the
+    /// seeded model the config's ModelSpec describes; null for ModelKind::None. Throws
     /// std::invalid_argument when there is none (no file open) or the config is invalid.
-    std::shared_ptr<const Seq2SeqModel> model(const Config& config, const std::shared_ptr<const Seq2SeqModel>& file,
-                                              bool decoder = true);
+    std::shared_ptr<const Seq2SeqModel> model(const Config& config, const std::shared_ptr<const Seq2SeqModel>& file);
 
 private:
     std::shared_ptr<const AttentionWeights> m_weights;
     Config m_weightsKey;
     std::shared_ptr<const Seq2SeqModel> m_seeded;
-    Config m_seededKey;
-    bool m_seededDecoder = true;
+    ModelSpec m_seededKey;
 };
 
-/// Sets d_model and heads of a trained or file model into `config` (the widths its file fixes).
+/// Sets d_model and heads of a trained or file model into `config` (the widths its file fixes);
+/// the rest of the config's ModelSpec keeps describing the user's seeded model.
 void adoptModelWidths(Config& config, const Seq2SeqModel& model);
+/// The model's ModelSpec in `config`, except what stays the run's: positions, embedding scale,
+/// scaling and seed (the command line reports the model it ran this way).
+void adoptModel(Config& config, const Seq2SeqModel& model);
 
 } // namespace attnlab

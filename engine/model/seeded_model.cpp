@@ -52,28 +52,22 @@ AttentionWeights seededAttention(const std::string& name, int d, std::uint64_t s
 
 } // namespace
 
-Seq2SeqModel seededModel(const Config& config, bool decoder)
+Seq2SeqModel seededModel(const ModelSpec& spec)
 {
-    config.validate();
+    spec.validate();
     Seq2SeqModel m;
-    TransformerOptions& o = m.options;
-    o.dModel = config.dModel;
-    o.heads = config.heads;
-    o.dFF = config.feedForwardWidth();
-    o.norm = config.norm;
-    o.activation = config.activation;
-    o.eps = config.layerNormEps;
-    o.encoderLayers = config.layers;
-    o.decoderLayers = decoder ? config.layers : 0;
+    ModelSpec& o = m.spec;
+    o = spec;
+    o.dFF = spec.feedForwardWidth();
     o.finalNorms = true;
-    o.scaleScores = config.scaleScores;
-    o.validate();
+    o.tokenizer = ModelTokenizer::Words;
+    o.lowercase = false;
     const int d = o.dModel;
     for (int i = 0; i < o.encoderLayers; ++i) {
         const std::string p = "encoder.layers." + str(i) + ".";
         EncoderLayerWeights w;
-        w.selfAttn = seededAttention(p + "self_attn", d, config.seed);
-        w.ffn = seededFeedForward(p, d, o.dFF, config.seed);
+        w.selfAttn = seededAttention(p + "self_attn", d, o.seed);
+        w.ffn = seededFeedForward(p, d, o.feedForwardWidth(), o.seed);
         w.norm1 = unitNorm(d);
         w.norm2 = unitNorm(d);
         m.weights.encoder.push_back(std::move(w));
@@ -81,22 +75,18 @@ Seq2SeqModel seededModel(const Config& config, bool decoder)
     for (int i = 0; i < o.decoderLayers; ++i) {
         const std::string p = "decoder.layers." + str(i) + ".";
         DecoderLayerWeights w;
-        w.selfAttn = seededAttention(p + "self_attn", d, config.seed);
-        w.crossAttn = seededAttention(p + "multihead_attn", d, config.seed);
-        w.ffn = seededFeedForward(p, d, o.dFF, config.seed);
+        w.selfAttn = seededAttention(p + "self_attn", d, o.seed);
+        w.crossAttn = seededAttention(p + "multihead_attn", d, o.seed);
+        w.ffn = seededFeedForward(p, d, o.feedForwardWidth(), o.seed);
         w.norm1 = unitNorm(d);
         w.norm2 = unitNorm(d);
         w.norm3 = unitNorm(d);
         m.weights.decoder.push_back(std::move(w));
     }
     m.weights.encoderNorm = unitNorm(d);
-    if (decoder)
+    if (o.decoderLayers > 0)
         m.weights.decoderNorm = unitNorm(d);
     m.weights.source = "seeded";
-    m.embedScale = config.embedScale;
-    m.positional = config.positional;
-    m.tokenizer = ModelTokenizer::Words;
-    m.seed = config.seed;
     m.name = "Seeded encoder–decoder";
     m.source = "seeded";
     return m;

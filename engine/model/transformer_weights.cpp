@@ -10,22 +10,22 @@ namespace {
 
 using detail::TensorReader;
 
-EncoderLayerWeights readEncoderLayer(TensorReader& r, const TransformerOptions& o)
+EncoderLayerWeights readEncoderLayer(TensorReader& r, const ModelSpec& o)
 {
     EncoderLayerWeights w;
     w.selfAttn = r.attention("self_attn.", o.dModel);
-    w.ffn = r.feedForward(o.dModel, o.dFF);
+    w.ffn = r.feedForward(o.dModel, o.feedForwardWidth());
     w.norm1 = r.norm("norm1.", o.dModel);
     w.norm2 = r.norm("norm2.", o.dModel);
     return w;
 }
 
-DecoderLayerWeights readDecoderLayer(TensorReader& r, const TransformerOptions& o)
+DecoderLayerWeights readDecoderLayer(TensorReader& r, const ModelSpec& o)
 {
     DecoderLayerWeights w;
     w.selfAttn = r.attention("self_attn.", o.dModel);
     w.crossAttn = r.attention("multihead_attn.", o.dModel);
-    w.ffn = r.feedForward(o.dModel, o.dFF);
+    w.ffn = r.feedForward(o.dModel, o.feedForwardWidth());
     w.norm1 = r.norm("norm1.", o.dModel);
     w.norm2 = r.norm("norm2.", o.dModel);
     w.norm3 = r.norm("norm3.", o.dModel);
@@ -33,13 +33,13 @@ DecoderLayerWeights readDecoderLayer(TensorReader& r, const TransformerOptions& 
 }
 
 /// "d_model 16, d_ff 32": what the options make the shapes, for the unknown-tensor message.
-std::string widths(const TransformerOptions& o)
+std::string widths(const ModelSpec& o)
 {
-    return "d_model " + std::to_string(o.dModel) + ", d_ff " + std::to_string(o.dFF);
+    return "d_model " + std::to_string(o.dModel) + ", d_ff " + std::to_string(o.feedForwardWidth());
 }
 
 /// The options are checked first: the expected shapes are computed from them.
-void validateForLoading(const TransformerOptions& o)
+void validateForLoading(const ModelSpec& o)
 {
     try {
         o.validate();
@@ -50,37 +50,37 @@ void validateForLoading(const TransformerOptions& o)
 
 } // namespace
 
-EncoderLayerWeights encoderLayerWeightsFromTensors(const TensorFile& file, const TransformerOptions& options, const std::string& prefix)
+EncoderLayerWeights encoderLayerWeightsFromTensors(const TensorFile& file, const ModelSpec& spec, const std::string& prefix)
 {
-    validateForLoading(options);
+    validateForLoading(spec);
     std::set<std::string> used;
     TensorReader r(file, prefix, used);
-    EncoderLayerWeights w = readEncoderLayer(r, options);
+    EncoderLayerWeights w = readEncoderLayer(r, spec);
     r.rejectUnknown("not part of an encoder layer (self_attn.*, linear1.*, linear2.*, norm1.*, norm2.*)");
     return w;
 }
 
-DecoderLayerWeights decoderLayerWeightsFromTensors(const TensorFile& file, const TransformerOptions& options, const std::string& prefix)
+DecoderLayerWeights decoderLayerWeightsFromTensors(const TensorFile& file, const ModelSpec& spec, const std::string& prefix)
 {
-    validateForLoading(options);
+    validateForLoading(spec);
     std::set<std::string> used;
     TensorReader r(file, prefix, used);
-    DecoderLayerWeights w = readDecoderLayer(r, options);
+    DecoderLayerWeights w = readDecoderLayer(r, spec);
     r.rejectUnknown("not part of a decoder layer (self_attn.*, multihead_attn.*, linear1.*, linear2.*, norm1.*, norm2.*, norm3.*)");
     return w;
 }
 
-TransformerWeights transformerWeightsFromTensors(const TensorFile& file, const TransformerOptions& options, const std::string& prefix)
+TransformerWeights transformerWeightsFromTensors(const TensorFile& file, const ModelSpec& spec, const std::string& prefix)
 {
-    validateForLoading(options);
+    validateForLoading(spec);
     std::set<std::string> used;
     TensorReader r(file, prefix, used);
-    TransformerWeights w = detail::readTransformerWeights(r, options);
-    r.rejectUnknown(detail::expectedTransformerTensors(options));
+    TransformerWeights w = detail::readTransformerWeights(r, spec);
+    r.rejectUnknown(detail::expectedTransformerTensors(spec));
     return w;
 }
 
-TransformerWeights detail::readTransformerWeights(TensorReader& r, const TransformerOptions& o)
+TransformerWeights detail::readTransformerWeights(TensorReader& r, const ModelSpec& o)
 {
     TransformerWeights w;
     for (int i = 0; i < o.encoderLayers; ++i) {
@@ -100,16 +100,16 @@ TransformerWeights detail::readTransformerWeights(TensorReader& r, const Transfo
     return w;
 }
 
-std::string detail::expectedTransformerTensors(const TransformerOptions& o)
+std::string detail::expectedTransformerTensors(const ModelSpec& o)
 {
     return "not expected with " + std::to_string(o.encoderLayers) + " encoder and " + std::to_string(o.decoderLayers)
         + " decoder layers, " + widths(o) + (o.finalNorms ? ", final norms" : ", no final norms");
 }
 
-TransformerWeights loadTransformerWeights(const std::string& path, const TransformerOptions& options, const std::string& prefix)
+TransformerWeights loadTransformerWeights(const std::string& path, const ModelSpec& spec, const std::string& prefix)
 {
     try {
-        TransformerWeights w = transformerWeightsFromTensors(readSafetensors(path), options, prefix);
+        TransformerWeights w = transformerWeightsFromTensors(readSafetensors(path), spec, prefix);
         w.source = "file:" + path;
         return w;
     } catch (const FormatError& e) {

@@ -194,7 +194,7 @@ Trace computeTrace(const Request& request)
     const Eigen::MatrixXf x = inputStages(tokenEmbeddings(trace.tokens, d, cfg.seed), side, tokens, stages);
 
     // q .. output: self-attention of X (the same matrix as queries, keys and values).
-    const AttentionBlockContext context{tokens, tokens, dims, {}, Block::None, {"input"}, {"input"}};
+    const AttentionBlockContext context{tokens, tokens, dims, {}, Block::None, {"input"}, {"input"}, "self_attn", cfg.attention};
     attentionBlock(x, x, *weights, heads, cfg.scaleScores, blocked, context, stages, trace.warnings);
     return trace;
 }

@@ -53,19 +53,19 @@ void checkAttention(const AttentionWeights& w, Eigen::Index d, const std::string
                                     + ") for d_model " + str(d));
 }
 
-void checkEncoderWeights(const EncoderLayerWeights& w, const TransformerOptions& o)
+void checkEncoderWeights(const EncoderLayerWeights& w, const ModelSpec& o)
 {
     checkAttention(w.selfAttn, o.dModel, "self_attn");
-    checkFeedForward(w.ffn, o.dModel, o.dFF);
+    checkFeedForward(w.ffn, o.dModel, o.feedForwardWidth());
     checkNorm(w.norm1, o.dModel, "norm1");
     checkNorm(w.norm2, o.dModel, "norm2");
 }
 
-void checkDecoderWeights(const DecoderLayerWeights& w, const TransformerOptions& o)
+void checkDecoderWeights(const DecoderLayerWeights& w, const ModelSpec& o)
 {
     checkAttention(w.selfAttn, o.dModel, "self_attn");
     checkAttention(w.crossAttn, o.dModel, "multihead_attn");
-    checkFeedForward(w.ffn, o.dModel, o.dFF);
+    checkFeedForward(w.ffn, o.dModel, o.feedForwardWidth());
     checkNorm(w.norm1, o.dModel, "norm1");
     checkNorm(w.norm2, o.dModel, "norm2");
     checkNorm(w.norm3, o.dModel, "norm3");
@@ -79,7 +79,7 @@ void checkMask(const BoolMatrix& blocked, Eigen::Index queries, Eigen::Index key
 }
 
 /// The stream's shape and labels against the options (the weights are checked where they are used).
-void checkStream(const Eigen::MatrixXf& x, const Labels& tokens, const TransformerOptions& o, const char* name)
+void checkStream(const Eigen::MatrixXf& x, const Labels& tokens, const ModelSpec& o, const char* name)
 {
     if (x.rows() < 1 || x.cols() != o.dModel)
         throw std::invalid_argument(std::string(name) + " is " + shape(x.rows(), x.cols()) + " but must have at least one row and d_model ("
@@ -160,12 +160,12 @@ const char* activationName(Activation a)
 /// ffn_hidden then ffn_output on `x` (the FFN's input: the stage `input`, named `in` in the
 /// formula); returns F. Both stages are in `block`.
 Eigen::MatrixXf feedForwardStages(const Eigen::MatrixXf& x, const StageKey& input, const std::string& in, const FeedForwardWeights& w,
-                                  const TransformerOptions& o, Block block, LayerStages& out)
+                                  const ModelSpec& o, Block block, LayerStages& out)
 {
     const Eigen::MatrixXf hidden = feedForwardHidden(x, w, o.activation);
     out.add(out.key("ffn_hidden", block), "Feed-forward hidden layer",
             std::string("H = ") + activationName(o.activation) + "(" + in + "·W_1ᵀ + b_1)", {input}, "H", hidden, "linear1",
-            numberedLabels(o.dFF, "f"));
+            numberedLabels(o.feedForwardWidth(), "f"));
     Eigen::MatrixXf f = feedForwardOutput(hidden, w);
     out.add(out.key("ffn_output", block), "Feed-forward output", "F = H·W_2ᵀ + b_2", {out.key("ffn_hidden", block)}, "F", f,
             "linear2");
@@ -175,7 +175,7 @@ Eigen::MatrixXf feedForwardStages(const Eigen::MatrixXf& x, const StageKey& inpu
 /// The stack's final output stage (`id` = encoder_output or decoder_output): LN(x) with its
 /// statistics, or x itself without a final norm. `last` is the last layer's output stage.
 Eigen::MatrixXf stackOutput(const char* id, const char* title, const char* name, const Eigen::MatrixXf& x, const StageKey& last,
-                            const std::optional<LayerNormWeights>& finalNorm, const TransformerOptions& o, const Labels& tokens,
+                            const std::optional<LayerNormWeights>& finalNorm, const ModelSpec& o, const Labels& tokens,
                             const Labels& dims, StageList& stages)
 {
     const bool encoder = std::string_view(id) == "encoder_output";
@@ -185,7 +185,7 @@ Eigen::MatrixXf stackOutput(const char* id, const char* title, const char* name,
         out.add(key, title, std::string(name) + " = output of the last layer", {last}, name, x);
         return x;
     }
-    LayerNormResult r = layerNorm(x, *finalNorm, o.eps);
+    LayerNormResult r = layerNorm(x, *finalNorm, o.layerNormEps);
     out.addNorm(key, title, std::string(name) + " = LN(output of the last layer)", last, "norm", name, r);
     return std::move(r.output);
 }
@@ -201,33 +201,6 @@ StageKey layerInput(int layer, Block block)
 
 } // namespace
 
-
-std::vector<std::string> TransformerOptions::problems() const
-{
-    // d_model and heads follow the attention's own rules, stated once in Config.
-    Config attention;
-    attention.dModel = dModel;
-    attention.heads = heads;
-    std::vector<std::string> out = attention.problems();
-    if (dFF < 1 || dFF > ConfigLimits::maxDFF)
-        out.push_back("d_ff (" + str(dFF) + ") must be between 1 and " + str(ConfigLimits::maxDFF));
-    if (!(eps > 0.0f) || !std::isfinite(eps))
-        out.push_back("eps (" + std::to_string(eps) + ") must be a positive number: it keeps LayerNorm from dividing by 0");
-    if (encoderLayers < 0 || encoderLayers > ConfigLimits::maxLayers)
-        out.push_back("encoder_layers (" + str(encoderLayers) + ") must be between 0 and " + str(ConfigLimits::maxLayers));
-    if (decoderLayers < 0 || decoderLayers > ConfigLimits::maxLayers)
-        out.push_back("decoder_layers (" + str(decoderLayers) + ") must be between 0 and " + str(ConfigLimits::maxLayers));
-    if (encoderLayers == 0 && decoderLayers == 0)
-        out.push_back("encoder_layers and decoder_layers are both 0: at least one layer is needed");
-    return out;
-}
-
-void TransformerOptions::validate() const
-{
-    const auto p = problems();
-    if (!p.empty())
-        throw std::invalid_argument(p.front());
-}
 
 LayerNormResult layerNorm(const Eigen::MatrixXf& x, const LayerNormWeights& w, float eps)
 {
@@ -290,11 +263,11 @@ Eigen::MatrixXf feedForwardOutput(const Eigen::MatrixXf& hidden, const FeedForwa
     return f;
 }
 
-Eigen::MatrixXf encoderLayer(const Eigen::MatrixXf& x, const EncoderLayerWeights& w, const TransformerOptions& options,
+Eigen::MatrixXf encoderLayer(const Eigen::MatrixXf& x, const EncoderLayerWeights& w, const ModelSpec& spec,
                              const BoolMatrix& blocked, const Labels& tokens, int layer, StageList& stages,
                              std::vector<Message>& warnings)
 {
-    const TransformerOptions& o = options;
+    const ModelSpec& o = spec;
     o.validate();
     // Everything is checked before the first stage is appended.
     checkStream(x, tokens, o, "the encoder layer's input");
@@ -308,7 +281,7 @@ Eigen::MatrixXf encoderLayer(const Eigen::MatrixXf& x, const EncoderLayerWeights
     const auto key = [&](const char* id) { return out.key(id, b); };
     // The self-attention block, on `input` as queries, keys and values.
     const auto attention = [&](const Eigen::MatrixXf& input, const StageKey& inputKey) {
-        const AttentionBlockContext c{tokens, tokens, dims, layer, b, inputKey, inputKey, prefix + "self_attn"};
+        const AttentionBlockContext c{tokens, tokens, dims, layer, b, inputKey, inputKey, prefix + "self_attn", o.attention};
         return attentionBlock(input, input, w.selfAttn, o.heads, o.scaleScores, blocked, c, stages, warnings);
     };
 
@@ -319,7 +292,7 @@ Eigen::MatrixXf encoderLayer(const Eigen::MatrixXf& x, const EncoderLayerWeights
         const Eigen::MatrixXf r1 = residual(x, sa);
         out.add(key("attn_residual"), "Residual: input + attention", "R_1 = X + SA(X)", {in, key("output")}, "R_1", r1);
         // attn_norm: N_1 = LN_1(R_1) (Add & Norm).
-        const LayerNormResult n1 = layerNorm(r1, w.norm1, o.eps);
+        const LayerNormResult n1 = layerNorm(r1, w.norm1, o.layerNormEps);
         out.addNorm(key("attn_norm"), "Add & Norm (attention)", "N_1 = LN_1(R_1)", key("attn_residual"), "norm1", "N_1", n1);
         // ffn_hidden, ffn_output: F = FFN(N_1).
         const Eigen::MatrixXf f = feedForwardStages(n1.output, key("attn_norm"), "N_1", w.ffn, o, b, out);
@@ -327,14 +300,14 @@ Eigen::MatrixXf encoderLayer(const Eigen::MatrixXf& x, const EncoderLayerWeights
         const Eigen::MatrixXf r2 = residual(n1.output, f);
         out.add(key("ffn_residual"), "Residual: + feed-forward", "R_2 = N_1 + F", {key("attn_norm"), key("ffn_output")}, "R_2", r2);
         // ffn_norm: N_2 = LN_2(R_2), the layer's output.
-        LayerNormResult n2 = layerNorm(r2, w.norm2, o.eps);
+        LayerNormResult n2 = layerNorm(r2, w.norm2, o.layerNormEps);
         out.addNorm(key("ffn_norm"), "Add & Norm (feed-forward)", "N_2 = LN_2(R_2)", key("ffn_residual"), "norm2", "N_2", n2);
         out.add(key("layer_output"), "Layer output", "Y = N_2", {key("ffn_norm")}, "Y", n2.output);
         return std::move(n2.output);
     }
 
     // Pre-LN. attn_norm: N_1 = LN_1(X), the input of self-attention.
-    const LayerNormResult n1 = layerNorm(x, w.norm1, o.eps);
+    const LayerNormResult n1 = layerNorm(x, w.norm1, o.layerNormEps);
     out.addNorm(key("attn_norm"), "Layer norm before attention", "N_1 = LN_1(X)", in, "norm1", "N_1", n1);
     // attention stages: SA(N_1).
     const Eigen::MatrixXf sa = attention(n1.output, key("attn_norm"));
@@ -342,7 +315,7 @@ Eigen::MatrixXf encoderLayer(const Eigen::MatrixXf& x, const EncoderLayerWeights
     const Eigen::MatrixXf r1 = residual(x, sa);
     out.add(key("attn_residual"), "Residual: input + attention", "R_1 = X + SA(N_1)", {in, key("output")}, "R_1", r1);
     // ffn_norm: N_2 = LN_2(R_1), the input of the feed-forward network.
-    const LayerNormResult n2 = layerNorm(r1, w.norm2, o.eps);
+    const LayerNormResult n2 = layerNorm(r1, w.norm2, o.layerNormEps);
     out.addNorm(key("ffn_norm"), "Layer norm before feed-forward", "N_2 = LN_2(R_1)", key("attn_residual"), "norm2", "N_2", n2);
     // ffn_hidden, ffn_output: F = FFN(N_2).
     const Eigen::MatrixXf f = feedForwardStages(n2.output, key("ffn_norm"), "N_2", w.ffn, o, b, out);
@@ -355,11 +328,11 @@ Eigen::MatrixXf encoderLayer(const Eigen::MatrixXf& x, const EncoderLayerWeights
 
 // limits: maths kernel
 Eigen::MatrixXf decoderLayer(const Eigen::MatrixXf& y, const Eigen::MatrixXf& memory, const DecoderLayerWeights& w,
-                             const TransformerOptions& options, const BoolMatrix& selfBlocked, const BoolMatrix& crossBlocked,
+                             const ModelSpec& spec, const BoolMatrix& selfBlocked, const BoolMatrix& crossBlocked,
                              const Labels& targetTokens, const Labels& memoryTokens, int layer, StageList& stages,
                              std::vector<Message>& warnings)
 {
-    const TransformerOptions& o = options;
+    const ModelSpec& o = spec;
     o.validate();
     // Everything is checked before the first stage is appended.
     checkStream(y, targetTokens, o, "the decoder layer's input");
@@ -379,11 +352,11 @@ Eigen::MatrixXf decoderLayer(const Eigen::MatrixXf& y, const Eigen::MatrixXf& me
     // Self-attention on `input` (usually with the look-ahead mask); cross-attention with queries
     // from `input` and keys and values from the memory.
     const auto selfAttention = [&](const Eigen::MatrixXf& input, const StageKey& inputKey) {
-        const AttentionBlockContext c{targetTokens, targetTokens, dims, layer, bs, inputKey, inputKey, prefix + "self_attn"};
+        const AttentionBlockContext c{targetTokens, targetTokens, dims, layer, bs, inputKey, inputKey, prefix + "self_attn", o.attention};
         return attentionBlock(input, input, w.selfAttn, o.heads, o.scaleScores, selfBlocked, c, stages, warnings);
     };
     const auto crossAttention = [&](const Eigen::MatrixXf& input, const StageKey& inputKey) {
-        const AttentionBlockContext c{targetTokens, memoryTokens, dims, layer, bc, inputKey, mem, prefix + "multihead_attn"};
+        const AttentionBlockContext c{targetTokens, memoryTokens, dims, layer, bc, inputKey, mem, prefix + "multihead_attn", o.attention};
         return attentionBlock(input, memory, w.crossAttn, o.heads, o.scaleScores, crossBlocked, c, stages, warnings);
     };
 
@@ -393,7 +366,7 @@ Eigen::MatrixXf decoderLayer(const Eigen::MatrixXf& y, const Eigen::MatrixXf& me
         // attn_residual: R_1 (m x d) = Y + SA(Y);  attn_norm: N_1 = LN_1(R_1).
         const Eigen::MatrixXf r1 = residual(y, sa);
         out.add(self("attn_residual"), "Residual: input + self-attention", "R_1 = Y + SA(Y)", {in, self("output")}, "R_1", r1);
-        const LayerNormResult n1 = layerNorm(r1, w.norm1, o.eps);
+        const LayerNormResult n1 = layerNorm(r1, w.norm1, o.layerNormEps);
         out.addNorm(self("attn_norm"), "Add & Norm (self-attention)", "N_1 = LN_1(R_1)", self("attn_residual"), "norm1", "N_1", n1);
         // attention stages (cross): CA(N_1, Mem).
         const Eigen::MatrixXf ca = crossAttention(n1.output, self("attn_norm"));
@@ -401,34 +374,34 @@ Eigen::MatrixXf decoderLayer(const Eigen::MatrixXf& y, const Eigen::MatrixXf& me
         const Eigen::MatrixXf r2 = residual(n1.output, ca);
         out.add(cross("cross_residual"), "Residual: + cross-attention", "R_2 = N_1 + CA(N_1, Mem)", {self("attn_norm"), cross("output")},
                 "R_2", r2);
-        const LayerNormResult n2 = layerNorm(r2, w.norm2, o.eps);
+        const LayerNormResult n2 = layerNorm(r2, w.norm2, o.layerNormEps);
         out.addNorm(cross("cross_norm"), "Add & Norm (cross-attention)", "N_2 = LN_2(R_2)", cross("cross_residual"), "norm2", "N_2",
                     n2);
         // ffn_hidden, ffn_output: F = FFN(N_2);  ffn_residual: R_3 = N_2 + F;  ffn_norm: N_3 = LN_3(R_3).
         const Eigen::MatrixXf f = feedForwardStages(n2.output, cross("cross_norm"), "N_2", w.ffn, o, bs, out);
         const Eigen::MatrixXf r3 = residual(n2.output, f);
         out.add(self("ffn_residual"), "Residual: + feed-forward", "R_3 = N_2 + F", {cross("cross_norm"), self("ffn_output")}, "R_3", r3);
-        LayerNormResult n3 = layerNorm(r3, w.norm3, o.eps);
+        LayerNormResult n3 = layerNorm(r3, w.norm3, o.layerNormEps);
         out.addNorm(self("ffn_norm"), "Add & Norm (feed-forward)", "N_3 = LN_3(R_3)", self("ffn_residual"), "norm3", "N_3", n3);
         out.add(self("layer_output"), "Layer output", "Y' = N_3", {self("ffn_norm")}, "Y'", n3.output);
         return std::move(n3.output);
     }
 
     // Pre-LN. attn_norm: N_1 = LN_1(Y);  attention stages (decoder_self): SA(N_1);  attn_residual: R_1 = Y + SA(N_1).
-    const LayerNormResult n1 = layerNorm(y, w.norm1, o.eps);
+    const LayerNormResult n1 = layerNorm(y, w.norm1, o.layerNormEps);
     out.addNorm(self("attn_norm"), "Layer norm before self-attention", "N_1 = LN_1(Y)", in, "norm1", "N_1", n1);
     const Eigen::MatrixXf sa = selfAttention(n1.output, self("attn_norm"));
     const Eigen::MatrixXf r1 = residual(y, sa);
     out.add(self("attn_residual"), "Residual: input + self-attention", "R_1 = Y + SA(N_1)", {in, self("output")}, "R_1", r1);
     // cross_norm: N_2 = LN_2(R_1);  attention stages (cross): CA(N_2, Mem);  cross_residual: R_2 = R_1 + CA.
-    const LayerNormResult n2 = layerNorm(r1, w.norm2, o.eps);
+    const LayerNormResult n2 = layerNorm(r1, w.norm2, o.layerNormEps);
     out.addNorm(cross("cross_norm"), "Layer norm before cross-attention", "N_2 = LN_2(R_1)", self("attn_residual"), "norm2", "N_2", n2);
     const Eigen::MatrixXf ca = crossAttention(n2.output, cross("cross_norm"));
     const Eigen::MatrixXf r2 = residual(r1, ca);
     out.add(cross("cross_residual"), "Residual: + cross-attention", "R_2 = R_1 + CA(N_2, Mem)", {self("attn_residual"), cross("output")},
             "R_2", r2);
     // ffn_norm: N_3 = LN_3(R_2);  ffn_hidden, ffn_output: F = FFN(N_3);  ffn_residual: R_3 = R_2 + F.
-    const LayerNormResult n3 = layerNorm(r2, w.norm3, o.eps);
+    const LayerNormResult n3 = layerNorm(r2, w.norm3, o.layerNormEps);
     out.addNorm(self("ffn_norm"), "Layer norm before feed-forward", "N_3 = LN_3(R_2)", cross("cross_residual"), "norm3", "N_3", n3);
     const Eigen::MatrixXf f = feedForwardStages(n3.output, self("ffn_norm"), "N_3", w.ffn, o, bs, out);
     Eigen::MatrixXf r3 = residual(r2, f);
@@ -438,63 +411,63 @@ Eigen::MatrixXf decoderLayer(const Eigen::MatrixXf& y, const Eigen::MatrixXf& me
 }
 
 Eigen::MatrixXf encoderStack(const Eigen::MatrixXf& x, const std::vector<EncoderLayerWeights>& layers,
-                             const std::optional<LayerNormWeights>& finalNorm, const TransformerOptions& options,
+                             const std::optional<LayerNormWeights>& finalNorm, const ModelSpec& spec,
                              const BoolMatrix& blocked, const Labels& tokens, StageList& stages,
                              std::vector<Message>& warnings)
 {
-    options.validate();
-    if (layers.empty() || static_cast<int>(layers.size()) != options.encoderLayers)
+    spec.validate();
+    if (layers.empty() || static_cast<int>(layers.size()) != spec.encoderLayers)
         throw std::invalid_argument("the encoder stack has " + str(static_cast<long long>(layers.size()))
-                                    + " layers of weights but encoder_layers is " + str(options.encoderLayers)
+                                    + " layers of weights but encoder_layers is " + str(spec.encoderLayers)
                                     + " (at least 1)");
-    checkStream(x, tokens, options, "the encoder's input");
+    checkStream(x, tokens, spec, "the encoder's input");
     checkMask(blocked, x.rows(), x.rows(), "the mask");
     for (const auto& w : layers)
-        checkEncoderWeights(w, options);
+        checkEncoderWeights(w, spec);
     if (finalNorm)
-        checkNorm(*finalNorm, options.dModel, "encoder.norm");
-    checkCells(static_cast<std::int64_t>(layers.size()) * x.rows() * x.rows() * options.heads);
+        checkNorm(*finalNorm, spec.dModel, "encoder.norm");
+    checkCells(static_cast<std::int64_t>(layers.size()) * x.rows() * x.rows() * spec.heads);
     Eigen::MatrixXf h = x;
     for (std::size_t i = 0; i < layers.size(); ++i)
-        h = encoderLayer(h, layers[i], options, blocked, tokens, static_cast<int>(i), stages, warnings);
+        h = encoderLayer(h, layers[i], spec, blocked, tokens, static_cast<int>(i), stages, warnings);
     // encoder_output: Mem (n x d) = LN(Y_N) with a final norm, else Y_N.
     const StageKey last = layerInput(static_cast<int>(layers.size()), Block::EncoderSelf);
-    return stackOutput("encoder_output", "Encoder output", "Mem", h, last, finalNorm, options, tokens, numberedLabels(options.dModel),
+    return stackOutput("encoder_output", "Encoder output", "Mem", h, last, finalNorm, spec, tokens, numberedLabels(spec.dModel),
                        stages);
 }
 
 Eigen::MatrixXf decoderStack(const Eigen::MatrixXf& y, const Eigen::MatrixXf& memory, const std::vector<DecoderLayerWeights>& layers,
-                             const std::optional<LayerNormWeights>& finalNorm, const TransformerOptions& options,
+                             const std::optional<LayerNormWeights>& finalNorm, const ModelSpec& spec,
                              const BoolMatrix& selfBlocked, const BoolMatrix& crossBlocked, const Labels& targetTokens,
                              const Labels& memoryTokens, StageList& stages, std::vector<Message>& warnings)
 {
-    options.validate();
-    if (layers.empty() || static_cast<int>(layers.size()) != options.decoderLayers)
+    spec.validate();
+    if (layers.empty() || static_cast<int>(layers.size()) != spec.decoderLayers)
         throw std::invalid_argument("the decoder stack has " + str(static_cast<long long>(layers.size()))
-                                    + " layers of weights but decoder_layers is " + str(options.decoderLayers)
+                                    + " layers of weights but decoder_layers is " + str(spec.decoderLayers)
                                     + " (at least 1)");
-    checkStream(y, targetTokens, options, "the decoder's input");
-    checkStream(memory, memoryTokens, options, "the memory (encoder output)");
+    checkStream(y, targetTokens, spec, "the decoder's input");
+    checkStream(memory, memoryTokens, spec, "the memory (encoder output)");
     checkMask(selfBlocked, y.rows(), y.rows(), "the self-attention mask");
     checkMask(crossBlocked, y.rows(), memory.rows(), "the cross-attention mask");
     for (const auto& w : layers)
-        checkDecoderWeights(w, options);
+        checkDecoderWeights(w, spec);
     if (finalNorm)
-        checkNorm(*finalNorm, options.dModel, "decoder.norm");
-    checkCells(static_cast<std::int64_t>(layers.size()) * y.rows() * (y.rows() + memory.rows()) * options.heads);
+        checkNorm(*finalNorm, spec.dModel, "decoder.norm");
+    checkCells(static_cast<std::int64_t>(layers.size()) * y.rows() * (y.rows() + memory.rows()) * spec.heads);
     Eigen::MatrixXf h = y;
     for (std::size_t i = 0; i < layers.size(); ++i)
-        h = decoderLayer(h, memory, layers[i], options, selfBlocked, crossBlocked, targetTokens, memoryTokens,
+        h = decoderLayer(h, memory, layers[i], spec, selfBlocked, crossBlocked, targetTokens, memoryTokens,
                          static_cast<int>(i), stages, warnings);
     // decoder_output: (m x d) = LN(Y'_M) with a final norm, else Y'_M.
     const StageKey last = layerInput(static_cast<int>(layers.size()), Block::DecoderSelf);
-    return stackOutput("decoder_output", "Decoder output", "Out", h, last, finalNorm, options, targetTokens,
-                       numberedLabels(options.dModel), stages);
+    return stackOutput("decoder_output", "Decoder output", "Out", h, last, finalNorm, spec, targetTokens,
+                       numberedLabels(spec.dModel), stages);
 }
 
-TransformerTrace computeTransformer(const TransformerInputs& in, const TransformerWeights& weights, const TransformerOptions& options)
+TransformerTrace computeTransformer(const TransformerInputs& in, const TransformerWeights& weights, const ModelSpec& spec)
 {
-    const TransformerOptions& o = options;
+    const ModelSpec& o = spec;
     o.validate();
     const bool encoder = o.encoderLayers > 0;
     const bool decoder = o.decoderLayers > 0;

@@ -14,6 +14,7 @@
 /// the decoder stream and keys and values from the encoder output Mem. Every function appends its
 /// stages, with their layer and block, to a stage list in the order of the math.
 
+#include "core/model_spec.h"
 #include "nn/attention.h"
 #include "nn/mask.h"
 #include "io/safetensors.h"
@@ -29,35 +30,6 @@
 
 namespace attnlab {
 
-
-/// Every setting of an encoder/decoder computation, with documented defaults.
-struct TransformerOptions {
-    /// Width of every token vector (d_model). 1..ConfigLimits::maxDModel.
-    int dModel = 32;
-    /// Attention heads; d_model must be a multiple of it. 1..ConfigLimits::maxHeads.
-    int heads = 4;
-    /// Hidden width of the feed-forward network (dim_feedforward). 1..8192; the paper uses 4·d_model.
-    int dFF = 128;
-    NormPlacement norm = NormPlacement::Post;
-    Activation activation = Activation::Relu;
-    /// Added to the variance inside every LayerNorm (layer_norm_eps). Positive.
-    float eps = 1e-5f;
-    /// Layers of the encoder and of the decoder stack, 0..12 each, at least one layer in all.
-    /// With no encoder layer the decoder's memory is given directly.
-    int encoderLayers = 1;
-    int decoderLayers = 1;
-    /// A LayerNorm after each stack (nn.Transformer's encoder.norm and decoder.norm).
-    bool finalNorms = false;
-    /// Divide scores by √d_k in every attention block.
-    bool scaleScores = true;
-
-    /// d_k = d_model / heads (valid only after validate() passed).
-    int dK() const { return heads > 0 ? dModel / heads : 0; }
-    /// Every rule these options break, one sentence each; empty when they are valid.
-    std::vector<std::string> problems() const;
-    /// Throws std::invalid_argument with the first problem.
-    void validate() const;
-};
 
 // --- Weights, in PyTorch's layout (the state dict names are in the comments) ---
 
@@ -133,7 +105,7 @@ Eigen::MatrixXf feedForwardOutput(const Eigen::MatrixXf& hidden, const FeedForwa
 // or shapes that disagree with them (inputs, weights, masks, labels); nothing is appended then.
 
 /// One encoder layer on X (n x d); block "encoder_self"; returns layer_output (n x d).
-Eigen::MatrixXf encoderLayer(const Eigen::MatrixXf& x, const EncoderLayerWeights& w, const TransformerOptions& options,
+Eigen::MatrixXf encoderLayer(const Eigen::MatrixXf& x, const EncoderLayerWeights& w, const ModelSpec& spec,
                              const BoolMatrix& blocked, const Labels& tokens, int layer, StageList& stages,
                              std::vector<Message>& warnings);
 
@@ -141,7 +113,7 @@ Eigen::MatrixXf encoderLayer(const Eigen::MatrixXf& x, const EncoderLayerWeights
 /// "decoder_self", mask selfBlocked m x m, usually causal), cross-attention (block "cross", mask
 /// crossBlocked m x n) and the feed-forward network (block "decoder_self"); returns layer_output (m x d).
 Eigen::MatrixXf decoderLayer(const Eigen::MatrixXf& y, const Eigen::MatrixXf& memory, const DecoderLayerWeights& w,
-                             const TransformerOptions& options, const BoolMatrix& selfBlocked, const BoolMatrix& crossBlocked,
+                             const ModelSpec& spec, const BoolMatrix& selfBlocked, const BoolMatrix& crossBlocked,
                              const Labels& targetTokens, const Labels& memoryTokens, int layer, StageList& stages,
                              std::vector<Message>& warnings);
 
@@ -149,14 +121,14 @@ Eigen::MatrixXf decoderLayer(const Eigen::MatrixXf& y, const Eigen::MatrixXf& me
 /// encoder_output (layer and block none; with "mean" and "variance" after a final norm) and
 /// returns it (n x d): the decoder's memory.
 Eigen::MatrixXf encoderStack(const Eigen::MatrixXf& x, const std::vector<EncoderLayerWeights>& layers,
-                             const std::optional<LayerNormWeights>& finalNorm, const TransformerOptions& options,
+                             const std::optional<LayerNormWeights>& finalNorm, const ModelSpec& spec,
                              const BoolMatrix& blocked, const Labels& tokens, StageList& stages,
                              std::vector<Message>& warnings);
 
 /// The decoder stack on Y (m x d) and Mem (n x d), then the final norm if given; appends
 /// decoder_output and returns it (m x d).
 Eigen::MatrixXf decoderStack(const Eigen::MatrixXf& y, const Eigen::MatrixXf& memory, const std::vector<DecoderLayerWeights>& layers,
-                             const std::optional<LayerNormWeights>& finalNorm, const TransformerOptions& options,
+                             const std::optional<LayerNormWeights>& finalNorm, const ModelSpec& spec,
                              const BoolMatrix& selfBlocked, const BoolMatrix& crossBlocked, const Labels& targetTokens,
                              const Labels& memoryTokens, StageList& stages, std::vector<Message>& warnings);
 
@@ -188,16 +160,16 @@ struct TransformerTrace {
     }
 };
 
-/// The encoder stack on src (when options.encoderLayers > 0), then the decoder stack on tgt
-/// (when options.decoderLayers > 0) with the encoder output as memory. The weights must hold
-/// options.encoderLayers and options.decoderLayers layers, and the final norms of the stacks run
-/// exactly when options.finalNorms. Throws std::invalid_argument for a bad request (invalid
+/// The encoder stack on src (when spec.encoderLayers > 0), then the decoder stack on tgt
+/// (when spec.decoderLayers > 0) with the encoder output as memory. The weights must hold
+/// spec.encoderLayers and spec.decoderLayers layers, and the final norms of the stacks run
+/// exactly when spec.finalNorms. Throws std::invalid_argument for a bad request (invalid
 /// options, shapes, masks, or more than ConfigLimits::maxAttentionCells cells in all layers).
 TransformerTrace computeTransformer(const TransformerInputs& inputs, const TransformerWeights& weights,
-                                    const TransformerOptions& options);
+                                    const ModelSpec& spec);
 
 // --- Loading PyTorch state dicts (safetensors) ---
-// The shapes come from the options: d = dModel, d_ff = dFF, the layer counts and final norms.
+// The shapes come from the ModelSpec: d = dModel, d_ff = feedForwardWidth(), the layer counts and final norms.
 // Only tensors whose names start with `prefix` are read (others belong to other modules and
 // are ignored); under the prefix every tensor must be one the options expect. Weights are
 // required; biases may be absent (PyTorch's bias=False) and are then 0. Throws FormatError
@@ -205,17 +177,17 @@ TransformerTrace computeTransformer(const TransformerInputs& inputs, const Trans
 
 /// nn.TransformerEncoderLayer: self_attn.{in_proj_weight, in_proj_bias, out_proj.weight,
 /// out_proj.bias}, linear1.{weight, bias}, linear2.{weight, bias}, norm1.*, norm2.*.
-EncoderLayerWeights encoderLayerWeightsFromTensors(const TensorFile& file, const TransformerOptions& options,
+EncoderLayerWeights encoderLayerWeightsFromTensors(const TensorFile& file, const ModelSpec& spec,
                                                    const std::string& prefix = {});
 /// nn.TransformerDecoderLayer: as the encoder layer, plus multihead_attn.* and norm3.*.
-DecoderLayerWeights decoderLayerWeightsFromTensors(const TensorFile& file, const TransformerOptions& options,
+DecoderLayerWeights decoderLayerWeightsFromTensors(const TensorFile& file, const ModelSpec& spec,
                                                    const std::string& prefix = {});
 /// nn.Transformer (or its encoder and decoder stacks): encoder.layers.{i}.*, decoder.layers.{i}.*,
-/// and encoder.norm.*, decoder.norm.* exactly when options.finalNorms.
-TransformerWeights transformerWeightsFromTensors(const TensorFile& file, const TransformerOptions& options,
+/// and encoder.norm.*, decoder.norm.* exactly when spec.finalNorms.
+TransformerWeights transformerWeightsFromTensors(const TensorFile& file, const ModelSpec& spec,
                                                  const std::string& prefix = {});
 /// Reads a safetensors file (see transformerWeightsFromTensors). Throws FormatError.
-TransformerWeights loadTransformerWeights(const std::string& path, const TransformerOptions& options,
+TransformerWeights loadTransformerWeights(const std::string& path, const ModelSpec& spec,
                                           const std::string& prefix = {});
 
 } // namespace attnlab

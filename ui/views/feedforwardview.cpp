@@ -170,8 +170,8 @@ void FeedForwardView::refresh()
 
     m_hidden = stage->main();
     const std::shared_ptr<const Seq2SeqModel>& model = trace->model;
-    m_activation = model ? model->options.activation : trace->config.activation;
-    m_dModel = model ? model->options.dModel : trace->config.dModel;
+    m_activation = model ? model->spec.activation : trace->config.activation;
+    m_dModel = model ? model->spec.dModel : trace->config.dModel;
     m_tokens = rowTokens(m_hidden);
     countSwitchedOff();
     countHistogram();

@@ -264,8 +264,8 @@ void LayerNormView::readModel(const Trace& trace, const Stage& stage)
     // The model's ε, norm placement and this LayerNorm's γ and β (the module the stage used).
     const std::shared_ptr<const Seq2SeqModel>& model = trace.model;
     const Eigen::Index d = m_output.values.cols();
-    m_eps = model ? static_cast<double>(model->options.eps) : kDefaultEpsilon;
-    m_preNorm = (model ? model->options.norm : trace.config.norm) == NormPlacement::Pre;
+    m_eps = model ? static_cast<double>(model->spec.layerNormEps) : kDefaultEpsilon;
+    m_preNorm = (model ? model->spec.norm : trace.config.norm) == NormPlacement::Pre;
     const LayerNormWeights* affine = model ? layerNormModule(*model, stage.module) : nullptr;
     m_knownAffine = affine && affine->gamma.size() == d && affine->beta.size() == d && d > 0;
     if (m_knownAffine) {

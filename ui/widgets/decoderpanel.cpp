@@ -141,7 +141,7 @@ void DecoderPanel::applyTarget()
 
 void DecoderPanel::sync()
 {
-    const bool model = m_session->isModel() && m_session->model() && m_session->model()->options.decoderLayers > 0;
+    const bool model = m_session->isModel() && m_session->model() && m_session->model()->spec.decoderLayers > 0;
     setVisible(model);
     if (!model)
         return;

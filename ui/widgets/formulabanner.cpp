@@ -77,7 +77,7 @@ void FormulaBanner::refresh()
         QString what;
         if (memory)
             what = tr("Mem is the encoder output: in cross-attention the keys and values come from the source.");
-        else if (trace.model->options.norm == NormPlacement::Pre)
+        else if (trace.model->spec.norm == NormPlacement::Pre)
             what = tr("X is this block's input after its LayerNorm (Pre-LN).");
         else if (step.block == Block::Cross)
             what = tr("X is the decoder's stream after its masked self-attention and Add & Norm: the queries come from the target.");

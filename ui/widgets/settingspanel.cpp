@@ -200,7 +200,7 @@ void SettingsPanel::syncFromSession()
         const QSignalBlocker b1(m_dModel), b2(m_seed), b3(m_positional), b4(m_embedScale), b5(m_scale), b6(m_mask),
             b7(m_padTo), b8(m_weights), b9(m_model), b10(m_layers), b11(m_dFF), b12(m_norm), b13(m_activation);
         selectData(m_model, c.model);
-        m_layers->setValue(c.layers);
+        m_layers->setValue(c.encoderLayers);
         m_dFF->setValue(c.dFF);
         selectData(m_norm, c.norm);
         selectData(m_activation, c.activation);
@@ -244,18 +244,18 @@ void SettingsPanel::syncFromSession()
     if (const auto& m = m_session->model(); m && fixed) {
         // The model's own sizes, shown in the (disabled) seeded-model boxes.
         const QSignalBlocker b1(m_layers), b2(m_dFF), b3(m_norm), b4(m_activation);
-        m_layers->setValue(m->options.encoderLayers);
-        m_dFF->setValue(m->options.dFF);
-        selectData(m_norm, m->options.norm);
-        selectData(m_activation, m->options.activation);
+        m_layers->setValue(m->spec.encoderLayers);
+        m_dFF->setValue(m->spec.dFF);
+        selectData(m_norm, m->spec.norm);
+        selectData(m_activation, m->spec.activation);
         m_modelInfo->setText(tr("%1: %2 encoder + %3 decoder layers, d_model %4, %5 heads, d_ff %6")
                                  .arg(c.model == ModelKind::Reversal ? tr("The trained reversal model")
                                                                      : QString::fromStdString(m->name.empty() ? m->source : m->name))
-                                 .arg(m->options.encoderLayers)
-                                 .arg(m->options.decoderLayers)
-                                 .arg(m->options.dModel)
-                                 .arg(m->options.heads)
-                                 .arg(m->options.dFF));
+                                 .arg(m->spec.encoderLayers)
+                                 .arg(m->spec.decoderLayers)
+                                 .arg(m->spec.dModel)
+                                 .arg(m->spec.heads)
+                                 .arg(m->spec.dFF));
     } else {
         m_modelInfo->setText(c.model == ModelKind::Seeded ? tr("Seeded weights: the numbers are right, the patterns random. "
                                                               "It cannot generate; type a target.")
@@ -280,7 +280,7 @@ void SettingsPanel::apply()
     c.padTo = m_padTo->value();
     c.model = static_cast<ModelKind>(m_model->currentData().toInt());
     if (c.model == ModelKind::Seeded) { // otherwise the boxes show the model's own sizes
-        c.layers = m_layers->value();
+        c.setLayers(m_layers->value());
         c.dFF = m_dFF->value();
         c.norm = static_cast<NormPlacement>(m_norm->currentData().toInt());
         c.activation = static_cast<Activation>(m_activation->currentData().toInt());

@@ -93,8 +93,8 @@ private slots:
             "pad_to (5) must not exceed max_tokens (4)");
         row("eps_zero", [](Config& c) { c.layerNormEps = 0; }, "layer_norm_eps (0) must be a positive number");
         row("eps_nan", [](Config& c) { c.layerNormEps = std::nanf(""); }, "layer_norm_eps (nan) must be a positive number");
-        row("layers_zero", [](Config& c) { c.layers = 0; }, "layers (0) must be between 1 and 12");
-        row("layers_too_many", [](Config& c) { c.layers = 13; }, "layers (13) must be between 1 and 12");
+        row("layers_zero", [](Config& c) { c.setLayers(0); }, "layers (0) must be between 1 and 12");
+        row("layers_too_many", [](Config& c) { c.setLayers(13); }, "layers (13) must be between 1 and 12");
         row("d_ff_negative", [](Config& c) { c.dFF = -1; }, "d_ff (-1) must be 0 (4·d_model) or between 1 and 8192");
         row("d_ff_too_wide", [](Config& c) { c.dFF = 8193; }, "d_ff (8193) must be 0 (4·d_model) or between 1 and 8192");
     }
@@ -103,7 +103,8 @@ private slots:
     {
         const Config c;
         QVERIFY(c.model == attnlab::ModelKind::None);
-        QCOMPARE(c.layers, 2);
+        QCOMPARE(c.encoderLayers, 2);
+        QCOMPARE(c.decoderLayers, 2);
         QCOMPARE(c.feedForwardWidth(), 4 * c.dModel); // d_ff 0 means the paper's 4·d_model
         Config d;
         d.dFF = 48;

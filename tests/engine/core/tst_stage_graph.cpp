@@ -23,7 +23,7 @@ Config seeded(NormPlacement norm)
     c.model = ModelKind::Seeded;
     c.dModel = 16;
     c.heads = 4;
-    c.layers = 2;
+    c.setLayers(2);
     c.dFF = 32;
     c.norm = norm;
     return c;
@@ -85,7 +85,7 @@ void checkGraph(const Trace& t, const Seq2SeqModel* model)
             // LN of the recorded input with the γ, β of the recorded module.
             const LayerNormWeights* w = layerNormModule(*model, s.module);
             QVERIFY2(w, (where(s) + ": no LayerNorm module '" + s.module + "'").c_str());
-            const float diff = largestDifference(s.main().values, layerNormByHand(in(0), *w, model->options.eps));
+            const float diff = largestDifference(s.main().values, layerNormByHand(in(0), *w, model->spec.layerNormEps));
             QVERIFY2(diff < 1e-5f, (where(s) + ": largest difference " + std::to_string(diff)).c_str());
             ++norms;
         }
@@ -156,8 +156,8 @@ private slots:
         const auto model = shippedModel();
         Config c;
         c.model = ModelKind::Reversal;
-        c.dModel = model->options.dModel;
-        c.heads = model->options.heads;
+        c.dModel = model->spec.dModel;
+        c.heads = model->spec.heads;
         const Generation g = generate(model, {"a", "b", "c"}, c);
         QVERIFY(g.steps.size() >= 2);
         // The same encoder stage object in every step, not a copy.

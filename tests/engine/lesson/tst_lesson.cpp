@@ -607,7 +607,7 @@ private slots:
         QCOMPARE(l.steps[2].layer, 0);
         QCOMPARE(l.steps[3].generate, std::optional<int>(attnlab::LessonStep::kLastGenerationStep));
         const auto& c = l.steps[4].config;
-        QVERIFY(c.model == attnlab::ModelKind::Seeded && c.layers == 3 && c.dFF == 64);
+        QVERIFY(c.model == attnlab::ModelKind::Seeded && c.encoderLayers == 3 && c.dFF == 64);
         QVERIFY(c.norm == attnlab::NormPlacement::Pre && c.activation == attnlab::Activation::Gelu);
         QCOMPARE(l.steps[4].layer, 2);
     }

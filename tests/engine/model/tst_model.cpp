@@ -36,8 +36,8 @@ Config configFor(const Seq2SeqModel& m)
 {
     Config c;
     c.model = ModelKind::File;
-    c.dModel = m.options.dModel;
-    c.heads = m.options.heads;
+    c.dModel = m.spec.dModel;
+    c.heads = m.spec.heads;
     return c;
 }
 
@@ -48,7 +48,7 @@ TensorFile smallModelFile()
     Config c;
     c.dModel = 8;
     c.heads = 2;
-    c.layers = 1;
+    c.setLayers(1);
     c.dFF = 16;
     Seq2SeqModel m = seededModel(c);
     m.srcVocab = {"<pad>", "<unk>", "a", "b"};
@@ -57,7 +57,7 @@ TensorFile smallModelFile()
     m.tgtEmbedding = Eigen::MatrixXf::Random(6, 8);
     m.generatorWeight = Eigen::MatrixXf::Random(6, 8);
     m.generatorBias = Eigen::VectorXf::Random(6);
-    m.tokenizer = ModelTokenizer::Chars;
+    m.spec.tokenizer = ModelTokenizer::Chars;
     return modelToTensors(m);
 }
 
@@ -85,8 +85,8 @@ private slots:
         const auto& m = *shipped();
         QVERIFY(m.hasHead());
         QVERIFY(!m.openVocabulary());
-        QCOMPARE(m.tokenizer, ModelTokenizer::Chars);
-        QVERIFY(m.options.encoderLayers >= 1 && m.options.decoderLayers >= 1);
+        QVERIFY(m.spec.tokenizer == ModelTokenizer::Chars);
+        QVERIFY(m.spec.encoderLayers >= 1 && m.spec.decoderLayers >= 1);
         QVERIFY(std::filesystem::file_size(kShipped) < 1024 * 1024); // "a few hundred KB"
     }
 
@@ -164,8 +164,8 @@ private slots:
         const Trace t = computeModelTrace(model, src, tgt, configFor(*model));
         const auto n = static_cast<Eigen::Index>(src.size());
         double best = 0;
-        for (int layer = 0; layer < model->options.decoderLayers; ++layer) {
-            for (int h = 0; h < model->options.heads; ++h) {
+        for (int layer = 0; layer < model->spec.decoderLayers; ++layer) {
+            for (int h = 0; h < model->spec.heads; ++h) {
                 const Stage* s = t.find("weights", h, layer, Block::Cross);
                 QVERIFY(s);
                 QCOMPARE(s->main().values.rows(), n + 1); // target rows × source columns
@@ -282,11 +282,11 @@ private slots:
         c.model = ModelKind::Seeded;
         c.dModel = 16;
         c.heads = 2;
-        c.layers = 3;
+        c.setLayers(3);
         c.norm = NormPlacement::Pre;
         c.activation = Activation::Gelu;
         const auto m = std::make_shared<const Seq2SeqModel>(seededModel(c));
-        QCOMPARE(m->options.dFF, 64); // 4·d_model
+        QCOMPARE(m->spec.dFF, 64); // 4·d_model
         QVERIFY(m->openVocabulary() && !m->hasHead());
         const Trace t = computeModelTrace(m, {"the", "cat"}, {"<sos>", "le", "chat"}, c);
         QVERIFY(t.find("layer_output", std::nullopt, 2, Block::EncoderSelf));
@@ -299,7 +299,10 @@ private slots:
         const Seq2SeqModel again = seededModel(c);
         QVERIFY(again.weights.decoder[2].ffn.linear2Weight == m->weights.decoder[2].ffn.linear2Weight);
         // An encoder stack alone stops at the encoder output.
-        const auto enc = std::make_shared<const Seq2SeqModel>(seededModel(c, false));
+        Config encoderStack = c;
+        encoderStack.architecture = Architecture::EncoderStack;
+        encoderStack.setLayers(3);
+        const auto enc = std::make_shared<const Seq2SeqModel>(seededModel(encoderStack));
         const Trace e = computeModelTrace(enc, {"a", "b"}, {}, c);
         QVERIFY(e.find("encoder_output", std::nullopt, std::nullopt, Block::None));
         QVERIFY(!e.find("weights", 0, 0, Block::Cross));
@@ -315,7 +318,7 @@ private slots:
         QCOMPARE(again.tgtVocab, m.tgtVocab);
         QVERIFY(again.generatorWeight == m.generatorWeight);
         QVERIFY(again.weights.decoder[0].crossAttn.outProjWeight == m.weights.decoder[0].crossAttn.outProjWeight);
-        QCOMPARE(again.tokenizer, ModelTokenizer::Chars);
+        QVERIFY(again.spec.tokenizer == ModelTokenizer::Chars);
         // The shipped model survives a round trip bit for bit.
         const TensorFile s = modelToTensors(*shipped());
         const Seq2SeqModel back = modelFromTensors(parseSafetensors(serializeSafetensors(s)));
@@ -327,7 +330,7 @@ private slots:
         const Seq2SeqModel seeded = seededModel(c);
         const Seq2SeqModel seededBack = modelFromTensors(modelToTensors(seeded));
         QVERIFY(seededBack.openVocabulary());
-        QCOMPARE(seededBack.seed, seeded.seed);
+        QCOMPARE(seededBack.spec.seed, seeded.spec.seed);
         QVERIFY(seededBack.weights.decoder[1].norm3.gamma == seeded.weights.decoder[1].norm3.gamma);
     }
 

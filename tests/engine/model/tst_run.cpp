@@ -102,8 +102,11 @@ private slots:
         c.dFF = 24; // does
         const auto m2 = cache.model(c, nullptr);
         QVERIFY(m2.get() != m1.get());
-        QCOMPARE(m2->options.dFF, 24);
-        QCOMPARE(cache.model(c, nullptr, false)->options.decoderLayers, 0); // an encoder stack
+        QCOMPARE(m2->spec.dFF, 24);
+        Config encoderStack = c;
+        encoderStack.architecture = Architecture::EncoderStack;
+        encoderStack.setLayers(2);
+        QCOMPARE(cache.model(encoderStack, nullptr)->spec.decoderLayers, 0); // an encoder stack
         Config block;
         QCOMPARE(cache.presetWeights(block).get(), cache.presetWeights(block).get());
         QVERIFY(!cache.model(block, nullptr)); // one attention block has no model
@@ -118,8 +121,9 @@ private slots:
         RunRequest r;
         r.config.model = ModelKind::Seeded;
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, run(r)); // no model given
-        r.config.layers = 1;
-        r.model = cache.model(r.config, nullptr, false);
+        r.config.architecture = Architecture::EncoderStack;
+        r.config.setLayers(1);
+        r.model = cache.model(r.config, nullptr);
         r.text = "a b";
         r.target = "c";
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, run(r)); // an encoder stack has no decoder

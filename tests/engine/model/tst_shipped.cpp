@@ -25,7 +25,7 @@ private slots:
         QVERIFY(m);
         QCOMPARE(m->source, std::string("built-in:reversal"));
         QVERIFY(m->hasHead());
-        QCOMPARE(m->options.dModel, 64);
+        QCOMPARE(m->spec.dModel, 64);
         QCOMPARE(shippedModel().get(), m.get()); // read once, shared
     }
 

@@ -86,9 +86,13 @@ DecoderLayerWeights decoderWeights(int d, int dFF, float phase)
                                norm(d, phase + 20),         norm(d, phase + 30),     norm(d, phase + 40)};
 }
 
-TransformerOptions options(int d, int heads, int dFF, NormPlacement placement, Activation act = Activation::Relu)
+/// One encoder and one decoder layer, no final norms (nn.TransformerEncoderLayer and DecoderLayer).
+ModelSpec options(int d, int heads, int dFF, NormPlacement placement, Activation act = Activation::Relu)
 {
-    TransformerOptions o;
+    ModelSpec o;
+    o.encoderLayers = 1;
+    o.decoderLayers = 1;
+    o.finalNorms = false;
     o.dModel = d;
     o.heads = heads;
     o.dFF = dFF;
@@ -212,15 +216,15 @@ Eigen::MatrixXf jsonColumn(const nlohmann::json& v)
     return m;
 }
 
-TransformerOptions optionsFrom(const nlohmann::json& j)
+ModelSpec optionsFrom(const nlohmann::json& j)
 {
-    TransformerOptions o;
+    ModelSpec o;
     o.dModel = j.at("d_model").get<int>();
     o.heads = j.at("heads").get<int>();
     o.dFF = j.at("d_ff").get<int>();
     o.norm = parseNormPlacement(j.at("norm").get<std::string>()).value();
     o.activation = parseActivation(j.at("activation").get<std::string>()).value();
-    o.eps = j.at("eps").get<float>();
+    o.layerNormEps = j.at("eps").get<float>();
     o.encoderLayers = j.at("encoder_layers").get<int>();
     o.decoderLayers = j.at("decoder_layers").get<int>();
     o.finalNorms = j.at("final_norms").get<bool>();
@@ -230,7 +234,7 @@ TransformerOptions optionsFrom(const nlohmann::json& j)
 /// Runs a golden case through the engine: the module's kind decides which function.
 StageList runCase(const nlohmann::json& ref, const std::string& name, std::vector<Message>& warnings)
 {
-    const TransformerOptions o = optionsFrom(ref.at("options"));
+    const ModelSpec o = optionsFrom(ref.at("options"));
     const auto& in = ref.at("inputs");
     const std::string kind = ref.at("kind").get<std::string>();
     const TensorFile file = readSafetensors(transformerDir() + "/" + name + ".safetensors");
@@ -413,7 +417,7 @@ private slots:
         QFETCH(NormPlacement, placement);
         QFETCH(QStringList, expected);
         const int d = 8, heads = 2, dFF = 12, n = 5;
-        const TransformerOptions o = options(d, heads, dFF, placement, Activation::Gelu);
+        const ModelSpec o = options(d, heads, dFF, placement, Activation::Gelu);
         const EncoderLayerWeights w = encoderWeights(d, dFF, 0.5f);
         const Eigen::MatrixXf x = wave(n, d, 2.0f, 1.5f);
         BoolMatrix blocked = BoolMatrix::Constant(n, n, false);
@@ -489,7 +493,7 @@ private slots:
         QFETCH(NormPlacement, placement);
         QFETCH(QStringList, expected);
         const int d = 8, heads = 4, dFF = 6, m = 3, n = 5;
-        const TransformerOptions o = options(d, heads, dFF, placement);
+        const ModelSpec o = options(d, heads, dFF, placement);
         const Eigen::MatrixXf y = wave(m, d, 1.0f, 1.0f);
         const Eigen::MatrixXf mem = wave(n, d, 4.0f, 1.0f);
         BoolVector padding = BoolVector::Constant(n, false);
@@ -538,7 +542,7 @@ private slots:
     void stacksNumberTheirLayers()
     {
         const int d = 4, heads = 2, dFF = 8, n = 3, m = 2;
-        TransformerOptions o = options(d, heads, dFF, NormPlacement::Pre);
+        ModelSpec o = options(d, heads, dFF, NormPlacement::Pre);
         o.encoderLayers = 2;
         o.decoderLayers = 3;
         o.finalNorms = true;
@@ -587,7 +591,7 @@ private slots:
     void fullyMaskedRowWarnsWithItsBlock()
     {
         const int d = 4, n = 3;
-        const TransformerOptions o = options(d, 2, 4, NormPlacement::Post);
+        const ModelSpec o = options(d, 2, 4, NormPlacement::Post);
         BoolMatrix blocked = BoolMatrix::Constant(n, n, false);
         blocked.row(2).setConstant(true);
         StageList stages;
@@ -675,13 +679,13 @@ private slots:
         QTest::addColumn<int>("decoder");
         QTest::addColumn<QString>("message");
         QTest::newRow("valid") << 16 << 4 << 32 << 1e-5f << 2 << 2 << QString();
-        QTest::newRow("d_ff 0") << 16 << 4 << 0 << 1e-5f << 1 << 1 << "d_ff (0) must be between 1 and 8192";
+        QTest::newRow("d_ff -1") << 16 << 4 << -1 << 1e-5f << 1 << 1 << "d_ff (-1) must be 0 (4·d_model) or between 1 and 8192";
         QTest::newRow("heads") << 10 << 3 << 32 << 1e-5f << 1 << 1 << "d_model (10) must be a multiple of heads (3)";
-        QTest::newRow("eps 0") << 16 << 4 << 32 << 0.0f << 1 << 1 << "eps (0.000000) must be a positive number: it keeps LayerNorm from dividing by 0";
-        QTest::newRow("eps nan") << 16 << 4 << 32 << std::numeric_limits<float>::quiet_NaN() << 1 << 1 << "eps (nan) must be a positive number: it keeps LayerNorm from dividing by 0";
+        QTest::newRow("eps 0") << 16 << 4 << 32 << 0.0f << 1 << 1 << "layer_norm_eps (0) must be a positive number";
+        QTest::newRow("eps nan") << 16 << 4 << 32 << std::numeric_limits<float>::quiet_NaN() << 1 << 1 << "layer_norm_eps (nan) must be a positive number";
         QTest::newRow("13 layers") << 16 << 4 << 32 << 1e-5f << 13 << 1 << "encoder_layers (13) must be between 0 and 12";
         QTest::newRow("negative") << 16 << 4 << 32 << 1e-5f << 1 << -1 << "decoder_layers (-1) must be between 0 and 12";
-        QTest::newRow("no layer") << 16 << 4 << 32 << 1e-5f << 0 << 0 << "encoder_layers and decoder_layers are both 0: at least one layer is needed";
+        QTest::newRow("no layer") << 16 << 4 << 32 << 1e-5f << 0 << 0 << "layers (0) must be between 1 and 12";
     }
     void optionsStateTheRule()
     {
@@ -692,8 +696,8 @@ private slots:
         QFETCH(int, encoder);
         QFETCH(int, decoder);
         QFETCH(QString, message);
-        TransformerOptions o = options(d, heads, dFF, NormPlacement::Post);
-        o.eps = eps;
+        ModelSpec o = options(d, heads, dFF, NormPlacement::Post);
+        o.layerNormEps = eps;
         o.encoderLayers = encoder;
         o.decoderLayers = decoder;
         if (message.isEmpty()) {
@@ -707,12 +711,12 @@ private slots:
     void badArguments()
     {
         const int d = 4, n = 3;
-        const TransformerOptions o = options(d, 2, 4, NormPlacement::Post);
+        const ModelSpec o = options(d, 2, 4, NormPlacement::Post);
         const EncoderLayerWeights w = encoderWeights(d, 4, 0);
         const BoolMatrix none = BoolMatrix::Constant(n, n, false);
         StageList stages;
         std::vector<Message> warnings;
-        const auto run = [&](const Eigen::MatrixXf& x, const EncoderLayerWeights& weights, const BoolMatrix& blocked, const TransformerOptions& opt) {
+        const auto run = [&](const Eigen::MatrixXf& x, const EncoderLayerWeights& weights, const BoolMatrix& blocked, const ModelSpec& opt) {
             return invalidArgumentOf([&] { encoderLayer(x, weights, opt, blocked, positions(x.rows()), 0, stages, warnings); });
         };
         QCOMPARE(run(wave(n, 5, 0), w, none, o), QString("the encoder layer's input is 3 x 5 but must have at least one row and d_model (4) columns"));
@@ -720,7 +724,7 @@ private slots:
         EncoderLayerWeights shortNorm = w;
         shortNorm.norm2.gamma.resize(3);
         QCOMPARE(run(wave(n, d, 0), shortNorm, none, o), QString("norm2 has 3 weights and 4 biases but d_model is 4"));
-        TransformerOptions wide = o;
+        ModelSpec wide = o;
         wide.dFF = 6;
         QCOMPARE(run(wave(n, d, 0), w, none, wide), QString("linear1 is 4 x 4 with 4 biases but must be 6 x 4 (d_ff x d_model) with 6"));
         EncoderLayerWeights narrow = w;
@@ -746,7 +750,7 @@ private slots:
     {
         TensorFile f;
         addEncoderLayer(f, "");
-        TransformerOptions o = options(4, 2, 8, NormPlacement::Post);
+        ModelSpec o = options(4, 2, 8, NormPlacement::Post);
         const EncoderLayerWeights w = encoderLayerWeightsFromTensors(f, o);
         const EncoderLayerWeights want = encoderWeights(4, 8, 0);
         QCOMPARE(w.selfAttn.inProjWeight, want.selfAttn.inProjWeight);
@@ -804,7 +808,7 @@ private slots:
         }
         if (!add.isEmpty())
             f.tensors[add.toStdString()] = tensorOf(Eigen::VectorXf(Eigen::VectorXf::Ones(4)));
-        const TransformerOptions o = options(4, 2, 8, NormPlacement::Post);
+        const ModelSpec o = options(4, 2, 8, NormPlacement::Post);
         QCOMPARE(formatErrorOf([&] { encoderLayerWeightsFromTensors(f, o); }), message);
     }
 
@@ -815,7 +819,7 @@ private slots:
         addEncoderLayer(f, "encoder.layers.1.", 2);
         f.tensors["encoder.norm.weight"] = tensorOf(Eigen::VectorXf(Eigen::VectorXf::Ones(4)));
         f.tensors["encoder.norm.bias"] = tensorOf(Eigen::VectorXf(Eigen::VectorXf::Zero(4)));
-        TransformerOptions o = options(4, 2, 8, NormPlacement::Post);
+        ModelSpec o = options(4, 2, 8, NormPlacement::Post);
         o.encoderLayers = 2;
         o.decoderLayers = 0;
         o.finalNorms = true;
@@ -841,9 +845,9 @@ private slots:
         noNorm.tensors.erase("encoder.norm.weight");
         QCOMPARE(formatErrorOf([&] { transformerWeightsFromTensors(noNorm, o); }), QString("missing tensor 'encoder.norm.weight' [4]"));
         // Invalid options cannot give shapes.
-        o.dFF = 0;
+        o.dFF = -1;
         QCOMPARE(formatErrorOf([&] { transformerWeightsFromTensors(f, o); }),
-                 QString("cannot read the weights with these options: d_ff (0) must be between 1 and 8192"));
+                 QString("cannot read the weights with these options: d_ff (-1) must be 0 (4·d_model) or between 1 and 8192"));
         // Non-finite values are refused, by name.
         o.dFF = 8;
         TensorFile inf = f;
@@ -858,7 +862,7 @@ private slots:
         QVERIFY(dir.isValid());
         TensorFile f;
         addEncoderLayer(f, "encoder.layers.0.");
-        TransformerOptions o = options(4, 2, 8, NormPlacement::Post);
+        ModelSpec o = options(4, 2, 8, NormPlacement::Post);
         o.decoderLayers = 0;
         std::string bytes = serializeSafetensors(f);
         const std::string good = dir.filePath("good.safetensors").toStdString();

@@ -174,7 +174,7 @@ private slots:
         c.model = ModelKind::Seeded;
         c.dModel = 16;
         c.heads = 2;
-        c.layers = 3;
+        c.setLayers(3);
         c.norm = NormPlacement::Pre;
         s.setConfig(c);
         QVERIFY2(s.error().isEmpty(), qPrintable(s.error()));

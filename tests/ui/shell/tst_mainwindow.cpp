@@ -359,7 +359,7 @@ private slots:
         c.model = ModelKind::Seeded;
         c.dModel = 8;
         c.heads = 2;
-        c.layers = 1;
+        c.setLayers(1);
         s.setConfig(c);
         s.setSentence(QStringLiteral("a b"));
         MainWindow w(&s);

@@ -34,7 +34,7 @@ Config seededConfig(NormPlacement norm, Activation activation, int dFF = 0)
     c.model = ModelKind::Seeded;
     c.dModel = 16;
     c.heads = 2;
-    c.layers = 2;
+    c.setLayers(2);
     c.norm = norm;
     c.activation = activation;
     c.dFF = dFF;

@@ -37,7 +37,7 @@ Config seededConfig(NormPlacement norm)
     c.model = ModelKind::Seeded;
     c.dModel = 16;
     c.heads = 2;
-    c.layers = 2;
+    c.setLayers(2);
     c.norm = norm;
     return c;
 }
@@ -162,7 +162,7 @@ private slots:
         // The output: (x − μ)/√(σ² + ε) by hand (the seeded model's γ = 1, β = 0).
         const auto& model = s.model();
         QVERIFY(model);
-        QCOMPARE(v.epsilon(), static_cast<double>(model->options.eps));
+        QCOMPARE(v.epsilon(), static_cast<double>(model->spec.layerNormEps));
         const LayerNormWeights& ln0 = model->weights.encoder[0].norm1;
         QVERIFY((ln0.gamma.array() == 1.0f).all() && (ln0.beta.array() == 0.0f).all());
         const Eigen::MatrixXf& y = v.outputView()->matrix().values;
@@ -292,7 +292,7 @@ private slots:
         QVERIFY(goTo(s, "encoder_output", std::nullopt, ""));
         QVERIFY(v.hasStage());
         QCOMPARE(v.inputStageId(), QStringLiteral("layer_output"));
-        const int last = s.model()->options.encoderLayers - 1;
+        const int last = s.model()->spec.encoderLayers - 1;
         const Stage* input = s.fullTrace()->find("layer_output", std::nullopt, last, Block::EncoderSelf);
         QVERIFY(input);
         QVERIFY(v.inputView()->matrix().values == input->main().values);

@@ -35,7 +35,7 @@ private slots:
         QVERIFY(s.config().model == ModelKind::Seeded);
         QVERIFY(p.layersBox()->isEnabled());
         p.layersBox()->setValue(3);
-        QCOMPARE(s.config().layers, 3);
+        QCOMPARE(s.config().encoderLayers, 3);
         QVERIFY(s.stepIndex(QStringLiteral("layer_output"), 2, Block::EncoderSelf) >= 0);
     }
 };

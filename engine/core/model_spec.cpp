@@ -1,0 +1,132 @@
+#include "core/model_spec.h"
+
+#include "core/name_table.h"
+
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+
+namespace attnlab {
+
+namespace {
+
+using detail::NameTable;
+
+constexpr NameTable<Architecture, 2> kArchitectureNames{{
+    {Architecture::EncoderStack, "encoder"},
+    {Architecture::EncoderDecoder, "encoder-decoder"},
+}};
+
+constexpr NameTable<AttentionKind, 1> kAttentionNames{{
+    {AttentionKind::Full, "full"},
+}};
+
+constexpr NameTable<PositionalEncoding, 3> kPositionalNames{{
+    {PositionalEncoding::Sinusoidal, "sinusoidal"},
+    {PositionalEncoding::Learned, "learned"},
+    {PositionalEncoding::None, "none"},
+}};
+
+constexpr NameTable<NormPlacement, 2> kNormNames{{
+    {NormPlacement::Post, "post"},
+    {NormPlacement::Pre, "pre"},
+}};
+
+constexpr NameTable<Activation, 2> kActivationNames{{
+    {Activation::Relu, "relu"},
+    {Activation::Gelu, "gelu"},
+}};
+
+constexpr NameTable<ModelTokenizer, 2> kTokenizerNames{{
+    {ModelTokenizer::Words, "words"},
+    {ModelTokenizer::Chars, "chars"},
+}};
+
+std::string str(long long v)
+{
+    return std::to_string(v);
+}
+
+std::string between(const char* name, long long value, long long lo, long long hi)
+{
+    return std::string(name) + " (" + str(value) + ") must be between " + str(lo) + " and " + str(hi);
+}
+
+/// The rules on the layer counts: "layers" when they are the paper's N (an encoder stack's
+/// count, or as many layers in both stacks, as the settings and the command line give it), each
+/// stack's count otherwise.
+void layerProblems(const ModelSpec& s, std::vector<std::string>& out)
+{
+    const int maxLayers = ConfigLimits::maxLayers;
+    const bool encoderStack = s.architecture == Architecture::EncoderStack;
+    if (encoderStack || s.encoderLayers == s.decoderLayers) {
+        if (s.encoderLayers < 1 || s.encoderLayers > maxLayers)
+            out.push_back(between("layers", s.encoderLayers, 1, maxLayers));
+    } else {
+        if (s.encoderLayers < 0 || s.encoderLayers > maxLayers)
+            out.push_back(between("encoder_layers", s.encoderLayers, 0, maxLayers));
+        if (s.decoderLayers < 0 || s.decoderLayers > maxLayers)
+            out.push_back(between("decoder_layers", s.decoderLayers, 0, maxLayers));
+    }
+    if (encoderStack && s.decoderLayers != 0)
+        out.push_back("an encoder stack has no decoder layers (decoder_layers is " + str(s.decoderLayers) + ")");
+}
+
+} // namespace
+
+namespace detail {
+std::string shortNumber(float v)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", static_cast<double>(v));
+    return buf;
+}
+} // namespace detail
+
+std::string_view toString(Architecture v) { return detail::nameOf(kArchitectureNames, v); }
+std::string_view toString(AttentionKind v) { return detail::nameOf(kAttentionNames, v); }
+std::string_view toString(PositionalEncoding v) { return detail::nameOf(kPositionalNames, v); }
+std::string_view toString(NormPlacement v) { return detail::nameOf(kNormNames, v); }
+std::string_view toString(Activation v) { return detail::nameOf(kActivationNames, v); }
+std::string_view toString(ModelTokenizer v) { return detail::nameOf(kTokenizerNames, v); }
+
+std::optional<Architecture> parseArchitecture(std::string_view s) { return detail::valueOf(kArchitectureNames, s); }
+std::optional<AttentionKind> parseAttentionKind(std::string_view s) { return detail::valueOf(kAttentionNames, s); }
+std::optional<PositionalEncoding> parsePositionalEncoding(std::string_view s) { return detail::valueOf(kPositionalNames, s); }
+std::optional<NormPlacement> parseNormPlacement(std::string_view s) { return detail::valueOf(kNormNames, s); }
+std::optional<Activation> parseActivation(std::string_view s) { return detail::valueOf(kActivationNames, s); }
+std::optional<ModelTokenizer> parseModelTokenizer(std::string_view s) { return detail::valueOf(kTokenizerNames, s); }
+
+void ModelSpec::setLayers(int n)
+{
+    encoderLayers = n;
+    decoderLayers = architecture == Architecture::EncoderStack ? 0 : n;
+}
+
+std::vector<std::string> ModelSpec::problems() const
+{
+    std::vector<std::string> out;
+    if (dModel < 1 || dModel > ConfigLimits::maxDModel)
+        out.push_back(between("d_model", dModel, 1, ConfigLimits::maxDModel));
+    if (heads < 1 || heads > ConfigLimits::maxHeads)
+        out.push_back(between("heads", heads, 1, ConfigLimits::maxHeads));
+    else if (dModel >= 1 && dModel % heads != 0)
+        out.push_back("d_model (" + str(dModel) + ") must be a multiple of heads (" + str(heads) + ")");
+    layerProblems(*this, out);
+    if (!(layerNormEps > 0) || !std::isfinite(layerNormEps))
+        out.push_back("layer_norm_eps (" + detail::shortNumber(layerNormEps) + ") must be a positive number");
+    if (dFF < 0 || dFF > ConfigLimits::maxDFF)
+        out.push_back("d_ff (" + str(dFF) + ") must be 0 (4·d_model) or between 1 and " + str(ConfigLimits::maxDFF));
+    if (maxTargetLength < 1 || maxTargetLength > kMaxTargetLength)
+        out.push_back(between("max_target_length", maxTargetLength, 1, kMaxTargetLength));
+    return out;
+}
+
+void ModelSpec::validate() const
+{
+    const auto p = problems();
+    if (!p.empty())
+        throw std::invalid_argument(p.front());
+}
+
+} // namespace attnlab

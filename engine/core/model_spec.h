@@ -1,0 +1,136 @@
+#pragma once
+/// What a model is, in one struct: its architecture, attention kind, position scheme, sizes,
+/// norm placement, activation, ε and tokenizer (docs/architecture.md). The settings of a run
+/// (core/config.h) are a ModelSpec plus how the input is prepared; a model read from a file
+/// (model/model.h) carries the ModelSpec its metadata describes; the layers of nn/transformer.h
+/// read their sizes from it. validate() states the rule a bad value breaks, in words a student
+/// understands.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace attnlab {
+
+/// The layers a model stacks. One attention block on its own is not a model: it is a run with
+/// Config::model == ModelKind::None.
+enum class Architecture {
+    EncoderStack,   ///< encoder layers only (BERT's shape): every token sees every token
+    EncoderDecoder, ///< the paper's: an encoder, and a decoder reading it through cross-attention
+};
+
+/// Which attention a block computes (attention/kind.h lists each kind's kernel and stages).
+enum class AttentionKind {
+    Full, ///< softmax(Q·Kᵀ/√d_k + M)·V over every key (docs/engine.md, section 6)
+};
+
+/// How positions are encoded before attention (docs/engine.md, section 4; position/scheme.h).
+enum class PositionalEncoding {
+    Sinusoidal, ///< sin/cos of "Attention Is All You Need"
+    Learned,    ///< a seeded table, as BERT's position embeddings start out
+    None,       ///< no position information at all
+};
+
+/// Where each LayerNorm stands in an encoder or decoder layer (PyTorch's norm_first).
+enum class NormPlacement {
+    Post, ///< norm_first=False (the paper, PyTorch's default): LN after each residual addition
+    Pre,  ///< norm_first=True: LN before each sublayer; the residual stream is never normalised
+};
+
+/// The feed-forward network's non-linearity.
+enum class Activation {
+    Relu, ///< max(0, x)
+    Gelu, ///< x·Φ(x) = x/2·(1 + erf(x/√2)), the exact form (PyTorch's F.gelu default)
+};
+
+/// How a model splits text into its vocabulary's tokens.
+enum class ModelTokenizer {
+    Words, ///< Attention Lab's tokenizer (text/tokenizer.h): words, punctuation, one token per CJK character
+    Chars, ///< every character except white space is a token
+};
+
+/// Limits shared by validation and the UI's spin boxes.
+struct ConfigLimits {
+    static constexpr int maxDModel = 2048;
+    static constexpr int maxHeads = 64;
+    static constexpr int maxTokens = 1024;
+    /// n^2 * heads: above this a trace would need more memory than a laptop has to spare.
+    static constexpr std::int64_t maxAttentionCells = 16LL * 1024 * 1024;
+    static constexpr int maxLayers = 12;
+    static constexpr int maxDFF = 8192; ///< = 4·maxDModel, so d_ff = 0 (4·d_model) is always within it
+};
+
+/// The longest target a model may generate (its max_target_length is at most this).
+inline constexpr int kMaxTargetLength = 1024;
+
+struct ModelSpec {
+    Architecture architecture = Architecture::EncoderDecoder;
+    AttentionKind attention = AttentionKind::Full;
+    PositionalEncoding positional = PositionalEncoding::Sinusoidal;
+    /// Multiply embeddings by sqrt(d_model) before adding positions, as in the paper.
+    bool embedScale = true;
+    /// Divide scores by sqrt(d_k) in every attention block. Switch off to see why the division exists.
+    bool scaleScores = true;
+    /// Width of every token vector (d_model). 1..2048.
+    int dModel = 32;
+    /// Number of attention heads h; d_model must be a multiple of it. 1..64.
+    int heads = 4;
+    /// Layers of the encoder stack and of the decoder stack, 0..12 each, at least one in all; as
+    /// many of each (the paper's N) is written "layers", 1..12. An encoder stack has no decoder
+    /// layer; with no encoder layer, a decoder's memory is given directly (nn/transformer.h).
+    int encoderLayers = 2;
+    int decoderLayers = 2;
+    /// Hidden width of the feed-forward networks (dim_feedforward); 0 means 4·d_model (the paper).
+    int dFF = 0;
+    NormPlacement norm = NormPlacement::Post;
+    Activation activation = Activation::Relu;
+    /// ε added to the variance in every LayerNorm (PyTorch's layer_norm_eps). Positive.
+    float layerNormEps = 1e-5f;
+    /// A LayerNorm after each stack (nn.Transformer's encoder.norm and decoder.norm).
+    bool finalNorms = true;
+    ModelTokenizer tokenizer = ModelTokenizer::Words;
+    /// Lower-case the source before looking its tokens up.
+    bool lowercase = false;
+    /// Generation stops after this many tokens without <eos>. 1..kMaxTargetLength.
+    int maxTargetLength = 32;
+    /// Seed of the embedding table, the learned positions and the seeded weights.
+    std::uint64_t seed = 42;
+
+    /// d_k = d_v = d_model / heads (valid only after validate() passed).
+    int dK() const { return heads > 0 ? dModel / heads : 0; }
+    /// d_ff in use: dFF, or 4·d_model when it is 0.
+    int feedForwardWidth() const { return dFF > 0 ? dFF : 4 * dModel; }
+    /// The same number of encoder and decoder layers (an encoder stack: encoder layers only).
+    void setLayers(int n);
+
+    /// Every rule this description breaks, one sentence each; empty when it is valid.
+    std::vector<std::string> problems() const;
+    /// Throws std::invalid_argument with the first problem.
+    void validate() const;
+
+    bool operator==(const ModelSpec&) const = default;
+};
+
+// Names used on the command line, in trace JSON, in model files and in session files.
+std::string_view toString(Architecture);       // "encoder", "encoder-decoder"
+std::string_view toString(AttentionKind);      // "full"
+std::string_view toString(PositionalEncoding); // "sinusoidal", "learned", "none"
+std::string_view toString(NormPlacement);      // "post", "pre"
+std::string_view toString(Activation);         // "relu", "gelu"
+std::string_view toString(ModelTokenizer);     // "words", "chars"
+/// Parsers return nothing for an unknown name; the caller names the allowed ones.
+std::optional<Architecture> parseArchitecture(std::string_view);
+std::optional<AttentionKind> parseAttentionKind(std::string_view);
+std::optional<PositionalEncoding> parsePositionalEncoding(std::string_view);
+std::optional<NormPlacement> parseNormPlacement(std::string_view);
+std::optional<Activation> parseActivation(std::string_view);
+std::optional<ModelTokenizer> parseModelTokenizer(std::string_view);
+
+namespace detail {
+/// "0", "-1", "1e-05", "nan": a float as people write it (in messages).
+std::string shortNumber(float v);
+} // namespace detail
+
+} // namespace attnlab
