@@ -57,6 +57,60 @@ Message allKeysMasked(Block block, std::optional<int> layer, long long query, co
             where + "query " + str(query) + " (\xE2\x80\x9C" + token + "\xE2\x80\x9D) has every key masked: its attention weights are all 0"};
 }
 
+Message noTokens(const std::string& side)
+{
+    return {"no_tokens", {side},
+            side == "source" ? "the source has no tokens: type at least one" : "the sentence has no tokens: type at least one word"};
+}
+
+Message tooManyCells(long long n, long long heads, long long max)
+{
+    return {"too_many_cells", {str(n), str(heads), str(max)},
+            "n (" + str(n) + ") squared times heads (" + str(heads) + ") exceeds " + str(max)
+                + " attention cells: use fewer tokens or heads"};
+}
+
+Message tooManyLayerCells(long long cells, long long max)
+{
+    return {"too_many_layer_cells", {str(cells), str(max)},
+            "the layers' attention matrices would hold " + str(cells) + " cells in all, more than " + str(max)
+                + ": use a shorter sentence"};
+}
+
+Message weightsWidth(long long dModel, long long weightsDModel)
+{
+    return {"weights_width", {str(dModel), str(weightsDModel)},
+            "d_model (" + str(dModel) + ") does not match the weights, whose d_model is " + str(weightsDModel)};
+}
+
+Message noMaskMatrix()
+{
+    return {"no_mask_matrix", {}, "the custom mask needs a mask matrix (a mask file)"};
+}
+
+Message maskSize(long long rows, long long cols, long long n)
+{
+    return {"mask_size", {str(rows), str(cols), str(n)},
+            "the custom mask is " + str(rows) + " x " + str(cols) + " but the sentence has " + str(n) + " tokens: it must be "
+                + str(n) + " x " + str(n)};
+}
+
+Message noModelFile()
+{
+    return {"no_model_file", {}, "no model file is open: open one first (File \u2192 Open model\u2026, or --model FILE)"};
+}
+
+Message noOutputHead()
+{
+    return {"no_output_head", {},
+            "this model has no output head (a seeded model): generation needs a trained model; type a target instead (teacher forcing)"};
+}
+
+Message targetWithoutDecoder()
+{
+    return {"target_without_decoder", {}, "this model is an encoder stack without a decoder: a target does not apply"};
+}
+
 } // namespace messages
 
 std::vector<std::string> texts(const std::vector<Message>& messages)

@@ -1,11 +1,13 @@
 #pragma once
-/// What the engine tells the user about a computation (warnings): a code and its arguments, from
-/// which the interface writes the message in the user's language, and the English text, which the
-/// trace JSON and the command line print. Every message the engine makes is one function here.
+/// What the engine tells the user about a computation — warnings, and the errors that refuse a
+/// request: a code and its arguments, from which the interface writes the message in the user's
+/// language, and the English text, which the trace JSON and the command line print. Every
+/// message the engine makes is one function here.
 
 #include "core/stage_key.h"
 
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -19,7 +21,24 @@ struct Message {
     bool operator==(const Message&) const = default;
 };
 
+/// A request the engine refuses, with its Message: a std::invalid_argument whose what() is the
+/// English text, so callers that only print errors need not know it.
+class Error : public std::invalid_argument {
+public:
+    explicit Error(Message message)
+        : std::invalid_argument(message.text)
+        , m_message(std::move(message))
+    {
+    }
+    const Message& message() const { return m_message; }
+
+private:
+    Message m_message;
+};
+
 namespace messages {
+
+// --- Warnings ---
 
 /// invalid_utf8: the text had bytes that are not UTF-8 (replaced by U+FFFD). No arguments.
 Message invalidUtf8();
@@ -36,6 +55,27 @@ Message notInVocabulary(const std::string& token, const std::string& side);
 /// so its attention weights are all 0; `block` is the block's name ("" for a single attention
 /// block) and `layer` its 0-based layer ("" outside layers).
 Message allKeysMasked(Block block, std::optional<int> layer, long long query, const std::string& token);
+
+// --- Errors (thrown as Error) ---
+
+/// no_tokens {side}: the sentence ("sentence") or a model's source ("source") has no tokens.
+Message noTokens(const std::string& side);
+/// too_many_cells {n, heads, max}: n² · heads attention cells of one block exceed the limit.
+Message tooManyCells(long long n, long long heads, long long max);
+/// too_many_layer_cells {cells, max}: the layers' attention matrices together exceed the limit.
+Message tooManyLayerCells(long long cells, long long max);
+/// weights_width {dModel, weightsDModel}: the attention weights are for another d_model.
+Message weightsWidth(long long dModel, long long weightsDModel);
+/// no_mask_matrix: the custom mask was chosen without a mask matrix. No arguments.
+Message noMaskMatrix();
+/// mask_size {rows, cols, n}: the custom mask does not fit the sentence's n tokens.
+Message maskSize(long long rows, long long cols, long long n);
+/// no_model_file: a file model was chosen but none is open. No arguments.
+Message noModelFile();
+/// no_output_head: generation was asked of a model without a trained output head. No arguments.
+Message noOutputHead();
+/// target_without_decoder: a target was given to an encoder stack. No arguments.
+Message targetWithoutDecoder();
 
 } // namespace messages
 

@@ -103,14 +103,13 @@ void checkCells(const ModelSpec& o, std::int64_t n, std::int64_t m)
 {
     const std::int64_t cells = (o.encoderLayers * n * n + o.decoderLayers * m * (m + n)) * o.heads;
     if (cells > ConfigLimits::maxAttentionCells)
-        throw std::invalid_argument("the layers' attention matrices would hold " + str(cells) + " cells in all, more than "
-                                    + str(ConfigLimits::maxAttentionCells) + ": use a shorter sentence");
+        throw Error(messages::tooManyLayerCells(cells, ConfigLimits::maxAttentionCells));
 }
 
 Encoded encode(const Seq2SeqModel& m, const std::vector<std::string>& source, const ModelSpec& o)
 {
     if (source.empty())
-        throw std::invalid_argument("the source has no tokens: type at least one");
+        throw Error(messages::noTokens("source"));
     checkCells(o, static_cast<std::int64_t>(source.size()), 1);
     Encoded e;
     e.tokens = std::make_shared<const std::vector<std::string>>(source);
@@ -296,8 +295,7 @@ Generation generate(std::shared_ptr<const Seq2SeqModel> model, const std::vector
         throw std::invalid_argument("no model");
     const Seq2SeqModel& m = *model;
     if (!m.hasHead() || m.openVocabulary() || m.spec.decoderLayers == 0)
-        throw std::invalid_argument("this model has no output head (a seeded model): generation needs a trained model; "
-                                    "type a target instead (teacher forcing)");
+        throw Error(messages::noOutputHead());
     const ModelSpec o = optionsFor(m, config);
     const int limit = maxSteps > 0 ? std::min(maxSteps, kMaxTargetLength) : m.spec.maxTargetLength;
     const Encoded enc = encode(m, source, o);

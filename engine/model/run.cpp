@@ -20,7 +20,7 @@ RunResult runModel(const RunRequest& r)
     const std::vector<std::string> source = modelTokens(*model, r.text, false, c.maxTokens, warnings);
     if (model->spec.architecture == Architecture::EncoderStack) {
         if (r.target)
-            throw std::invalid_argument("this model is an encoder stack without a decoder: a target does not apply");
+            throw Error(messages::targetWithoutDecoder());
         out.trace = std::make_shared<const Trace>(computeModelTrace(model, source, {}, c));
     } else if (r.target || !model->hasHead()) {
         // Teacher forcing; a model without a head cannot generate and reads the source instead.
@@ -80,7 +80,7 @@ std::shared_ptr<const Seq2SeqModel> ModelCache::model(const Config& c, const std
         return shippedModel(); // throws with the reason when the build is broken
     case ModelKind::File:
         if (!file)
-            throw std::invalid_argument("no model file is open: open one first (File \u2192 Open model\u2026, or --model FILE)");
+            throw Error(messages::noModelFile());
         return file;
     case ModelKind::Seeded: {
         // The model is its ModelSpec; scaling the scores does not change the weights.

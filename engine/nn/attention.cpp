@@ -157,7 +157,7 @@ Trace computeTrace(const Request& request)
     trace.config = cfg;
     Tokenization tok = tokenize(request.sentence, cfg.maxTokens, cfg.padTo);
     if (tok.tokens.empty())
-        throw std::invalid_argument("the sentence has no tokens: type at least one word");
+        throw Error(messages::noTokens("sentence"));
     trace.tokens = std::move(tok.tokens);
     trace.warnings = std::move(tok.warnings);
 
@@ -165,16 +165,13 @@ Trace computeTrace(const Request& request)
     const int d = cfg.dModel;
     const int heads = cfg.heads;
     if (static_cast<std::int64_t>(n) * n * heads > ConfigLimits::maxAttentionCells)
-        throw std::invalid_argument("n (" + std::to_string(n) + ") squared times heads (" + std::to_string(heads)
-                                    + ") exceeds " + std::to_string(ConfigLimits::maxAttentionCells)
-                                    + " attention cells: use fewer tokens or heads");
+        throw Error(messages::tooManyCells(n, heads, ConfigLimits::maxAttentionCells));
 
     std::shared_ptr<const AttentionWeights> weights = request.weights;
     if (!weights)
         weights = std::make_shared<const AttentionWeights>(presetWeights(cfg.weightsPreset, d, cfg.seed));
     if (weights->dModel() != d)
-        throw std::invalid_argument("d_model (" + std::to_string(d) + ") does not match the weights, whose d_model is "
-                                    + std::to_string(weights->dModel()));
+        throw Error(messages::weightsWidth(d, weights->dModel()));
     trace.weights = weights;
 
     // Mask first: a wrong-sized custom mask is a bad request, reported before any work.

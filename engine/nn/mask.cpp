@@ -1,5 +1,6 @@
 #include "nn/mask.h"
 
+#include "core/message.h"
 #include "text/tokenizer.h"
 
 #include <limits>
@@ -23,11 +24,9 @@ BoolMatrix blockedCells(MaskKind kind, const std::vector<std::string>& tokens, c
     }
     if (kind == MaskKind::Custom) {
         if (!custom)
-            throw std::invalid_argument("the custom mask needs a mask matrix (a mask file)");
+            throw Error(messages::noMaskMatrix());
         if (custom->rows() != n || custom->cols() != n)
-            throw std::invalid_argument("the custom mask is " + std::to_string(custom->rows()) + " x "
-                                        + std::to_string(custom->cols()) + " but the sentence has " + std::to_string(n)
-                                        + " tokens: it must be " + std::to_string(n) + " x " + std::to_string(n));
+            throw Error(messages::maskSize(custom->rows(), custom->cols(), n));
         blocked = *custom;
     }
     return blocked;

@@ -1164,6 +1164,46 @@
         <source>source</source>
         <translation>源序列</translation>
     </message>
+    <message>
+        <source>the source has no tokens: type at least one</source>
+        <translation>源句子没有词元：请至少输入一个</translation>
+    </message>
+    <message>
+        <source>the sentence has no tokens: type at least one word</source>
+        <translation>句子没有词元：请至少输入一个词</translation>
+    </message>
+    <message>
+        <source>n (%1) squared times heads (%2) exceeds %3 attention cells: use fewer tokens or heads</source>
+        <translation>n (%1) 的平方乘以头数 (%2) 超过 %3 个注意力单元格：请减少词元或头数</translation>
+    </message>
+    <message>
+        <source>the layers&apos; attention matrices would hold %1 cells in all, more than %2: use a shorter sentence</source>
+        <translation>各层的注意力矩阵共有 %1 个单元格，超过 %2：请使用更短的句子</translation>
+    </message>
+    <message>
+        <source>d_model (%1) does not match the weights, whose d_model is %2</source>
+        <translation>d_model (%1) 与权重不符，权重的 d_model 是 %2</translation>
+    </message>
+    <message>
+        <source>the custom mask needs a mask matrix (a mask file)</source>
+        <translation>自定义掩码需要一个掩码矩阵（掩码文件）</translation>
+    </message>
+    <message>
+        <source>the custom mask is %1 x %2 but the sentence has %3 tokens: it must be %3 x %3</source>
+        <translation>自定义掩码是 %1 × %2，但句子有 %3 个词元：它必须是 %3 × %3</translation>
+    </message>
+    <message>
+        <source>no model file is open: open one first (File → Open model…)</source>
+        <translation>尚未打开模型文件：请先打开一个（文件 → 打开模型…）</translation>
+    </message>
+    <message>
+        <source>this model has no output head (a seeded model): generation needs a trained model; type a target instead (teacher forcing)</source>
+        <translation>这个模型没有输出头（随机种子模型）：生成需要训练好的模型；请改为输入目标序列（教师强制）</translation>
+    </message>
+    <message>
+        <source>this model is an encoder stack without a decoder: a target does not apply</source>
+        <translation>这个模型只有编码器、没有解码器：目标序列不适用</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::MultiHeadView</name>

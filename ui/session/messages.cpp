@@ -54,6 +54,29 @@ QString messageText(const Message& m)
     if (c == u"all_keys_masked")
         return where(m)
             + Messages::tr("query %1 (\u201C%2\u201D) has every key masked: its attention weights are all 0").arg(arg(m, 2), arg(m, 3));
+    if (c == u"no_tokens")
+        return arg(m, 0) == u"source" ? Messages::tr("the source has no tokens: type at least one")
+                                      : Messages::tr("the sentence has no tokens: type at least one word");
+    if (c == u"too_many_cells")
+        return Messages::tr("n (%1) squared times heads (%2) exceeds %3 attention cells: use fewer tokens or heads")
+            .arg(arg(m, 0), arg(m, 1), arg(m, 2));
+    if (c == u"too_many_layer_cells")
+        return Messages::tr("the layers' attention matrices would hold %1 cells in all, more than %2: use a shorter sentence")
+            .arg(arg(m, 0), arg(m, 1));
+    if (c == u"weights_width")
+        return Messages::tr("d_model (%1) does not match the weights, whose d_model is %2").arg(arg(m, 0), arg(m, 1));
+    if (c == u"no_mask_matrix")
+        return Messages::tr("the custom mask needs a mask matrix (a mask file)");
+    if (c == u"mask_size")
+        return Messages::tr("the custom mask is %1 x %2 but the sentence has %3 tokens: it must be %3 x %3")
+            .arg(arg(m, 0), arg(m, 1), arg(m, 2));
+    if (c == u"no_model_file")
+        return Messages::tr("no model file is open: open one first (File \u2192 Open model\u2026)");
+    if (c == u"no_output_head")
+        return Messages::tr("this model has no output head (a seeded model): generation needs a trained model; type a target "
+                            "instead (teacher forcing)");
+    if (c == u"target_without_decoder")
+        return Messages::tr("this model is an encoder stack without a decoder: a target does not apply");
     return QString::fromStdString(m.text);
 }
 

@@ -3,6 +3,7 @@
 #include "nn/embedding.h"
 #include "io/fileio.h"
 #include "model/shipped.h"
+#include "session/messages.h"
 #include "session/stages.h"
 
 
@@ -19,7 +20,7 @@ Session::Session(QObject* parent)
 
 void Session::setSentence(const QString& sentence)
 {
-    if (sentence == m_sentence && m_error.isEmpty())
+    if (sentence == m_sentence && !m_error)
         return;
     m_sentence = sentence;
     emit inputChanged();
@@ -30,7 +31,7 @@ void Session::setConfig(const Config& config)
 {
     Config c = config;
     adoptModelSizes(c);
-    if (c == m_config && m_error.isEmpty())
+    if (c == m_config && !m_error)
         return;
     m_config = c;
     emit inputChanged();
@@ -193,9 +194,12 @@ void Session::recompute()
 {
     try {
         install(run(requestFor(m_sentence, m_config, m_target, m_imported, m_customMask, m_fileModel, m_generationStep)));
+    } catch (const Error& e) {
+        m_error = e.message();
+        emit errorOccurred(error());
     } catch (const std::exception& e) {
-        m_error = QString::fromUtf8(e.what());
-        emit errorOccurred(m_error);
+        m_error = Message{{}, {}, e.what()}; // no code: shown as the engine wrote it
+        emit errorOccurred(error());
     }
 }
 
@@ -207,7 +211,7 @@ void Session::install(RunResult result)
     m_model = result.trace->model;
     m_full = std::move(result.trace);
     m_generation = std::move(result.generation);
-    m_error.clear();
+    m_error.reset();
     if (isModel())
         m_modelSteps = modelSteps(*m_full);
     // Same step (id, layer, block), else the same id, else the nearest index.
@@ -354,7 +358,7 @@ bool Session::saveModel(const QString& path, QString* error) const
 
 void Session::setTarget(const std::optional<QString>& target)
 {
-    if (target == m_target && m_error.isEmpty())
+    if (target == m_target && !m_error)
         return;
     m_target = target;
     emit decodingChanged();
@@ -383,6 +387,11 @@ Eigen::MatrixXf Session::positionalTable(int positions) const
 {
     const Config& c = m_trace->config;
     return positionalEncoding(c.positional, std::clamp(positions, 1, ConfigLimits::maxTokens), c.dModel, c.seed);
+}
+
+QString Session::error() const
+{
+    return m_error ? messageText(*m_error) : QString();
 }
 
 QString Session::stepId() const

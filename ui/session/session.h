@@ -100,8 +100,8 @@ public:
     /// The positional encoding of the current settings for `positions` positions (for plots
     /// that show more positions than the sentence has).
     Eigen::MatrixXf positionalTable(int positions) const;
-    /// The message of the last failed computation; empty when the last one succeeded.
-    const QString& error() const { return m_error; }
+    /// Why the last computation failed, in the interface's language; empty after a success.
+    QString error() const;
 
     // --- where the user is ---------------------------------------------------------------
     /// The steps of the navigator: ui/stages.h's steps() for one attention block, modelSteps()
@@ -193,7 +193,7 @@ private:
     std::vector<Step> m_modelSteps;
     std::optional<int> m_projectedLayer;
     std::optional<Block> m_projectedBlock; ///< none: nothing projected yet
-    QString m_error;
+    std::optional<Message> m_error; ///< why the last computation failed
     int m_step = 0;
     int m_head = 0;
     int m_selRow = -1;

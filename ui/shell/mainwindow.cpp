@@ -10,6 +10,7 @@
 #include "views/cellinspector.h"
 #include "views/stageview.h"
 #include "widgets/decoderpanel.h"
+#include "widgets/errorbanner.h"
 #include "widgets/formulabanner.h"
 #include "widgets/settingspanel.h"
 #include "widgets/stagenavigator.h"
@@ -35,8 +36,9 @@ MainWindow::MainWindow(Session* session, QWidget* parent)
     : QMainWindow(parent)
     , m_session(session)
     , m_sentence(new QLineEdit(this))
-    , m_message(new QLabel(this))
+    , m_warnings(new QLabel(this))
     , m_banner(new FormulaBanner(session, this))
+    , m_errors(new ErrorBanner(session, this))
     , m_views(new ViewStack(session, this))
     , m_decoder(new DecoderPanel(session, this))
     , m_navigator(new StageNavigator(session, this))
@@ -100,10 +102,11 @@ void MainWindow::buildCentralWidget()
     top->addWidget(m_presenter->counter());
     layout->addLayout(top);
     layout->addWidget(m_decoder);
-    m_message->setWordWrap(true);
-    m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    layout->addWidget(m_message);
+    m_warnings->setWordWrap(true);
+    m_warnings->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(m_warnings);
     layout->addWidget(m_banner);
+    layout->addWidget(m_errors);
     layout->addWidget(m_views, 1);
     setCentralWidget(central);
 }
@@ -258,22 +261,27 @@ void MainWindow::showMessages()
     QStringList warnings;
     for (const auto& w : m_session->trace()->warnings)
         warnings << QStringLiteral("\u26A0 ") + messageText(w);
-    m_message->setText(warnings.join(QLatin1Char('\n')));
-    m_message->setStyleSheet(QStringLiteral("color: #8a5300;"));
-    m_message->setVisible(!warnings.isEmpty());
+    m_warnings->setText(warnings.join(QLatin1Char('\n')));
+    m_warnings->setStyleSheet(QStringLiteral("color: #8a5300;"));
+    m_warnings->setVisible(!warnings.isEmpty());
+}
+
+QLabel* MainWindow::messageLabel() const
+{
+    return m_errors->label();
 }
 
 void MainWindow::showError(const QString& message)
 {
-    // Shown inline; the previous result stays on screen so nothing the user had is lost.
-    showStatus(message, true);
+    // The error banner above the views shows it (the previous result stays on screen, so
+    // nothing the user had is lost); the status bar repeats it for a moment.
+    statusBar()->showMessage(message, 8000);
 }
 
 void MainWindow::showStatus(const QString& message, bool isError)
 {
-    m_message->setText((isError ? QStringLiteral("\u26D4 ") : QString()) + message);
-    m_message->setStyleSheet(isError ? QStringLiteral("color: #b00020; font-weight: bold;") : QString());
-    m_message->setVisible(true);
+    if (isError)
+        m_errors->showFileError(message);
     statusBar()->showMessage(message, 8000);
 }
 

@@ -19,6 +19,7 @@ namespace attnlab {
 class CellInspector;
 class DecoderPanel;
 class FileActions;
+class ErrorBanner;
 class FormulaBanner;
 class LessonPlayer;
 class MultiHeadView;
@@ -35,12 +36,16 @@ public:
     explicit MainWindow(Session* session, QWidget* parent = nullptr);
 
     QLineEdit* sentenceEdit() const { return m_sentence; }
-    QLabel* messageLabel() const { return m_message; }
+    /// The label saying why the views do not show what was asked (the error banner's); empty
+    /// when nothing failed.
+    QLabel* messageLabel() const;
     StageView* stageView() const;
     StageNavigator* navigator() const { return m_navigator; }
     SettingsPanel* settingsPanel() const { return m_settings; }
     LessonPlayer* lessonPlayer() const { return m_lessons; }
     FormulaBanner* banner() const { return m_banner; }
+    /// Why the views do not show what was asked: the last error of a computation or a file.
+    ErrorBanner* errorBanner() const { return m_errors; }
     CellInspector* inspector() const { return m_inspector; }
     /// The widget showing the current step (tokens table, heatmap, PE plots, concat, or a
     /// lesson's kernel-regression / softmax-scaling view).
@@ -109,8 +114,9 @@ private:
 
     Session* m_session;
     QLineEdit* m_sentence;
-    QLabel* m_message;
+    QLabel* m_warnings;
     FormulaBanner* m_banner;
+    ErrorBanner* m_errors;
     ViewStack* m_views;
     DecoderPanel* m_decoder;
     QLabel* m_sentenceLabel = nullptr;
