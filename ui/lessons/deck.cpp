@@ -1,5 +1,6 @@
 #include "lessons/deck.h"
 
+#include "lessons/stepnotes.h"
 #include "views/heatmapview.h"
 #include "views/registry.h"
 #include "views/sessionview.h"
@@ -59,12 +60,42 @@ std::unique_ptr<SessionView> makeView(Session* session)
     return w;
 }
 
-void applyStep(Session& session, const LessonStep& step)
+/// "step N (line L): text".
+QString atStep(const LessonStep& step, int index, const QString& text)
 {
-    session.applyLessonStep(step, true);
+    return DeckText::tr("step %1 (line %2): %3").arg(index + 1).arg(step.line).arg(text);
 }
 
-void drawPage(QPainter& p, const Lesson& lesson, const LessonStep& step, int index, int count, Session& session)
+/// Shows step `index` in `session`. Returns why it cannot be drawn as written (the engine
+/// refused its input, or the model lacks its stage), or an empty string.
+QString applyStep(Session& session, const LessonStep& step, int index)
+{
+    const bool found = session.applyLessonStep(step, true);
+    QString reason;
+    if (!session.error().isEmpty())
+        reason = session.error();
+    else if (!found)
+        reason = DeckText::tr("this model has no stage %1 in layer %2 (%3)")
+                     .arg(stepName(QString::fromStdString(step.stage)))
+                     .arg(step.layer + 1)
+                     .arg(blockName(step.block));
+    return reason.isEmpty() ? reason : atStep(step, index, reason);
+}
+
+/// The note of a step already applied to `session` (a highlight it cannot show), also added
+/// to `notes` with the step's number and line; empty when there is none.
+QString noteOf(const Session& session, const LessonStep& step, int index, QStringList& notes)
+{
+    const QString note = highlightNote(session, step);
+    if (!note.isEmpty())
+        notes << atStep(step, index, note);
+    return note;
+}
+
+/// Draws the page of a step already applied to `session`, with `note` (a highlight it cannot
+/// show) above the explanation.
+void drawPage(QPainter& p, const Lesson& lesson, const LessonStep& step, int index, int count, Session& session,
+              const QString& note)
 {
     p.fillRect(QRect(0, 0, kPageWidth, kPageHeight), Qt::white);
     QFont base = QApplication::font();
@@ -107,6 +138,9 @@ void drawPage(QPainter& p, const Lesson& lesson, const LessonStep& step, int ind
         markdown += QStringLiteral("**%1**\n\n`%2`\n\n*%3*\n\n")
                         .arg(name, stepFormula(id, cfg.scaleScores, cfg.embedScale), stepShapes(id, *session.trace()));
     }
+    // A highlight the sentence cannot show is said on the page, as in the studio.
+    if (!note.isEmpty())
+        markdown += QStringLiteral("> \u26A0 %1\n\n").arg(note);
     markdown += QString::fromStdString(step.explanation);
     doc.setMarkdown(markdown);
     p.save();
@@ -173,10 +207,17 @@ DeckResult renderPdfDeck(const Lesson& lesson, const QString& output, Session& s
             result.error = DeckText::tr("cancelled");
             return result;
         }
+        const QString failed = applyStep(session, lesson.steps[static_cast<std::size_t>(i)], i);
+        if (!failed.isEmpty()) {
+            painter.end();
+            file.cancelWriting();
+            result.error = failed;
+            return result;
+        }
         if (i > 0)
             pdf.newPage();
-        applyStep(session, lesson.steps[static_cast<std::size_t>(i)]);
-        drawPage(painter, lesson, lesson.steps[static_cast<std::size_t>(i)], i, count, session);
+        const LessonStep& step = lesson.steps[static_cast<std::size_t>(i)];
+        drawPage(painter, lesson, step, i, count, session, noteOf(session, step, i, result.notes));
     }
     painter.end();
     if (!file.commit()) {
@@ -195,6 +236,7 @@ DeckResult renderPngDeck(const Lesson& lesson, const QString& output, int dpi, S
 {
     DeckResult result;
     const int count = static_cast<int>(lesson.steps.size());
+    const bool made = !QFileInfo::exists(output);
     if (!QDir().mkpath(output)) {
         result.error = DeckText::tr("cannot create the folder '%1'").arg(output);
         return result;
@@ -206,7 +248,14 @@ DeckResult renderPngDeck(const Lesson& lesson, const QString& output, int dpi, S
             return result;
         }
         const LessonStep& step = lesson.steps[static_cast<std::size_t>(i)];
-        applyStep(session, step);
+        const QString failed = applyStep(session, step, i);
+        if (!failed.isEmpty()) {
+            result.error = failed;
+            if (made && result.files.isEmpty())
+                QDir().rmdir(output); // the folder this call made, still empty
+            return result;
+        }
+        const QString note = noteOf(session, step, i, result.notes);
         QImage image(qRound(kPageWidth * scale), qRound(kPageHeight * scale), QImage::Format_RGB32);
         image.setDevicePixelRatio(scale);
         const int dotsPerMeter = qRound(dpi / 0.0254);
@@ -216,7 +265,7 @@ DeckResult renderPngDeck(const Lesson& lesson, const QString& output, int dpi, S
             QPainter painter(&image);
             painter.setRenderHint(QPainter::Antialiasing);
             painter.setRenderHint(QPainter::TextAntialiasing);
-            drawPage(painter, lesson, step, i, count, session);
+            drawPage(painter, lesson, step, i, count, session, note);
         }
         const QString name = QStringLiteral("%1-%2.png").arg(i + 1, 2, 10, QLatin1Char('0')).arg(slug(step.title));
         const QString path = QDir(output).filePath(name);

@@ -65,6 +65,7 @@ private slots:
         QVERIFY(bytes.startsWith("%PDF"));
         QCOMPARE(pdfPageCount(bytes), static_cast<int>(lesson.steps.size()));
         QVERIFY(calls >= r.pages);
+        QVERIFY2(r.notes.isEmpty(), qPrintable(r.notes.join('\n'))); // every highlight fits the lesson's sentences
     }
 
     void pngPerStep()
@@ -84,6 +85,69 @@ private slots:
             for (const QString& f : r.files)
                 QFile::copy(f, qEnvironmentVariable("ATTNLAB_DECK_SHOTS") + QLatin1Char('/') + QFileInfo(f).fileName());
         }
+    }
+
+    void stepOverTheCellLimitFailsTheDeck()
+    {
+        // 600 tokens, 64 heads: 600² · 64 = 23,040,000 cells > 16 · 1024² = 16,777,216.
+        const std::string text = "---\ntitle: Too big\nlanguage: en\n---\n\n## Small\nstage: weights\n\n"
+                                 "## Big\nsettings: d_model=64, heads=64, max_tokens=1024\nsentence: "
+                                 + QStringLiteral("w ").repeated(600).toStdString() + "\n";
+        const Lesson lesson = parseLesson(text, "big.md");
+        QTemporaryDir dir;
+        const QString pdf = dir.filePath("deck.pdf");
+        QFile f(pdf);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("earlier deck");
+        f.close();
+        const DeckResult r = renderLessonDeck(lesson, pdf, {});
+        QVERIFY(!r.ok);
+        QCOMPARE(r.error, QStringLiteral("step 2 (line 9): n (600) squared times heads (64) exceeds 16777216 attention cells: use "
+                                         "fewer tokens or heads"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(f.readAll(), QByteArray("earlier deck"));
+
+        DeckOptions png;
+        png.format = DeckOptions::Format::Png;
+        const DeckResult pages = renderLessonDeck(lesson, dir.filePath("pages"), png);
+        QVERIFY(!pages.ok);
+        QVERIFY2(pages.error.startsWith(QStringLiteral("step 2 (line 9): n (600)")), qPrintable(pages.error));
+        QCOMPARE(pages.files.size(), 1); // the page before it
+    }
+
+    void highlightThatCannotBeShownIsNotedOnThePage()
+    {
+        // The lesson's sentence has 3 tokens; row 5 cannot be shown.
+        const auto render = [](const char* highlight, DeckResult& r) {
+            const Lesson lesson = parseLesson(std::string("---\ntitle: Short\nlanguage: en\nsettings: d_model=16, heads=2\n"
+                                                          "sentence: the cat sat\n---\n\n## Weights\nstage: weights\nhighlight: ")
+                                                  + highlight + "\n\nText.\n",
+                                              "short.md");
+            QTemporaryDir dir;
+            DeckOptions o;
+            o.format = DeckOptions::Format::Png;
+            o.dpi = 96;
+            r = renderLessonDeck(lesson, dir.filePath("pages"), o);
+            return r.ok ? QImage(r.files.first()) : QImage();
+        };
+        DeckResult withNote;
+        DeckResult without;
+        const QImage noted = render("rows 2 5", withNote);
+        const QImage plain = render("rows 2", without);
+        QVERIFY2(withNote.ok && without.ok, qPrintable(withNote.error + without.error));
+        QCOMPARE(withNote.notes,
+                 QStringList{QStringLiteral("step 1 (line 8): With this sentence the step cannot highlight: row 5 (the matrix is 3 \u00D7 3)")});
+        QVERIFY(without.notes.isEmpty());
+        // The note is drawn in the text column (x 1060..1570): it has more ink than without it.
+        const auto ink = [](const QImage& image) {
+            int n = 0;
+            for (int y = 150; y < 870; ++y) {
+                for (int x = 1060; x < 1570; ++x)
+                    n += qGray(image.pixel(x, y)) < 128;
+            }
+            return n;
+        };
+        QVERIFY2(ink(noted) > ink(plain) + 500, qPrintable(QStringLiteral("%1 vs %2").arg(ink(noted)).arg(ink(plain))));
     }
 
     void badOutputsFailCleanly()
