@@ -320,6 +320,10 @@
         <source>step %1 (line %2): %3</source>
         <translation>第 %1 步（第 %2 行）：%3</translation>
     </message>
+    <message>
+        <source>the explanation is too long for a slide: its end is cut off</source>
+        <translation>说明文字太长，一页幻灯片放不下：结尾被截掉了</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::DecoderPanel</name>

@@ -21,6 +21,7 @@
 #include <QSaveFile>
 #include <QTextDocument>
 
+#include <algorithm>
 #include <memory>
 
 namespace attnlab {
@@ -31,6 +32,7 @@ constexpr int kPageWidth = 1600;
 constexpr int kPageHeight = 900;
 const QRect kFigure(30, 150, 1000, 720);
 const QRect kText(1060, 150, 510, 720);
+constexpr double kSmallestTextPoints = 10; ///< an explanation shrinks down to this size to fit
 
 struct DeckText {
     Q_DECLARE_TR_FUNCTIONS(attnlab::Deck)
@@ -82,19 +84,52 @@ QString applyStep(Session& session, const LessonStep& step, int index)
     return reason.isEmpty() ? reason : atStep(step, index, reason);
 }
 
-/// The note of a step already applied to `session` (a highlight it cannot show), also added
-/// to `notes` with the step's number and line; empty when there is none.
-QString noteOf(const Session& session, const LessonStep& step, int index, QStringList& notes)
+/// The right column of a page in Markdown: the stage's place, name, formula and shapes (for
+/// views of a stage), the note, then the step's explanation.
+QString pageMarkdown(const Session& session, const LessonStep& step, const QString& note)
 {
-    const QString note = highlightNote(session, step);
+    QString markdown;
+    const bool stageView = session.view() == u"stage" || session.view() == u"heads";
+    if (stageView) {
+        const QString id = session.stepId();
+        const auto& cfg = session.trace()->config;
+        // In a Transformer, which layer and block the stage belongs to comes first.
+        const QString place = stepPlace(session.currentStep());
+        const QString name = place.isEmpty() ? stepName(id) : QStringLiteral("%1 \u2014 %2").arg(place, stepName(id));
+        markdown += QStringLiteral("**%1**\n\n`%2`\n\n*%3*\n\n")
+                        .arg(name, stepFormula(id, cfg.scaleScores, cfg.embedScale), stepShapes(id, *session.trace()));
+    }
+    // A highlight the sentence cannot show is said on the page, as in the studio.
     if (!note.isEmpty())
-        notes << atStep(step, index, note);
-    return note;
+        markdown += QStringLiteral("> \u26A0 %1\n\n").arg(note);
+    return markdown + QString::fromStdString(step.explanation);
+}
+
+/// Draws `markdown` in the text column, in 15-point type, or smaller (down to 10 points) when
+/// it would not fit. Returns false when even 10 points do not fit (the end is cut off).
+bool drawTextColumn(QPainter& p, const QString& markdown)
+{
+    QTextDocument doc;
+    doc.setTextWidth(kText.width());
+    double points = 15;
+    for (;; points -= 0.5) {
+        QFont f = QApplication::font();
+        f.setPointSizeF(points);
+        doc.setDefaultFont(f);
+        doc.setMarkdown(markdown);
+        if (doc.size().height() <= kText.height() || points <= kSmallestTextPoints)
+            break;
+    }
+    p.save();
+    p.translate(kText.topLeft());
+    doc.drawContents(&p, QRectF(0, 0, kText.width(), kText.height()));
+    p.restore();
+    return doc.size().height() <= kText.height();
 }
 
 /// Draws the page of a step already applied to `session`, with `note` (a highlight it cannot
-/// show) above the explanation.
-void drawPage(QPainter& p, const Lesson& lesson, const LessonStep& step, int index, int count, Session& session,
+/// show) above the explanation. Returns false when the explanation does not fit the page.
+bool drawPage(QPainter& p, const Lesson& lesson, const LessonStep& step, int index, int count, Session& session,
               const QString& note)
 {
     p.fillRect(QRect(0, 0, kPageWidth, kPageHeight), Qt::white);
@@ -115,42 +150,36 @@ void drawPage(QPainter& p, const Lesson& lesson, const LessonStep& step, int ind
     p.setPen(QPen(QColor(0, 90, 200), 3));
     p.drawLine(30, 135, 1570, 135);
 
-    // The figure, exactly as the studio draws it.
+    // The figure, exactly as the studio draws it. A view that needs more room than the figure
+    // (its minimum size) is drawn at its own size and scaled down to fit, never over the text.
     const auto view = makeView(&session);
-    view->render(&p, kFigure.topLeft(), QRegion(), QWidget::DrawChildren | QWidget::DrawWindowBackground);
+    const QSize size = view->size();
+    const double fit = std::min({1.0, kFigure.width() / double(size.width()), kFigure.height() / double(size.height())});
+    p.save();
+    p.translate(kFigure.topLeft());
+    p.scale(fit, fit);
+    view->render(&p, QPoint(), QRegion(), QWidget::DrawChildren | QWidget::DrawWindowBackground);
+    p.restore();
 
     // Formula and explanation on the right.
-    QTextDocument doc;
-    doc.setDefaultFont([&] {
-        QFont f = base;
-        f.setPointSizeF(15);
-        return f;
-    }());
-    doc.setTextWidth(kText.width());
-    QString markdown;
-    const bool stageView = session.view() == u"stage" || session.view() == u"heads";
-    if (stageView) {
-        const QString id = session.stepId();
-        const auto& cfg = session.trace()->config;
-        // In a Transformer, which layer and block the stage belongs to comes first.
-        const QString place = stepPlace(session.currentStep());
-        const QString name = place.isEmpty() ? stepName(id) : QStringLiteral("%1 \u2014 %2").arg(place, stepName(id));
-        markdown += QStringLiteral("**%1**\n\n`%2`\n\n*%3*\n\n")
-                        .arg(name, stepFormula(id, cfg.scaleScores, cfg.embedScale), stepShapes(id, *session.trace()));
-    }
-    // A highlight the sentence cannot show is said on the page, as in the studio.
-    if (!note.isEmpty())
-        markdown += QStringLiteral("> \u26A0 %1\n\n").arg(note);
-    markdown += QString::fromStdString(step.explanation);
-    doc.setMarkdown(markdown);
-    p.save();
-    p.translate(kText.topLeft());
-    doc.drawContents(&p, QRectF(0, 0, kText.width(), kText.height()));
-    p.restore();
+    const bool fits = drawTextColumn(p, pageMarkdown(session, step, note));
 
     p.setFont(small);
     p.setPen(QColor(140, 140, 140));
     p.drawText(QRect(30, 872, 1540, 24), Qt::AlignRight | Qt::AlignVCenter, QStringLiteral("Attention Lab"));
+    return fits;
+}
+
+/// Draws the page of step `index`, already applied to `session`; what the page says about
+/// itself (a highlight it cannot show, an explanation cut off) also goes to `notes`.
+void drawStep(QPainter& p, const Lesson& lesson, int index, Session& session, QStringList& notes)
+{
+    const LessonStep& step = lesson.steps[static_cast<std::size_t>(index)];
+    const QString note = highlightNote(session, step);
+    if (!note.isEmpty())
+        notes << atStep(step, index, note);
+    if (!drawPage(p, lesson, step, index, static_cast<int>(lesson.steps.size()), session, note))
+        notes << atStep(step, index, DeckText::tr("the explanation is too long for a slide: its end is cut off"));
 }
 
 QString slug(const std::string& title)
@@ -216,8 +245,7 @@ DeckResult renderPdfDeck(const Lesson& lesson, const QString& output, Session& s
         }
         if (i > 0)
             pdf.newPage();
-        const LessonStep& step = lesson.steps[static_cast<std::size_t>(i)];
-        drawPage(painter, lesson, step, i, count, session, noteOf(session, step, i, result.notes));
+        drawStep(painter, lesson, i, session, result.notes);
     }
     painter.end();
     if (!file.commit()) {
@@ -255,7 +283,6 @@ DeckResult renderPngDeck(const Lesson& lesson, const QString& output, int dpi, S
                 QDir().rmdir(output); // the folder this call made, still empty
             return result;
         }
-        const QString note = noteOf(session, step, i, result.notes);
         QImage image(qRound(kPageWidth * scale), qRound(kPageHeight * scale), QImage::Format_RGB32);
         image.setDevicePixelRatio(scale);
         const int dotsPerMeter = qRound(dpi / 0.0254);
@@ -265,7 +292,7 @@ DeckResult renderPngDeck(const Lesson& lesson, const QString& output, int dpi, S
             QPainter painter(&image);
             painter.setRenderHint(QPainter::Antialiasing);
             painter.setRenderHint(QPainter::TextAntialiasing);
-            drawPage(painter, lesson, step, i, count, session, note);
+            drawStep(painter, lesson, i, session, result.notes);
         }
         const QString name = QStringLiteral("%1-%2.png").arg(i + 1, 2, 10, QLatin1Char('0')).arg(slug(step.title));
         const QString path = QDir(output).filePath(name);

@@ -150,6 +150,32 @@ private slots:
         QVERIFY2(ink(noted) > ink(plain) + 500, qPrintable(QStringLiteral("%1 vs %2").arg(ink(noted)).arg(ink(plain))));
     }
 
+    void figureAndTextKeepToTheirColumns()
+    {
+        // The positional-encoding view needs more room than the figure: it is scaled into it,
+        // so the gap between figure (x < 1030) and text (x >= 1060) stays white. A very long
+        // explanation shrinks, and says when even the smallest type does not fit.
+        const Lesson lesson = parseLesson("---\ntitle: Fit\nlanguage: en\nsettings: d_model=32, heads=1\nsentence: 狗咬了人\n---\n\n"
+                                          "## Table\nstage: positional_encoding\n\nShort.\n\n"
+                                          "## Long\nstage: weights\n\n"
+                                              + QStringLiteral("A very long explanation. ").repeated(400).toStdString() + "\n",
+                                          "fit.md");
+        QTemporaryDir dir;
+        DeckOptions o;
+        o.format = DeckOptions::Format::Png;
+        o.dpi = 96;
+        const DeckResult r = renderLessonDeck(lesson, dir.filePath("pages"), o);
+        QVERIFY2(r.ok, qPrintable(r.error));
+        const QImage table(r.files.at(0));
+        int ink = 0;
+        for (int y = 150; y < 870; ++y) {
+            for (int x = 1035; x < 1058; ++x)
+                ink += table.pixel(x, y) != qRgb(255, 255, 255);
+        }
+        QCOMPARE(ink, 0);
+        QCOMPARE(r.notes, QStringList{QStringLiteral("step 2 (line 13): the explanation is too long for a slide: its end is cut off")});
+    }
+
     void badOutputsFailCleanly()
     {
         const Lesson lesson = readLessonFile(QStringLiteral(":/lessons/en/01-query-key-value.md"));
