@@ -27,6 +27,19 @@ int pdfPageCount(const QByteArray& pdf)
     return n;
 }
 
+void writeBytes(const QString& path, const QByteArray& bytes)
+{
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(bytes);
+}
+
+QByteArray readBytes(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray("(cannot read)");
+}
+
 } // namespace
 
 class TestDeck : public QObject {
@@ -96,16 +109,12 @@ private slots:
         const Lesson lesson = parseLesson(text, "big.md");
         QTemporaryDir dir;
         const QString pdf = dir.filePath("deck.pdf");
-        QFile f(pdf);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write("earlier deck");
-        f.close();
+        writeBytes(pdf, "earlier deck");
         const DeckResult r = renderLessonDeck(lesson, pdf, {});
         QVERIFY(!r.ok);
         QCOMPARE(r.error, QStringLiteral("step 2 (line 9): n (600) squared times heads (64) exceeds 16777216 attention cells: use "
                                          "fewer tokens or heads"));
-        QVERIFY(f.open(QIODevice::ReadOnly));
-        QCOMPARE(f.readAll(), QByteArray("earlier deck"));
+        QCOMPARE(readBytes(pdf), QByteArray("earlier deck"));
 
         DeckOptions png;
         png.format = DeckOptions::Format::Png;
@@ -186,14 +195,10 @@ private slots:
         // Cancelling keeps an earlier deck intact.
         QTemporaryDir dir;
         const QString pdf = dir.filePath("deck.pdf");
-        QFile f(pdf);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write("earlier deck");
-        f.close();
+        writeBytes(pdf, "earlier deck");
         const DeckResult cancelled = renderLessonDeck(lesson, pdf, {}, [](int done, int) { return done < 2; });
         QVERIFY(!cancelled.ok);
-        QVERIFY(f.open(QIODevice::ReadOnly));
-        QCOMPARE(f.readAll(), QByteArray("earlier deck"));
+        QCOMPARE(readBytes(pdf), QByteArray("earlier deck"));
 
         QVERIFY_THROWS_EXCEPTION(LessonError, readLessonFile(dir.filePath("missing.md")));
     }
