@@ -333,6 +333,8 @@ int runLesson(const std::vector<std::string>& args, char* argv0)
     const DeckResult r = renderLessonDeck(lesson, QString::fromStdString(format == "png" ? outputDir : output), options);
     if (!r.ok)
         return fail(1, r.error.toStdString());
+    for (const QString& note : r.notes)
+        std::cerr << "attention-lab-cli: warning: " << note.toStdString() << '\n';
     std::cout << "wrote " << r.pages << (r.pages == 1 ? " page" : " pages") << " of \"" << lesson.title << "\"\n";
     return 0;
 }

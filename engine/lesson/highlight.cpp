@@ -134,34 +134,53 @@ Highlight parseHighlight(std::string_view text)
 
 using lessontext::plural;
 
+std::vector<HighlightMiss> highlightMisses(const Highlight& h, int rows, int columns)
+{
+    const auto rowOutside = [&](int r) { return r < 0 || r >= rows; };
+    const auto columnOutside = [&](int c) { return c < 0 || c >= columns; };
+    std::vector<HighlightMiss> out;
+    for (const auto& [r, c] : h.cells) {
+        if (rowOutside(r) || columnOutside(c))
+            out.push_back({HighlightMiss::Kind::Cell, r, c, rowOutside(r), columnOutside(c)});
+    }
+    for (const int r : h.rows) {
+        if (rowOutside(r))
+            out.push_back({HighlightMiss::Kind::Row, r, -1, true, false});
+    }
+    for (const int c : h.columns) {
+        if (columnOutside(c))
+            out.push_back({HighlightMiss::Kind::Column, -1, c, false, true});
+    }
+    return out;
+}
+
 std::vector<std::string> highlightProblems(const Highlight& h, int rows, int columns)
 {
     const std::string tokens = "the sentence has " + plural(rows, "token", "tokens");
     const std::string cols = "the matrix has " + plural(columns, "column", "columns");
     const std::string fromOne = "positions count from 1";
     std::vector<std::string> out;
-    for (const auto& [r, c] : h.cells) {
-        const std::string name = "cell " + std::to_string(r + 1LL) + "," + std::to_string(c + 1LL);
-        if (r < 0 || c < 0)
-            out.push_back(name + " (" + fromOne + ")");
-        else if (r >= rows && c >= columns)
-            out.push_back(name + " (" + tokens + " and the matrix " + plural(columns, "column", "columns") + ")");
-        else if (r >= rows)
-            out.push_back(name + " (" + tokens + ")");
-        else if (c >= columns)
-            out.push_back(name + " (" + cols + ")");
-    }
-    for (const int r : h.rows) {
-        if (r < 0)
-            out.push_back("row " + std::to_string(r + 1LL) + " (" + fromOne + ")");
-        else if (r >= rows)
-            out.push_back("row " + std::to_string(r + 1LL) + " (" + tokens + ")");
-    }
-    for (const int c : h.columns) {
-        if (c < 0)
-            out.push_back("column " + std::to_string(c + 1LL) + " (" + fromOne + ")");
-        else if (c >= columns)
-            out.push_back("column " + std::to_string(c + 1LL) + " (" + cols + ")");
+    for (const HighlightMiss& m : highlightMisses(h, rows, columns)) {
+        const std::string row = std::to_string(m.row + 1LL);
+        const std::string column = std::to_string(m.column + 1LL);
+        switch (m.kind) {
+        case HighlightMiss::Kind::Cell: {
+            const std::string name = "cell " + row + "," + column;
+            if (m.row < 0 || m.column < 0)
+                out.push_back(name + " (" + fromOne + ")");
+            else if (m.rowOutside && m.columnOutside)
+                out.push_back(name + " (" + tokens + " and the matrix " + plural(columns, "column", "columns") + ")");
+            else
+                out.push_back(name + " (" + (m.rowOutside ? tokens : cols) + ")");
+            break;
+        }
+        case HighlightMiss::Kind::Row:
+            out.push_back("row " + row + " (" + (m.row < 0 ? fromOne : tokens) + ")");
+            break;
+        case HighlightMiss::Kind::Column:
+            out.push_back("column " + column + " (" + (m.column < 0 ? fromOne : cols) + ")");
+            break;
+        }
     }
     return out;
 }

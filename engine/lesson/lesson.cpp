@@ -4,6 +4,9 @@
 
 #include "io/fileio.h"
 #include "core/trace.h"
+#include "model/run.h"
+#include "model/shipped.h"
+#include "text/tokenizer.h"
 
 #include <algorithm>
 #include <charconv>
@@ -41,7 +44,8 @@ public:
         checkText();
         Lesson lesson;
         lesson.fileName = m_file;
-        int n = readHeader(lesson);
+        Config written; // the header's settings as written (the model's widths not adopted)
+        int n = readHeader(lesson, written);
 
         // Before the first step: blank lines and level-1 headings (ignored) only.
         for (; n <= count() && !isStepHeading(line(n)); ++n) {
@@ -52,7 +56,9 @@ public:
         if (n > count())
             fail(std::max(count(), 1), "the lesson has no steps (each step starts with a '## ' heading)");
 
-        State state{lesson.config, "tokens", 0, 0};
+        State state;
+        state.config = written;
+        state.effective = lesson.config;
         while (n <= count())
             n = readStep(n, state, lesson.steps);
         return lesson;
@@ -61,10 +67,12 @@ public:
 private:
     /// What carries over from step to step.
     struct State {
-        Config config;
-        std::string stage;
-        int head;     ///< 0-based
-        int headLine; ///< where the head was chosen (0: never)
+        Config config;                      ///< the settings as the lesson wrote them
+        Config effective;                   ///< config with the widths a trained model fixes
+        std::string stage = "tokens";
+        int stageLine = 0;                  ///< where the stage was chosen (0: never)
+        int head = 0;                       ///< 0-based
+        int headLine = 0;                   ///< where the head was chosen (0: never)
         int layer = 0;                      ///< 0-based
         int layerLine = 0;                  ///< where the layer was chosen (0: never)
         Block block = Block::EncoderSelf;
@@ -100,20 +108,51 @@ private:
         }
     }
 
-    void applySettingsAt(int n, std::string_view value, Config& config) const
+    /// Applies a `settings` value on line `n` to `written` (the settings as the lesson wrote
+    /// them) and returns the settings in force: with model=reversal, d_model and heads are the
+    /// shipped model's, and naming other values is an error.
+    Config applySettingsAt(int n, std::string_view value, Config& written) const
     {
+        std::vector<std::string> named;
         try {
-            config = applySettings(config, value);
+            written = lessontext::applySettings(written, value, named);
         } catch (const std::invalid_argument& e) {
             fail(n, std::string("settings: ") + e.what());
         }
-        const auto problems = config.problems();
+        Config c = written;
+        if (c.model == ModelKind::Reversal) {
+            adoptModelWidths(c, *reversalModel(n));
+            const auto names = [&](const char* key) { return std::find(named.begin(), named.end(), key) != named.end(); };
+            if ((names("d_model") && written.dModel != c.dModel) || (names("heads") && written.heads != c.heads))
+                fail(n, "settings: model=reversal sets d_model=" + std::to_string(c.dModel) + " and heads="
+                            + std::to_string(c.heads) + " itself (the shipped model's): leave d_model and heads out");
+        }
+        const auto problems = c.problems();
         if (!problems.empty())
             fail(n, "settings: " + join(problems, "; "));
+        return c;
+    }
+
+    /// The shipped model (its sizes), for model=reversal named on line `n`.
+    std::shared_ptr<const Seq2SeqModel> reversalModel(int n) const
+    {
+        try {
+            return shippedModel();
+        } catch (const std::exception& e) {
+            fail(n, std::string("model=reversal: the shipped model cannot be read: ") + e.what());
+        }
+    }
+
+    /// A sentence or target that the tokenizer turns into nothing (only white space, such as
+    /// U+3000 or a no-break space) would be ignored: refuse it.
+    void checkHasTokens(int n, const std::string& key, std::string_view value) const
+    {
+        if (tokenize(value, ConfigLimits::maxTokens).tokens.empty())
+            fail(n, key + ": " + quote(value) + " has no tokens (only white space); write at least one word");
     }
 
     /// Reads the header into `lesson`; returns the first line after it.
-    int readHeader(Lesson& lesson) const
+    int readHeader(Lesson& lesson, Config& written) const
     {
         const std::string example = "a lesson starts with a header between two '---' lines";
         if (count() == 0 || std::all_of(m_lines.begin(), m_lines.end(), isBlank))
@@ -153,6 +192,7 @@ private:
             } else if (key == "summary") {
                 lesson.summary = value;
             } else if (key == "sentence") {
+                checkHasTokens(n, key, value);
                 lesson.sentence = std::string(value);
             } else if (key == "order") {
                 try {
@@ -161,7 +201,7 @@ private:
                     fail(n, e.what());
                 }
             } else if (key == "settings") {
-                applySettingsAt(n, value, lesson.config);
+                lesson.config = applySettingsAt(n, value, written);
             }
         }
         if (lesson.title.empty())
@@ -178,6 +218,11 @@ private:
         std::string_view headText;
         int headLine = 0;
         int settingsLine = 0;
+        int stageLine = 0;    ///< lines of the directives this step gives (0: not given)
+        int layerLine = 0;
+        int blockLine = 0;
+        int targetLine = 0;
+        int generateLine = 0;
     };
 
     /// Reads the step whose heading is on line `n` into `steps`; returns the line after it.
@@ -192,7 +237,7 @@ private:
         checkHead(d, state, step);
         n = readExplanation(d.next, step);
         checkModel(d, state, step);
-        step.config = state.config;
+        step.config = state.effective;
         step.stage = state.stage;
         step.head = state.head;
         step.layer = state.layer;
@@ -222,72 +267,83 @@ private:
             const std::string_view value = kv->value;
             if (value.empty())
                 fail(n, "'" + key + "' has no value");
-
-            if (key == "sentence") {
-                step.sentence = std::string(value);
-            } else if (key == "target") {
-                step.target = std::string(value);
-            } else if (key == "generate") {
-                long long k = 0;
-                if (value == "last") {
-                    step.generate = LessonStep::kLastGenerationStep;
-                } else if (parseInteger(value, k) != NumberKind::Ok || k < 1 || k > 1024) {
-                    fail(n, "generate: " + quote(value) + " is not a generation step (1, 2, … counting from 1, or 'last')");
-                } else {
-                    step.generate = static_cast<int>(k - 1);
-                }
-            } else if (key == "layer") {
-                long long k = 0;
-                if (parseInteger(value, k) != NumberKind::Ok || k < 1 || k > ConfigLimits::maxLayers)
-                    fail(n, "layer: " + quote(value) + " is not a layer (1 … " + std::to_string(ConfigLimits::maxLayers)
-                                + ", counting from 1)");
-                state.layer = static_cast<int>(k - 1);
-                state.layerLine = n;
-            } else if (key == "block") {
-                const auto block = parseBlock(value);
-                if (!block || *block == Block::None)
-                    fail(n, unknown("block", value, kBlocks));
-                state.block = *block;
-                state.blockLine = n;
-            } else if (key == "settings") {
-                applySettingsAt(n, value, state.config);
-                d.settingsLine = n;
-            } else if (key == "stage") {
-                const auto& ids = lessonStageIds();
-                if (std::find(ids.begin(), ids.end(), value) == ids.end())
-                    fail(n, unknown("stage", value, ids));
-                state.stage = value;
-            } else if (key == "head") {
-                long long h = 0;
-                const NumberKind kind = parseInteger(value, h);
-                if (kind == NumberKind::NotANumber)
-                    fail(n, "head: " + quote(value) + " is not a whole number (heads count from 1)");
-                if (kind == NumberKind::Ok && h < 1)
-                    fail(n, "head " + shortNumber(value) + " does not exist: heads count from 1");
-                d.headWanted = kind == NumberKind::Ok && h <= INT_MAX ? static_cast<int>(h - 1) : INT_MAX;
-                d.headText = value;
-                d.headLine = n;
-            } else if (key == "view") {
-                const auto& views = lessonViews();
-                if (std::find(views.begin(), views.end(), value) == views.end())
-                    fail(n, unknown("view", value, views));
-                step.view = value;
-            } else if (key == "highlight") {
-                try {
-                    step.highlight = parseHighlight(value);
-                } catch (const std::invalid_argument& e) {
-                    fail(n, std::string("highlight: ") + e.what());
-                }
-            }
+            readDirective(n, key, value, state, step, d);
         }
         d.next = n;
         return d;
     }
 
+    /// One directive `key: value` (known, not empty) on line `n`.
+    void readDirective(int n, const std::string& key, std::string_view value, State& state, LessonStep& step,
+                       Directives& d) const
+    {
+        if (key == "sentence") {
+            checkHasTokens(n, key, value);
+            step.sentence = std::string(value);
+        } else if (key == "target") {
+            checkHasTokens(n, key, value);
+            step.target = std::string(value);
+            d.targetLine = n;
+        } else if (key == "generate") {
+            d.generateLine = n;
+            long long k = 0;
+            if (value == "last") {
+                step.generate = LessonStep::kLastGenerationStep;
+            } else if (parseInteger(value, k) != NumberKind::Ok || k < 1 || k > 1024) {
+                fail(n, "generate: " + quote(value) + " is not a generation step (1, 2, … counting from 1, or 'last')");
+            } else {
+                step.generate = static_cast<int>(k - 1);
+            }
+        } else if (key == "layer") {
+            long long k = 0;
+            if (parseInteger(value, k) != NumberKind::Ok || k < 1 || k > ConfigLimits::maxLayers)
+                fail(n, "layer: " + quote(value) + " is not a layer (1 … " + std::to_string(ConfigLimits::maxLayers)
+                            + ", counting from 1)");
+            state.layer = static_cast<int>(k - 1);
+            state.layerLine = d.layerLine = n;
+        } else if (key == "block") {
+            const auto block = parseBlock(value);
+            if (!block || *block == Block::None)
+                fail(n, unknown("block", value, kBlocks));
+            state.block = *block;
+            state.blockLine = d.blockLine = n;
+        } else if (key == "settings") {
+            state.effective = applySettingsAt(n, value, state.config);
+            d.settingsLine = n;
+        } else if (key == "stage") {
+            const auto& ids = lessonStageIds();
+            if (std::find(ids.begin(), ids.end(), value) == ids.end())
+                fail(n, unknown("stage", value, ids));
+            state.stage = value;
+            state.stageLine = d.stageLine = n;
+        } else if (key == "head") {
+            long long h = 0;
+            const NumberKind kind = parseInteger(value, h);
+            if (kind == NumberKind::NotANumber)
+                fail(n, "head: " + quote(value) + " is not a whole number (heads count from 1)");
+            if (kind == NumberKind::Ok && h < 1)
+                fail(n, "head " + shortNumber(value) + " does not exist: heads count from 1");
+            d.headWanted = kind == NumberKind::Ok && h <= INT_MAX ? static_cast<int>(h - 1) : INT_MAX;
+            d.headText = value;
+            d.headLine = n;
+        } else if (key == "view") {
+            const auto& views = lessonViews();
+            if (std::find(views.begin(), views.end(), value) == views.end())
+                fail(n, unknown("view", value, views));
+            step.view = value;
+        } else if (key == "highlight") {
+            try {
+                step.highlight = parseHighlight(value);
+            } catch (const std::invalid_argument& e) {
+                fail(n, std::string("highlight: ") + e.what());
+            }
+        }
+    }
+
     /// The head is checked against the heads in force after this step's settings.
     void checkHead(const Directives& d, State& state, const LessonStep& step) const
     {
-        const int heads = state.config.heads;
+        const int heads = state.effective.heads;
         const std::string there = heads == 1 ? "there is 1 head" : "there are " + std::to_string(heads) + " heads";
         if (d.headWanted) {
             if (*d.headWanted >= heads)
@@ -341,19 +397,72 @@ private:
         return n;
     }
 
-    /// Layers, blocks and the stages of a whole Transformer need a model that has them.
-    void checkModel(const Directives& d, const State& state, const LessonStep& step) const
+    /// Layers, blocks, the decoder's input and the stages of a whole Transformer need a model
+    /// that has them.
+    void checkModel(const Directives& d, State& state, const LessonStep& step) const
     {
-        const bool model = state.config.model != ModelKind::None;
-        if (!model && (step.generate || state.layerLine > 0 || state.blockLine > 0 || isModelStage(state.stage))) {
-            const int at = state.layerLine > 0 ? state.layerLine : state.blockLine > 0 ? state.blockLine : step.line;
-            fail(at, "this step needs an encoder–decoder model: set 'settings: model=reversal' or 'model=seeded' first");
-        }
-        if (state.config.model == ModelKind::Seeded && state.layer >= state.config.encoderLayers)
-            fail(state.layerLine, "layer " + std::to_string(state.layer + 1) + " does not exist: the model has "
-                                      + std::to_string(state.config.encoderLayers) + " layers (layers=" + std::to_string(state.config.encoderLayers) + ")");
-        if (state.config.model == ModelKind::File)
+        const Config& c = state.effective;
+        if (c.model == ModelKind::File)
             fail(d.settingsLine > 0 ? d.settingsLine : step.line, "settings: model=file cannot be used in a lesson (use reversal or seeded)");
+        if (c.model == ModelKind::None) {
+            checkNoModel(d, state, step);
+            return;
+        }
+        checkLayer(d, state, step);
+        // A seeded model has no output head: no logits, probabilities or generation.
+        if (c.model == ModelKind::Seeded) {
+            if (step.generate)
+                fail(d.generateLine, "generate: a seeded model has no output head, so it cannot generate "
+                                     "(use model=reversal, or 'target:' for teacher forcing)");
+            if (state.stage == "logits" || state.stage == "probabilities") {
+                const int at = d.stageLine > 0 ? d.stageLine : d.settingsLine > 0 ? d.settingsLine : step.line;
+                fail(at, "stage " + quote(state.stage) + " does not exist: a seeded model has no output head (use model=reversal"
+                             + (d.stageLine > 0 ? std::string(")") : "; the stage was chosen on line " + std::to_string(state.stageLine) + ")"));
+            }
+        }
+    }
+
+    /// Without a model: a step may not name a layer, a block, a target, a generation step or a
+    /// Transformer stage. A layer and block carried over from model steps are forgotten.
+    void checkNoModel(const Directives& d, State& state, const LessonStep& step) const
+    {
+        const std::string needs = "this step needs an encoder–decoder model: set 'settings: model=reversal' or 'model=seeded' first";
+        if (d.layerLine > 0 || d.blockLine > 0)
+            fail(d.layerLine > 0 ? d.layerLine : d.blockLine, needs);
+        if (d.targetLine > 0)
+            fail(d.targetLine, "target: " + needs);
+        if (step.generate || (isModelStage(state.stage) && d.stageLine > 0))
+            fail(step.line, needs);
+        if (isModelStage(state.stage))
+            fail(d.settingsLine > 0 ? d.settingsLine : step.line,
+                 "stage " + quote(state.stage) + " (chosen on line " + std::to_string(state.stageLine)
+                     + ") needs an encoder–decoder model: choose another stage in this step, e.g. 'stage: weights'");
+        state.layer = 0;
+        state.layerLine = 0;
+        state.block = Block::EncoderSelf;
+        state.blockLine = 0;
+    }
+
+    /// The layer in force must exist in the block's stack of the model in force.
+    void checkLayer(const Directives& d, const State& state, const LessonStep& step) const
+    {
+        const Config& c = state.effective;
+        int layers = c.encoderLayers;
+        std::string has = "the model has " + plural(layers, "layer", "layers") + " (layers=" + std::to_string(layers) + ")";
+        if (c.model == ModelKind::Reversal) {
+            const ModelSpec& o = reversalModel(d.settingsLine > 0 ? d.settingsLine : step.line)->spec;
+            layers = state.block == Block::EncoderSelf ? o.encoderLayers : o.decoderLayers;
+            has = "the reversal model has " + plural(o.encoderLayers, "encoder layer", "encoder layers") + " and "
+                + plural(o.decoderLayers, "decoder layer", "decoder layers");
+        }
+        if (state.layer < layers)
+            return;
+        const std::string layer = "layer " + std::to_string(state.layer + 1);
+        if (d.layerLine > 0)
+            fail(d.layerLine, layer + " does not exist: " + has);
+        fail(d.settingsLine > 0 ? d.settingsLine : d.blockLine > 0 ? d.blockLine : step.line,
+             layer + " (chosen on line " + std::to_string(state.layerLine) + ") does not exist: " + has
+                 + "; choose one in this step, e.g. 'layer: 1'");
     }
 
     const std::string& m_file;

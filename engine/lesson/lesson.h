@@ -33,6 +33,17 @@
 /// - Highlight groups are `cells`/`cell`, `rows`/`row`, `columns`/`column`; a pair may have
 ///   spaces around its comma ("1, 2"); empty groups (";;") are skipped but at least one
 ///   position is needed; rows go up to 1024 (tokens) and columns up to 2048 (features).
+/// - With model=reversal in force, d_model and heads are the shipped model's (set here, in
+///   every step's config and the lesson's); a `settings` line naming other values is an error.
+/// - A model is needed by `target`, `generate`, `layer`, `block` and the Transformer stages
+///   (an error on the line that names them). The layer in force must exist in the model's
+///   stack for the block in force (the seeded model's `layers`, the shipped model's own
+///   counts): a carried-over layer that a new model lacks is an error on that `settings`
+///   line. A seeded model has no output head: `logits`, `probabilities` and `generate` are
+///   errors with it. A step whose settings leave the model (model=none) forgets the layer and
+///   block carried over.
+/// - A `sentence` or `target` must have a token: only white space (U+3000, a no-break space)
+///   is an error.
 /// - Quoted text in messages is cut to about 60 bytes, so a megabyte line gives a short reason.
 /// - A lesson without steps is reported on its last line.
 
@@ -71,7 +82,7 @@ struct LessonStep {
     /// until another step changes it.
     std::optional<int> generate;
     static constexpr int kLastGenerationStep = -1;
-    Config config;                       ///< settings in force at this step (carried over; valid)
+    Config config;                       ///< settings in force at this step (carried over; valid; a trained model's widths)
     std::string stage = "tokens";        ///< in force at this step (carried over; "tokens" before any)
     int head = 0;                        ///< 0-based, in force (carried over); < config.heads
     int layer = 0;                       ///< 0-based encoder/decoder layer, in force (carried over)
@@ -120,6 +131,26 @@ Lesson parseLesson(std::string_view text, const std::string& fileName);
 /// Reads `path` (at most kMaxLessonBytes) and parses it with `path` as the file name. An
 /// unreadable file throws LessonError(path, 0, reason).
 Lesson loadLesson(const std::string& path);
+
+/// One highlight that does not fit a matrix (0-based positions, as in Highlight).
+struct HighlightMiss {
+    enum class Kind {
+        Cell,
+        Row,
+        Column,
+    };
+    Kind kind = Kind::Row;
+    int row = -1;               ///< the row of a cell or a row (-1 for a column)
+    int column = -1;            ///< the column of a cell or a column (-1 for a row)
+    bool rowOutside = false;    ///< the row is not within 0 … rows − 1
+    bool columnOutside = false; ///< the column is not within 0 … columns − 1
+
+    bool operator==(const HighlightMiss&) const = default;
+};
+
+/// The highlights that do not fit a matrix of rows x columns, cells first, then rows, then
+/// columns, each in the highlight's order. Empty when all fit.
+std::vector<HighlightMiss> highlightMisses(const Highlight& h, int rows, int columns);
 
 /// Highlights that do not fit a matrix of rows x columns, one message per problem, 1-based
 /// as the teacher wrote them: "row 5 (the sentence has 3 tokens)", "column 9 (the matrix

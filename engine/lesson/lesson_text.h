@@ -93,6 +93,10 @@ std::optional<Fence> fenceOf(std::string_view line);
 /// Splits into lines at LF, CRLF or a lone CR. A final line break does not start a new line.
 std::vector<std::string_view> splitLines(std::string_view text);
 
+/// applySettings (lesson.h) that also lists the setting names the text gave, in its order
+/// ("weights_preset" as "weights").
+Config applySettings(const Config& base, std::string_view text, std::vector<std::string>& named);
+
 /// Parses a highlight directive ("cells 1,2; rows 3"). Throws std::invalid_argument with a reason.
 Highlight parseHighlight(std::string_view text);
 

@@ -73,10 +73,12 @@ void setOne(Config& c, const std::string& key, std::string_view value)
 
 } // namespace
 
-Config applySettings(const Config& base, std::string_view text)
+namespace lessontext {
+
+Config applySettings(const Config& base, std::string_view text, std::vector<std::string>& seen)
 {
     Config c = base;
-    std::vector<std::string> seen;
+    seen.clear();
     std::size_t start = 0;
     while (start <= text.size()) {
         std::size_t end = text.find(',', start);
@@ -108,6 +110,14 @@ Config applySettings(const Config& base, std::string_view text)
         setOne(c, key, value);
     }
     return c;
+}
+
+} // namespace lessontext
+
+Config applySettings(const Config& base, std::string_view text)
+{
+    std::vector<std::string> named;
+    return lessontext::applySettings(base, text, named);
 }
 
 } // namespace attnlab

@@ -312,6 +312,18 @@
             <numerusform>导出 %n 页后已取消</numerusform>
         </translation>
     </message>
+    <message>
+        <source>this model has no stage %1 in layer %2 (%3)</source>
+        <translation>此模型的第 %2 层（%3）中没有阶段 %1</translation>
+    </message>
+    <message>
+        <source>step %1 (line %2): %3</source>
+        <translation>第 %1 步（第 %2 行）：%3</translation>
+    </message>
+    <message>
+        <source>the explanation is too long for a slide: its end is cut off</source>
+        <translation>说明文字太长，一页幻灯片放不下：结尾被截掉了</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::DecoderPanel</name>
@@ -965,6 +977,30 @@
     </message>
 </context>
 <context>
+    <name>attnlab::LessonNotes</name>
+    <message>
+        <source>cell %1,%2 (the matrix is %3 × %4)</source>
+        <translation>格子 %1,%2（矩阵为 %3 × %4）</translation>
+    </message>
+    <message>
+        <source>row %1 (the matrix is %2 × %3)</source>
+        <translation>第 %1 行（矩阵为 %2 × %3）</translation>
+    </message>
+    <message>
+        <source>column %1 (the matrix is %2 × %3)</source>
+        <translation>第 %1 列（矩阵为 %2 × %3）</translation>
+    </message>
+    <message>
+        <source>; </source>
+        <comment>separates the highlights of a list</comment>
+        <translation>；</translation>
+    </message>
+    <message>
+        <source>With this sentence the step cannot highlight: %1</source>
+        <translation>当前句子下，此步骤无法高亮：%1</translation>
+    </message>
+</context>
+<context>
     <name>attnlab::LessonPlayer</name>
     <message>
         <source>◀ Previous</source>
@@ -1017,6 +1053,10 @@
     <message>
         <source>This model has no stage %1 in layer %2 (%3); the nearest one is shown.</source>
         <translation>此模型的第 %2 层（%3）中没有阶段 %1；显示的是最接近的阶段。</translation>
+    </message>
+    <message>
+        <source>This step cannot be computed: %1</source>
+        <translation>这一步无法计算：%1</translation>
     </message>
 </context>
 <context>

@@ -11,6 +11,17 @@
 using attnlab::testing::cli;
 using attnlab::testing::Run;
 
+namespace {
+
+void writeText(const QString& path, const QString& text)
+{
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(text.toUtf8());
+}
+
+} // namespace
+
 class TestCliLesson : public QObject {
     Q_OBJECT
 private slots:
@@ -59,6 +70,75 @@ private slots:
         QTest::newRow("unwritable") << QStringList{"lesson", "en/01-query-key-value", "--output", "/nonexistent/dir/deck.pdf"} << 1
                                     << "cannot write";
         QTest::newRow("unknown stage") << QStringList{"lesson", broken + "unknown-stage.md", "--output", "x.pdf"} << 2 << "unknown-stage.md:";
+        QTest::newRow("target without a model") << QStringList{"lesson", broken + "target-without-model.md", "--output", "x.pdf"} << 2
+                                                << "target-without-model.md:8: target: this step needs an encoder–decoder model";
+    }
+
+    /// Errors the lesson file holds, found before any page is drawn (exit 2, file and line).
+    void refusedBeforeDrawing_data()
+    {
+        QTest::addColumn<QString>("steps");
+        QTest::addColumn<QString>("message");
+        // The header takes lines 1-5; the step heading is line 6.
+        QTest::newRow("reversal layer 5") << "## A\nsettings: model=reversal\nstage: weights\nlayer: 5\n"
+                                          << "l.md:9: layer 5 does not exist: the reversal model has 2 encoder layers";
+        QTest::newRow("seeded logits") << "## A\nsettings: model=seeded\nstage: logits\n"
+                                       << "l.md:8: stage 'logits' does not exist: a seeded model has no output head";
+        QTest::newRow("white-space sentence") << "## A\nsentence: \u3000\nstage: weights\n" << "l.md:7: sentence: '\u3000' has no tokens";
+    }
+
+    void refusedBeforeDrawing()
+    {
+        QFETCH(QString, steps);
+        QFETCH(QString, message);
+        QTemporaryDir dir;
+        const QString file = dir.filePath("l.md");
+        writeText(file, "---\ntitle: T\nlanguage: en\n---\n\n" + steps);
+        const Run r = cli({"lesson", file, "--format", "png", "--output-dir", dir.filePath("pages")});
+        QCOMPARE(r.exitCode, 2);
+        const QString err = QString::fromUtf8(r.err).trimmed();
+        QVERIFY2(err.startsWith("attention-lab-cli: error: ") && err.contains(message), qPrintable(err));
+        QVERIFY(!QFileInfo::exists(dir.filePath("pages")));
+    }
+
+    /// A step over the attention-cell limit fails with the reason, as `trace` does, and writes
+    /// no page (before: "wrote 1 page" and an empty heatmap).
+    void overTheCellLimitFailsWithTheReason()
+    {
+        QTemporaryDir dir;
+        const QString file = dir.filePath("big.md");
+        // 600 tokens, 64 heads: 600² · 64 = 23,040,000 cells > 16 · 1024² = 16,777,216.
+        const QString words = QStringLiteral("w ").repeated(600).trimmed();
+        writeText(file, "---\ntitle: Too big\nlanguage: en\nsettings: d_model=64, heads=64, max_tokens=1024\nsentence: " + words
+                            + "\n---\n\n## Weights\nstage: weights\n\nText.\n");
+        for (const QStringList& output : {QStringList{"--format", "png", "--output-dir", dir.filePath("pages")},
+                                          QStringList{"--output", dir.filePath("deck.pdf")}}) {
+            const Run r = cli(QStringList{"lesson", file} + output);
+            QCOMPARE(r.exitCode, 1);
+            const QString err = QString::fromUtf8(r.err).trimmed();
+            QVERIFY2(err == "attention-lab-cli: error: step 1 (line 8): n (600) squared times heads (64) exceeds 16777216 attention "
+                            "cells: use fewer tokens or heads",
+                     qPrintable(err));
+            QVERIFY2(!r.out.contains("wrote"), r.out.constData());
+        }
+        QVERIFY(!QFileInfo::exists(dir.filePath("pages")));
+        QVERIFY(!QFileInfo::exists(dir.filePath("deck.pdf")));
+    }
+
+    /// A highlight the lesson's own sentence cannot show: the page says so, and so does stderr.
+    void highlightThatCannotBeShownIsReported()
+    {
+        QTemporaryDir dir;
+        const QString file = dir.filePath("short.md");
+        writeText(file, "---\ntitle: Short\nlanguage: en\nsettings: d_model=16, heads=2\nsentence: the cat sat\n---\n\n"
+                        "## Weights\nstage: weights\nhighlight: rows 2 5\n\nText.\n");
+        const Run r = cli({"lesson", file, "--format", "png", "--output-dir", dir.filePath("pages")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QString err = QString::fromUtf8(r.err).trimmed();
+        QVERIFY2(err == "attention-lab-cli: warning: step 1 (line 8): With this sentence the step cannot highlight: row 5 (the matrix "
+                        "is 3 \u00D7 3)",
+                 qPrintable(err));
+        QCOMPARE(QDir(dir.filePath("pages")).entryList({"*.png"}, QDir::Files).size(), 1);
     }
 
     void badInput()

@@ -1,5 +1,6 @@
 #include "lessons/deck.h"
 
+#include "lessons/stepnotes.h"
 #include "views/heatmapview.h"
 #include "views/registry.h"
 #include "views/sessionview.h"
@@ -20,6 +21,7 @@
 #include <QSaveFile>
 #include <QTextDocument>
 
+#include <algorithm>
 #include <memory>
 
 namespace attnlab {
@@ -30,6 +32,7 @@ constexpr int kPageWidth = 1600;
 constexpr int kPageHeight = 900;
 const QRect kFigure(30, 150, 1000, 720);
 const QRect kText(1060, 150, 510, 720);
+constexpr double kSmallestTextPoints = 10; ///< an explanation shrinks down to this size to fit
 
 struct DeckText {
     Q_DECLARE_TR_FUNCTIONS(attnlab::Deck)
@@ -59,12 +62,75 @@ std::unique_ptr<SessionView> makeView(Session* session)
     return w;
 }
 
-void applyStep(Session& session, const LessonStep& step)
+/// "step N (line L): text".
+QString atStep(const LessonStep& step, int index, const QString& text)
 {
-    session.applyLessonStep(step, true);
+    return DeckText::tr("step %1 (line %2): %3").arg(index + 1).arg(step.line).arg(text);
 }
 
-void drawPage(QPainter& p, const Lesson& lesson, const LessonStep& step, int index, int count, Session& session)
+/// Shows step `index` in `session`. Returns why it cannot be drawn as written (the engine
+/// refused its input, or the model lacks its stage), or an empty string.
+QString applyStep(Session& session, const LessonStep& step, int index)
+{
+    const bool found = session.applyLessonStep(step, true);
+    QString reason;
+    if (!session.error().isEmpty())
+        reason = session.error();
+    else if (!found)
+        reason = DeckText::tr("this model has no stage %1 in layer %2 (%3)")
+                     .arg(stepName(QString::fromStdString(step.stage)))
+                     .arg(step.layer + 1)
+                     .arg(blockName(step.block));
+    return reason.isEmpty() ? reason : atStep(step, index, reason);
+}
+
+/// The right column of a page in Markdown: the stage's place, name, formula and shapes (for
+/// views of a stage), the note, then the step's explanation.
+QString pageMarkdown(const Session& session, const LessonStep& step, const QString& note)
+{
+    QString markdown;
+    const bool stageView = session.view() == u"stage" || session.view() == u"heads";
+    if (stageView) {
+        const QString id = session.stepId();
+        const auto& cfg = session.trace()->config;
+        // In a Transformer, which layer and block the stage belongs to comes first.
+        const QString place = stepPlace(session.currentStep());
+        const QString name = place.isEmpty() ? stepName(id) : QStringLiteral("%1 \u2014 %2").arg(place, stepName(id));
+        markdown += QStringLiteral("**%1**\n\n`%2`\n\n*%3*\n\n")
+                        .arg(name, stepFormula(id, cfg.scaleScores, cfg.embedScale), stepShapes(id, *session.trace()));
+    }
+    // A highlight the sentence cannot show is said on the page, as in the studio.
+    if (!note.isEmpty())
+        markdown += QStringLiteral("> \u26A0 %1\n\n").arg(note);
+    return markdown + QString::fromStdString(step.explanation);
+}
+
+/// Draws `markdown` in the text column, in 15-point type, or smaller (down to 10 points) when
+/// it would not fit. Returns false when even 10 points do not fit (the end is cut off).
+bool drawTextColumn(QPainter& p, const QString& markdown)
+{
+    QTextDocument doc;
+    doc.setTextWidth(kText.width());
+    double points = 15;
+    for (;; points -= 0.5) {
+        QFont f = QApplication::font();
+        f.setPointSizeF(points);
+        doc.setDefaultFont(f);
+        doc.setMarkdown(markdown);
+        if (doc.size().height() <= kText.height() || points <= kSmallestTextPoints)
+            break;
+    }
+    p.save();
+    p.translate(kText.topLeft());
+    doc.drawContents(&p, QRectF(0, 0, kText.width(), kText.height()));
+    p.restore();
+    return doc.size().height() <= kText.height();
+}
+
+/// Draws the page of a step already applied to `session`, with `note` (a highlight it cannot
+/// show) above the explanation. Returns false when the explanation does not fit the page.
+bool drawPage(QPainter& p, const Lesson& lesson, const LessonStep& step, int index, int count, Session& session,
+              const QString& note)
 {
     p.fillRect(QRect(0, 0, kPageWidth, kPageHeight), Qt::white);
     QFont base = QApplication::font();
@@ -84,39 +150,36 @@ void drawPage(QPainter& p, const Lesson& lesson, const LessonStep& step, int ind
     p.setPen(QPen(QColor(0, 90, 200), 3));
     p.drawLine(30, 135, 1570, 135);
 
-    // The figure, exactly as the studio draws it.
+    // The figure, exactly as the studio draws it. A view that needs more room than the figure
+    // (its minimum size) is drawn at its own size and scaled down to fit, never over the text.
     const auto view = makeView(&session);
-    view->render(&p, kFigure.topLeft(), QRegion(), QWidget::DrawChildren | QWidget::DrawWindowBackground);
+    const QSize size = view->size();
+    const double fit = std::min({1.0, kFigure.width() / double(size.width()), kFigure.height() / double(size.height())});
+    p.save();
+    p.translate(kFigure.topLeft());
+    p.scale(fit, fit);
+    view->render(&p, QPoint(), QRegion(), QWidget::DrawChildren | QWidget::DrawWindowBackground);
+    p.restore();
 
     // Formula and explanation on the right.
-    QTextDocument doc;
-    doc.setDefaultFont([&] {
-        QFont f = base;
-        f.setPointSizeF(15);
-        return f;
-    }());
-    doc.setTextWidth(kText.width());
-    QString markdown;
-    const bool stageView = session.view() == u"stage" || session.view() == u"heads";
-    if (stageView) {
-        const QString id = session.stepId();
-        const auto& cfg = session.trace()->config;
-        // In a Transformer, which layer and block the stage belongs to comes first.
-        const QString place = stepPlace(session.currentStep());
-        const QString name = place.isEmpty() ? stepName(id) : QStringLiteral("%1 \u2014 %2").arg(place, stepName(id));
-        markdown += QStringLiteral("**%1**\n\n`%2`\n\n*%3*\n\n")
-                        .arg(name, stepFormula(id, cfg.scaleScores, cfg.embedScale), stepShapes(id, *session.trace()));
-    }
-    markdown += QString::fromStdString(step.explanation);
-    doc.setMarkdown(markdown);
-    p.save();
-    p.translate(kText.topLeft());
-    doc.drawContents(&p, QRectF(0, 0, kText.width(), kText.height()));
-    p.restore();
+    const bool fits = drawTextColumn(p, pageMarkdown(session, step, note));
 
     p.setFont(small);
     p.setPen(QColor(140, 140, 140));
     p.drawText(QRect(30, 872, 1540, 24), Qt::AlignRight | Qt::AlignVCenter, QStringLiteral("Attention Lab"));
+    return fits;
+}
+
+/// Draws the page of step `index`, already applied to `session`; what the page says about
+/// itself (a highlight it cannot show, an explanation cut off) also goes to `notes`.
+void drawStep(QPainter& p, const Lesson& lesson, int index, Session& session, QStringList& notes)
+{
+    const LessonStep& step = lesson.steps[static_cast<std::size_t>(index)];
+    const QString note = highlightNote(session, step);
+    if (!note.isEmpty())
+        notes << atStep(step, index, note);
+    if (!drawPage(p, lesson, step, index, static_cast<int>(lesson.steps.size()), session, note))
+        notes << atStep(step, index, DeckText::tr("the explanation is too long for a slide: its end is cut off"));
 }
 
 QString slug(const std::string& title)
@@ -173,10 +236,16 @@ DeckResult renderPdfDeck(const Lesson& lesson, const QString& output, Session& s
             result.error = DeckText::tr("cancelled");
             return result;
         }
+        const QString failed = applyStep(session, lesson.steps[static_cast<std::size_t>(i)], i);
+        if (!failed.isEmpty()) {
+            painter.end();
+            file.cancelWriting();
+            result.error = failed;
+            return result;
+        }
         if (i > 0)
             pdf.newPage();
-        applyStep(session, lesson.steps[static_cast<std::size_t>(i)]);
-        drawPage(painter, lesson, lesson.steps[static_cast<std::size_t>(i)], i, count, session);
+        drawStep(painter, lesson, i, session, result.notes);
     }
     painter.end();
     if (!file.commit()) {
@@ -195,6 +264,7 @@ DeckResult renderPngDeck(const Lesson& lesson, const QString& output, int dpi, S
 {
     DeckResult result;
     const int count = static_cast<int>(lesson.steps.size());
+    const bool made = !QFileInfo::exists(output);
     if (!QDir().mkpath(output)) {
         result.error = DeckText::tr("cannot create the folder '%1'").arg(output);
         return result;
@@ -206,7 +276,13 @@ DeckResult renderPngDeck(const Lesson& lesson, const QString& output, int dpi, S
             return result;
         }
         const LessonStep& step = lesson.steps[static_cast<std::size_t>(i)];
-        applyStep(session, step);
+        const QString failed = applyStep(session, step, i);
+        if (!failed.isEmpty()) {
+            result.error = failed;
+            if (made && result.files.isEmpty())
+                QDir().rmdir(output); // the folder this call made, still empty
+            return result;
+        }
         QImage image(qRound(kPageWidth * scale), qRound(kPageHeight * scale), QImage::Format_RGB32);
         image.setDevicePixelRatio(scale);
         const int dotsPerMeter = qRound(dpi / 0.0254);
@@ -216,7 +292,7 @@ DeckResult renderPngDeck(const Lesson& lesson, const QString& output, int dpi, S
             QPainter painter(&image);
             painter.setRenderHint(QPainter::Antialiasing);
             painter.setRenderHint(QPainter::TextAntialiasing);
-            drawPage(painter, lesson, step, i, count, session);
+            drawStep(painter, lesson, i, session, result.notes);
         }
         const QString name = QStringLiteral("%1-%2.png").arg(i + 1, 2, 10, QLatin1Char('0')).arg(slug(step.title));
         const QString path = QDir(output).filePath(name);

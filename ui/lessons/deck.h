@@ -27,11 +27,16 @@ struct DeckResult {
     QString error;              ///< why it failed; files already written are listed anyway
     QStringList files;          ///< the PDF, or the PNGs in step order
     int pages = 0;
+    /// What the pages say about themselves, also printed on them: "step 2 (line 14): With this
+    /// sentence the step cannot highlight: row 5 (the matrix is 3 × 3)".
+    QStringList notes;
 };
 
 /// Renders `lesson` to `output`: a .pdf file for Format::Pdf, a folder for Format::Png (made if
 /// missing; files "01-step-title.png" ...). `progress(done, total)` returning false cancels.
-/// An earlier file at a PDF path survives a failed or cancelled export.
+/// An earlier file at a PDF path survives a failed or cancelled export. A step that cannot be
+/// drawn as written (the engine refuses its input, e.g. too many attention cells, or the model
+/// lacks its stage) fails the deck with "step N (line L): reason", never an empty figure.
 DeckResult renderLessonDeck(const Lesson& lesson, const QString& output, const DeckOptions& options,
                             const std::function<bool(int, int)>& progress = {});
 

@@ -1,6 +1,7 @@
 #include "lessons/lessonplayer.h"
 
 #include "lessons/deck.h"
+#include "lessons/stepnotes.h"
 #include "session/session.h"
 
 #include <QDir>
@@ -225,6 +226,10 @@ void LessonPlayer::goToStep(int index)
                       .arg(stepName(QString::fromStdString(s.stage)))
                       .arg(s.layer + 1)
                       .arg(blockName(s.block));
+    // A step the engine refuses (too many attention cells for the student's sentence, …)
+    // shows the previous result: say so here, not only in the status line.
+    if (!m_session->error().isEmpty())
+        m_error = tr("This step cannot be computed: %1").arg(m_session->error());
     showStep();
 }
 
@@ -280,21 +285,7 @@ void LessonPlayer::updateNotes()
         m_notes->clear();
         return;
     }
-    const LessonStep& s = m_lesson->steps[static_cast<std::size_t>(m_step)];
-    if (s.highlight.empty() || s.view == "kernel-regression" || s.view == "softmax-scaling") {
-        m_notes->clear();
-        return;
-    }
-    const auto& trace = *m_session->trace();
-    const Stage* stage = trace.find(s.stage, isPerHeadStage(s.stage) ? std::optional<int>(m_session->head()) : std::nullopt);
-    const int rows = stage ? static_cast<int>(stage->main().values.rows()) : static_cast<int>(trace.tokens.size());
-    const int cols = stage ? static_cast<int>(stage->main().values.cols()) : 1;
-    const auto problems = highlightProblems(s.highlight, rows, cols);
-    QStringList list;
-    for (const auto& p : problems)
-        list << QString::fromStdString(p);
-    m_notes->setText(list.isEmpty() ? QString()
-                                    : tr("With this sentence the step cannot highlight: %1").arg(list.join(QStringLiteral("; "))));
+    m_notes->setText(highlightNote(*m_session, m_lesson->steps[static_cast<std::size_t>(m_step)]));
 }
 
 void LessonPlayer::showError(const QString& message)

@@ -107,6 +107,26 @@ private slots:
         QVERIFY(p.notes().isEmpty());
     }
 
+    void stepThatCannotBeComputedSaysWhy()
+    {
+        // Step 2: 600 tokens and 64 heads are more attention cells than a trace may have.
+        QTemporaryDir dir;
+        const QString path = dir.filePath("big.md");
+        writeFile(path, "---\ntitle: Big\nlanguage: en\n---\n\n## Small\nstage: weights\n\nFine.\n\n"
+                        "## Big\nsettings: d_model=64, heads=64, max_tokens=1024\nsentence: "
+                            + QByteArray("w ").repeated(600) + "\n\nToo big.\n");
+        Session s;
+        LessonPlayer p(&s);
+        QVERIFY(p.openLessonFile(path));
+        QVERIFY(p.notes().isEmpty());
+        p.next();
+        QCOMPARE(p.stepIndex(), 1);
+        QVERIFY2(p.notes().contains(QStringLiteral("This step cannot be computed: n (600) squared times heads (64) exceeds")),
+                 qPrintable(p.notes()));
+        p.previous();
+        QVERIFY2(p.notes().isEmpty(), qPrintable(p.notes()));
+    }
+
     void brokenLessonShowsFileLineAndReasonAndKeepsPlaying()
     {
         QTemporaryDir dir;
