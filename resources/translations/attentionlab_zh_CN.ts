@@ -2,6 +2,17 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>attnlab::ErrorBanner</name>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>The last result is still shown.</source>
+        <translation>仍显示上一次的结果。</translation>
+    </message>
+</context>
+<context>
     <name>attnlab::CellInspector</name>
     <message>
         <source>Click a cell of the heatmap to see how it was computed</source>
