@@ -7,6 +7,7 @@
 #include <QDir>
 #include <QRegularExpression>
 #include <QFileInfo>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
@@ -27,17 +28,19 @@ LessonPlayer::LessonPlayer(Session* session, QWidget* parent)
     , m_text(new QTextBrowser(this))
     , m_counter(new QLabel(this))
     , m_notes(new QLabel(this))
-    , m_previous(new QPushButton(tr("\u25C0 Previous"), this))
-    , m_next(new QPushButton(tr("Next \u25B6"), this))
-    , m_stop(new QPushButton(tr("Stop lesson"), this))
+    , m_previous(new QPushButton(this))
+    , m_next(new QPushButton(this))
+    , m_stop(new QPushButton(this))
+    , m_open(new QPushButton(this))
+    , m_reload(new QPushButton(this))
+    , m_export(new QPushButton(this))
 {
     auto* layout = new QVBoxLayout(this);
     auto* fileButtons = new QHBoxLayout;
-    auto* open = new QPushButton(tr("Open lesson file\u2026"), this);
-    auto* reloadButton = new QPushButton(tr("Reload"), this);
-    auto* exportButton = new QPushButton(tr("Export lesson\u2026"), this);
-    reloadButton->setToolTip(tr("Read the lesson file again after editing it"));
-    exportButton->setToolTip(tr("Save the lesson as a PDF deck or as one image per step"));
+    auto* open = m_open;
+    auto* reloadButton = m_reload;
+    auto* exportButton = m_export;
+    retranslate();
     fileButtons->addWidget(open);
     fileButtons->addWidget(reloadButton);
     fileButtons->addWidget(exportButton);
@@ -89,6 +92,28 @@ LessonPlayer::LessonPlayer(Session* session, QWidget* parent)
 
     rebuildList();
     showStep();
+}
+
+void LessonPlayer::retranslate()
+{
+    m_previous->setText(tr("\u25C0 Previous"));
+    m_next->setText(tr("Next \u25B6"));
+    m_stop->setText(tr("Stop lesson"));
+    m_open->setText(tr("Open lesson file\u2026"));
+    m_reload->setText(tr("Reload"));
+    m_export->setText(tr("Export lesson\u2026"));
+    m_reload->setToolTip(tr("Read the lesson file again after editing it"));
+    m_export->setToolTip(tr("Save the lesson as a PDF deck or as one image per step"));
+}
+
+void LessonPlayer::changeEvent(QEvent* event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() != QEvent::LanguageChange)
+        return;
+    retranslate();
+    if (isActive())
+        showStep(); // the counter and notes
 }
 
 void LessonPlayer::setLanguage(const QString& language)

@@ -67,7 +67,12 @@ signals:
     /// A lesson started, stopped, or moved to another step.
     void stateChanged();
 
+protected:
+    /// A language change writes the buttons and the step's counter and notes again.
+    void changeEvent(QEvent* event) override;
+
 private:
+    void retranslate();
     struct Entry {
         QString path;
         QString title;
@@ -97,6 +102,9 @@ private:
     QPushButton* m_previous;
     QPushButton* m_next;
     QPushButton* m_stop;
+    QPushButton* m_open;
+    QPushButton* m_reload;
+    QPushButton* m_export;
 };
 
 } // namespace attnlab

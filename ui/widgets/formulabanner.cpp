@@ -4,6 +4,7 @@
 #include "session/stages.h"
 
 #include <QGridLayout>
+#include <QEvent>
 #include <QLabel>
 
 namespace attnlab {
@@ -90,6 +91,13 @@ void FormulaBanner::refresh()
     m_formula->setText(formula);
     m_shapes->setText(stepShapes(id, trace));
     m_explanation->setText(explanation);
+}
+
+void FormulaBanner::changeEvent(QEvent* event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::LanguageChange)
+        refresh();
 }
 
 } // namespace attnlab

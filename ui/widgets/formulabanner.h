@@ -18,6 +18,10 @@ public:
     QString formulaText() const;
     QString shapesText() const;
 
+protected:
+    /// A language change writes the step's explanation again.
+    void changeEvent(QEvent* event) override;
+
 private:
     void refresh();
 

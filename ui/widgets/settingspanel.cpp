@@ -4,6 +4,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QEvent>
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -33,14 +34,14 @@ SettingsPanel::SettingsPanel(Session* session, QWidget* parent)
     , m_dK(new QLabel(this))
     , m_seed(new QSpinBox(this))
     , m_positional(new QComboBox(this))
-    , m_embedScale(new QCheckBox(tr("Scale embeddings by √d_model"), this))
-    , m_scale(new QCheckBox(tr("Divide scores by √d_k"), this))
+    , m_embedScale(new QCheckBox(this))
+    , m_scale(new QCheckBox(this))
     , m_mask(new QComboBox(this))
     , m_padTo(new QSpinBox(this))
     , m_weights(new QComboBox(this))
-    , m_openWeights(new QPushButton(tr("Open\u2026"), this))
-    , m_saveWeights(new QPushButton(tr("Save\u2026"), this))
-    , m_openMask(new QPushButton(tr("Open mask file\u2026"), this))
+    , m_openWeights(new QPushButton(this))
+    , m_saveWeights(new QPushButton(this))
+    , m_openMask(new QPushButton(this))
     , m_weightsInfo(new QLabel(this))
     , m_model(new QComboBox(this))
     , m_layers(new QSpinBox(this))
@@ -54,35 +55,30 @@ SettingsPanel::SettingsPanel(Session* session, QWidget* parent)
     addAttentionRows(form);
     addMaskRows(form);
     addWeightsRows(form);
-    syncFromSession();
+    retranslate();
     connectControls();
     connect(session, &Session::inputChanged, this, &SettingsPanel::syncFromSession);
     connect(session, &Session::traceChanged, this, &SettingsPanel::syncFromSession);
 }
 
+// The rows are made here with their values; retranslate() writes every text.
+
 void SettingsPanel::addModelRows(QFormLayout* form)
 {
     // What is computed: one attention block, or a whole encoder–decoder.
-    m_model->addItem(tr("one attention block"), static_cast<int>(ModelKind::None));
-    m_model->addItem(tr("Transformer: trained (reversal)"), static_cast<int>(ModelKind::Reversal));
-    m_model->addItem(tr("Transformer: seeded weights"), static_cast<int>(ModelKind::Seeded));
-    m_model->addItem(tr("Transformer: from file\u2026"), static_cast<int>(ModelKind::File));
-    m_model->setToolTip(tr("A trained or seeded encoder\u2013" "decoder adds Add & Norm, the feed-forward network, "
-                           "stacked layers, cross-attention and generation"));
-    form->addRow(tr("Model"), m_model);
+    for (const ModelKind m : {ModelKind::None, ModelKind::Reversal, ModelKind::Seeded, ModelKind::File})
+        m_model->addItem(QString(), static_cast<int>(m));
+    form->addRow(new QLabel(this), m_model);
     m_layers->setRange(1, ConfigLimits::maxLayers);
-    m_layers->setToolTip(tr("Encoder layers and decoder layers (as many of each)"));
-    form->addRow(tr("Layers"), m_layers);
+    form->addRow(new QLabel(this), m_layers);
     m_dFF->setRange(0, ConfigLimits::maxDFF);
-    m_dFF->setSpecialValueText(tr("4 \u00D7 d_model"));
-    m_dFF->setToolTip(tr("Hidden width of the feed-forward network"));
-    form->addRow(tr("d_ff"), m_dFF);
-    m_norm->addItem(tr("Post-LN (the paper)"), static_cast<int>(NormPlacement::Post));
-    m_norm->addItem(tr("Pre-LN"), static_cast<int>(NormPlacement::Pre));
-    form->addRow(tr("LayerNorm"), m_norm);
+    form->addRow(new QLabel(this), m_dFF);
+    m_norm->addItem(QString(), static_cast<int>(NormPlacement::Post));
+    m_norm->addItem(QString(), static_cast<int>(NormPlacement::Pre));
+    form->addRow(new QLabel(this), m_norm);
     m_activation->addItem(QStringLiteral("ReLU"), static_cast<int>(Activation::Relu));
     m_activation->addItem(QStringLiteral("GELU"), static_cast<int>(Activation::Gelu));
-    form->addRow(tr("Activation"), m_activation);
+    form->addRow(new QLabel(this), m_activation);
     m_modelInfo->setWordWrap(true);
     // A form layout does not grow a row for wrapped text: room for three lines, so it never
     // runs into the row below.
@@ -93,52 +89,99 @@ void SettingsPanel::addModelRows(QFormLayout* form)
 void SettingsPanel::addAttentionRows(QFormLayout* form)
 {
     m_dModel->setRange(1, ConfigLimits::maxDModel);
-    m_dModel->setToolTip(tr("Width of every token vector"));
-    form->addRow(tr("d_model"), m_dModel);
-    auto* headsRow = new QHBoxLayout;
-    headsRow->addWidget(m_heads, 1);
-    headsRow->addWidget(m_dK);
-    m_heads->setToolTip(tr("Only divisors of d_model are offered: every head gets d_model / heads dimensions"));
-    form->addRow(tr("Heads"), headsRow);
+    form->addRow(new QLabel(this), m_dModel);
+    m_headsRow = new QHBoxLayout;
+    m_headsRow->addWidget(m_heads, 1);
+    m_headsRow->addWidget(m_dK);
+    form->addRow(new QLabel(this), m_headsRow);
     m_seed->setRange(0, 999999);
-    m_seed->setToolTip(tr("Seed of the embedding table, the learned positions and the seeded weights"));
-    form->addRow(tr("Seed"), m_seed);
-
-    m_positional->addItem(tr("sinusoidal"), static_cast<int>(PositionalEncoding::Sinusoidal));
-    m_positional->addItem(tr("learned"), static_cast<int>(PositionalEncoding::Learned));
-    m_positional->addItem(tr("none"), static_cast<int>(PositionalEncoding::None));
-    form->addRow(tr("Positions"), m_positional);
+    form->addRow(new QLabel(this), m_seed);
+    for (const PositionalEncoding p : {PositionalEncoding::Sinusoidal, PositionalEncoding::Learned, PositionalEncoding::None})
+        m_positional->addItem(QString(), static_cast<int>(p));
+    form->addRow(new QLabel(this), m_positional);
     form->addRow(m_embedScale);
     form->addRow(m_scale);
 }
 
 void SettingsPanel::addMaskRows(QFormLayout* form)
 {
-    m_mask->addItem(tr("none"), static_cast<int>(MaskKind::None));
-    m_mask->addItem(tr("causal (look-ahead)"), static_cast<int>(MaskKind::Causal));
-    m_mask->addItem(tr("padding"), static_cast<int>(MaskKind::Padding));
-    m_mask->addItem(tr("causal + padding"), static_cast<int>(MaskKind::CausalPadding));
-    m_mask->addItem(tr("custom (from a file)"), static_cast<int>(MaskKind::Custom));
-    form->addRow(tr("Mask"), m_mask);
+    for (const MaskKind m : {MaskKind::None, MaskKind::Causal, MaskKind::Padding, MaskKind::CausalPadding, MaskKind::Custom})
+        m_mask->addItem(QString(), static_cast<int>(m));
+    form->addRow(new QLabel(this), m_mask);
     form->addRow(QString(), m_openMask);
     m_padTo->setRange(0, ConfigLimits::maxTokens);
-    m_padTo->setSpecialValueText(tr("off"));
-    m_padTo->setToolTip(tr("Append <pad> tokens up to this length"));
-    form->addRow(tr("Pad to"), m_padTo);
+    form->addRow(new QLabel(this), m_padTo);
 }
 
 void SettingsPanel::addWeightsRows(QFormLayout* form)
 {
-    m_weights->addItem(tr("seeded (Xavier)"), static_cast<int>(WeightsPreset::Seeded));
-    m_weights->addItem(tr("identity (W = I)"), static_cast<int>(WeightsPreset::Identity));
-    m_weights->addItem(tr("from file"), -1);
-    form->addRow(tr("Weights"), m_weights);
+    m_weights->addItem(QString(), static_cast<int>(WeightsPreset::Seeded));
+    m_weights->addItem(QString(), static_cast<int>(WeightsPreset::Identity));
+    m_weights->addItem(QString(), -1);
+    form->addRow(new QLabel(this), m_weights);
     auto* weightButtons = new QHBoxLayout;
     weightButtons->addWidget(m_openWeights);
     weightButtons->addWidget(m_saveWeights);
     form->addRow(QString(), weightButtons);
     m_weightsInfo->setWordWrap(true);
     form->addRow(m_weightsInfo);
+}
+
+void SettingsPanel::retranslate()
+{
+    auto* form = static_cast<QFormLayout*>(layout());
+    const auto label = [form](auto* field, const QString& text) {
+        if (auto* l = qobject_cast<QLabel*>(form->labelForField(field)))
+            l->setText(text);
+    };
+    const auto items = [](QComboBox* box, const QStringList& texts) {
+        for (int i = 0; i < texts.size() && i < box->count(); ++i)
+            box->setItemText(i, texts[i]);
+    };
+    label(m_model, tr("Model"));
+    items(m_model, {tr("one attention block"), tr("Transformer: trained (reversal)"), tr("Transformer: seeded weights"),
+                    tr("Transformer: from file\u2026")});
+    m_model->setToolTip(tr("A trained or seeded encoder\u2013" "decoder adds Add & Norm, the feed-forward network, "
+                           "stacked layers, cross-attention and generation"));
+    label(m_layers, tr("Layers"));
+    m_layers->setToolTip(tr("Encoder layers and decoder layers (as many of each)"));
+    label(m_dFF, tr("d_ff"));
+    m_dFF->setSpecialValueText(tr("4 \u00D7 d_model"));
+    m_dFF->setToolTip(tr("Hidden width of the feed-forward network"));
+    label(m_norm, tr("LayerNorm"));
+    items(m_norm, {tr("Post-LN (the paper)"), tr("Pre-LN")});
+    label(m_activation, tr("Activation"));
+
+    label(m_dModel, tr("d_model"));
+    m_dModel->setToolTip(tr("Width of every token vector"));
+    label(m_headsRow, tr("Heads"));
+    m_heads->setToolTip(tr("Only divisors of d_model are offered: every head gets d_model / heads dimensions"));
+    label(m_seed, tr("Seed"));
+    m_seed->setToolTip(tr("Seed of the embedding table, the learned positions and the seeded weights"));
+    label(m_positional, tr("Positions"));
+    items(m_positional, {tr("sinusoidal"), tr("learned"), tr("none")});
+    m_embedScale->setText(tr("Scale embeddings by \u221Ad_model"));
+    m_scale->setText(tr("Divide scores by \u221Ad_k"));
+
+    label(m_mask, tr("Mask"));
+    items(m_mask, {tr("none"), tr("causal (look-ahead)"), tr("padding"), tr("causal + padding"), tr("custom (from a file)")});
+    m_openMask->setText(tr("Open mask file\u2026"));
+    label(m_padTo, tr("Pad to"));
+    m_padTo->setSpecialValueText(tr("off"));
+    m_padTo->setToolTip(tr("Append <pad> tokens up to this length"));
+
+    label(m_weights, tr("Weights"));
+    items(m_weights, {tr("seeded (Xavier)"), tr("identity (W = I)"), tr("from file")});
+    m_openWeights->setText(tr("Open\u2026"));
+    m_saveWeights->setText(tr("Save\u2026"));
+    syncFromSession(); // the texts that hold values (d_k, the model's sizes)
+}
+
+void SettingsPanel::changeEvent(QEvent* event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
 }
 
 void SettingsPanel::connectControls()

@@ -8,6 +8,7 @@
 class QCheckBox;
 class QComboBox;
 class QFormLayout;
+class QHBoxLayout;
 class QLabel;
 class QPushButton;
 class QSpinBox;
@@ -42,7 +43,12 @@ signals:
     void openMaskRequested();
     void openModelRequested();
 
+protected:
+    /// A language change writes every text again.
+    void changeEvent(QEvent* event) override;
+
 private:
+    void retranslate();
     void addModelRows(QFormLayout* form);
     void addAttentionRows(QFormLayout* form);
     void addMaskRows(QFormLayout* form);
@@ -55,6 +61,7 @@ private:
     Session* m_session;
     QSpinBox* m_dModel;
     QComboBox* m_heads;
+    QHBoxLayout* m_headsRow = nullptr;
     QLabel* m_dK;
     QSpinBox* m_seed;
     QComboBox* m_positional;

@@ -2,9 +2,13 @@
 // trained model, editable for a seeded one; choosing a model in the box switches the Session.
 
 #include "session/session.h"
+#include "shell/languages.h"
 #include "widgets/settingspanel.h"
 
+#include <QCheckBox>
 #include <QComboBox>
+#include <QFormLayout>
+#include <QLabel>
 #include <QSpinBox>
 #include <QtTest>
 
@@ -13,6 +17,30 @@ using namespace attnlab;
 class TestSettingsPanel : public QObject {
     Q_OBJECT
 private slots:
+    void aLanguageChangeRewritesEveryTextInPlace()
+    {
+        LanguageManager languages;
+        Session s;
+        SettingsPanel p(&s);
+        p.show();
+        auto* form = static_cast<QFormLayout*>(p.layout());
+        const auto rowLabel = [form](QWidget* field) { return qobject_cast<QLabel*>(form->labelForField(field))->text(); };
+        QCOMPARE(rowLabel(p.maskBox()), QStringLiteral("Mask"));
+        p.maskBox()->setCurrentIndex(1);
+        QVERIFY(languages.setLanguage(QStringLiteral("zh_CN")));
+        QCoreApplication::processEvents();
+        QCOMPARE(rowLabel(p.maskBox()), QStringLiteral("掩码"));
+        QCOMPARE(p.maskBox()->itemText(0), QStringLiteral("无"));
+        QCOMPARE(p.maskBox()->currentIndex(), 1); // the choice stays
+        QVERIFY(s.config().mask == MaskKind::Causal);
+        QVERIFY(p.scaleBox()->text().contains(QStringLiteral("√d_k")));
+        QVERIFY(p.scaleBox()->text() != QStringLiteral("Divide scores by √d_k"));
+        QVERIFY(languages.setLanguage(QStringLiteral("en")));
+        QCoreApplication::processEvents();
+        QCOMPARE(rowLabel(p.maskBox()), QStringLiteral("Mask"));
+        QCOMPARE(p.scaleBox()->text(), QStringLiteral("Divide scores by √d_k"));
+    }
+
     void transformerRowsFollowTheModel()
     {
         Session s;
