@@ -108,6 +108,8 @@ def tokenize(text, max_tokens=512, pad_to=None):
     """Tokenize per docs/engine.md section 1.  `text` is str or UTF-8 bytes."""
     if isinstance(text, (bytes, bytearray)):
         text = bytes(text).decode("utf-8", errors="attentionlab_per_byte")
+    if text.startswith("\ufeff"):  # a leading byte-order mark is dropped
+        text = text[1:]
     tokens = []
     word = []
 

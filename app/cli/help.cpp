@@ -25,8 +25,9 @@ Transformer (docs/transformer-layers.md, docs/model-format.md):
   --model FILE           an encoder–decoder model in safetensors (docs/model-format.md);
                          'reversal' is the trained model shipped inside the program
   --source TEXT          the encoder's input of an encoder–decoder
-  --target TEXT          teacher forcing: the decoder reads <sos> + TEXT. Without it a trained
-                         model generates greedily and the trace is the last generation step
+  --target TEXT          teacher forcing: the decoder reads <sos> + TEXT (needs --model, or
+                         --source for a seeded model). Without it a trained model generates
+                         greedily and the trace is the last generation step
   --layers N             a seeded Transformer with N layers, 1..12: an encoder stack on
                          --sentence, or N encoder and N decoder layers with --source/--target
   --d-ff N               the feed-forward width of a seeded Transformer (default 4·d_model)

@@ -9,6 +9,7 @@
 #include "io/fileio.h"
 #include "io/trace_json.h"
 #include "nn/weights.h"
+#include "text/printable.h"
 
 #include "lessons/deck.h"
 #include "shell/languages.h"
@@ -23,6 +24,7 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -77,10 +79,29 @@ std::string joinTokens(const std::vector<std::string>& tokens)
     return s;
 }
 
+/// Every line on stderr goes through printable(): a control character from the input (a
+/// sentence, a path, a token) is shown as an escape, never sent to the terminal.
 int fail(int code, const std::string& message)
 {
-    std::cerr << "attention-lab-cli: error: " << message << '\n';
+    std::cerr << "attention-lab-cli: error: " << attnlab::printable(message) << '\n';
     return code;
+}
+
+void warn(const std::string& message)
+{
+    std::cerr << "attention-lab-cli: warning: " << attnlab::printable(message) << '\n';
+}
+
+/// What to reduce when the computation runs out of memory.
+constexpr const char* kReduceModel = "try fewer tokens (--max-tokens, a shorter text), a smaller --d-model or fewer --layers";
+
+/// An exception as one line: "out of memory" and what to reduce for an allocation failure
+/// (what() would say only "std::bad_alloc").
+int failWith(int code, const std::exception& e, const char* reduce = kReduceModel)
+{
+    if (dynamic_cast<const std::bad_alloc*>(&e))
+        return fail(code, std::string("out of memory: ") + reduce);
+    return fail(code, e.what());
 }
 
 /// --save-weights (one attention block) and --save-model (a Transformer).
@@ -101,10 +122,10 @@ int runTrace(const std::vector<std::string>& args)
         o = cli::parseTraceOptions(args);
         trace = cli::computeCliTrace(o);
     } catch (const std::exception& e) {
-        return fail(2, e.what());
+        return failWith(2, e);
     }
     for (const auto& w : trace.warnings)
-        std::cerr << "attention-lab-cli: warning: " << w.text << '\n';
+        warn(w.text);
 
     try {
         saveWeightsAsAsked(o, trace);
@@ -117,7 +138,7 @@ int runTrace(const std::vector<std::string>& args)
             writeFileAtomically(o.output, json);
         }
     } catch (const std::exception& e) {
-        return fail(1, e.what());
+        return failWith(1, e);
     }
     return 0;
 }
@@ -134,7 +155,7 @@ std::unique_ptr<QApplication> makeApplication(char* argv0)
     // export reports its failures itself. Only Qt's critical messages get through.
     qInstallMessageHandler([](QtMsgType type, const QMessageLogContext&, const QString& message) {
         if (type == QtCriticalMsg || type == QtFatalMsg)
-            std::cerr << "attention-lab-cli: warning: " << message.toStdString() << '\n';
+            warn(message.toStdString());
     });
     static int qtArgc = 1;
     static char* qtArgv[] = {argv0, nullptr}; // the user's arguments are not Qt's to read
@@ -153,10 +174,10 @@ int runExport(const std::vector<std::string>& args, char* argv0)
         o = cli::parseExportOptions(args);
         trace = cli::computeCliTrace(o.trace);
     } catch (const std::exception& e) {
-        return fail(2, e.what());
+        return failWith(2, e);
     }
     for (const auto& w : trace.warnings)
-        std::cerr << "attention-lab-cli: warning: " << w.text << '\n';
+        warn(w.text);
 
     const Stage* stage = nullptr;
     if (!o.all) {
@@ -167,7 +188,7 @@ int runExport(const std::vector<std::string>& args, char* argv0)
     try {
         saveWeightsAsAsked(o.trace, trace);
     } catch (const std::exception& e) {
-        return fail(1, e.what());
+        return failWith(1, e);
     }
 
     const bool images = o.format != "csv";
@@ -204,21 +225,15 @@ int runGenerate(const std::vector<std::string>& args)
     std::string outputDir;
     Generation g;
     try {
+        // The trace options are parsed into a new TraceOptions: keep --max-length apart until then.
+        int maxLength = 0;
         const auto extra = [&](const std::string& a, const std::function<const std::string&()>& value) {
             if (a == "--output-dir") {
                 outputDir = value();
             } else if (a == "--max-length") {
-                const std::string& v = value();
-                std::size_t used = 0;
-                int n = 0;
-                try {
-                    n = std::stoi(v, &used);
-                } catch (const std::exception&) {
-                    used = 0;
-                }
-                if (used != v.size() || n < 1 || n > 1024)
-                    throw cli::UsageError("--max-length must be a whole number between 1 and 1024, got '" + v + "'");
-                o.maxLength = n;
+                maxLength = cli::parseIntOption(a, value());
+                if (maxLength < 1 || maxLength > 1024)
+                    throw cli::UsageError("--max-length must be a whole number between 1 and 1024, got " + std::to_string(maxLength));
             } else if (a == "--target" || a == "--sentence" || a == "--output" || a == "-o") {
                 throw cli::UsageError(a + " does not apply to generate: it reads --model and --source, and writes --output-dir");
             } else {
@@ -228,14 +243,13 @@ int runGenerate(const std::vector<std::string>& args)
         };
         if (std::find(args.begin(), args.end(), "--model") == args.end())
             throw cli::UsageError("generate needs a trained model: --model FILE.safetensors or --model reversal");
-        const int maxLength = o.maxLength;
         o = cli::parseTraceOptions(args, extra);
-        o.maxLength = std::max(o.maxLength, maxLength);
+        o.maxLength = maxLength;
         if (!o.model || o.request.config.model == ModelKind::Seeded)
             throw cli::UsageError("generate needs a trained model: --model FILE.safetensors or --model reversal");
         cli::computeCliTrace(o, &g);
     } catch (const std::exception& e) {
-        return fail(2, e.what());
+        return failWith(2, e);
     }
     std::cout << "source: " << joinTokens(g.steps.front()->tokens) << '\n';
     for (std::size_t k = 0; k < g.steps.size(); ++k) {
@@ -260,7 +274,7 @@ int runGenerate(const std::vector<std::string>& args)
         if (o.saveModel)
             saveModel(*o.model, *o.saveModel);
     } catch (const std::exception& e) {
-        return fail(1, e.what());
+        return failWith(1, e);
     }
     return 0;
 }
@@ -288,15 +302,15 @@ int runLesson(const std::vector<std::string>& args, char* argv0)
             else if (a == "--format")
                 format = value();
             else if (a == "--dpi")
-                dpi = std::stoi(value());
-            else if (!a.starts_with("-") && file.empty())
-                file = a;
+                dpi = cli::parseIntOption(a, value());
+            else if (a.starts_with("-"))
+                return fail(2, "unknown option " + inQuotes(a) + " (see --help)");
+            else if (!file.empty())
+                return fail(2, "lesson renders one lesson file at a time, got " + inQuotes(file) + " and " + inQuotes(a));
             else
-                return fail(2, "unknown option '" + a + "' (see --help)");
+                file = a;
         } catch (const cli::UsageError& e) {
             return fail(2, e.what());
-        } catch (const std::exception&) {
-            return fail(2, "--dpi expects a whole number");
         }
     }
     if (file.empty())
@@ -304,7 +318,7 @@ int runLesson(const std::vector<std::string>& args, char* argv0)
     if (format.empty())
         format = outputDir.empty() ? "pdf" : "png";
     if (format != "pdf" && format != "png")
-        return fail(2, "--format must be pdf|png, got '" + format + "'");
+        return fail(2, "--format must be pdf|png, got " + inQuotes(format));
     if (format == "pdf" && output.empty())
         return fail(2, "a PDF deck needs --output FILE.pdf");
     if (format == "png" && outputDir.empty())
@@ -330,7 +344,12 @@ int runLesson(const std::vector<std::string>& args, char* argv0)
     DeckOptions options;
     options.format = format == "png" ? DeckOptions::Format::Png : DeckOptions::Format::Pdf;
     options.dpi = dpi;
-    const DeckResult r = renderLessonDeck(lesson, QString::fromStdString(format == "png" ? outputDir : output), options);
+    DeckResult r;
+    try {
+        r = renderLessonDeck(lesson, QString::fromStdString(format == "png" ? outputDir : output), options);
+    } catch (const std::exception& e) {
+        return failWith(1, e, "try a lower --dpi");
+    }
     if (!r.ok)
         return fail(1, r.error.toStdString());
     for (const QString& note : r.notes)
@@ -366,5 +385,5 @@ int main(int argc, char** argv)
         return runLesson(rest, argv[0]);
     if (command == "generate")
         return runGenerate(rest);
-    return fail(2, "unknown command '" + command + "'; try 'attention-lab-cli help'");
+    return fail(2, "unknown command " + attnlab::inQuotes(command) + "; try 'attention-lab-cli help'");
 }

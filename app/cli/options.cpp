@@ -5,6 +5,7 @@
 #include "model/run.h"
 #include "model/shipped.h"
 #include "core/trace.h"
+#include "text/printable.h"
 
 #include <algorithm>
 #include <charconv>
@@ -24,9 +25,9 @@ Int parseInt(const std::string& option, const std::string& value)
     const auto* end = value.data() + value.size();
     const auto [ptr, ec] = std::from_chars(value.data(), end, v);
     if (ec == std::errc::result_out_of_range)
-        throw UsageError(option + " value '" + value + "' is out of range");
+        throw UsageError(option + " value " + inQuotes(value) + " is out of range");
     if (ec != std::errc() || ptr != end)
-        throw UsageError(option + " expects a whole number, got '" + value + "'");
+        throw UsageError(option + " expects a whole number, got " + inQuotes(value));
     return v;
 }
 
@@ -39,6 +40,11 @@ std::string allowed(std::initializer_list<const char*> names)
 }
 
 } // namespace
+
+int parseIntOption(const std::string& option, const std::string& value)
+{
+    return parseInt<int>(option, value);
+}
 
 namespace {
 
@@ -68,7 +74,7 @@ auto parseChoice(const std::string& option, const std::string& v, Parse parse, s
 {
     const auto parsed = parse(v);
     if (!parsed)
-        throw UsageError(option + " must be " + allowed(names) + ", got '" + v + "'" + hint);
+        throw UsageError(option + " must be " + allowed(names) + ", got " + inQuotes(v) + hint);
     return *parsed;
 }
 
@@ -126,8 +132,8 @@ bool readBlockOption(const std::string& a, const std::function<const std::string
         const auto& v = value();
         g.mask = parseMaskKind(v);
         if (!g.mask || *g.mask == MaskKind::Custom)
-            throw UsageError("--mask must be " + allowed({"none", "causal", "padding", "causal+padding"}) + ", got '" + v
-                             + "' (a custom mask comes from --mask-file)");
+            throw UsageError("--mask must be " + allowed({"none", "causal", "padding", "causal+padding"}) + ", got " + inQuotes(v)
+                             + " (a custom mask comes from --mask-file)");
     } else if (a == "--mask-file") {
         g.maskFile = value();
     } else if (a == "--pad-to") {
@@ -241,8 +247,10 @@ void finishSingleBlock(const GivenOptions& g, TraceOptions& o)
     if (g.maskFile) {
         try {
             o.request.customMask = parseMaskText(readFile(*g.maskFile, 64ULL * 1024 * 1024));
+        } catch (const FileError& e) {
+            throw UsageError("mask file " + inQuotes(*g.maskFile) + ": " + e.reason());
         } catch (const std::exception& e) {
-            throw UsageError("mask file '" + *g.maskFile + "': " + e.what());
+            throw UsageError("mask file " + inQuotes(*g.maskFile) + ": " + e.what());
         }
         c.mask = MaskKind::Custom;
     }
@@ -264,8 +272,13 @@ TraceOptions parseTraceOptions(const std::vector<std::string>& args, const Extra
         };
         if ((extra && extra(a, value)) || readModelOption(a, value, g, o) || readBlockOption(a, value, g, o))
             continue;
-        throw UsageError("unknown option '" + a + "' (see --help)");
+        throw UsageError("unknown option " + inQuotes(a) + " (see --help)");
     }
+    // Without a model or a source, a target would be decoded by a seeded model reading the
+    // default sentence: never what was meant.
+    if (o.target && !g.modelFile && !g.source)
+        throw UsageError("--target needs a model to decode with: --model FILE (or --model reversal), or --source TEXT for a "
+                         "seeded encoder–decoder");
     const bool transformer = g.modelFile || g.layers || g.dFF || g.norm || g.activation || g.eps || g.source || o.target;
     if (transformer)
         finishTransformer(g, o);
@@ -398,7 +411,7 @@ void checkStage(const GivenExport& g, ExportCommandOptions& o)
     if (!g.stage)
         throw UsageError("export needs --stage ID (or --all); the stages are " + joined(ids));
     if (std::find(ids.begin(), ids.end(), *g.stage) == ids.end())
-        throw UsageError("unknown stage '" + *g.stage + "'; the stages are " + joined(ids));
+        throw UsageError("unknown stage " + inQuotes(*g.stage) + "; the stages are " + joined(ids));
     o.stage = *g.stage;
     if (!o.trace.model) {
         if (o.layer || o.block)
@@ -435,6 +448,9 @@ void checkStage(const GivenExport& g, ExportCommandOptions& o)
         }
         if (((o.block && *o.block != Block::EncoderSelf) || o.stage == "decoder_output" || o.stage == "logits" || o.stage == "probabilities") && !decoder)
             throw UsageError("this Transformer has no decoder (give --source/--target or a --model)");
+        if ((o.stage == "logits" || o.stage == "probabilities") && !o.trace.model->hasHead())
+            throw UsageError("stage '" + o.stage + "' comes from the output head, and a seeded model has none: use a trained model "
+                             "(--model FILE or --model reversal)");
     }
 }
 
@@ -458,12 +474,12 @@ void checkHeadAndOutput(const GivenExport& g, ExportCommandOptions& o)
     const std::string suffix = suffixOf(o.output);
     if (g.format) {
         if (isExportFormat(suffix) && suffix != *g.format)
-            throw UsageError("--format " + *g.format + " does not match the output file '" + o.output + "'");
+            throw UsageError("--format " + *g.format + " does not match the output file " + inQuotes(o.output));
         o.format = *g.format;
     } else if (isExportFormat(suffix)) {
         o.format = suffix;
     } else {
-        throw UsageError("cannot tell the format of '" + o.output + "': give --format png|svg|pdf|csv or a file name ending in one of them");
+        throw UsageError("cannot tell the format of " + inQuotes(o.output) + ": give --format png|svg|pdf|csv or a file name ending in one of them");
     }
 }
 
@@ -486,12 +502,12 @@ ExportCommandOptions parseExportOptions(const std::vector<std::string>& args)
             const std::string& v = value();
             o.block = parseBlock(v);
             if (!o.block || *o.block == Block::None)
-                throw UsageError("--block must be " + allowed({"encoder_self", "decoder_self", "cross"}) + ", got '" + v + "'");
+                throw UsageError("--block must be " + allowed({"encoder_self", "decoder_self", "cross"}) + ", got " + inQuotes(v));
         } else if (a == "--format") {
             const std::string v = value();
             given.format = lower(v);
             if (!isExportFormat(*given.format))
-                throw UsageError("--format must be " + allowed({"png", "svg", "pdf", "csv"}) + ", got '" + v + "'");
+                throw UsageError("--format must be " + allowed({"png", "svg", "pdf", "csv"}) + ", got " + inQuotes(v));
         } else if (a == "--dpi") {
             o.dpi = parseInt<int>(a, value());
         } else if (a == "--width") {

@@ -34,6 +34,10 @@ struct TraceOptions {
     int maxLength = 0;                        ///< generate's --max-length (0: the model's limit)
 };
 
+/// `value` of `option` as a whole number, nothing before or after it ("150abc" and " 5" are
+/// refused). Throws UsageError naming the option.
+int parseIntOption(const std::string& option, const std::string& value);
+
 /// The trace the options ask for: one attention block, an encoder stack, or an encoder–decoder
 /// pass — teacher-forced on --target, or, for a trained model without --target, the last step of
 /// greedy generation (then `generation`, when given, receives every step). Throws

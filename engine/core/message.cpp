@@ -1,5 +1,9 @@
 #include "core/message.h"
 
+#include "text/printable.h"
+
+#include <algorithm>
+
 namespace attnlab {
 
 namespace messages {
@@ -35,8 +39,12 @@ Message sideCut(const std::string& side, long long count, long long max)
 
 Message notInVocabulary(const std::string& token, const std::string& side)
 {
-    const std::string shown = token.substr(0, 40);
-    return {"not_in_vocabulary", {shown, side}, "'" + shown + "' is not in the model's " + side + " vocabulary: it is read as <unk>"};
+    // At most 40 bytes, cut before a character, not inside one.
+    std::size_t cut = std::min<std::size_t>(token.size(), 40);
+    while (cut > 0 && cut < token.size() && (static_cast<unsigned char>(token[cut]) & 0xC0) == 0x80)
+        --cut;
+    const std::string shown = token.substr(0, cut);
+    return {"not_in_vocabulary", {shown, side}, inQuotes(shown) + " is not in the model's " + side + " vocabulary: it is read as <unk>"};
 }
 
 Message allKeysMasked(Block block, std::optional<int> layer, long long query, const std::string& token)
@@ -54,7 +62,7 @@ Message allKeysMasked(Block block, std::optional<int> layer, long long query, co
     }
     return {"all_keys_masked",
             {std::string(toString(block)), layer ? str(*layer) : std::string(), str(query), token},
-            where + "query " + str(query) + " (\xE2\x80\x9C" + token + "\xE2\x80\x9D) has every key masked: its attention weights are all 0"};
+            where + "query " + str(query) + " (\xE2\x80\x9C" + printable(token) + "\xE2\x80\x9D) has every key masked: its attention weights are all 0"};
 }
 
 Message noTokens(const std::string& side)

@@ -1,5 +1,7 @@
 #include "io/config_json.h"
 
+#include "text/printable.h"
+
 #include <stdexcept>
 
 namespace attnlab {
@@ -28,7 +30,7 @@ void readEnum(const nlohmann::json& o, const char* key, Enum& out, Parse parse)
     read(o, key, name);
     const auto v = parse(name);
     if (!v)
-        throw std::invalid_argument(std::string("config: '") + key + "' has the unknown value '" + name + "'");
+        throw std::invalid_argument(std::string("config: '") + key + "' has the unknown value " + inQuotes(name));
     out = *v;
 }
 

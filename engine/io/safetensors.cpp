@@ -1,13 +1,16 @@
 #include "io/safetensors.h"
 
 #include "io/fileio.h"
+#include "text/printable.h"
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <set>
 
 namespace attnlab {
 
@@ -54,9 +57,16 @@ void appendLe32(std::string& out, std::uint32_t v)
         out += static_cast<char>((v >> (8 * i)) & 0xFF);
 }
 
-Tensor parseEntry(const std::string& name, const nlohmann::json& entry, std::string_view data)
+/// Where a tensor's bytes lie in the data section: [begin, end).
+struct DataRange {
+    std::uint64_t begin = 0;
+    std::uint64_t end = 0;
+    std::string name;
+};
+
+Tensor parseEntry(const std::string& name, const nlohmann::json& entry, std::string_view data, DataRange& range)
 {
-    const auto fail = [&](const std::string& why) { throw FormatError("tensor '" + name + "': " + why); };
+    const auto fail = [&](const std::string& why) { throw FormatError("tensor " + inQuotes(name) + ": " + why); };
     if (!entry.is_object())
         fail("its header entry is not an object");
     Tensor t;
@@ -94,6 +104,7 @@ Tensor parseEntry(const std::string& name, const nlohmann::json& entry, std::str
     if (end - begin != count * static_cast<std::uint64_t>(size))
         fail("holds " + std::to_string(end - begin) + " bytes but its shape and dtype need "
              + std::to_string(count * static_cast<std::uint64_t>(size)));
+    range = {begin, end, name};
 
     t.values.resize(count);
     const char* p = data.data() + begin;
@@ -108,6 +119,46 @@ Tensor parseEntry(const std::string& name, const nlohmann::json& entry, std::str
             t.values[i] = bfloat16ToFloat(loadLe<std::uint16_t>(p + 2 * i));
     }
     return t;
+}
+
+/// The header as JSON. A key given twice is refused: a JSON parser keeps one of them silently,
+/// and the file would mean different things to different readers.
+nlohmann::json parseHeader(std::string_view text)
+{
+    using Event = nlohmann::json::parse_event_t;
+    std::vector<std::set<std::string>> keys; // of each object being read, innermost last
+    const nlohmann::json::parser_callback_t onEvent = [&keys](int depth, Event event, nlohmann::json& parsed) {
+        if (event == Event::object_start) {
+            keys.emplace_back();
+        } else if (event == Event::object_end) {
+            keys.pop_back();
+        } else if (event == Event::key && !keys.back().insert(parsed.get<std::string>()).second) {
+            const std::string& key = parsed.get_ref<const std::string&>();
+            const bool tensor = depth == 1 && key != "__metadata__";
+            throw FormatError((tensor ? "the header names tensor " : "the header has the key ") + inQuotes(key) + " twice");
+        }
+        return true;
+    };
+    try {
+        return nlohmann::json::parse(text, onEvent);
+    } catch (const nlohmann::json::exception& e) {
+        throw FormatError(std::string("safetensors header is not valid JSON: ") + e.what());
+    }
+}
+
+/// Two tensors may not share bytes: writing one would change the other.
+void checkNoOverlap(std::vector<DataRange> ranges)
+{
+    std::erase_if(ranges, [](const DataRange& r) { return r.begin == r.end; }); // empty tensors own no bytes
+    std::sort(ranges.begin(), ranges.end(), [](const DataRange& a, const DataRange& b) { return a.begin < b.begin; });
+    for (std::size_t i = 1; i < ranges.size(); ++i) {
+        const DataRange& a = ranges[i - 1];
+        const DataRange& b = ranges[i];
+        if (b.begin < a.end)
+            throw FormatError("tensors " + inQuotes(a.name) + " [" + std::to_string(a.begin) + ", " + std::to_string(a.end) + ") and "
+                              + inQuotes(b.name) + " [" + std::to_string(b.begin) + ", " + std::to_string(b.end)
+                              + ") overlap in the data section");
+    }
 }
 
 } // namespace
@@ -154,30 +205,27 @@ TensorFile parseSafetensors(std::string_view bytes)
         throw FormatError("truncated safetensors file: the header needs " + std::to_string(headerLen)
                           + " bytes but only " + std::to_string(bytes.size() - 8) + " follow");
 
-    nlohmann::json header;
-    try {
-        header = nlohmann::json::parse(bytes.substr(8, headerLen));
-    } catch (const nlohmann::json::exception& e) {
-        throw FormatError(std::string("safetensors header is not valid JSON: ") + e.what());
-    }
+    const nlohmann::json header = parseHeader(bytes.substr(8, headerLen));
     if (!header.is_object())
         throw FormatError("safetensors header is not a JSON object");
 
     const std::string_view data = bytes.substr(8 + headerLen);
     TensorFile file;
+    std::vector<DataRange> ranges;
     for (const auto& [name, entry] : header.items()) {
         if (name == "__metadata__") {
             if (!entry.is_object())
                 throw FormatError("safetensors __metadata__ is not an object");
             for (const auto& [k, v] : entry.items()) {
                 if (!v.is_string())
-                    throw FormatError("safetensors __metadata__ value '" + k + "' is not a string");
+                    throw FormatError("safetensors __metadata__ value " + inQuotes(k) + " is not a string");
                 file.metadata[k] = v.get<std::string>();
             }
             continue;
         }
-        file.tensors.emplace(name, parseEntry(name, entry, data));
+        file.tensors.emplace(name, parseEntry(name, entry, data, ranges.emplace_back()));
     }
+    checkNoOverlap(std::move(ranges));
     return file;
 }
 
@@ -192,7 +240,7 @@ TensorFile readSafetensors(const std::string& path)
     try {
         return parseSafetensors(bytes);
     } catch (const FormatError& e) {
-        throw FormatError("'" + path + "': " + e.what());
+        throw FormatError(inQuotes(path) + ": " + e.what());
     }
 }
 

@@ -5,6 +5,7 @@
 
 #include "io/tensor_eigen.h"
 #include "nn/transformer.h"
+#include "text/printable.h"
 
 #include <cmath>
 #include <set>
@@ -78,7 +79,7 @@ public:
     {
         for (const auto& [name, t] : m_file.tensors) {
             if (name.starts_with(m_prefix) && !m_used.contains(name))
-                throw FormatError("unknown tensor '" + name + "' " + shapeText(t.shape) + ": " + expected);
+                throw FormatError("unknown tensor " + inQuotes(name) + " " + shapeText(t.shape) + ": " + expected);
         }
     }
 
@@ -88,11 +89,11 @@ private:
         const std::string full = m_prefix + name;
         const Tensor* t = findTensor(m_file, full);
         if (!t)
-            throw FormatError("missing tensor '" + full + "' " + shapeText(shape));
+            throw FormatError("missing tensor " + inQuotes(full) + " " + shapeText(shape));
         expectShape(full, *t, shape);
         for (const float v : t->values) {
             if (!std::isfinite(v))
-                throw FormatError("tensor '" + full + "' holds non-finite values (inf or NaN)");
+                throw FormatError("tensor " + inQuotes(full) + " holds non-finite values (inf or NaN)");
         }
         m_used.insert(full);
         return *t;

@@ -170,7 +170,7 @@ std::vector<std::string> modelTokens(const Seq2SeqModel& m, std::string_view tex
                                      std::vector<Message>& warnings)
 {
     std::string lowered(text);
-    if (m.spec.lowercase) {
+    if (m.spec.lowercase && !target) { // docs/model-format.md: only the source is lower-cased
         for (char& c : lowered) {
             if (c >= 'A' && c <= 'Z')
                 c = static_cast<char>(c - 'A' + 'a');

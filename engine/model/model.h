@@ -63,7 +63,7 @@ TensorFile modelToTensors(const Seq2SeqModel& model);
 /// Writes the model as safetensors, crash-safe. Throws std::runtime_error.
 void saveModel(const Seq2SeqModel& model, const std::string& path);
 
-/// The model's tokens of `text`: tokenized its way (lower-cased if it says so), at most
+/// The model's tokens of `text`: tokenized its way (a source lower-cased if it says so), at most
 /// maxTokens (with a warning), each one outside the vocabulary replaced by <unk> (with a
 /// warning naming it). An open vocabulary keeps every token.
 std::vector<std::string> modelTokens(const Seq2SeqModel& model, std::string_view text, bool target, int maxTokens,

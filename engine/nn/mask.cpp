@@ -1,7 +1,9 @@
 #include "nn/mask.h"
 
 #include "core/message.h"
+#include "text/printable.h"
 #include "text/tokenizer.h"
+#include "text/utf8.h"
 
 #include <limits>
 #include <stdexcept>
@@ -75,6 +77,7 @@ Eigen::MatrixXf additiveMask(const BoolMatrix& blocked)
 
 BoolMatrix parseMaskText(std::string_view text)
 {
+    text = utf8::withoutByteOrderMark(text); // as editors on Windows save it
     std::vector<std::vector<bool>> rows;
     int lineNo = 0;
     std::size_t start = 0;
@@ -88,12 +91,13 @@ BoolMatrix parseMaskText(std::string_view text)
         if (const auto hash = line.find('#'); hash != std::string_view::npos)
             line = line.substr(0, hash);
         std::vector<bool> row;
-        for (const char c : line) {
+        for (std::size_t i = 0; i < line.size(); ++i) {
+            const char c = line[i];
             if (c == '0' || c == '1')
                 row.push_back(c == '1');
             else if (c != ' ' && c != ',' && c != '\t' && c != '\r')
-                throw std::invalid_argument("mask line " + std::to_string(lineNo) + ": unexpected character '"
-                                            + std::string(1, c) + "' (only 0, 1, spaces and commas are allowed)");
+                throw std::invalid_argument("mask line " + std::to_string(lineNo) + ", byte " + std::to_string(i + 1) + ": unexpected "
+                                            + describeCharacter(line, i) + " (only 0, 1, spaces and commas are allowed)");
         }
         if (!row.empty())
             rows.push_back(std::move(row));

@@ -37,7 +37,8 @@ BoolMatrix causalMask(Eigen::Index n);
 Eigen::MatrixXf additiveMask(const BoolMatrix& blocked);
 
 /// Parses a mask file: n lines of n values 0 or 1 (spaces or commas between), '#' comments,
-/// blank lines ignored. Throws std::invalid_argument naming the line and what is wrong.
+/// blank lines ignored, a byte-order mark at the start skipped. Throws std::invalid_argument
+/// naming the line, the byte and what is wrong.
 BoolMatrix parseMaskText(std::string_view text);
 
 } // namespace attnlab

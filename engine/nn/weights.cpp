@@ -3,6 +3,7 @@
 #include "io/fileio.h"
 #include "core/random.h"
 #include "io/tensor_eigen.h"
+#include "text/printable.h"
 
 #include <cmath>
 #include <set>
@@ -164,10 +165,11 @@ AttentionWeights loadAttentionWeights(const std::string& path, const std::option
         w.source = "file:" + path;
         return w;
     } catch (const FormatError& e) {
+        // Name the file once: the reader's own messages may name it already.
         const std::string what = e.what();
-        if (what.starts_with("'" + path + "'"))
+        if (what.find(inQuotes(path)) != std::string::npos)
             throw;
-        throw FormatError("'" + path + "': " + what);
+        throw FormatError(inQuotes(path) + ": " + what);
     }
 }
 

@@ -1,67 +1,12 @@
 #include "text/tokenizer.h"
 
+#include "text/utf8.h"
+
 #include <cstdint>
 
 namespace attnlab {
 
 namespace {
-
-constexpr char32_t kReplacement = 0xFFFD;
-
-/// Decodes one UTF-8 code point at `pos`, advancing it. Overlong forms, surrogates and
-/// truncated sequences count as invalid: one byte is consumed and U+FFFD returned.
-char32_t decodeOne(std::string_view s, std::size_t& pos, bool& invalid)
-{
-    const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(s[i]); };
-    const unsigned char b0 = byte(pos);
-    if (b0 < 0x80) {
-        ++pos;
-        return b0;
-    }
-    int len = 0;
-    char32_t cp = 0;
-    char32_t min = 0;
-    if ((b0 & 0xE0) == 0xC0) {
-        len = 2, cp = b0 & 0x1F, min = 0x80;
-    } else if ((b0 & 0xF0) == 0xE0) {
-        len = 3, cp = b0 & 0x0F, min = 0x800;
-    } else if ((b0 & 0xF8) == 0xF0) {
-        len = 4, cp = b0 & 0x07, min = 0x10000;
-    }
-    bool ok = len > 0 && pos + len <= s.size();
-    for (int i = 1; ok && i < len; ++i) {
-        const unsigned char b = byte(pos + i);
-        ok = (b & 0xC0) == 0x80;
-        cp = (cp << 6) | (b & 0x3F);
-    }
-    ok = ok && cp >= min && cp <= 0x10FFFF && !(cp >= 0xD800 && cp <= 0xDFFF);
-    if (!ok) {
-        invalid = true;
-        ++pos;
-        return kReplacement;
-    }
-    pos += len;
-    return cp;
-}
-
-void appendUtf8(std::string& out, char32_t cp)
-{
-    if (cp < 0x80) {
-        out += static_cast<char>(cp);
-    } else if (cp < 0x800) {
-        out += static_cast<char>(0xC0 | (cp >> 6));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-        out += static_cast<char>(0xE0 | (cp >> 12));
-        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else {
-        out += static_cast<char>(0xF0 | (cp >> 18));
-        out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    }
-}
 
 bool isSpace(char32_t c)
 {
@@ -98,13 +43,15 @@ const std::vector<std::string>& specialTokens()
 
 Tokenization tokenize(std::string_view text, int maxTokens, int padTo)
 {
+    // A byte-order mark (an editor's, or pasted with the text) is not part of the first word.
+    text = utf8::withoutByteOrderMark(text);
     // Decode once; keep each code point's byte offset so special tokens can be matched.
     std::vector<char32_t> cps;
     std::vector<std::size_t> offsets;
     bool invalid = false;
     for (std::size_t pos = 0; pos < text.size();) {
         offsets.push_back(pos);
-        cps.push_back(decodeOne(text, pos, invalid));
+        cps.push_back(utf8::decode(text, pos, invalid));
     }
     offsets.push_back(text.size());
 
@@ -139,10 +86,10 @@ Tokenization tokenize(std::string_view text, int maxTokens, int padTo)
             // characters (don't) stays inside its word.
             flush();
             std::string single;
-            appendUtf8(single, c);
+            utf8::append(single, c);
             result.tokens.push_back(std::move(single));
         } else {
-            appendUtf8(word, c);
+            utf8::append(word, c);
         }
         ++i;
     }

@@ -20,7 +20,8 @@ const std::vector<std::string>& specialTokens();
 inline constexpr std::string_view kPadToken = "<pad>";
 
 /// Tokenizes UTF-8 `text`. Keeps at most `maxTokens` tokens (warning when more), then pads
-/// with <pad> up to `padTo` (0 = no padding). Invalid UTF-8 bytes become U+FFFD (warning).
+/// with <pad> up to `padTo` (0 = no padding). Invalid UTF-8 bytes become U+FFFD (warning); a
+/// byte-order mark at the start is dropped.
 Tokenization tokenize(std::string_view text, int maxTokens = 512, int padTo = 0);
 
 } // namespace attnlab

@@ -7,6 +7,8 @@
 #include <QProcessEnvironment>
 #include <QStringList>
 
+#include <functional>
+
 namespace attnlab::testing {
 
 struct Run {
@@ -17,7 +19,8 @@ struct Run {
 };
 
 /// Runs the CLI as on a server: no DISPLAY, no WAYLAND_DISPLAY, no QT_QPA_PLATFORM.
-inline Run cli(const QStringList& args)
+/// `inChild`, when given, runs in the child before the CLI starts (limits: setrlimit).
+inline Run cli(const QStringList& args, const std::function<void()>& inChild = {})
 {
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.remove(QStringLiteral("DISPLAY"));
@@ -25,6 +28,8 @@ inline Run cli(const QStringList& args)
     env.remove(QStringLiteral("QT_QPA_PLATFORM"));
     QProcess p;
     p.setProcessEnvironment(env);
+    if (inChild)
+        p.setChildProcessModifier(inChild);
     p.start(QStringLiteral(ATTNLAB_CLI), args);
     p.closeWriteChannel();
     if (!p.waitForFinished(120000))

@@ -84,8 +84,8 @@ QByteArray addFallbackFamilies(const QByteArray& svg)
     return text.toUtf8();
 }
 
-/// `image` as PNG, its pHYs chunk saying `dpi`: slide tools then show it at width/96 inches,
-/// not width/dpi.
+} // namespace
+
 QByteArray encodePng(QImage image, int dpi)
 {
     const int dotsPerMeter = qRound(dpi / 0.0254);
@@ -98,6 +98,8 @@ QByteArray encodePng(QImage image, int dpi)
         throw std::runtime_error("could not encode the PNG");
     return bytes;
 }
+
+namespace {
 
 QByteArray renderPng(QCustomPlot* plot, const ExportOptions& o)
 {

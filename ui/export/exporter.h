@@ -7,6 +7,8 @@
 #include "views/heatmapview.h"
 #include "core/trace.h"
 
+#include <QByteArray>
+#include <QImage>
 #include <QString>
 #include <QStringList>
 
@@ -75,6 +77,10 @@ ExportResult exportWidget(QWidget* widget, const ExportOptions& options, const Q
 /// which must list "Noto Sans CJK SC" for Chinese tokens to get Simplified Chinese shapes.
 ExportResult exportMatrix(const LabeledMatrix& m, const QString& title, HeatmapView::Scale scale,
                           const ExportOptions& options, const QString& path);
+
+/// `image` as PNG, its pHYs chunk saying `dpi`: slide tools then show it at width/96 inches,
+/// not width/dpi. Throws std::runtime_error when it cannot be encoded.
+QByteArray encodePng(QImage image, int dpi);
 
 /// `m` as CSV (RFC 4180): a header row with the matrix name, then the column labels; each row
 /// starts with its row label. Fields with a comma, quote, line break or outer space are quoted,

@@ -1,5 +1,7 @@
 #include "lessons/deck.h"
 
+#include "export/exporter.h"
+#include "io/fileio.h"
 #include "lessons/stepnotes.h"
 #include "views/heatmapview.h"
 #include "views/registry.h"
@@ -12,17 +14,18 @@
 
 #include <QAbstractTextDocumentLayout>
 #include <QApplication>
+#include <QBuffer>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QImage>
 #include <QPainter>
 #include <QPdfWriter>
-#include <QSaveFile>
 #include <QTextDocument>
 
 #include <algorithm>
 #include <memory>
+#include <new>
 
 namespace attnlab {
 
@@ -200,58 +203,84 @@ QString slug(const std::string& title)
 
 Lesson readLessonFile(const QString& path)
 {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        throw LessonError(path.toStdString(), 0, f.errorString().toStdString());
-    if (f.size() > static_cast<qint64>(kMaxLessonBytes))
+    std::string bytes;
+    if (path.startsWith(QLatin1Char(':'))) {
+        // A shipped lesson, built into the program.
+        QFile f(path);
+        if (!f.open(QIODevice::ReadOnly))
+            throw LessonError(path.toStdString(), 0, f.errorString().toStdString());
+        bytes = f.read(static_cast<qint64>(kMaxLessonBytes) + 1).toStdString();
+    } else {
+        // The engine's reader refuses what is not a regular file (a FIFO, /dev/zero) instead of
+        // waiting on it, and never reads more than the limit + 1 byte.
+        try {
+            bytes = readFile(QFile::encodeName(path).toStdString(), kMaxLessonBytes);
+        } catch (const FileError& e) {
+            throw LessonError(path.toStdString(), 0, e.reason());
+        }
+    }
+    if (bytes.size() > kMaxLessonBytes)
         throw LessonError(path.toStdString(), 0, "the file is larger than 4 MB");
-    const QByteArray bytes = f.readAll();
-    return parseLesson(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())), QFileInfo(path).fileName().toStdString());
+    return parseLesson(bytes, QFileInfo(path).fileName().toStdString());
 }
 
 namespace {
 
-/// The deck as one PDF, a page per step (written to a temporary file and renamed at the end:
-/// an earlier deck survives failures).
+/// Writes a page or a deck, made by `encode`, through a temporary file and a rename: an earlier
+/// file survives failures, and a full disk gives one clear reason. Returns the error, or "".
+QString writeDeckFile(const QString& path, const std::function<QByteArray()>& encode)
+{
+    QString reason;
+    try {
+        const QByteArray bytes = encode();
+        writeFileAtomically(QFile::encodeName(path).toStdString(), std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
+        return {};
+    } catch (const FileError& e) {
+        reason = QString::fromLocal8Bit(e.reason());
+    } catch (const std::bad_alloc&) {
+        reason = QStringLiteral("out of memory (try a lower dpi)");
+    } catch (const std::exception& e) {
+        reason = QString::fromUtf8(e.what());
+    }
+    return DeckText::tr("cannot write '%1': %2").arg(path, reason);
+}
+
+/// The deck as one PDF, a page per step (written in memory first, then to the file at once).
 DeckResult renderPdfDeck(const Lesson& lesson, const QString& output, Session& session, const std::function<bool(int, int)>& progress)
 {
     DeckResult result;
     const int count = static_cast<int>(lesson.steps.size());
-    QSaveFile file(output);
-    if (!file.open(QIODevice::WriteOnly)) {
-        result.error = DeckText::tr("cannot write '%1': %2").arg(output, file.errorString());
-        return result;
-    }
-    QPdfWriter pdf(&file);
-    pdf.setResolution(96); // one page = 1600 × 900 logical pixels
-    pdf.setPageSize(QPageSize(QSizeF(kPageWidth * 0.75, kPageHeight * 0.75), QPageSize::Point));
-    pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
-    pdf.setTitle(QString::fromStdString(lesson.title));
-    pdf.setCreator(QStringLiteral("Attention Lab"));
-    QPainter painter(&pdf);
-    for (int i = 0; i < count; ++i) {
-        if (progress && !progress(i, count)) {
-            painter.end();
-            file.cancelWriting();
-            result.error = DeckText::tr("cancelled");
-            return result;
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    {
+        QPdfWriter pdf(&buffer);
+        pdf.setResolution(96); // one page = 1600 × 900 logical pixels
+        pdf.setPageSize(QPageSize(QSizeF(kPageWidth * 0.75, kPageHeight * 0.75), QPageSize::Point));
+        pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
+        pdf.setTitle(QString::fromStdString(lesson.title));
+        pdf.setCreator(QStringLiteral("Attention Lab"));
+        QPainter painter(&pdf);
+        for (int i = 0; i < count; ++i) {
+            if (progress && !progress(i, count)) {
+                painter.end();
+                result.error = DeckText::tr("cancelled");
+                return result;
+            }
+            const QString failed = applyStep(session, lesson.steps[static_cast<std::size_t>(i)], i);
+            if (!failed.isEmpty()) {
+                painter.end();
+                result.error = failed;
+                return result;
+            }
+            if (i > 0)
+                pdf.newPage();
+            drawStep(painter, lesson, i, session, result.notes);
         }
-        const QString failed = applyStep(session, lesson.steps[static_cast<std::size_t>(i)], i);
-        if (!failed.isEmpty()) {
-            painter.end();
-            file.cancelWriting();
-            result.error = failed;
-            return result;
-        }
-        if (i > 0)
-            pdf.newPage();
-        drawStep(painter, lesson, i, session, result.notes);
     }
-    painter.end();
-    if (!file.commit()) {
-        result.error = DeckText::tr("cannot write '%1': %2").arg(output, file.errorString());
+    result.error = writeDeckFile(output, [&bytes] { return bytes; });
+    if (!result.error.isEmpty())
         return result;
-    }
     result.files << output;
     result.pages = count;
     result.ok = true;
@@ -283,24 +312,26 @@ DeckResult renderPngDeck(const Lesson& lesson, const QString& output, int dpi, S
                 QDir().rmdir(output); // the folder this call made, still empty
             return result;
         }
+        const QString name = QStringLiteral("%1-%2.png").arg(i + 1, 2, 10, QLatin1Char('0')).arg(slug(step.title));
+        const QString path = QDir(output).filePath(name);
         QImage image(qRound(kPageWidth * scale), qRound(kPageHeight * scale), QImage::Format_RGB32);
-        image.setDevicePixelRatio(scale);
-        const int dotsPerMeter = qRound(dpi / 0.0254);
-        image.setDotsPerMeterX(dotsPerMeter);
-        image.setDotsPerMeterY(dotsPerMeter);
+        if (image.isNull()) { // the pixels could not be allocated
+            result.error = writeDeckFile(path, []() -> QByteArray { throw std::bad_alloc(); });
+            return result;
+        }
         {
+            // The page is laid out at 96 dpi and scaled as a whole, as the exporter does: a
+            // device pixel ratio below 1 would be ignored and cut the page (at 24–72 dpi).
             QPainter painter(&image);
             painter.setRenderHint(QPainter::Antialiasing);
             painter.setRenderHint(QPainter::TextAntialiasing);
+            painter.setRenderHint(QPainter::SmoothPixmapTransform);
+            painter.scale(scale, scale);
             drawStep(painter, lesson, i, session, result.notes);
         }
-        const QString name = QStringLiteral("%1-%2.png").arg(i + 1, 2, 10, QLatin1Char('0')).arg(slug(step.title));
-        const QString path = QDir(output).filePath(name);
-        QSaveFile file(path);
-        if (!file.open(QIODevice::WriteOnly) || !image.save(&file, "PNG") || !file.commit()) {
-            result.error = DeckText::tr("cannot write '%1': %2").arg(path, file.errorString());
+        result.error = writeDeckFile(path, [&image, dpi] { return encodePng(std::move(image), dpi); }); // moved: no copy of the pixels
+        if (!result.error.isEmpty())
             return result;
-        }
         result.files << path;
         ++result.pages;
     }

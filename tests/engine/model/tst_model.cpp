@@ -258,6 +258,20 @@ private slots:
         QCOMPARE(w.size(), std::size_t(1));
     }
 
+    void onlyTheSourceIsLowerCased()
+    {
+        // docs/model-format.md: `lowercase` lower-cases the source text; the target is read as given.
+        const auto model = shipped();
+        QVERIFY(model->spec.lowercase);
+        QVERIFY(std::find(model->tgtVocab.begin(), model->tgtVocab.end(), "A") == model->tgtVocab.end());
+        std::vector<Message> w;
+        QCOMPARE(modelTokens(*model, "AbC", false, 512, w), (std::vector<std::string>{"a", "b", "c"}));
+        QVERIFY(w.empty());
+        QCOMPARE(modelTokens(*model, "AbC", true, 512, w), (std::vector<std::string>{"<unk>", "b", "<unk>"}));
+        QCOMPARE(w.size(), std::size_t(2));
+        QCOMPARE(w[0].args, (std::vector<std::string>{"A", "target"}));
+    }
+
     void badRequests()
     {
         const auto model = shipped();

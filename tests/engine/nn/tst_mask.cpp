@@ -169,6 +169,7 @@ private slots:
         QTest::newRow("crlf") << QByteArray("0 1 1\r\n0 0 1\r\n0 0 0\r\n") << QStringLiteral("011/001/000/");
         QTest::newRow("crlf_comment") << QByteArray("# hi\r\n1\r\n") << QStringLiteral("1/");
         QTest::newRow("leading_trailing_space") << QByteArray("  1 1  \n  0 1  ") << QStringLiteral("11/01/");
+        QTest::newRow("byte_order_mark") << QByteArray("\xEF\xBB\xBF" "0 1\n1 0\n") << QStringLiteral("01/10/");
     }
     void parseMaskText()
     {
@@ -206,6 +207,39 @@ private slots:
         QFETCH(QStringList, mentions);
         const QString msg = invalidArgumentMessage([&] { attnlab::parseMaskText({text.constData(), std::size_t(text.size())}); });
         QVERIFY2(!msg.isEmpty(), "no std::invalid_argument");
+        for (const auto& m : mentions)
+            QVERIFY2(msg.contains(m), qPrintable(QStringLiteral("'%1' not in: %2").arg(m, msg)));
+    }
+
+    // A byte that is not a visible character is named in hex; a message is always valid UTF-8
+    // without control characters, whatever the file holds.
+    void parseMaskTextNamesOddBytes_data()
+    {
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<QStringList>("mentions");
+        QTest::newRow("nul") << QByteArray("0 1\n0\0 1\n", 9) << QStringList{"line 2, byte 2", "byte 0x00"};
+        QTest::newRow("escape") << QByteArray("0 \x1b]0;x\a\n") << QStringList{"line 1, byte 3", "byte 0x1b"};
+        QTest::newRow("not_utf8") << QByteArray("0 \xff\n") << QStringList{"byte 0xff"};
+        QTest::newRow("truncated_utf8") << QByteArray("0 1\n0 \xE4\xBD") << QStringList{"line 2", "byte 0xe4"};
+        QTest::newRow("full_width_digit") << QByteArray("\xEF\xBC\x90 1\n1 0\n") << QStringList{"'\uFF10' (U+FF10)", "byte 1"};
+        QTest::newRow("byte_order_mark_inside") << QByteArray("0 1\n\xEF\xBB\xBF" "1 0\n") << QStringList{"line 2", "U+FEFF"};
+        QTest::newRow("right_to_left_override") << QByteArray("0\xE2\x80\xAE 1\n") << QStringList{"U+202E"};
+    }
+    void parseMaskTextNamesOddBytes()
+    {
+        QFETCH(QByteArray, text);
+        QFETCH(QStringList, mentions);
+        std::string raw;
+        try {
+            attnlab::parseMaskText({text.constData(), std::size_t(text.size())});
+        } catch (const std::invalid_argument& e) {
+            raw = e.what();
+        }
+        QVERIFY2(!raw.empty(), "no std::invalid_argument");
+        const QString msg = QString::fromStdString(raw);
+        QVERIFY2(QString::fromUtf8(msg.toUtf8()).toStdString() == raw && !msg.contains(QChar::ReplacementCharacter), raw.c_str());
+        for (const QChar c : msg)
+            QVERIFY2(c.unicode() >= 0x20 && c.category() != QChar::Other_Format, qPrintable(msg));
         for (const auto& m : mentions)
             QVERIFY2(msg.contains(m), qPrintable(QStringLiteral("'%1' not in: %2").arg(m, msg)));
     }

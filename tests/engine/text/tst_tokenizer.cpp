@@ -170,6 +170,18 @@ private slots:
     }
     void whiteSpace() { checkTokens(); }
 
+    // A byte-order mark at the start (an editor's, or pasted with the text) is not part of the
+    // first token.
+    void byteOrderMark_data()
+    {
+        addColumns();
+        QTest::newRow("latin") << QByteArray("\xEF\xBB\xBFHello world") << QByteArrayList{"Hello", "world"};
+        QTest::newRow("cjk") << QByteArray("\xEF\xBB\xBF狗咬人") << QByteArrayList{"狗", "咬", "人"};
+        QTest::newRow("special_token_first") << QByteArray("\xEF\xBB\xBF<sos> a") << QByteArrayList{"<sos>", "a"};
+        QTest::newRow("then_space") << QByteArray("\xEF\xBB\xBF a") << QByteArrayList{"a"};
+    }
+    void byteOrderMark() { checkTokens(); }
+
     void emptyInput_data()
     {
         QTest::addColumn<QByteArray>("text");
@@ -177,6 +189,7 @@ private slots:
         QTest::newRow("spaces") << QByteArray("   ");
         QTest::newRow("ascii_white_space") << QByteArray(" \t\n\r\f\v");
         QTest::newRow("unicode_white_space") << QByteArray("\u00A0\u3000\u2000\u200B");
+        QTest::newRow("byte_order_mark") << QByteArray("\xEF\xBB\xBF");
     }
     void emptyInput()
     {

@@ -10,6 +10,13 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <sys/stat.h>
+
+#include <chrono>
+#include <fcntl.h>
+#include <future>
+#include <unistd.h>
+
 using namespace attnlab;
 
 namespace {
@@ -38,6 +45,55 @@ QByteArray readBytes(const QString& path)
 {
     QFile f(path);
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray("(cannot read)");
+}
+
+/// The smallest rectangle holding every pixel that is not white.
+QRect inkBox(const QImage& image)
+{
+    QRect box;
+    for (int y = 0; y < image.height(); ++y) {
+        const auto* line = reinterpret_cast<const QRgb*>(image.constScanLine(y));
+        for (int x = 0; x < image.width(); ++x) {
+            if (qRed(line[x]) < 250 || qGreen(line[x]) < 250 || qBlue(line[x]) < 250)
+                box |= QRect(x, y, 1, 1);
+        }
+    }
+    return box;
+}
+
+/// One page of `lesson` (its first step) as PNG at `dpi`.
+QImage pageAt(const Lesson& lesson, int dpi)
+{
+    QTemporaryDir dir;
+    DeckOptions o;
+    o.format = DeckOptions::Format::Png;
+    o.dpi = dpi;
+    const DeckResult r = renderLessonDeck(lesson, dir.filePath("pages"), o);
+    if (!r.ok || r.files.isEmpty())
+        return {};
+    return QImage(r.files.first()).convertToFormat(QImage::Format_RGB32);
+}
+
+/// readLessonFile's error for `path`, "" when it read the lesson, "BLOCKED" when it did not
+/// return within ten seconds (a FIFO is then released by opening it for writing).
+QString lessonError(const QString& path)
+{
+    auto result = std::async(std::launch::async, [path]() -> QString {
+        try {
+            readLessonFile(path);
+        } catch (const LessonError& e) {
+            return QString::fromUtf8(e.what());
+        }
+        return {};
+    });
+    if (result.wait_for(std::chrono::seconds(10)) == std::future_status::timeout) {
+        const int fd = ::open(QFile::encodeName(path).constData(), O_WRONLY | O_NONBLOCK);
+        if (fd >= 0)
+            ::close(fd);
+        result.wait();
+        return QStringLiteral("BLOCKED");
+    }
+    return result.get();
 }
 
 } // namespace
@@ -183,6 +239,63 @@ private slots:
         }
         QCOMPARE(ink, 0);
         QCOMPARE(r.notes, QStringList{QStringLiteral("step 2 (line 13): the explanation is too long for a slide: its end is cut off")});
+    }
+
+    // A page at any dpi is the whole page, scaled: at 24–72 dpi it used to show only its
+    // top-left corner (the step counter and the right column cut off).
+    void lowDpiPagesShowTheWholePage_data()
+    {
+        QTest::addColumn<int>("dpi");
+        for (const int dpi : {24, 48, 72, 200})
+            QTest::newRow(qPrintable(QString::number(dpi))) << dpi;
+    }
+
+    void lowDpiPagesShowTheWholePage()
+    {
+        QFETCH(int, dpi);
+        Lesson lesson = readLessonFile(QStringLiteral(":/lessons/zh/04-look-ahead-mask.md"));
+        lesson.steps = {lesson.steps.at(2)};
+        const QImage reference = pageAt(lesson, 96);
+        const QImage page = pageAt(lesson, dpi);
+        QVERIFY(!reference.isNull() && !page.isNull());
+        const double s = dpi / 96.0;
+        QCOMPARE(page.size(), QSize(qRound(1600 * s), qRound(900 * s)));
+
+        // The ink spans the page as at 96 dpi: every edge within 1.5 pixels (in page units).
+        const QRect ref = inkBox(reference);
+        const QRect got = inkBox(page);
+        const double tolerance = 1.5 / s + 2;
+        const auto near = [&](double a, double b) { return std::abs(a - b) <= tolerance; };
+        const QString where = QStringLiteral("ink at %1 dpi: %2,%3 to %4,%5 page pixels; at 96 dpi: %6,%7 to %8,%9")
+                                  .arg(dpi)
+                                  .arg(got.left() / s, 0, 'f', 0)
+                                  .arg(got.top() / s, 0, 'f', 0)
+                                  .arg((got.right() + 1) / s, 0, 'f', 0)
+                                  .arg((got.bottom() + 1) / s, 0, 'f', 0)
+                                  .arg(ref.left())
+                                  .arg(ref.top())
+                                  .arg(ref.right() + 1)
+                                  .arg(ref.bottom() + 1);
+        QVERIFY2(near(got.left() / s, ref.left()) && near(got.top() / s, ref.top()), qPrintable(where));
+        QVERIFY2(near((got.right() + 1) / s, ref.right() + 1) && near((got.bottom() + 1) / s, ref.bottom() + 1), qPrintable(where));
+
+        // The blue rule under the title (y = 135, x = 30..1570) reaches the right margin.
+        int blue = 0;
+        const int x = qRound(1560 * s);
+        for (int y = qFloor(133 * s); y <= qCeil(137 * s); ++y)
+            blue = std::max(blue, qBlue(page.pixel(x, y)) - qRed(page.pixel(x, y)));
+        QVERIFY2(blue > 40, qPrintable(QStringLiteral("no blue rule at x = %1 (blue - red at most %2)").arg(x).arg(blue)));
+    }
+
+    void notRegularFilesAreRefused()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString fifo = dir.filePath("lesson.md");
+        QVERIFY(::mkfifo(QFile::encodeName(fifo).constData(), 0600) == 0);
+        QCOMPARE(lessonError(fifo), fifo + QStringLiteral(": it is a pipe (FIFO), not a regular file"));
+        QCOMPARE(lessonError(QStringLiteral("/dev/zero")), QStringLiteral("/dev/zero: it is a device (character special file), not a regular file"));
+        QCOMPARE(lessonError(QStringLiteral(":/lessons/en/01-query-key-value.md")), QString());
     }
 
     void badOutputsFailCleanly()

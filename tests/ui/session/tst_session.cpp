@@ -8,6 +8,16 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <nlohmann/json.hpp>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <thread>
+
 using namespace attnlab;
 
 class TestSession : public QObject {
@@ -210,6 +220,46 @@ private slots:
         QCOMPARE(t.currentStep(), s.currentStep());
         QCOMPARE(t.generationStep(), 2);
         QCOMPARE(t.fullTrace()->targetTokens, s.fullTrace()->targetTokens);
+    }
+
+    void sessionNamingAPipeForItsWeightsIsRefused()
+    {
+        // A session file whose weights path is a FIFO: refused at once (reading it would wait for
+        // a writer forever and the studio would never start), and nothing changes.
+        QTemporaryDir dir;
+        const QString path = dir.filePath("s.attnlab.json");
+        Session s;
+        QString error;
+        QVERIFY2(s.importWeights(QStringLiteral(ATTNLAB_TEST_DATA "/mha/causal_je.safetensors"), &error), qPrintable(error));
+        QVERIFY2(s.saveSession(path, &error), qPrintable(error));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        auto j = nlohmann::json::parse(f.readAll().toStdString());
+        f.close();
+        const QString fifo = dir.filePath("weights.safetensors");
+        QVERIFY(::mkfifo(QFile::encodeName(fifo).constData(), 0600) == 0);
+        j["weights"].erase("embedded_safetensors_base64");
+        j["weights"]["path"] = fifo.toStdString();
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write(QByteArray::fromStdString(j.dump()));
+        f.close();
+
+        // A watchdog releases a reader that waits on the FIFO, so a failure cannot hang the test.
+        std::atomic<bool> returned{false};
+        std::thread watchdog([&] {
+            for (int i = 0; i < 100 && !returned; ++i)
+                std::this_thread::sleep_for(std::chrono::milliseconds(100));
+            if (const int fd = returned ? -1 : ::open(QFile::encodeName(fifo).constData(), O_WRONLY | O_NONBLOCK); fd >= 0)
+                ::close(fd);
+        });
+        Session t;
+        const auto before = t.trace();
+        const bool loaded = t.loadSession(path, &error);
+        returned = true;
+        watchdog.join();
+        QVERIFY(!loaded);
+        QVERIFY2(error.contains(QStringLiteral("it is a pipe (FIFO), not a regular file")), qPrintable(error));
+        QCOMPARE(t.trace(), before);
     }
 
     void badModelFileChangesNothing()
