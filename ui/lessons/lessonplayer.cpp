@@ -2,6 +2,7 @@
 
 #include "lessons/deck.h"
 #include "session/session.h"
+#include "widgets/wrappinglabel.h"
 
 #include <QDir>
 #include <QRegularExpression>
@@ -24,14 +25,16 @@ LessonPlayer::LessonPlayer(Session* session, QWidget* parent)
     , m_lessons(new QListWidget(this))
     , m_steps(new QListWidget(this))
     , m_text(new QTextBrowser(this))
-    , m_counter(new QLabel(this))
+    , m_counter(new WrappingLabel(this)) // a long title must not widen the dock past a small screen
     , m_notes(new QLabel(this))
     , m_previous(new QPushButton(tr("\u25C0 Previous"), this))
     , m_next(new QPushButton(tr("Next \u25B6"), this))
     , m_stop(new QPushButton(tr("Stop lesson"), this))
 {
     auto* layout = new QVBoxLayout(this);
-    auto* fileButtons = new QHBoxLayout;
+    m_fileRow = new QWidget(this);
+    auto* fileButtons = new QHBoxLayout(m_fileRow);
+    fileButtons->setContentsMargins(0, 0, 0, 0);
     auto* open = new QPushButton(tr("Open lesson file\u2026"), this);
     auto* reloadButton = new QPushButton(tr("Reload"), this);
     auto* exportButton = new QPushButton(tr("Export lesson\u2026"), this);
@@ -40,7 +43,7 @@ LessonPlayer::LessonPlayer(Session* session, QWidget* parent)
     fileButtons->addWidget(open);
     fileButtons->addWidget(reloadButton);
     fileButtons->addWidget(exportButton);
-    layout->addLayout(fileButtons);
+    layout->addWidget(m_fileRow);
 
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(m_lessons);
@@ -69,7 +72,7 @@ LessonPlayer::LessonPlayer(Session* session, QWidget* parent)
     layout->addLayout(nav);
     for (QWidget* w : {static_cast<QWidget*>(m_previous), static_cast<QWidget*>(m_next), static_cast<QWidget*>(m_stop),
                        static_cast<QWidget*>(m_lessons), static_cast<QWidget*>(m_steps)})
-        w->setFocusPolicy(Qt::NoFocus); // the arrow keys belong to the window-wide shortcuts
+        w->setFocusPolicy(Qt::NoFocus); // a click leaves the keyboard focus where it was
 
     connect(open, &QPushButton::clicked, this, &LessonPlayer::openRequested);
     connect(reloadButton, &QPushButton::clicked, this, &LessonPlayer::reload);
@@ -94,6 +97,15 @@ void LessonPlayer::setLanguage(const QString& language)
 {
     m_language = language == u"zh" ? QStringLiteral("zh") : QStringLiteral("en");
     rebuildList();
+}
+
+void LessonPlayer::setPresenting(bool on)
+{
+    // What prepares a lesson (opening, reloading, exporting, choosing one, stopping) is not
+    // needed in front of the class; the steps, the explanation, Previous and Next stay.
+    m_fileRow->setVisible(!on);
+    m_lessons->setVisible(!on);
+    m_stop->setVisible(!on);
 }
 
 void LessonPlayer::rebuildList()
