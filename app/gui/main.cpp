@@ -75,7 +75,7 @@ int main(int argc, char** argv)
                 window->setPresenterMode(presenter);
             });
         });
-        window->show();
+        window->showWithinScreen();
     };
     openWindow();
     // A sentence on the command line starts fresh; otherwise the last session comes back.

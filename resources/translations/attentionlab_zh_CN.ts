@@ -1113,6 +1113,22 @@
         <translation>演示模式(&amp;P)</translation>
     </message>
     <message>
+        <source>&amp;Black screen</source>
+        <translation>黑屏(&amp;B)</translation>
+    </message>
+    <message>
+        <source>Presenter &amp;screen</source>
+        <translation>演示屏幕(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Automatic (another screen than the controls&apos;)</source>
+        <translation>自动（控制面板所在屏幕以外的另一块屏幕）</translation>
+    </message>
+    <message>
+        <source>Screen %1: %2 (%3 × %4)</source>
+        <translation>屏幕 %1：%2（%3 × %4）</translation>
+    </message>
+    <message>
         <source>&amp;Go</source>
         <translation>转到(&amp;G)</translation>
     </message>

@@ -3,6 +3,7 @@
 #include "lessons/deck.h"
 #include "lessons/stepnotes.h"
 #include "session/session.h"
+#include "widgets/wrappinglabel.h"
 
 #include <QDir>
 #include <QRegularExpression>
@@ -26,7 +27,7 @@ LessonPlayer::LessonPlayer(Session* session, QWidget* parent)
     , m_lessons(new QListWidget(this))
     , m_steps(new QListWidget(this))
     , m_text(new QTextBrowser(this))
-    , m_counter(new QLabel(this))
+    , m_counter(new WrappingLabel(this)) // a long title must not widen the dock past a small screen
     , m_notes(new QLabel(this))
     , m_previous(new QPushButton(this))
     , m_next(new QPushButton(this))
@@ -36,7 +37,9 @@ LessonPlayer::LessonPlayer(Session* session, QWidget* parent)
     , m_export(new QPushButton(this))
 {
     auto* layout = new QVBoxLayout(this);
-    auto* fileButtons = new QHBoxLayout;
+    m_fileRow = new QWidget(this);
+    auto* fileButtons = new QHBoxLayout(m_fileRow);
+    fileButtons->setContentsMargins(0, 0, 0, 0);
     auto* open = m_open;
     auto* reloadButton = m_reload;
     auto* exportButton = m_export;
@@ -44,7 +47,7 @@ LessonPlayer::LessonPlayer(Session* session, QWidget* parent)
     fileButtons->addWidget(open);
     fileButtons->addWidget(reloadButton);
     fileButtons->addWidget(exportButton);
-    layout->addLayout(fileButtons);
+    layout->addWidget(m_fileRow);
 
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(m_lessons);
@@ -73,7 +76,7 @@ LessonPlayer::LessonPlayer(Session* session, QWidget* parent)
     layout->addLayout(nav);
     for (QWidget* w : {static_cast<QWidget*>(m_previous), static_cast<QWidget*>(m_next), static_cast<QWidget*>(m_stop),
                        static_cast<QWidget*>(m_lessons), static_cast<QWidget*>(m_steps)})
-        w->setFocusPolicy(Qt::NoFocus); // the arrow keys belong to the window-wide shortcuts
+        w->setFocusPolicy(Qt::NoFocus); // a click leaves the keyboard focus where it was
 
     connect(open, &QPushButton::clicked, this, &LessonPlayer::openRequested);
     connect(reloadButton, &QPushButton::clicked, this, &LessonPlayer::reload);
@@ -120,6 +123,15 @@ void LessonPlayer::setLanguage(const QString& language)
 {
     m_language = language == u"zh" ? QStringLiteral("zh") : QStringLiteral("en");
     rebuildList();
+}
+
+void LessonPlayer::setPresenting(bool on)
+{
+    // What prepares a lesson (opening, reloading, exporting, choosing one, stopping) is not
+    // needed in front of the class; the steps, the explanation, Previous and Next stay.
+    m_fileRow->setVisible(!on);
+    m_lessons->setVisible(!on);
+    m_stop->setVisible(!on);
 }
 
 void LessonPlayer::rebuildList()

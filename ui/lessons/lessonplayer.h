@@ -50,6 +50,10 @@ public:
     void next();
     void previous();
 
+    /// Presenter mode: only the steps, the explanation, Previous and Next (the file buttons, the
+    /// lesson list and Stop hide); false shows everything again.
+    void setPresenting(bool on);
+
     /// What the player could not show at this step ("row 5 (the sentence has 3 tokens)"); empty when all fits.
     QString notes() const;
     /// The message of the last lesson that could not be read; empty otherwise.
@@ -105,6 +109,7 @@ private:
     QPushButton* m_open;
     QPushButton* m_reload;
     QPushButton* m_export;
+    QWidget* m_fileRow = nullptr;
 };
 
 } // namespace attnlab

@@ -6,6 +6,8 @@
 #include "shell/fileactions.h"
 #include "shell/languages.h"
 #include "shell/presentermode.h"
+#include "shell/screenfit.h"
+#include "shell/stepkeys.h"
 #include "shell/viewstack.h"
 #include "views/cellinspector.h"
 #include "views/stageview.h"
@@ -17,6 +19,7 @@
 
 #include <QAction>
 #include <QActionGroup>
+#include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QHBoxLayout>
@@ -24,11 +27,14 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
+#include <QScreen>
 #include <QSettings>
 #include <QShortcut>
 #include <QStatusBar>
 #include <QTimer>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace attnlab {
 
@@ -48,6 +54,7 @@ MainWindow::MainWindow(Session* session, QWidget* parent)
     , m_debounce(new QTimer(this))
     , m_files(new FileActions(session, m_views, m_lessons, this))
     , m_presenter(new PresenterMode(session, m_lessons, this))
+    , m_keys(new StepKeys(this, [this](StepKey key) { return stepKey(key); }))
 {
     setWindowTitle(tr("Attention Lab"));
     setObjectName(QStringLiteral("MainWindow"));
@@ -77,13 +84,15 @@ MainWindow::MainWindow(Session* session, QWidget* parent)
     connect(m_settings, &SettingsPanel::openMaskRequested, m_files, &FileActions::openMaskDialog);
 
     buildMenus();
-    buildShortcuts();
+    connect(m_keys, &StepKeys::fieldLeft, this, &MainWindow::focusView);
     m_views->showStep();
     showMessages();
-    // Start with the keys on the stages (click the sentence box, or Ctrl+L, to type).
+    // Start with the keys on the stages (click the sentence box, or Ctrl+L, to type). The
+    // stepping keys work wherever the focus is (StepKeys); this is only where it starts.
     stageView()->setFocusPolicy(Qt::StrongFocus);
     stageView()->setFocus();
     resize(1400, 900);
+    fitToScreen(screen());
 }
 
 void MainWindow::buildCentralWidget()
@@ -113,34 +122,65 @@ void MainWindow::buildCentralWidget()
 
 void MainWindow::buildDocks()
 {
-    auto* navDock = new QDockWidget(tr("Stages"), this);
-    navDock->setObjectName(QStringLiteral("StagesDock"));
-    navDock->setWidget(m_navigator);
-    addDockWidget(Qt::LeftDockWidgetArea, navDock);
-    auto* lessonDock = new QDockWidget(tr("Lessons"), this);
-    lessonDock->setObjectName(QStringLiteral("LessonsDock"));
-    lessonDock->setWidget(m_lessons);
-    addDockWidget(Qt::LeftDockWidgetArea, lessonDock);
-    tabifyDockWidget(navDock, lessonDock);
-    navDock->raise();
-    connect(m_lessons, &LessonPlayer::stateChanged, this, [lessonDock, this] {
+    m_navDock = new QDockWidget(tr("Stages"), this);
+    m_navDock->setObjectName(QStringLiteral("StagesDock"));
+    m_navDock->setWidget(m_navigator);
+    addDockWidget(Qt::LeftDockWidgetArea, m_navDock);
+    m_lessonDock = new QDockWidget(tr("Lessons"), this);
+    m_lessonDock->setObjectName(QStringLiteral("LessonsDock"));
+    m_lessonDock->setWidget(m_lessons);
+    addDockWidget(Qt::LeftDockWidgetArea, m_lessonDock);
+    tabifyDockWidget(m_navDock, m_lessonDock);
+    m_navDock->raise();
+    connect(m_lessons, &LessonPlayer::stateChanged, this, [this] {
         if (m_lessons->isActive())
-            lessonDock->raise(); // a lesson in progress is in front
+            m_lessonDock->raise(); // a lesson in progress is in front
     });
     connect(m_lessons, &LessonPlayer::openRequested, m_files, &FileActions::openLessonDialog);
     connect(m_lessons, &LessonPlayer::exportRequested, m_files, &FileActions::exportLessonDialog);
-    auto* settingsDock = new QDockWidget(tr("Settings"), this);
-    settingsDock->setObjectName(QStringLiteral("SettingsDock"));
-    settingsDock->setWidget(m_settings);
-    addDockWidget(Qt::RightDockWidgetArea, settingsDock);
-    auto* inspectorDock = new QDockWidget(tr("How was this computed?"), this);
-    inspectorDock->setObjectName(QStringLiteral("InspectorDock"));
-    inspectorDock->setWidget(m_inspector);
-    addDockWidget(Qt::RightDockWidgetArea, inspectorDock);
+    m_settingsDock = new QDockWidget(tr("Settings"), this);
+    m_settingsDock->setObjectName(QStringLiteral("SettingsDock"));
+    m_settingsDock->setWidget(m_settings);
+    m_inspectorDock = new QDockWidget(tr("How was this computed?"), this);
+    m_inspectorDock->setObjectName(QStringLiteral("InspectorDock"));
+    m_inspectorDock->setWidget(m_inspector);
+    placeRightDocks();
+    m_presenter->setSideDocks({m_settingsDock, m_inspectorDock});
+}
+
+void MainWindow::placeRightDocks()
+{
+    addDockWidget(Qt::RightDockWidgetArea, m_settingsDock);
+    addDockWidget(Qt::RightDockWidgetArea, m_inspectorDock);
     // The inspector's tables need the height more than the settings form does.
-    resizeDocks({settingsDock, inspectorDock}, {360, 520}, Qt::Vertical);
-    resizeDocks({settingsDock}, {340}, Qt::Horizontal);
-    resizeDocks({navDock}, {250}, Qt::Horizontal);
+    resizeDocks({m_settingsDock, m_inspectorDock}, {360, 520}, Qt::Vertical);
+    resizeDocks({m_settingsDock}, {340}, Qt::Horizontal);
+    resizeDocks({m_navDock}, {250}, Qt::Horizontal);
+}
+
+void MainWindow::arrangeDocks(const QSize& available)
+{
+    // Two columns of panels beside the view when the screen has room for both and some to spare
+    // for the view; otherwise one column, the settings and the inspector as tabs beside the
+    // stages and the lessons (a 1024 × 768 projector).
+    constexpr int roomForTheView = 200;
+    const int left = std::max(m_navDock->minimumSizeHint().width(), m_lessonDock->minimumSizeHint().width());
+    const int right = std::max(m_settingsDock->minimumSizeHint().width(), m_inspectorDock->minimumSizeHint().width());
+    const bool narrow = available.width() < left + right + centralWidget()->minimumSizeHint().width() + roomForTheView;
+    // Docks the user floated or put elsewhere stay where they are.
+    const bool onTheRight = dockWidgetArea(m_settingsDock) == Qt::RightDockWidgetArea && !m_settingsDock->isFloating();
+    if (narrow && onTheRight) {
+        tabifyDockWidget(m_lessonDock, m_settingsDock);
+        tabifyDockWidget(m_settingsDock, m_inspectorDock);
+        (m_lessons->isActive() ? m_lessonDock : m_navDock)->raise();
+    } else if (!narrow && docksInOneColumn()) {
+        placeRightDocks();
+    }
+}
+
+bool MainWindow::docksInOneColumn() const
+{
+    return tabifiedDockWidgets(m_lessonDock).contains(m_settingsDock);
 }
 
 void MainWindow::connectInput()
@@ -150,16 +190,17 @@ void MainWindow::connectInput()
     m_debounce->setInterval(40);
     connect(m_sentence, &QLineEdit::textEdited, m_debounce, qOverload<>(&QTimer::start));
     connect(m_debounce, &QTimer::timeout, this, [this] { m_session->setSentence(m_sentence->text()); });
-    // Enter (or Escape) leaves the text box, so the arrow keys step through the stages again.
+    // Enter (or Escape, see StepKeys) leaves the text box, so the arrow keys step again.
     connect(m_sentence, &QLineEdit::returnPressed, this, [this] {
         m_debounce->stop();
         m_session->setSentence(m_sentence->text());
-        stageView()->setFocus();
+        focusView();
     });
     auto* typeShortcut = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_L), this);
     connect(typeShortcut, &QShortcut::activated, this, [this] {
-        m_sentence->setFocus();
+        m_sentence->setFocus(Qt::ShortcutFocusReason);
         m_sentence->selectAll();
+        m_keys->startTyping(m_sentence);
     });
 }
 
@@ -177,12 +218,7 @@ void MainWindow::buildMenus()
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
-    QAction* presenter = view->addAction(tr("&Presenter mode"));
-    presenter->setCheckable(true);
-    presenter->setShortcut(Qt::Key_F11);
-    presenter->setShortcutContext(Qt::ApplicationShortcut);
-    connect(presenter, &QAction::toggled, this, &MainWindow::setPresenterMode);
-
+    buildPresenterMenu(view);
     m_languageMenu = view->addMenu(tr("&Language"));
     auto* languages = new QActionGroup(this);
     for (const QString& code : LanguageManager::available()) {
@@ -193,51 +229,120 @@ void MainWindow::buildMenus()
         connect(a, &QAction::triggered, this, [this, code] { emit languageRequested(code); });
     }
 
-    QMenu* go = menuBar()->addMenu(tr("&Go"));
-    go->addAction(tr("&Next step"), this, &MainWindow::next);
-    go->addAction(tr("&Previous step"), this, &MainWindow::previous);
-    go->addAction(tr("&First stage"), this, [this] { m_session->setStep(0); });
-    go->addAction(tr("&Last stage"), this, [this] { m_session->setStep(static_cast<int>(m_session->steps().size()) - 1); });
-    go->addAction(tr("Next &head"), QKeySequence(Qt::Key_Down), this, [this] { m_session->setHead(m_session->head() + 1); });
-    go->addAction(tr("Previous h&ead"), QKeySequence(Qt::Key_Up), this, [this] { m_session->setHead(m_session->head() - 1); });
-    QAction* play = go->addAction(tr("&Auto-play"));
+    // Every stepping key is listed (after the tab, where menus show shortcuts); StepKeys acts on
+    // them, so the actions carry no shortcut of their own.
+    m_goMenu = menuBar()->addMenu(tr("&Go"));
+    const auto addStep = [this](const QString& text, StepKey key) {
+        QAction* a = m_goMenu->addAction(text + QLatin1Char('\t') + StepKeys::keysText(key));
+        connect(a, &QAction::triggered, this, [this, key] { stepKey(key); });
+    };
+    addStep(tr("&Next step"), StepKey::Next);
+    addStep(tr("&Previous step"), StepKey::Previous);
+    addStep(tr("&First stage"), StepKey::First);
+    addStep(tr("&Last stage"), StepKey::Last);
+    addStep(tr("Next &head"), StepKey::NextHead);
+    addStep(tr("Previous h&ead"), StepKey::PreviousHead);
+    QAction* play = m_goMenu->addAction(tr("&Auto-play"));
     play->setShortcut(Qt::Key_P);
     connect(play, &QAction::triggered, this, [this] { m_navigator->setPlaying(!m_navigator->isPlaying()); });
 }
 
-void MainWindow::buildShortcuts()
+void MainWindow::buildPresenterMenu(QMenu* view)
 {
-    // ←/→ and Space step through the stages; PageDown/PageUp are what presentation clickers
-    // send. Inside the sentence box ←, →, Space, Home and End keep editing the text (the line
-    // edit claims them first); PageUp/PageDown work everywhere.
-    const auto bind = [this](QKeySequence key, auto slot) {
-        auto* s = new QShortcut(key, this);
-        connect(s, &QShortcut::activated, this, slot);
+    m_presenterAction = view->addAction(tr("&Presenter mode"));
+    m_presenterAction->setCheckable(true);
+    m_presenterAction->setShortcut(Qt::Key_F11);
+    m_presenterAction->setShortcutContext(Qt::ApplicationShortcut);
+    connect(m_presenterAction, &QAction::toggled, this, &MainWindow::setPresenterMode);
+    // Esc, the language switch and --presenter change the mode too: the tick follows it.
+    connect(m_presenter, &PresenterMode::toggled, m_presenterAction, &QAction::setChecked);
+
+    QAction* blackout = view->addAction(tr("&Black screen") + QLatin1Char('\t') + StepKeys::keysText(StepKey::Blackout));
+    blackout->setEnabled(false);
+    connect(m_presenter, &PresenterMode::toggled, blackout, &QAction::setEnabled);
+    connect(blackout, &QAction::triggered, this, [this] { stepKey(StepKey::Blackout); });
+
+    // With several screens: where presenter mode goes (the controls stay on the other one).
+    m_screenMenu = view->addMenu(tr("Presenter &screen"));
+    // Queued: when a projector goes, the list of screens has lost it by then.
+    connect(qApp, &QGuiApplication::screenAdded, this, &MainWindow::listScreens, Qt::QueuedConnection);
+    connect(qApp, &QGuiApplication::screenRemoved, this, &MainWindow::listScreens, Qt::QueuedConnection);
+    listScreens();
+    view->addSeparator();
+}
+
+void MainWindow::listScreens()
+{
+    // A projector plugged in or out changes the list.
+    m_screenMenu->clear();
+    m_screenMenu->menuAction()->setVisible(QGuiApplication::screens().size() > 1);
+    auto* group = new QActionGroup(m_screenMenu);
+    const auto add = [&](const QString& text, const QString& name) {
+        QAction* a = m_screenMenu->addAction(text);
+        a->setCheckable(true);
+        a->setChecked(m_presenter->screenChoice() == name);
+        group->addAction(a);
+        connect(a, &QAction::triggered, this, [this, name] { m_presenter->setScreenChoice(name); });
     };
-    // While a lesson plays the same keys step through the lesson instead of the stages.
-    bind(QKeySequence(Qt::Key_Right), [this] { next(); });
-    bind(QKeySequence(Qt::Key_Space), [this] { next(); });
-    bind(QKeySequence(Qt::Key_PageDown), [this] { next(); });
-    bind(QKeySequence(Qt::Key_Left), [this] { previous(); });
-    bind(QKeySequence(Qt::Key_PageUp), [this] { previous(); });
-    bind(QKeySequence(Qt::Key_Home), [this] {
+    add(tr("Automatic (another screen than the controls')"), QString());
+    const QList<QScreen*> screens = QGuiApplication::screens();
+    for (int i = 0; i < screens.size(); ++i) {
+        const QScreen* s = screens[i];
+        add(tr("Screen %1: %2 (%3 \u00D7 %4)").arg(i + 1).arg(s->name()).arg(s->size().width()).arg(s->size().height()), s->name());
+    }
+}
+
+bool MainWindow::stepKey(StepKey key)
+{
+    // While the projector is black only B and Esc act, and nothing changes behind the black.
+    if (m_presenter->isBlackedOut()) {
+        if (key == StepKey::Blackout || key == StepKey::Escape)
+            m_presenter->setBlackout(false);
+        return true;
+    }
+    switch (key) {
+    case StepKey::Next:
+        next();
+        return true;
+    case StepKey::Previous:
+        previous();
+        return true;
+    case StepKey::First:
         if (m_lessons->isActive())
             m_lessons->goToStep(0);
         else
             m_session->setStep(0);
-    });
-    bind(QKeySequence(Qt::Key_End), [this] {
+        return true;
+    case StepKey::Last:
         if (m_lessons->isActive())
             m_lessons->goToStep(static_cast<int>(m_lessons->lesson()->steps.size()) - 1);
         else
             m_session->setStep(static_cast<int>(m_session->steps().size()) - 1);
-    });
-    bind(QKeySequence(Qt::Key_Escape), [this] {
+        return true;
+    case StepKey::NextHead:
+        m_session->setHead(m_session->head() + 1);
+        return true;
+    case StepKey::PreviousHead:
+        m_session->setHead(m_session->head() - 1);
+        return true;
+    case StepKey::Blackout:
+        if (!m_presenter->isOn())
+            return false; // B is only a key for the projector
+        m_presenter->setBlackout(true);
+        return true;
+    case StepKey::Escape:
         if (m_presenter->isOn())
             setPresenterMode(false);
         else
-            stageView()->setFocus(); // leave the text box so the arrows step again
-    });
+            focusView(); // leave whatever has the focus so the arrows step again
+        return true;
+    }
+    return false;
+}
+
+void MainWindow::focusView()
+{
+    m_views->visibleView()->setFocus(Qt::OtherFocusReason);
 }
 
 void MainWindow::next()
@@ -304,6 +409,28 @@ void MainWindow::restoreLayout()
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("geometry")).toByteArray());
     restoreState(settings.value(QStringLiteral("windowState")).toByteArray());
+}
+
+void MainWindow::fitToScreen(QScreen* screen)
+{
+    if (!screen)
+        return;
+    const QRect available = screen->availableGeometry();
+    arrangeDocks(available.size());
+    const QMargins frame = frameMargins(frameGeometry(), geometry());
+    setGeometry(fitInto(geometry(), available.marginsRemoved(frame)));
+}
+
+void MainWindow::showWithinScreen()
+{
+    fitToScreen(screen());
+    show();
+    activateWindow();
+    // Once a window manager has framed the window, its title bar must fit on the screen too.
+    QTimer::singleShot(0, this, [this] {
+        if (!isPresenterMode())
+            fitToScreen(screen());
+    });
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

@@ -2,14 +2,18 @@
 // The studio window: the sentence box, the formula banner, the current stage's view, the stage
 // navigator, the settings and the cell inspector; menus for sessions, weights, masks and export;
 // keyboard and presentation-clicker navigation; presenter mode (F11). The window builds and
-// wires its parts: the views (ViewStack), the File menu's actions (FileActions) and presenter
-// mode (PresenterMode) live in their own files; the methods below forward to them.
+// wires its parts: the views (ViewStack), the File menu's actions (FileActions), presenter
+// mode (PresenterMode) and the stepping keys (StepKeys) live in their own files; the methods
+// below forward to them. It opens within its screen and lays its docks out for the room there.
 
 #include <QMainWindow>
 #include <QStringList>
 
+class QAction;
+class QDockWidget;
 class QLabel;
 class QLineEdit;
+class QScreen;
 class QTabWidget;
 class QTimer;
 class QMenu;
@@ -28,7 +32,9 @@ class Session;
 class SettingsPanel;
 class StageNavigator;
 class StageView;
+class StepKeys;
 class ViewStack;
+enum class StepKey;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -55,6 +61,26 @@ public:
     MultiHeadView* headsView() const;
     QTabWidget* tabs() const;
     bool isPresenterMode() const;
+    PresenterMode* presenter() const { return m_presenter; }
+    /// View ▸ Presenter mode (ticked while it is on).
+    QAction* presenterAction() const { return m_presenterAction; }
+    /// The Go menu: every stepping key is listed there.
+    QMenu* goMenu() const { return m_goMenu; }
+    /// View ▸ Presenter screen: one entry per screen and "automatic"; shown with several screens.
+    QMenu* screenMenu() const { return m_screenMenu; }
+    /// The stepping keys (which text field, if any, the user is typing in).
+    StepKeys* stepKeys() const { return m_keys; }
+    /// Does what a stepping key asks (the Go menu does the same); false when the key does not
+    /// apply now (B outside presenter mode).
+    bool stepKey(StepKey key);
+    /// Sizes and places the window within `screen`'s available area and lays the docks out for
+    /// it: on a small screen the right-hand panels share one column as tabs.
+    void fitToScreen(QScreen* screen);
+    /// Shows the window within its screen (also a layout saved on a larger one) and active, so
+    /// that the keys work at once, without a click first.
+    void showWithinScreen();
+    /// True when the settings and the inspector are tabs beside the lessons (a small screen).
+    bool docksInOneColumn() const;
     /// The step counter shown in presenter mode ("Step 3 / 9").
     QLabel* counterLabel() const;
 
@@ -104,7 +130,12 @@ private:
     void buildDocks();
     void connectInput();
     void buildMenus();
-    void buildShortcuts();
+    void placeRightDocks();
+    void arrangeDocks(const QSize& available);
+    void buildPresenterMenu(QMenu* view);
+    void listScreens();
+    /// Gives the focus to the view in front (Esc, Enter in the sentence box).
+    void focusView();
     void next();
     void previous();
     void labelSentence();
@@ -127,7 +158,15 @@ private:
     QTimer* m_debounce;
     FileActions* m_files;
     PresenterMode* m_presenter;
+    StepKeys* m_keys;
+    QDockWidget* m_navDock = nullptr;
+    QDockWidget* m_lessonDock = nullptr;
+    QDockWidget* m_settingsDock = nullptr;
+    QDockWidget* m_inspectorDock = nullptr;
     QMenu* m_languageMenu = nullptr;
+    QMenu* m_goMenu = nullptr;
+    QMenu* m_screenMenu = nullptr;
+    QAction* m_presenterAction = nullptr;
 };
 
 } // namespace attnlab

@@ -2,10 +2,14 @@
 
 #include "lessons/lessonplayer.h"
 #include "session/session.h"
+#include "shell/screenfit.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QDockWidget>
+#include <QEvent>
 #include <QLabel>
+#include <QLayout>
 #include <QMainWindow>
 #include <QPalette>
 #include <QScreen>
@@ -37,9 +41,24 @@ PresenterMode::PresenterMode(Session* session, LessonPlayer* lessons, QMainWindo
     , m_lessons(lessons)
     , m_window(window)
     , m_counter(new QLabel(window))
+    , m_black(new QWidget(window))
     , m_normalFont(QApplication::font())
 {
     m_counter->setVisible(false);
+    // The black screen covers the whole window, menus and docks included, and hides the pointer.
+    m_black->setObjectName(QStringLiteral("BlackScreen"));
+    m_black->setAutoFillBackground(true);
+    QPalette black = m_black->palette();
+    black.setColor(QPalette::Window, Qt::black);
+    m_black->setPalette(black);
+    m_black->setCursor(Qt::BlankCursor);
+    m_black->hide();
+    m_window->installEventFilter(this);
+    // The projector unplugged while presenting: back to the normal window on the screen left.
+    connect(qApp, &QGuiApplication::screenRemoved, this, [this](QScreen* gone) {
+        if (m_on && (gone == m_window->screen() || gone == m_controlScreen))
+            setOn(false);
+    });
 }
 
 void PresenterMode::setOn(bool on)
@@ -51,10 +70,39 @@ void PresenterMode::setOn(bool on)
         enter();
     else
         leave();
+    emit toggled(on);
+}
+
+void PresenterMode::setScreenChoice(const QString& name)
+{
+    m_screenChoice = name;
+    if (m_on) {
+        leave();
+        enter();
+    }
+}
+
+QScreen* PresenterMode::targetScreen() const
+{
+    const QList<QScreen*> screens = QGuiApplication::screens();
+    for (QScreen* s : screens) {
+        if (!m_screenChoice.isEmpty() && s->name() == m_screenChoice)
+            return s;
+    }
+    // Automatic: the projector is the screen the controls are not on.
+    QScreen* here = m_on && m_controlScreen ? m_controlScreen.data() : m_window->screen();
+    for (QScreen* s : screens) {
+        if (s != here)
+            return s;
+    }
+    return here;
 }
 
 void PresenterMode::enter()
 {
+    m_normalGeometry = m_window->geometry();
+    QScreen* target = targetScreen();
+    m_controlScreen = m_window->screen();
     // Large type and a high-contrast palette for the back row of a classroom.
     QFont big = m_normalFont;
     big.setPointSizeF(std::max(16.0, m_normalFont.pointSizeF() * 1.6));
@@ -67,28 +115,130 @@ void PresenterMode::enter()
     m_counter->setStyleSheet(QStringLiteral("color: white; background: #0050c8; padding: 4px 14px; border-radius: 6px;"));
     updateCounter();
     m_counter->setVisible(true);
-    // The projector shows the lesson and the view; the settings and inspector docks step aside.
-    m_hiddenDocks.clear();
-    for (QDockWidget* dock : m_window->findChildren<QDockWidget*>()) {
-        if (m_window->dockWidgetArea(dock) == Qt::RightDockWidgetArea && dock->isVisible()) {
-            dock->hide();
-            m_hiddenDocks << dock;
+    m_dockState = m_window->saveState();
+    m_controlsApart = target && target != m_controlScreen;
+    if (m_controlsApart)
+        moveDocksTo(m_controlScreen);
+    else
+        stepAside();
+    m_lessons->setPresenting(true);
+    settleLayout();
+    if (target) {
+        m_window->setScreen(target);
+        m_window->setGeometry(target->geometry()); // also without a window manager (projector PCs, Xvfb)
+    }
+    m_window->showFullScreen();
+    if (!m_controlsApart && target) {
+        // The view gets most of the width; the lesson's column a third.
+        for (QDockWidget* dock : openDocks()) {
+            if (dock->isVisible()) // the one in front of its tab group
+                m_window->resizeDocks({dock}, {target->geometry().width() / 3}, Qt::Horizontal);
         }
     }
-    if (const QScreen* screen = m_window->screen())
-        m_window->setGeometry(screen->geometry()); // also without a window manager (projector PCs, Xvfb)
-    m_window->showFullScreen();
+}
+
+void PresenterMode::stepAside()
+{
+    // One screen: the projector shows the lesson and the view; settings and inspector step aside.
+    for (QDockWidget* dock : m_window->findChildren<QDockWidget*>()) {
+        const bool aside = m_sideDocks.isEmpty() ? m_window->dockWidgetArea(dock) == Qt::RightDockWidgetArea : m_sideDocks.contains(dock);
+        if (aside && dock->toggleViewAction()->isChecked())
+            dock->hide();
+    }
+}
+
+QList<QDockWidget*> PresenterMode::openDocks() const
+{
+    // Open docks, also those behind another dock's tab; not those the user closed. The left
+    // column first, as on the window.
+    QList<QDockWidget*> open;
+    for (QDockWidget* dock : m_window->findChildren<QDockWidget*>()) {
+        if (dock->toggleViewAction()->isChecked())
+            open << dock;
+    }
+    std::stable_sort(open.begin(), open.end(), [this](QDockWidget* a, QDockWidget* b) {
+        return (m_window->dockWidgetArea(a) == Qt::LeftDockWidgetArea) > (m_window->dockWidgetArea(b) == Qt::LeftDockWidgetArea);
+    });
+    return open;
+}
+
+void PresenterMode::moveDocksTo(const QScreen* screen)
+{
+    const QList<QDockWidget*> docks = openDocks();
+    const QRect room = screen->availableGeometry();
+    const int width = room.width() / std::max<qsizetype>(1, docks.size());
+    QFont normal = m_normalFont;
+    normal.setPointSizeF(m_normalFont.pointSizeF()); // set explicitly, or the window's big type wins
+    for (int i = 0; i < docks.size(); ++i) {
+        QDockWidget* dock = docks[i];
+        dock->setFloating(true);
+        dock->setFont(normal);
+        dock->show();
+        // Its frame (title bar, borders) within the column too.
+        const QRect column(room.x() + i * width, room.y(), width, room.height());
+        dock->setGeometry(column.marginsRemoved(frameMargins(dock->frameGeometry(), dock->geometry())));
+    }
 }
 
 void PresenterMode::leave()
 {
+    setBlackout(false);
     m_window->setFont(m_normalFont);
     m_window->setPalette(QApplication::palette());
     m_counter->setVisible(false);
-    for (QDockWidget* dock : std::as_const(m_hiddenDocks))
-        dock->show();
-    m_hiddenDocks.clear();
+    if (m_controlsApart) {
+        for (QDockWidget* dock : m_window->findChildren<QDockWidget*>())
+            dock->setFont(QFont()); // the window's type again
+    }
+    // The docks as they were: in place, shown, closed by the user, at their sizes.
+    m_window->restoreState(m_dockState);
+    m_dockState.clear();
+    m_controlsApart = false;
+    m_lessons->setPresenting(false);
+    settleLayout();
     m_window->showNormal();
+    if (m_controlScreen)
+        m_window->setScreen(m_controlScreen); // back on the controls' screen
+    if (m_normalGeometry.isValid())
+        m_window->setGeometry(m_normalGeometry);
+    m_controlScreen = nullptr;
+}
+
+void PresenterMode::settleLayout()
+{
+    // The layouts inside (a dock's widgets hidden, new type) first, then the window's.
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+    if (QLayout* layout = m_window->layout()) {
+        layout->invalidate();
+        layout->activate();
+    }
+}
+
+bool PresenterMode::isBlackedOut() const
+{
+    return !m_black->isHidden();
+}
+
+void PresenterMode::setBlackout(bool on)
+{
+    on = on && m_on;
+    if (on == isBlackedOut())
+        return;
+    if (on) {
+        m_black->setGeometry(m_window->rect());
+        m_black->raise();
+        m_black->show();
+    } else {
+        m_black->hide();
+    }
+    emit blackoutChanged(on);
+}
+
+bool PresenterMode::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_window && event->type() == QEvent::Resize)
+        m_black->setGeometry(m_window->rect()); // the black screen follows the window
+    return false;
 }
 
 void PresenterMode::updateCounter()

@@ -1,15 +1,25 @@
 #pragma once
 // Presenter mode (F11) for a classroom projector: large type, a high-contrast palette, a big
-// step counter ("Step 3 / 9"), the right-hand docks (settings, inspector) out of the way, and
-// the window over the whole screen, also where no window manager makes it full screen.
+// step counter ("Step 3 / 9"), the window over the whole screen (also where no window manager
+// makes it full screen), and a black screen on demand (B), as in presentation software.
+// The lesson panel keeps only its steps, explanation and Previous/Next. On one screen the
+// right-hand docks (settings, inspector) step aside; with a second screen the
+// presentation goes to the chosen (or the other) screen and every dock stays on the first one,
+// as windows beside each other, so the controls stay with the teacher.
 
+#include <QByteArray>
 #include <QFont>
 #include <QList>
 #include <QObject>
+#include <QPointer>
+#include <QRect>
+#include <QString>
 
 class QDockWidget;
 class QLabel;
 class QMainWindow;
+class QScreen;
+class QWidget;
 
 namespace attnlab {
 
@@ -22,6 +32,10 @@ public:
     /// Acts on `window`; the type size it returns to is the application's font now.
     PresenterMode(Session* session, LessonPlayer* lessons, QMainWindow* window);
 
+    /// The docks that step aside on one screen (settings, inspector); by default those in the
+    /// right-hand area.
+    void setSideDocks(const QList<QDockWidget*>& docks) { m_sideDocks = docks; }
+
     /// The step counter, hidden outside presenter mode; the window places it.
     QLabel* counter() const { return m_counter; }
     bool isOn() const { return m_on; }
@@ -30,16 +44,53 @@ public:
     /// The counter's text: the lesson's step while a lesson plays, else the stage.
     void updateCounter();
 
+    /// The screen chosen for presenter mode (QScreen::name()), or empty for automatic: another
+    /// screen than the controls' when there are several, else the window's own.
+    const QString& screenChoice() const { return m_screenChoice; }
+    /// Chooses the screen; while on, the presentation moves there at once.
+    void setScreenChoice(const QString& name);
+    /// The screen presenter mode uses (now, or when it starts).
+    QScreen* targetScreen() const;
+    /// True while the presentation is on another screen than the docks.
+    bool controlsApart() const { return m_controlsApart; }
+
+    /// The black screen over the presentation (B); only in presenter mode.
+    bool isBlackedOut() const;
+    void setBlackout(bool on);
+    QWidget* blackScreen() const { return m_black; }
+
+signals:
+    /// Presenter mode started or ended (also by Esc): menus that show the state follow it.
+    void toggled(bool on);
+    void blackoutChanged(bool on);
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
     void enter();
     void leave();
+    QList<QDockWidget*> openDocks() const;
+    /// Hides the side docks (one screen).
+    void stepAside();
+    /// Lays the window out for its new type and docks before it takes its new size: a window
+    /// resized first keeps the larger of the two minimum widths.
+    void settleLayout();
+    /// Floats every open dock onto `screen`, side by side, in normal type.
+    void moveDocksTo(const QScreen* screen);
 
     Session* m_session;
     LessonPlayer* m_lessons;
     QMainWindow* m_window;
     QLabel* m_counter;
+    QWidget* m_black;
     QFont m_normalFont;
-    QList<QDockWidget*> m_hiddenDocks; ///< the docks presenter mode hid, shown again on leaving
+    QList<QDockWidget*> m_sideDocks;
+    QByteArray m_dockState;            ///< the docks' layout before presenter mode, back on leaving
+    QRect m_normalGeometry;            ///< the window's place before presenter mode
+    QPointer<QScreen> m_controlScreen; ///< the screen the window was on when presenter mode began
+    QString m_screenChoice;
+    bool m_controlsApart = false;
     bool m_on = false;
 };
 

@@ -51,8 +51,9 @@ DecoderPanel::DecoderPanel(Session* session, QWidget* parent)
 
 void DecoderPanel::setUpLayout()
 {
-    // Two rows, so that presenter-mode type never pushes the window past the screen: the
-    // decoder's input, then the generation stepper and what has been written.
+    // Two rows, so that presenter-mode type never pushes the window past a 1024-pixel screen:
+    // how the decoder is fed, then its input (the target) or the generation stepper and what
+    // has been written.
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->setSpacing(2);
@@ -60,14 +61,15 @@ void DecoderPanel::setUpLayout()
     input->addWidget(m_title);
     input->addWidget(m_generate);
     input->addWidget(m_force);
-    input->addWidget(m_target, 1);
+    input->addStretch(1);
     auto* stepper = new QHBoxLayout;
+    stepper->addWidget(m_target, 2);
     stepper->addWidget(m_previous);
     stepper->addWidget(m_stepLabel);
     stepper->addWidget(m_next);
     stepper->addWidget(m_play);
     stepper->addSpacing(12);
-    stepper->addWidget(m_output, 1);
+    stepper->addWidget(m_output, 3);
     layout->addLayout(input);
     layout->addLayout(stepper);
     QFont bold = m_title->font();

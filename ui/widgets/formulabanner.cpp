@@ -2,6 +2,7 @@
 
 #include "session/session.h"
 #include "session/stages.h"
+#include "widgets/wrappinglabel.h"
 
 #include <QGridLayout>
 #include <QEvent>
@@ -12,7 +13,7 @@ namespace attnlab {
 FormulaBanner::FormulaBanner(Session* session, QWidget* parent)
     : QWidget(parent)
     , m_session(session)
-    , m_step(new QLabel(this))
+    , m_step(new WrappingLabel(this)) // "decoder layer 1 · cross-attention" is long on a small projector
     , m_formula(new QLabel(this))
     , m_shapes(new QLabel(this))
     , m_explanation(new QLabel(this))

@@ -17,6 +17,8 @@ public:
 
     QString formulaText() const;
     QString shapesText() const;
+    /// The label with the formula (its place on screen is checked at small screen sizes).
+    QLabel* formulaLabel() const { return m_formula; }
 
 protected:
     /// A language change writes the step's explanation again.

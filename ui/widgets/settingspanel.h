@@ -23,6 +23,7 @@ public:
     explicit SettingsPanel(Session* session, QWidget* parent = nullptr);
 
     QSpinBox* dModelBox() const { return m_dModel; }
+    QSpinBox* seedBox() const { return m_seed; }
     QComboBox* headsBox() const { return m_heads; }
     QComboBox* maskBox() const { return m_mask; }
     QComboBox* weightsBox() const { return m_weights; }

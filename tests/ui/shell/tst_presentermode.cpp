@@ -1,6 +1,7 @@
 // Presenter mode on a window with docks on both sides: large type and a high-contrast palette,
 // the counter of stages (or of the lesson's steps), the right-hand docks out of the way and
-// back again, the window over the whole screen; leaving gives back what was there.
+// back again, the window over the whole screen; leaving gives back what was there. It says when
+// it starts and ends, trims the lesson panel, and blacks the screen out on demand.
 
 #include "lessons/lessonplayer.h"
 #include "session/session.h"
@@ -8,6 +9,9 @@
 
 #include <QDockWidget>
 #include <QLabel>
+#include <QListWidget>
+#include <QSignalSpy>
+#include <QTextBrowser>
 #include <QMainWindow>
 #include <QScreen>
 #include <QTemporaryDir>
@@ -72,6 +76,61 @@ private slots:
         QVERIFY(left->isVisible());
         QVERIFY(settings->isVisible());
         QVERIFY(!closed->isVisible()); // the user's choice stays
+    }
+
+    void announcesItsStateAndClearsTheLessonPanel()
+    {
+        Session s;
+        QMainWindow w;
+        auto* lessons = new LessonPlayer(&s, &w);
+        w.setCentralWidget(lessons);
+        PresenterMode p(&s, lessons, &w);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QSignalSpy toggled(&p, &PresenterMode::toggled);
+        const auto shown = [lessons] { return lessons->lessonList()->isVisible(); };
+        QVERIFY(shown());
+        p.setOn(true);
+        QCOMPARE(toggled.size(), 1);
+        QCOMPARE(toggled.last().at(0).toBool(), true);
+        // In front of the class the player keeps the steps and the explanation only.
+        QVERIFY(!shown());
+        QVERIFY(lessons->stepList()->isVisible());
+        QVERIFY(lessons->explanation()->isVisible());
+        p.setOn(true);
+        QCOMPARE(toggled.size(), 1); // the same state: no signal
+        p.setOn(false);
+        QCOMPARE(toggled.size(), 2);
+        QCOMPARE(toggled.last().at(0).toBool(), false);
+        QVERIFY(shown());
+    }
+
+    void blackScreenOnlyWhilePresenting()
+    {
+        Session s;
+        QMainWindow w;
+        auto* lessons = new LessonPlayer(&s, &w);
+        PresenterMode p(&s, lessons, &w);
+        w.setCentralWidget(p.counter());
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QSignalSpy changed(&p, &PresenterMode::blackoutChanged);
+        p.setBlackout(true); // not presenting: refused
+        QVERIFY(!p.isBlackedOut());
+        QCOMPARE(changed.size(), 0);
+        p.setOn(true);
+        p.setBlackout(true);
+        QVERIFY(p.isBlackedOut());
+        QCOMPARE(changed.size(), 1);
+        // It covers the whole window, menus and docks included, and follows its size.
+        QCOMPARE(p.blackScreen()->geometry(), w.rect());
+        w.resize(w.width() - 40, w.height() - 30);
+        QCOMPARE(p.blackScreen()->geometry(), w.rect());
+        QCOMPARE(p.blackScreen()->cursor().shape(), Qt::BlankCursor);
+        // Leaving presenter mode ends it.
+        p.setOn(false);
+        QVERIFY(!p.isBlackedOut());
+        QCOMPARE(changed.size(), 2);
     }
 
     void counterFollowsTheStageOrTheLesson()
