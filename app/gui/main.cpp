@@ -9,11 +9,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QFileInfo>
-#include <QPointer>
 #include <QSettings>
-#include <QTimer>
-
-#include <functional>
 
 int main(int argc, char** argv)
 {
@@ -44,40 +40,20 @@ int main(int argc, char** argv)
                                                 : settings.value(QStringLiteral("language"), attnlab::LanguageManager::systemDefault()).toString();
     languages.setLanguage(code);
 
-    // The Session outlives the window: switching the language rebuilds the window around
-    // the same Session, so nothing the user did is lost.
+    // One window for the whole run: a language switch writes every text again in place
+    // (QEvent::LanguageChange), so nothing the user did, and no size or place, changes.
     attnlab::Session session;
-    QPointer<attnlab::MainWindow> window;
-    std::function<void()> openWindow = [&] {
-        window = new attnlab::MainWindow(&session);
-        window->setAttribute(Qt::WA_DeleteOnClose);
+    auto* window = new attnlab::MainWindow(&session);
+    window->setAttribute(Qt::WA_DeleteOnClose);
+    window->setCurrentLanguage(languages.current());
+    window->restoreLayout();
+    QObject::connect(window, &attnlab::MainWindow::languageRequested, &app, [&languages, window](const QString& requested) {
+        if (!languages.setLanguage(requested))
+            return;
+        QSettings().setValue(QStringLiteral("language"), requested);
         window->setCurrentLanguage(languages.current());
-        window->restoreLayout();
-        QObject::connect(window, &attnlab::MainWindow::languageRequested, &app, [&](const QString& requested) {
-            if (!languages.setLanguage(requested))
-                return;
-            QSettings().setValue(QStringLiteral("language"), requested);
-            window->saveLayout();
-            // Replace the window once control is back in the event loop (the request came from
-            // one of its own menus).
-            QTimer::singleShot(0, &app, [&] {
-                const bool presenter = window->isPresenterMode();
-                // A lesson in progress continues, in its twin of the new language when shipped.
-                const QString lessonPath = window->lessonPlayer()->isActive() ? window->lessonPlayer()->currentPath() : QString();
-                const int lessonStep = window->lessonPlayer()->stepIndex();
-                window->setAttribute(Qt::WA_DeleteOnClose, false);
-                delete window;
-                openWindow();
-                if (!lessonPath.isEmpty())
-                    window->lessonPlayer()->openLessonAt(
-                        attnlab::LessonPlayer::shippedTwin(lessonPath, languages.current().startsWith(QStringLiteral("zh")) ? QStringLiteral("zh") : QStringLiteral("en")),
-                        lessonStep);
-                window->setPresenterMode(presenter);
-            });
-        });
-        window->showWithinScreen();
-    };
-    openWindow();
+    });
+    window->showWithinScreen();
     // A sentence on the command line starts fresh; otherwise the last session comes back.
     if (!parser.positionalArguments().isEmpty())
         session.setSentence(parser.positionalArguments().join(QLatin1Char(' ')));

@@ -56,7 +56,6 @@ MainWindow::MainWindow(Session* session, QWidget* parent)
     , m_presenter(new PresenterMode(session, m_lessons, this))
     , m_keys(new StepKeys(this, [this](StepKey key) { return stepKey(key); }))
 {
-    setWindowTitle(tr("Attention Lab"));
     setObjectName(QStringLiteral("MainWindow"));
     buildCentralWidget();
     buildDocks();
@@ -83,7 +82,7 @@ MainWindow::MainWindow(Session* session, QWidget* parent)
     connect(m_settings, &SettingsPanel::saveWeightsRequested, m_files, &FileActions::saveWeightsDialog);
     connect(m_settings, &SettingsPanel::openMaskRequested, m_files, &FileActions::openMaskDialog);
 
-    buildMenus();
+    retranslate(); // the texts, and the menus
     connect(m_keys, &StepKeys::fieldLeft, this, &MainWindow::focusView);
     m_views->showStep();
     showMessages();
@@ -104,7 +103,6 @@ void MainWindow::buildCentralWidget()
     m_sentenceLabel->setBuddy(m_sentence);
     top->addWidget(m_sentenceLabel);
     m_sentence->setText(m_session->sentence());
-    m_sentence->setPlaceholderText(tr("Type a sentence in any language, e.g. \u72D7\u54AC\u4E86\u4EBA or <sos> Je vais bien"));
     m_sentence->setClearButtonEnabled(true);
     m_sentence->setMaxLength(100000);
     top->addWidget(m_sentence, 1);
@@ -220,7 +218,7 @@ void MainWindow::buildMenus()
     QMenu* view = menuBar()->addMenu(tr("&View"));
     buildPresenterMenu(view);
     m_languageMenu = view->addMenu(tr("&Language"));
-    auto* languages = new QActionGroup(this);
+    auto* languages = new QActionGroup(m_languageMenu);
     for (const QString& code : LanguageManager::available()) {
         QAction* a = m_languageMenu->addAction(LanguageManager::nativeName(code));
         a->setCheckable(true);
@@ -265,8 +263,9 @@ void MainWindow::buildPresenterMenu(QMenu* view)
     // With several screens: where presenter mode goes (the controls stay on the other one).
     m_screenMenu = view->addMenu(tr("Presenter &screen"));
     // Queued: when a projector goes, the list of screens has lost it by then.
-    connect(qApp, &QGuiApplication::screenAdded, this, &MainWindow::listScreens, Qt::QueuedConnection);
-    connect(qApp, &QGuiApplication::screenRemoved, this, &MainWindow::listScreens, Qt::QueuedConnection);
+    const auto once = static_cast<Qt::ConnectionType>(Qt::QueuedConnection | Qt::UniqueConnection); // menus are made again on a language change
+    connect(qApp, &QGuiApplication::screenAdded, this, &MainWindow::listScreens, once);
+    connect(qApp, &QGuiApplication::screenRemoved, this, &MainWindow::listScreens, once);
     listScreens();
     view->addSeparator();
 }
@@ -392,9 +391,55 @@ void MainWindow::showStatus(const QString& message, bool isError)
 
 void MainWindow::setCurrentLanguage(const QString& code)
 {
-    m_lessons->setLanguage(code.startsWith(QStringLiteral("zh")) ? QStringLiteral("zh") : QStringLiteral("en"));
+    m_language = code;
+    const QString lessons = code.startsWith(QStringLiteral("zh")) ? QStringLiteral("zh") : QStringLiteral("en");
+    m_lessons->setLanguage(lessons);
+    // A lesson in progress continues at the same step, in its twin of the new language when shipped.
+    if (m_lessons->isActive()) {
+        const QString twin = LessonPlayer::shippedTwin(m_lessons->currentPath(), lessons);
+        if (twin != m_lessons->currentPath())
+            m_lessons->openLessonAt(twin, m_lessons->stepIndex());
+    }
+    tickLanguage();
+}
+
+void MainWindow::tickLanguage()
+{
     for (QAction* a : m_languageMenu->actions())
-        a->setChecked(a->data().toString() == code);
+        a->setChecked(a->data().toString() == m_language);
+}
+
+void MainWindow::changeEvent(QEvent* event)
+{
+    QMainWindow::changeEvent(event);
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
+}
+
+void MainWindow::retranslate()
+{
+    // The one language switch: every widget writes its texts again where it stands (the views,
+    // panels and banners on the same event); nothing is rebuilt, moved or resized.
+    setWindowTitle(tr("Attention Lab"));
+    m_sentence->setPlaceholderText(tr("Type a sentence in any language, e.g. \u72D7\u54AC\u4E86\u4EBA or <sos> Je vais bien"));
+    labelSentence();
+    m_navDock->setWindowTitle(tr("Stages"));
+    m_lessonDock->setWindowTitle(tr("Lessons"));
+    m_settingsDock->setWindowTitle(tr("Settings"));
+    m_inspectorDock->setWindowTitle(tr("How was this computed?"));
+    // The menus are made again: their actions only call slots and hold no state but the
+    // presenter tick and the language tick, which follow.
+    const QList<QMenu*> old = menuBar()->findChildren<QMenu*>(QString(), Qt::FindDirectChildrenOnly);
+    menuBar()->clear();
+    qDeleteAll(old);
+    buildMenus();
+    {
+        const QSignalBlocker block(m_presenterAction);
+        m_presenterAction->setChecked(m_presenter->isOn());
+    }
+    tickLanguage();
+    showMessages();
+    m_presenter->updateCounter();
 }
 
 void MainWindow::saveLayout() const

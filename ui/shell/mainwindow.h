@@ -112,11 +112,14 @@ public:
     void restoreLayout();
     /// Reopens the session saved when the app last closed; a broken one is reported and ignored.
     bool restoreLastSession();
-    /// Ticks the current language in the Language menu.
+    /// The interface language now in force: ticks it in the Language menu and moves a shipped
+    /// lesson in progress to its twin in that language, at the same step. (The texts change on
+    /// QEvent::LanguageChange, which LanguageManager::setLanguage sends.)
     void setCurrentLanguage(const QString& code);
 
 signals:
-    /// The user picked a language in the menu (the application switches and rebuilds the window).
+    /// The user picked a language in the menu (the application installs it; the window and
+    /// everything in it write their texts again in place).
     void languageRequested(const QString& code);
 
 public slots:
@@ -124,6 +127,7 @@ public slots:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void changeEvent(QEvent* event) override;
 
 private:
     void buildCentralWidget();
@@ -139,6 +143,8 @@ private:
     void next();
     void previous();
     void labelSentence();
+    void retranslate();
+    void tickLanguage();
     void showMessages();
     void showError(const QString& message);
     void showStatus(const QString& message, bool isError);
@@ -167,6 +173,7 @@ private:
     QMenu* m_goMenu = nullptr;
     QMenu* m_screenMenu = nullptr;
     QAction* m_presenterAction = nullptr;
+    QString m_language = QStringLiteral("en");
 };
 
 } // namespace attnlab

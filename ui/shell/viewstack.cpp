@@ -5,6 +5,7 @@
 #include "views/registry.h"
 #include "views/stageview.h"
 
+#include <QEvent>
 #include <QStackedWidget>
 
 #include <algorithm>
@@ -41,8 +42,9 @@ ViewStack::ViewStack(Session* session, QWidget* parent)
     for (int i = 0; i < m_stack->count(); ++i)
         m_stack->widget(i)->setMinimumSize(320, 240);
     m_headsView->setMinimumSize(320, 240);
-    addTab(m_stack, tr("Stage"));
-    addTab(m_headsView, tr("All heads"));
+    addTab(m_stack, QString());
+    addTab(m_headsView, QString());
+    retranslate();
     connect(this, &QTabWidget::currentChanged, this, [this](int index) {
         // The tab follows the lesson's view and the lesson's view follows the tab.
         if (index == kHeadsTab && m_session->view() != u"heads")
@@ -74,6 +76,19 @@ void ViewStack::showStep()
     const ViewKind kind = viewKindFor(m_session->stepId(), m_session->view());
     m_stack->setCurrentWidget(pageFor(kind));
     setCurrentIndex(kind == ViewKind::Heads ? kHeadsTab : kStageTab);
+}
+
+void ViewStack::retranslate()
+{
+    setTabText(indexOf(m_stack), tr("Stage"));
+    setTabText(indexOf(m_headsView), tr("All heads"));
+}
+
+void ViewStack::changeEvent(QEvent* event)
+{
+    QTabWidget::changeEvent(event);
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
 }
 
 } // namespace attnlab

@@ -39,7 +39,12 @@ public:
     /// Brings the page and the tab for the Session's step and view to the front.
     void showStep();
 
+protected:
+    void changeEvent(QEvent* event) override;
+
 private:
+    void retranslate();
+
     Session* m_session;
     QStackedWidget* m_stack;
     StageView* m_stageView = nullptr;

@@ -5,10 +5,15 @@
 #include "shell/mainwindow.h"
 #include "session/session.h"
 #include "session/stages.h"
+#include "lessons/lessonplayer.h"
+#include "shell/viewstack.h"
+#include "widgets/settingspanel.h"
 
 #include <QFontDatabase>
 #include <QFontInfo>
 #include <QFontMetrics>
+#include <QComboBox>
+#include <QDockWidget>
 #include <QMenuBar>
 #include <QtTest>
 
@@ -39,6 +44,60 @@ private slots:
         QCOMPARE(stepName(QStringLiteral("weights")), QStringLiteral("Softmax \u2192 weights A"));
         QVERIFY(!languages.setLanguage(QStringLiteral("klingon")));
         QCOMPARE(languages.current(), QStringLiteral("en"));
+    }
+
+    // The one language switch: the same window writes every text again where it stands; its
+    // size, place, sentence, settings and lesson step stay.
+    void theSameWindowSwitchesInPlace()
+    {
+        LanguageManager languages;
+        Session s;
+        MainWindow w(&s);
+        w.setCurrentLanguage(QStringLiteral("en"));
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.lessonPlayer()->openLessonFile(QStringLiteral(":/lessons/en/04-look-ahead-mask.md")));
+        w.lessonPlayer()->goToStep(2);
+        const QRect geometry = w.geometry();
+        const QString sentence = s.sentence();
+        const Config config = s.config();
+        auto* settingsDock = w.findChild<QDockWidget*>(QStringLiteral("SettingsDock"));
+        QCOMPARE(settingsDock->windowTitle(), QStringLiteral("Settings"));
+
+        QVERIFY(languages.setLanguage(QStringLiteral("zh_CN")));
+        w.setCurrentLanguage(languages.current());
+        QCoreApplication::processEvents(); // QEvent::LanguageChange is posted to the window
+        QCOMPARE(w.menuBar()->actions().first()->text(), QStringLiteral("文件(&F)"));
+        QCOMPARE(w.findChild<QDockWidget*>(QStringLiteral("StagesDock"))->windowTitle(), QStringLiteral("阶段导航"));
+        QCOMPARE(w.findChild<ViewStack*>()->tabText(1), QStringLiteral("所有头"));
+        QCOMPARE(w.findChild<SettingsPanel*>()->maskBox()->itemText(0), QStringLiteral("无"));
+        QCOMPARE(w.geometry(), geometry);
+        QCOMPARE(s.sentence(), sentence);
+        QCOMPARE(s.config(), config);
+        // The lesson goes on in its Chinese twin, at the same step.
+        QCOMPARE(w.lessonPlayer()->currentPath(), QStringLiteral(":/lessons/zh/04-look-ahead-mask.md"));
+        QCOMPARE(w.lessonPlayer()->stepIndex(), 2);
+        // The Language menu ticks the new language; the menus work (Go ▸ Next step steps).
+        QMenu* view = w.menuBar()->actions().at(1)->menu();
+        QAction* chinese = nullptr;
+        for (QAction* a : view->actions()) {
+            if (a->menu() && !a->menu()->actions().isEmpty() && a->menu()->actions().first()->data().isValid()) {
+                for (QAction* l : a->menu()->actions())
+                    if (l->data().toString() == u"zh_CN")
+                        chinese = l;
+            }
+        }
+        QVERIFY(chinese && chinese->isChecked());
+        QAction* go = w.menuBar()->actions().at(2);
+        go->menu()->actions().first()->trigger();
+        QCOMPARE(w.lessonPlayer()->stepIndex(), 3);
+
+        QVERIFY(languages.setLanguage(QStringLiteral("en")));
+        w.setCurrentLanguage(languages.current());
+        QCoreApplication::processEvents();
+        QCOMPARE(w.menuBar()->actions().first()->text(), QStringLiteral("&File"));
+        QCOMPARE(settingsDock->windowTitle(), QStringLiteral("Settings"));
+        QCOMPARE(w.menuBar()->actions().size(), 3); // File, View, Go: made again, not added to
     }
 
     void everyMessageIsTranslated()
