@@ -115,8 +115,7 @@ void LessonPlayer::changeEvent(QEvent* event)
     if (event->type() != QEvent::LanguageChange)
         return;
     retranslate();
-    if (isActive())
-        showStep(); // the counter and notes
+    showStep(); // the counter, the notes, the text without a lesson
 }
 
 void LessonPlayer::setLanguage(const QString& language)

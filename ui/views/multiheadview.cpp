@@ -65,7 +65,7 @@ MultiHeadView::MultiHeadView(Session* session, QWidget* parent)
     : SessionView(session, parent)
     , m_stack(new QStackedWidget(this))
     , m_headsCaption(new QLabel(this))
-    , m_shared(new QCheckBox(tr("Shared colour scale"), this))
+    , m_shared(new QCheckBox(this))
     , m_grid(new QWidget(this))
     , m_gridLayout(new QGridLayout(m_grid))
     , m_concatCaption(new QLabel(this))
@@ -83,8 +83,6 @@ MultiHeadView::MultiHeadView(Session* session, QWidget* parent)
     auto* top = new QHBoxLayout;
     m_headsCaption->setWordWrap(true);
     top->addWidget(m_headsCaption, 1);
-    m_shared->setToolTip(tr("Give every head the same colour range (the largest |value| over all heads), "
-                            "so colours compare across heads"));
     top->addWidget(m_shared);
     headsLayout->addLayout(top);
     m_gridLayout->setContentsMargins(0, 0, 0, 0);
@@ -99,13 +97,11 @@ MultiHeadView::MultiHeadView(Session* session, QWidget* parent)
     concatLayout->addWidget(m_concatCaption);
     auto* row = new QHBoxLayout;
     row->addWidget(m_concat, 1);
-    m_times->setText(tr("× W_Oᵀ + b_O\n→"));
     m_times->setAlignment(Qt::AlignCenter);
     QFont big = font();
     big.setPointSizeF(font().pointSizeF() * 1.5);
     big.setBold(true);
     m_times->setFont(big);
-    m_times->setToolTip(tr("O = C·W_Oᵀ + b_O: the output projection mixes the heads' features"));
     row->addWidget(m_times);
     row->addWidget(m_output, 1);
     concatLayout->addLayout(row, 1);
@@ -128,6 +124,7 @@ MultiHeadView::MultiHeadView(Session* session, QWidget* parent)
     });
     connect(session, &Session::headChanged, this, &MultiHeadView::updateHighlight);
     connect(session, &Session::selectionChanged, this, &MultiHeadView::updateSelection);
+    retranslate();
     refresh();
 }
 
@@ -486,6 +483,15 @@ void MultiHeadView::decorateConcat()
         outline->setPen(QPen(palette().color(QPalette::Text), 3));
         outline->setBrush(Qt::NoBrush);
     }
+}
+
+void MultiHeadView::retranslate()
+{
+    m_shared->setText(tr("Shared colour scale"));
+    m_shared->setToolTip(tr("Give every head the same colour range (the largest |value| over all heads), "
+                            "so colours compare across heads"));
+    m_times->setText(tr("× W_Oᵀ + b_O\n→"));
+    m_times->setToolTip(tr("O = C·W_Oᵀ + b_O: the output projection mixes the heads' features"));
 }
 
 } // namespace attnlab

@@ -96,6 +96,7 @@ private:
     void decorateConcat();
     void resizeEvent(QResizeEvent* event) override;
     void applyPalette() override;
+    void retranslate() override;
     void showEvent(QShowEvent* event) override;
     void recheckCellValuesLater();
 

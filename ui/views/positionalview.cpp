@@ -81,6 +81,7 @@ PositionalEncodingView::PositionalEncodingView(Session* session, QWidget* parent
     plots->addLayout(right, 5);
     root->addLayout(plots, 1);
     setUpCurvesPlot();
+    retranslate();
     applyFonts();
 
     // The sentence markers and P = 0 notes go again whenever the heatmaps redraw (which removes items).
@@ -100,19 +101,16 @@ PositionalEncodingView::PositionalEncodingView(Session* session, QWidget* parent
 void PositionalEncodingView::setUpControls(QVBoxLayout* root)
 {
     auto* controls = new QHBoxLayout;
-    auto* kindLabel = new QLabel(tr("Encoding:"), this);
-    kindLabel->setBuddy(m_kind);
-    controls->addWidget(kindLabel);
-    m_kind->addItem(tr("sinusoidal (sin/cos)"), kindName(PositionalEncoding::Sinusoidal));
-    m_kind->addItem(tr("learned (seeded table)"), kindName(PositionalEncoding::Learned));
-    m_kind->addItem(tr("none"), kindName(PositionalEncoding::None));
-    m_kind->setToolTip(tr("How positions are added to the token embeddings: X = E·√d_model + P"));
+    m_kindLabel = new QLabel(this);
+    m_kindLabel->setBuddy(m_kind);
+    controls->addWidget(m_kindLabel);
+    for (const PositionalEncoding p : {PositionalEncoding::Sinusoidal, PositionalEncoding::Learned, PositionalEncoding::None})
+        m_kind->addItem(QString(), kindName(p));
     controls->addWidget(m_kind);
     controls->addSpacing(16);
-    auto* dimsLabel = new QLabel(tr("Curves for dimensions:"), this);
-    dimsLabel->setBuddy(m_dimsEdit);
-    controls->addWidget(dimsLabel);
-    m_dimsEdit->setToolTip(tr("Dimension numbers separated by commas, e.g. 0, 1, 8, 16 (at most %1)").arg(kMaxCurves));
+    m_dimsLabel = new QLabel(this);
+    m_dimsLabel->setBuddy(m_dimsEdit);
+    controls->addWidget(m_dimsLabel);
     m_dimsEdit->setMaximumWidth(fontMetrics().horizontalAdvance(QStringLiteral("0, 1, 10, 11, 20, 21")) + 24);
     controls->addWidget(m_dimsEdit);
     m_message->setWordWrap(true);
@@ -126,9 +124,8 @@ void PositionalEncodingView::setUpCurvesPlot()
 {
     // Curves: x = position, y = PE value; a title row above and the legend under the plot.
     m_curves->plotLayout()->insertRow(0);
-    m_curves->plotLayout()->addElement(0, 0, new QCPTextElement(m_curves, tr("Columns of P across positions")));
-    m_curves->xAxis->setLabel(tr("position"));
-    m_curves->yAxis->setLabel(tr("PE value"));
+    m_curvesTitle = new QCPTextElement(m_curves);
+    m_curves->plotLayout()->addElement(0, 0, m_curvesTitle);
     m_curves->yAxis->setRange(-1.15, 1.15); // every encoding here lies in [-1, 1]: a fixed, honest range
     m_curves->legend->setVisible(true);
     m_curves->axisRect()->insetLayout()->take(m_curves->legend);
@@ -424,6 +421,20 @@ void PositionalEncodingView::drawCurves()
         m_curves->legend->item(i)->setFont(font());
     m_curves->xAxis->setRange(-0.5, positions - 0.5);
     m_curves->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void PositionalEncodingView::retranslate()
+{
+    m_kindLabel->setText(tr("Encoding:"));
+    const QStringList kinds{tr("sinusoidal (sin/cos)"), tr("learned (seeded table)"), tr("none")};
+    for (int i = 0; i < kinds.size(); ++i)
+        m_kind->setItemText(i, kinds[i]);
+    m_kind->setToolTip(tr("How positions are added to the token embeddings: X = E·√d_model + P"));
+    m_dimsLabel->setText(tr("Curves for dimensions:"));
+    m_dimsEdit->setToolTip(tr("Dimension numbers separated by commas, e.g. 0, 1, 8, 16 (at most %1)").arg(kMaxCurves));
+    m_curvesTitle->setText(tr("Columns of P across positions"));
+    m_curves->xAxis->setLabel(tr("position"));
+    m_curves->yAxis->setLabel(tr("PE value"));
 }
 
 } // namespace attnlab

@@ -18,6 +18,7 @@
 #include <vector>
 
 class QComboBox;
+class QCPTextElement;
 class QCustomPlot;
 class QLabel;
 class QLineEdit;
@@ -61,6 +62,7 @@ private:
     void setUpControls(QVBoxLayout* root);
     void setUpCurvesPlot();
     void refresh() override;
+    void retranslate() override;
     bool drawTables(int positions);
     void followDimensions(int oldDModel);
     void writeCaption(int positions);
@@ -74,6 +76,9 @@ private:
     void applyFonts() override;
 
     QComboBox* m_kind;
+    QLabel* m_kindLabel = nullptr;
+    QLabel* m_dimsLabel = nullptr;
+    QCPTextElement* m_curvesTitle = nullptr;
     QLineEdit* m_dimsEdit;
     QLabel* m_message;
     QLabel* m_caption;

@@ -17,7 +17,7 @@ namespace attnlab {
 StageView::StageView(Session* session, QWidget* parent)
     : SessionView(session, parent)
     , m_matrixChoice(new QComboBox(this))
-    , m_shared(new QCheckBox(tr("Same colour scale for all heads"), this))
+    , m_shared(new QCheckBox(this))
     , m_shape(new QLabel(this))
     , m_heatmap(new HeatmapView(this))
 {
@@ -31,7 +31,7 @@ StageView::StageView(Session* session, QWidget* parent)
     layout->addWidget(m_heatmap, 1);
     m_matrixChoice->setFocusPolicy(Qt::NoFocus);
     m_shared->setFocusPolicy(Qt::NoFocus);
-    m_shared->setToolTip(tr("Compare heads fairly: one colour range for every head of this stage"));
+    retranslate();
 
     connect(m_heatmap, &HeatmapView::cellClicked, session, &Session::selectCell);
     connect(session, &Session::selectionChanged, m_heatmap, &HeatmapView::setSelectedCell);
@@ -98,6 +98,12 @@ void StageView::refresh()
     m_heatmap->setSelectedCell(session()->selectedRow(), session()->selectedColumn());
     m_heatmap->setHighlight(session()->highlight());
     m_heatmap->setMatrix(m, m_title, scale);
+}
+
+void StageView::retranslate()
+{
+    m_shared->setText(tr("Same colour scale for all heads"));
+    m_shared->setToolTip(tr("Compare heads fairly: one colour range for every head of this stage"));
 }
 
 } // namespace attnlab

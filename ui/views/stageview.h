@@ -31,6 +31,7 @@ public:
 
 private:
     void refresh() override;
+    void retranslate() override;
 
     QComboBox* m_matrixChoice;
     QCheckBox* m_shared;

@@ -5,6 +5,7 @@
 
 #include <QComboBox>
 #include <QGridLayout>
+#include <QEvent>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
@@ -269,6 +270,13 @@ void StageNavigator::syncHeads()
     m_head->setRange(1, m_session->config().heads);
     m_head->setValue(m_session->head() + 1);
     m_head->setSuffix(tr(" of %1").arg(m_session->config().heads));
+}
+
+void StageNavigator::changeEvent(QEvent* event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::LanguageChange)
+        retranslate();
 }
 
 } // namespace attnlab

@@ -38,6 +38,10 @@ public:
     /// Starts or stops auto-play (one step every speed-slider seconds, stopping at the end).
     void setPlaying(bool playing);
 
+protected:
+    /// A language change writes the list, the labels and the buttons again.
+    void changeEvent(QEvent* event) override;
+
 private:
     void syncStep();
     void syncHeads();

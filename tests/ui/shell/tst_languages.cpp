@@ -12,7 +12,10 @@
 #include <QFontDatabase>
 #include <QFontInfo>
 #include <QFontMetrics>
+#include <QAbstractButton>
 #include <QComboBox>
+#include <QLabel>
+#include <QTabBar>
 #include <QDockWidget>
 #include <QMenuBar>
 #include <QtTest>
@@ -98,6 +101,53 @@ private slots:
         QCOMPARE(w.menuBar()->actions().first()->text(), QStringLiteral("&File"));
         QCOMPARE(settingsDock->windowTitle(), QStringLiteral("Settings"));
         QCOMPARE(w.menuBar()->actions().size(), 3); // File, View, Go: made again, not added to
+    }
+
+    // Switching in place leaves no text behind: every label, button, tab, dock title and
+    // combo item reads as in a window made in the new language from the start.
+    void nothingStaysInTheOldLanguage()
+    {
+        LanguageManager languages;
+        Session s;
+        MainWindow switched(&s);
+        switched.show();
+        QVERIFY(languages.setLanguage(QStringLiteral("zh_CN")));
+        QCoreApplication::processEvents();
+        MainWindow fresh(&s);
+        fresh.show();
+        QCoreApplication::processEvents();
+        const auto texts = [](const QWidget& w) {
+            QStringList out;
+            // What is on screen: a hidden view writes its captions again when it is shown.
+            for (const QWidget* o : w.findChildren<QWidget*>()) {
+                if (!o->isVisible())
+                    continue;
+                if (const auto* l = qobject_cast<const QLabel*>(o); l && !l->text().isEmpty())
+                    out << QStringLiteral("label: ") + l->text();
+                else if (const auto* b = qobject_cast<const QAbstractButton*>(o); b && !b->text().isEmpty())
+                    out << QStringLiteral("button: ") + b->text() + QStringLiteral(" | ") + b->toolTip();
+                else if (const auto* d = qobject_cast<const QDockWidget*>(o))
+                    out << QStringLiteral("dock: ") + d->windowTitle();
+                else if (const auto* t = qobject_cast<const QTabBar*>(o)) {
+                    for (int i = 0; i < t->count(); ++i)
+                        out << QStringLiteral("tab: ") + t->tabText(i);
+                } else if (const auto* c = qobject_cast<const QComboBox*>(o)) {
+                    for (int i = 0; i < c->count(); ++i)
+                        out << QStringLiteral("item: ") + c->itemText(i);
+                }
+            }
+            out.sort();
+            return out;
+        };
+        const QStringList a = texts(switched);
+        const QStringList b = texts(fresh);
+        QStringList onlyInSwitched;
+        for (const QString& t : a)
+            if (!b.contains(t))
+                onlyInSwitched << t;
+        QVERIFY2(onlyInSwitched.isEmpty(), qPrintable(onlyInSwitched.join(QLatin1Char('\n'))));
+        QCOMPARE(a.size(), b.size());
+        languages.setLanguage(QStringLiteral("en"));
     }
 
     void everyMessageIsTranslated()
