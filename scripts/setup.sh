@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs everything Attention Lab needs from Debian 12's packages: the compiler and build
 # tools, Qt 6, QCustomPlot (Qt 6 build), Eigen, nlohmann-json, Google Benchmark, a Chinese
-# font and Xvfb. Idempotent: when everything is installed it returns at once.
+# font, Xvfb, and the tools that make and check the Debian package. Idempotent: when
+# everything is installed it returns at once.
 set -euo pipefail
 
 packages=(
@@ -9,6 +10,8 @@ packages=(
     qt6-base-dev qt6-svg-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
     libqcustomplot-dev libeigen3-dev nlohmann-json3-dev libbenchmark-dev
     qt6-translations-l10n fonts-noto-cjk xvfb xauth
+    # the Debian package (scripts/package.sh) and the checks of its files (the install_tree test)
+    dpkg-dev desktop-file-utils appstream man-db
 )
 
 missing=()

@@ -1,0 +1,98 @@
+# The man pages (docs/man/) describe the programs as they are: every option and command that
+# `attention-lab-cli help` and `attention-lab --help` print is in the page, every option the
+# page describes is one the program has (in its help, or for the command line's --help and -h,
+# an option its source reads), and the page's version is the project's.
+# Run by CTest: cmake -DCLI=... -DGUI=... -DSOURCE_DIR=... -DVERSION=... -P man_pages.cmake
+
+include("${CMAKE_CURRENT_LIST_DIR}/script_checks.cmake")
+require_arguments(man_pages.cmake CLI GUI SOURCE_DIR VERSION)
+
+# The options in a help text: --long ones, and -x ones standing alone ("-o FILE", "-h, --help").
+function(help_options out text)
+    string(REGEX MATCHALL "--[a-z][a-z0-9-]*" long "${text}")
+    string(REGEX MATCHALL "[ ,[]-[a-zA-Z][] ,\n]" short "${text}")
+    list(TRANSFORM short REPLACE "^[ ,[](-[a-zA-Z]).*" "\\1")
+    set(all ${long} ${short})
+    list(REMOVE_DUPLICATES all)
+    set(${out} ${all} PARENT_SCOPE)
+endfunction()
+
+# The options a man page describes: \-\-long\-name and \-x written with troff's minus sign.
+function(page_options out page)
+    set(long_pattern "\\\\-\\\\-[a-z][a-z0-9]*(\\\\-[a-z0-9]+)*")
+    string(REGEX MATCHALL "${long_pattern}" long "${page}")
+    string(REGEX REPLACE "${long_pattern}" "" rest "${page}")
+    string(REGEX MATCHALL "\\\\-[a-zA-Z]([^a-zA-Z0-9]|$)" short "${rest}")
+    set(all)
+    foreach(o IN LISTS long short)
+        string(REPLACE "\\-" "-" o "${o}")
+        string(REGEX REPLACE "[^a-zA-Z0-9-]$" "" o "${o}")
+        list(APPEND all "${o}")
+    endforeach()
+    list(REMOVE_DUPLICATES all)
+    set(${out} ${all} PARENT_SCOPE)
+endfunction()
+
+# `known`: the options the program reads, a superset of those its help lists.
+function(check_page program page_file help known)
+    file(READ "${page_file}" page)
+    help_options(from_help "${help}")
+    page_options(from_page "${page}")
+    foreach(o IN LISTS from_help)
+        if(NOT o IN_LIST from_page)
+            fail("man_pages: ${program} has the option ${o}, which ${page_file} does not describe")
+        endif()
+    endforeach()
+    foreach(o IN LISTS from_page)
+        if(NOT o IN_LIST known)
+            fail("man_pages: ${page_file} describes ${o}, which '${program} --help' does not list")
+        endif()
+    endforeach()
+    string(REGEX MATCH "\n\\.TH [^\n]* \"Attention Lab ([^\"]*)\"" ignored "${page}")
+    if(NOT CMAKE_MATCH_1 STREQUAL VERSION)
+        fail("man_pages: ${page_file} is for version '${CMAKE_MATCH_1}', the project is ${VERSION}")
+    endif()
+    set(failures ${failures} PARENT_SCOPE)
+endfunction()
+
+execute_process(COMMAND "${CLI}" help RESULT_VARIABLE rc OUTPUT_VARIABLE cli_help)
+if(NOT rc STREQUAL "0")
+    message(FATAL_ERROR "man_pages: '${CLI} help' exited with ${rc}")
+endif()
+# The command line's source reads its options as string literals: "--output", "-o".
+file(GLOB cli_sources "${SOURCE_DIR}/app/cli/*.cpp")
+set(cli_known)
+foreach(source IN LISTS cli_sources)
+    file(READ "${source}" code)
+    string(REGEX MATCHALL "\"--?[a-z][a-z0-9-]*\"" literals "${code}")
+    list(TRANSFORM literals REPLACE "\"" "")
+    list(APPEND cli_known ${literals})
+endforeach()
+help_options(cli_help_options "${cli_help}")
+list(APPEND cli_known ${cli_help_options})
+set(man_dir "${SOURCE_DIR}/docs/man")
+check_page(attention-lab-cli "${man_dir}/attention-lab-cli.1" "${cli_help}" "${cli_known}")
+# Every command of the usage ("  trace      compute ...") has its entry under COMMANDS.
+file(READ "${man_dir}/attention-lab-cli.1" cli_page)
+string(REGEX MATCH "Commands:\n(.*)\n\n" ignored "${cli_help}")
+string(REGEX MATCHALL "\n  [a-z]+  " commands "\n${CMAKE_MATCH_1}")
+list(LENGTH commands command_count)
+if(command_count LESS 4)
+    fail("man_pages: found ${command_count} commands in the usage of ${CLI}; expected trace, export, lesson, generate, help")
+endif()
+foreach(c IN LISTS commands)
+    string(STRIP "${c}" c)
+    if(NOT cli_page MATCHES "\\.SH COMMANDS\n.*\n\\.B[R]? ${c}[ \n]")
+        fail("man_pages: the command '${c}' has no entry under COMMANDS in attention-lab-cli.1")
+    endif()
+endforeach()
+
+execute_process(COMMAND "${CMAKE_COMMAND}" -E env QT_QPA_PLATFORM=offscreen "${GUI}" --help
+                RESULT_VARIABLE rc OUTPUT_VARIABLE gui_help ERROR_QUIET)
+if(NOT rc STREQUAL "0")
+    message(FATAL_ERROR "man_pages: '${GUI} --help' exited with ${rc}")
+endif()
+help_options(gui_known "${gui_help}")
+check_page(attention-lab "${man_dir}/attention-lab.1" "${gui_help}" "${gui_known}")
+
+finish(man_pages "every option of both programs is in its man page, and no other")
