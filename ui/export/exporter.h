@@ -76,6 +76,12 @@ ExportResult exportWidget(QWidget* widget, const ExportOptions& options, const Q
 ExportResult exportMatrix(const LabeledMatrix& m, const QString& title, HeatmapView::Scale scale,
                           const ExportOptions& options, const QString& path);
 
+/// Writes `bytes` to `path` with writeFileAtomically (engine/io/fileio.h: a temporary file in
+/// the same folder, flushed to the disk, renamed over `path`), the one way every file of the
+/// studio and the command line is written. Returns an empty string, or why it failed in the
+/// interface's language ("cannot write '/x/a.png': … (the folder '/x' does not exist)").
+QString saveBytes(const QString& path, const QByteArray& bytes);
+
 /// `m` as CSV (RFC 4180): a header row with the matrix name, then the column labels; each row
 /// starts with its row label. Fields with a comma, quote, line break or outer space are quoted,
 /// quotes doubled. Numbers are float32 in the shortest form that reads back exactly; non-finite

@@ -1,5 +1,6 @@
 #include "lessons/deck.h"
 
+#include "export/exporter.h"
 #include "lessons/stepnotes.h"
 #include "views/heatmapview.h"
 #include "views/registry.h"
@@ -12,13 +13,13 @@
 
 #include <QAbstractTextDocumentLayout>
 #include <QApplication>
+#include <QBuffer>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QImage>
 #include <QPainter>
 #include <QPdfWriter>
-#include <QSaveFile>
 #include <QTextDocument>
 
 #include <algorithm>
@@ -217,12 +218,11 @@ DeckResult renderPdfDeck(const Lesson& lesson, const QString& output, Session& s
 {
     DeckResult result;
     const int count = static_cast<int>(lesson.steps.size());
-    QSaveFile file(output);
-    if (!file.open(QIODevice::WriteOnly)) {
-        result.error = DeckText::tr("cannot write '%1': %2").arg(output, file.errorString());
-        return result;
-    }
-    QPdfWriter pdf(&file);
+    QByteArray bytes;
+    QBuffer file(&bytes);
+    file.open(QIODevice::WriteOnly);
+    auto pdfWriter = std::make_unique<QPdfWriter>(&file);
+    QPdfWriter& pdf = *pdfWriter;
     pdf.setResolution(96); // one page = 1600 × 900 logical pixels
     pdf.setPageSize(QPageSize(QSizeF(kPageWidth * 0.75, kPageHeight * 0.75), QPageSize::Point));
     pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
@@ -232,14 +232,12 @@ DeckResult renderPdfDeck(const Lesson& lesson, const QString& output, Session& s
     for (int i = 0; i < count; ++i) {
         if (progress && !progress(i, count)) {
             painter.end();
-            file.cancelWriting();
             result.error = DeckText::tr("cancelled");
             return result;
         }
         const QString failed = applyStep(session, lesson.steps[static_cast<std::size_t>(i)], i);
         if (!failed.isEmpty()) {
             painter.end();
-            file.cancelWriting();
             result.error = failed;
             return result;
         }
@@ -248,10 +246,10 @@ DeckResult renderPdfDeck(const Lesson& lesson, const QString& output, Session& s
         drawStep(painter, lesson, i, session, result.notes);
     }
     painter.end();
-    if (!file.commit()) {
-        result.error = DeckText::tr("cannot write '%1': %2").arg(output, file.errorString());
+    pdfWriter.reset(); // the writer finishes the file when it goes
+    // Nothing reaches the disk until the deck is whole: an earlier deck survives any failure.
+    if (result.error = saveBytes(output, bytes); !result.error.isEmpty())
         return result;
-    }
     result.files << output;
     result.pages = count;
     result.ok = true;
@@ -296,11 +294,15 @@ DeckResult renderPngDeck(const Lesson& lesson, const QString& output, int dpi, S
         }
         const QString name = QStringLiteral("%1-%2.png").arg(i + 1, 2, 10, QLatin1Char('0')).arg(slug(step.title));
         const QString path = QDir(output).filePath(name);
-        QSaveFile file(path);
-        if (!file.open(QIODevice::WriteOnly) || !image.save(&file, "PNG") || !file.commit()) {
-            result.error = DeckText::tr("cannot write '%1': %2").arg(path, file.errorString());
+        QByteArray bytes;
+        QBuffer buffer(&bytes);
+        buffer.open(QIODevice::WriteOnly);
+        if (!image.save(&buffer, "PNG")) {
+            result.error = DeckText::tr("cannot write '%1': %2").arg(path, DeckText::tr("the picture could not be encoded"));
             return result;
         }
+        if (result.error = saveBytes(path, bytes); !result.error.isEmpty())
+            return result;
         result.files << path;
         ++result.pages;
     }
