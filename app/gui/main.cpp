@@ -4,12 +4,24 @@
 #include "shell/languages.h"
 #include "lessons/lessonplayer.h"
 #include "shell/mainwindow.h"
+#include "session/autosave.h"
 #include "session/session.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QFileInfo>
 #include <QSettings>
+
+namespace {
+
+/// The lesson named on the command line: a file, or else a shipped one ("zh/04-look-ahead-mask").
+QString lessonFile(const QString& given)
+{
+    const QString shipped = QStringLiteral(":/lessons/") + given + (given.endsWith(QStringLiteral(".md")) ? QString() : QStringLiteral(".md"));
+    return !QFileInfo::exists(given) && QFileInfo::exists(shipped) ? shipped : given;
+}
+
+} // namespace
 
 int main(int argc, char** argv)
 {
@@ -43,8 +55,11 @@ int main(int argc, char** argv)
     // One window for the whole run: a language switch writes every text again in place
     // (QEvent::LanguageChange), so nothing the user did, and no size or place, changes.
     attnlab::Session session;
+    // Saved a moment after each change; a clean quit deletes it, a crash leaves it to restore.
+    attnlab::Autosave autosave(&session);
     auto* window = new attnlab::MainWindow(&session);
     window->setAttribute(Qt::WA_DeleteOnClose);
+    window->setAutosave(&autosave);
     window->setCurrentLanguage(languages.current());
     window->restoreLayout();
     QObject::connect(window, &attnlab::MainWindow::languageRequested, &app, [&languages, window](const QString& requested) {
@@ -54,18 +69,14 @@ int main(int argc, char** argv)
         window->setCurrentLanguage(languages.current());
     });
     window->showWithinScreen();
-    // A sentence on the command line starts fresh; otherwise the last session comes back.
+    // A sentence on the command line starts fresh; otherwise the work a crash left is offered,
+    // or the last session comes back.
     if (!parser.positionalArguments().isEmpty())
         session.setSentence(parser.positionalArguments().join(QLatin1Char(' ')));
     else
         window->restoreLastSession();
-    if (parser.isSet(lesson)) {
-        QString path = parser.value(lesson);
-        const QString shipped = QStringLiteral(":/lessons/") + path + (path.endsWith(QStringLiteral(".md")) ? QString() : QStringLiteral(".md"));
-        if (!QFileInfo::exists(path) && QFileInfo::exists(shipped))
-            path = shipped;
-        window->lessonPlayer()->openLessonFile(path); // a broken file is reported in the lesson panel
-    }
+    if (parser.isSet(lesson))
+        window->lessonPlayer()->openLessonFile(lessonFile(parser.value(lesson))); // a broken file is reported in the lesson panel
     if (parser.isSet(presenter))
         window->setPresenterMode(true);
     return QApplication::exec();

@@ -119,6 +119,32 @@ Message targetWithoutDecoder()
     return {"target_without_decoder", {}, "this model is an encoder stack without a decoder: a target does not apply"};
 }
 
+Message cannotWrite(const std::string& path, const std::string& reason, const std::string& subject, const std::string& system)
+{
+    // The system's words first (scripts match them), then what they mean here.
+    std::string why;
+    if (reason == "no_folder")
+        why = "the folder '" + subject + "' does not exist";
+    else if (reason == "not_a_folder")
+        why = "'" + subject + "' is a file, not a folder";
+    else if (reason == "read_only")
+        why = "the folder '" + subject + "' is on a read-only file system";
+    else if (reason == "no_permission")
+        why = "you have no permission to write in the folder '" + subject + "'";
+    else if (reason == "disk_full")
+        why = "the disk is full; an earlier file of that name is unchanged";
+    else if (reason == "in_the_way")
+        why = "a folder '" + subject + "' is where the temporary file must go";
+    std::string text = "cannot write '" + path + "': ";
+    if (reason == "is_folder")
+        text += "it is a directory";
+    else if (why.empty())
+        text += system;
+    else
+        text += system + " (" + why + ")";
+    return {"cannot_write", {path, reason, subject, system}, text};
+}
+
 } // namespace messages
 
 std::vector<std::string> texts(const std::vector<Message>& messages)

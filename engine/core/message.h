@@ -21,20 +21,36 @@ struct Message {
     bool operator==(const Message&) const = default;
 };
 
-/// A request the engine refuses, with its Message: a std::invalid_argument whose what() is the
-/// English text, so callers that only print errors need not know it.
-class Error : public std::invalid_argument {
+/// The Message an exception carries, whatever the standard exception it is.
+class CarriesMessage {
 public:
-    explicit Error(Message message)
-        : std::invalid_argument(message.text)
-        , m_message(std::move(message))
+    const Message& message() const { return m_message; }
+
+protected:
+    explicit CarriesMessage(Message message)
+        : m_message(std::move(message))
     {
     }
-    const Message& message() const { return m_message; }
+    ~CarriesMessage() = default;
 
 private:
     Message m_message;
 };
+
+/// A standard exception `Base` with a Message: what() is the English text, so callers that only
+/// print errors need not know it; the interface writes the message in its language.
+template <class Base>
+class MessageError : public Base, public CarriesMessage {
+public:
+    explicit MessageError(Message message)
+        : Base(message.text)
+        , CarriesMessage(std::move(message))
+    {
+    }
+};
+
+/// A request the engine refuses: a std::invalid_argument with its Message.
+using Error = MessageError<std::invalid_argument>;
 
 namespace messages {
 
@@ -76,6 +92,17 @@ Message noModelFile();
 Message noOutputHead();
 /// target_without_decoder: a target was given to an encoder stack. No arguments.
 Message targetWithoutDecoder();
+
+// --- Files (thrown as FileError, io/fileio.h) ---
+
+/// cannot_write {path, reason, subject, system}: a file could not be written; an earlier file at
+/// `path` is unchanged. `reason` says why, `subject` names the path it is about:
+/// "no_folder" (the folder `subject` does not exist), "not_a_folder" (`subject` is a file, not a
+/// folder), "read_only" (the folder `subject` is on a read-only file system), "no_permission"
+/// (no permission to write in the folder `subject`), "disk_full", "is_folder" (`path` itself is
+/// a folder), "in_the_way" (the folder `subject` is where the temporary file must go), or
+/// "other"; `system` is the system's own words (strerror), empty for "is_folder".
+Message cannotWrite(const std::string& path, const std::string& reason, const std::string& subject, const std::string& system);
 
 } // namespace messages
 

@@ -1,5 +1,8 @@
 #pragma once
-/// Whole-file reads and crash-safe writes, shared by every file format of the engine.
+/// Whole-file reads and crash-safe writes, shared by every file the program writes: sessions,
+/// exports, weights, models, traces and lesson decks.
+
+#include "core/message.h"
 
 #include <cstdint>
 #include <stdexcept>
@@ -9,24 +12,43 @@
 
 namespace attnlab {
 
-/// A file that cannot be read or written. what() is the whole message ("cannot open 'a.md':
-/// No such file or directory"); reason() is the part after the file's name, for callers that
-/// name the file themselves.
-class FileError : public std::runtime_error {
+/// A file that cannot be read or written: a std::runtime_error with its Message (a write's is
+/// messages::cannotWrite, translated by the studio). what() is the whole English message
+/// ("cannot open 'a.md': No such file or directory"); reason() is the part after the file's
+/// name, for callers that name the file themselves.
+class FileError : public MessageError<std::runtime_error> {
 public:
+    /// A write that failed (messages::cannotWrite): its reason is what follows the file's name.
+    explicit FileError(Message message)
+        : MessageError(std::move(message))
+        , m_reason(afterName(this->message()))
+    {
+    }
+    /// A read that failed: the whole message and the reason in it.
     FileError(const std::string& message, std::string reason)
-        : std::runtime_error(message)
+        : MessageError(Message{"cannot_read", {}, message})
         , m_reason(std::move(reason))
     {
     }
     const std::string& reason() const { return m_reason; }
 
 private:
+    static std::string afterName(const Message& m)
+    {
+        const std::string prefix = m.args.empty() ? std::string() : "cannot write '" + m.args.front() + "': ";
+        return !prefix.empty() && m.text.rfind(prefix, 0) == 0 ? m.text.substr(prefix.size()) : m.text;
+    }
+
     std::string m_reason;
 };
 
-/// Writes `bytes` to `path` through a temporary file and a rename, so an earlier file at
-/// `path` survives any failure. Throws FileError with the reason.
+/// Writes `bytes` to `path` so that `path` holds either its earlier content or all of `bytes`,
+/// whatever happens (a full disk, a kill, a power cut): the bytes go to `path` + ".part" in the
+/// same folder, are flushed to the disk (fsync), and the file is renamed over `path`; the folder
+/// is flushed too. A failure removes the temporary file. A file that is replaced keeps its
+/// permissions; a new one gets the usual ones (0666 less the umask). Writers of the same path
+/// take turns (a lock on the temporary file). Throws FileError saying why: the folder does not
+/// exist, a file is in the way, the folder is read-only or not ours, the disk is full.
 void writeFileAtomically(const std::string& path, std::string_view bytes);
 
 /// Reads a whole regular file of at most `maxBytes`. Refuses anything else without waiting on

@@ -13,6 +13,25 @@
     </message>
 </context>
 <context>
+    <name>attnlab::Autosave</name>
+    <message>
+        <source>there is no folder for application data</source>
+        <translation>系统没有存放应用数据的文件夹</translation>
+    </message>
+    <message>
+        <source>cannot create the folder &apos;%1&apos;</source>
+        <translation>无法创建文件夹“%1”</translation>
+    </message>
+    <message>
+        <source>cannot create &apos;%1&apos;: %2</source>
+        <translation>无法创建“%1”：%2</translation>
+    </message>
+    <message>
+        <source>autosave has stopped</source>
+        <translation>自动保存已停止</translation>
+    </message>
+</context>
+<context>
     <name>attnlab::CellInspector</name>
     <message>
         <source>Click a cell of the heatmap to see how it was computed</source>
@@ -334,6 +353,10 @@
     <message>
         <source>the explanation is too long for a slide: its end is cut off</source>
         <translation>说明文字太长，一页幻灯片放不下：结尾被截掉了</translation>
+    </message>
+    <message>
+        <source>the picture could not be encoded</source>
+        <translation>图片无法编码</translation>
     </message>
 </context>
 <context>
@@ -744,6 +767,46 @@
     <message>
         <source>Cancel</source>
         <translation>取消</translation>
+    </message>
+    <message>
+        <source>Your work could not be saved automatically: %1</source>
+        <translation>无法自动保存你的工作：%1</translation>
+    </message>
+    <message>
+        <source>Your work is not saved automatically: %1</source>
+        <translation>你的工作不会被自动保存：%1</translation>
+    </message>
+    <message>
+        <source>Restore unsaved work?</source>
+        <translation>恢复未保存的工作？</translation>
+    </message>
+    <message>
+        <source>Attention Lab did not close properly last time. Your work until %1 was saved automatically.</source>
+        <translation>Attention Lab 上次没有正常关闭。截至 %1 的工作已自动保存。</translation>
+    </message>
+    <message>
+        <source>Sentence: %1</source>
+        <translation>句子：%1</translation>
+    </message>
+    <message>
+        <source>Restore it, or discard it and open the last saved session?</source>
+        <translation>恢复这些工作，还是丢弃它们并打开上次保存的会话？</translation>
+    </message>
+    <message>
+        <source>&amp;Restore</source>
+        <translation>恢复(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Discard</source>
+        <translation>丢弃(&amp;D)</translation>
+    </message>
+    <message>
+        <source>The unsaved work could not be restored (%1).</source>
+        <translation>无法恢复未保存的工作（%1）。</translation>
+    </message>
+    <message>
+        <source>Restored the work saved at %1</source>
+        <translation>已恢复 %1 保存的工作</translation>
     </message>
 </context>
 <context>
@@ -1271,6 +1334,42 @@
         <source>this model is an encoder stack without a decoder: a target does not apply</source>
         <translation>这个模型只有编码器、没有解码器：目标序列不适用</translation>
     </message>
+    <message>
+        <source>cannot write &apos;%1&apos;: it is a directory</source>
+        <translation>无法写入“%1”：它是一个文件夹</translation>
+    </message>
+    <message>
+        <source>the folder &apos;%1&apos; does not exist</source>
+        <translation>文件夹“%1”不存在</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is a file, not a folder</source>
+        <translation>“%1”是文件，不是文件夹</translation>
+    </message>
+    <message>
+        <source>the folder &apos;%1&apos; is on a read-only file system</source>
+        <translation>文件夹“%1”位于只读文件系统上</translation>
+    </message>
+    <message>
+        <source>you have no permission to write in the folder &apos;%1&apos;</source>
+        <translation>你没有在文件夹“%1”中写入的权限</translation>
+    </message>
+    <message>
+        <source>the disk is full; an earlier file of that name is unchanged</source>
+        <translation>磁盘已满；同名的原有文件未被改动</translation>
+    </message>
+    <message>
+        <source>a folder &apos;%1&apos; is where the temporary file must go</source>
+        <translation>临时文件的位置上有一个文件夹“%1”</translation>
+    </message>
+    <message>
+        <source>cannot write &apos;%1&apos;: %2</source>
+        <translation>无法写入“%1”：%2</translation>
+    </message>
+    <message>
+        <source>cannot write &apos;%1&apos;: %2 (%3)</source>
+        <translation>无法写入“%1”：%3（%2）</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::MultiHeadView</name>
@@ -1476,6 +1575,10 @@ every position looks the same</source>
     <message>
         <source>there is no Transformer to save: choose a model in the settings</source>
         <translation>没有可保存的 Transformer：请在设置中选择一个模型</translation>
+    </message>
+    <message>
+        <source>the lesson&apos;s path is empty or its step is negative</source>
+        <translation>课程路径为空，或步骤编号为负数</translation>
     </message>
 </context>
 <context>

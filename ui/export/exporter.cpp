@@ -2,6 +2,7 @@
 
 #include "export/pdfunicode.h"
 #include "io/fileio.h"
+#include "session/messages.h"
 #include "session/stages.h"
 
 #include <qcustomplot.h>
@@ -40,15 +41,11 @@ QString quoted(const QString& path)
     return QLatin1Char('\'') + path + QLatin1Char('\'');
 }
 
-/// Writes through a temporary file and a rename (engine/fileio.h): an earlier file survives.
+/// Writes through saveBytes: an earlier file survives.
 ExportResult writeBytes(const QString& path, const QByteArray& bytes)
 {
-    try {
-        writeFileAtomically(QFile::encodeName(path).toStdString(),
-                            std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
-    } catch (const std::exception& e) {
-        return failure(QString::fromLocal8Bit(e.what()));
-    }
+    if (const QString error = saveBytes(path, bytes); !error.isEmpty())
+        return failure(error);
     ExportResult r;
     r.ok = true;
     r.files << path;
@@ -380,6 +377,17 @@ ExportResult exportMatrix(const LabeledMatrix& m, const QString& title, HeatmapV
         return failure(QStringLiteral("cannot export to %1: out of memory").arg(quoted(path)));
     } catch (const std::exception& e) {
         return failure(QStringLiteral("cannot export to %1: %2").arg(quoted(path), QString::fromUtf8(e.what())));
+    }
+}
+
+QString saveBytes(const QString& path, const QByteArray& bytes)
+{
+    try {
+        writeFileAtomically(QFile::encodeName(path).toStdString(),
+                            std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
+        return {};
+    } catch (const std::exception& e) {
+        return errorText(e);
     }
 }
 

@@ -81,6 +81,11 @@ ExportResult exportMatrix(const LabeledMatrix& m, const QString& title, HeatmapV
 /// `image` as PNG, its pHYs chunk saying `dpi`: slide tools then show it at width/96 inches,
 /// not width/dpi. Throws std::runtime_error when it cannot be encoded.
 QByteArray encodePng(QImage image, int dpi);
+/// Writes `bytes` to `path` with writeFileAtomically (engine/io/fileio.h: a temporary file in
+/// the same folder, flushed to the disk, renamed over `path`), the one way every file of the
+/// studio and the command line is written. Returns an empty string, or why it failed in the
+/// interface's language ("cannot write '/x/a.png': … (the folder '/x' does not exist)").
+QString saveBytes(const QString& path, const QByteArray& bytes);
 
 /// `m` as CSV (RFC 4180): a header row with the matrix name, then the column labels; each row
 /// starts with its row label. Fields with a comma, quote, line break or outer space are quoted,

@@ -230,19 +230,13 @@ namespace {
 /// file survives failures, and a full disk gives one clear reason. Returns the error, or "".
 QString writeDeckFile(const QString& path, const std::function<QByteArray()>& encode)
 {
-    QString reason;
     try {
-        const QByteArray bytes = encode();
-        writeFileAtomically(QFile::encodeName(path).toStdString(), std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
-        return {};
-    } catch (const FileError& e) {
-        reason = QString::fromLocal8Bit(e.reason());
+        return saveBytes(path, encode()); // its failure says why, in the interface's language
     } catch (const std::bad_alloc&) {
-        reason = QStringLiteral("out of memory (try a lower dpi)");
+        return DeckText::tr("cannot write '%1': %2").arg(path, QStringLiteral("out of memory (try a lower dpi)"));
     } catch (const std::exception& e) {
-        reason = QString::fromUtf8(e.what());
+        return DeckText::tr("cannot write '%1': %2").arg(path, QString::fromUtf8(e.what()));
     }
-    return DeckText::tr("cannot write '%1': %2").arg(path, reason);
 }
 
 /// The deck as one PDF, a page per step (written in memory first, then to the file at once).

@@ -36,6 +36,33 @@ QString side(const QString& s)
     return s == u"target" ? Messages::tr("target") : Messages::tr("source");
 }
 
+/// cannot_write: the system's words, then what they mean here (core/message.h).
+QString cannotWrite(const Message& m)
+{
+    const QString path = arg(m, 0);
+    const QString reason = arg(m, 1);
+    const QString subject = arg(m, 2);
+    const QString system = arg(m, 3);
+    if (reason == u"is_folder")
+        return Messages::tr("cannot write '%1': it is a directory").arg(path);
+    QString why;
+    if (reason == u"no_folder")
+        why = Messages::tr("the folder '%1' does not exist").arg(subject);
+    else if (reason == u"not_a_folder")
+        why = Messages::tr("'%1' is a file, not a folder").arg(subject);
+    else if (reason == u"read_only")
+        why = Messages::tr("the folder '%1' is on a read-only file system").arg(subject);
+    else if (reason == u"no_permission")
+        why = Messages::tr("you have no permission to write in the folder '%1'").arg(subject);
+    else if (reason == u"disk_full")
+        why = Messages::tr("the disk is full; an earlier file of that name is unchanged");
+    else if (reason == u"in_the_way")
+        why = Messages::tr("a folder '%1' is where the temporary file must go").arg(subject);
+    if (why.isEmpty())
+        return Messages::tr("cannot write '%1': %2").arg(path, system);
+    return Messages::tr("cannot write '%1': %2 (%3)").arg(path, system, why);
+}
+
 } // namespace
 
 QString messageText(const Message& m)
@@ -77,7 +104,16 @@ QString messageText(const Message& m)
                             "instead (teacher forcing)");
     if (c == u"target_without_decoder")
         return Messages::tr("this model is an encoder stack without a decoder: a target does not apply");
+    if (c == u"cannot_write")
+        return cannotWrite(m);
     return QString::fromStdString(m.text);
+}
+
+QString errorText(const std::exception& e)
+{
+    if (const auto* carrier = dynamic_cast<const CarriesMessage*>(&e))
+        return messageText(carrier->message());
+    return QString::fromUtf8(e.what());
 }
 
 } // namespace attnlab

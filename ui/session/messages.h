@@ -6,9 +6,14 @@
 
 #include <QString>
 
+#include <exception>
+
 namespace attnlab {
 
 /// The message in the current language; its English text when the code is not known here.
 QString messageText(const Message& message);
+/// What went wrong, in the current language: the message an exception carries (an engine Error,
+/// a FileError), else the exception's own (English) text.
+QString errorText(const std::exception& e);
 
 } // namespace attnlab

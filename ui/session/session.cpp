@@ -140,7 +140,7 @@ bool Session::saveWeights(const QString& path, QString* error) const
         return true;
     } catch (const std::exception& e) {
         if (error)
-            *error = QString::fromUtf8(e.what());
+            *error = errorText(e);
         return false;
     }
 }
@@ -351,7 +351,7 @@ bool Session::saveModel(const QString& path, QString* error) const
         return true;
     } catch (const std::exception& e) {
         if (error)
-            *error = QString::fromUtf8(e.what());
+            *error = errorText(e);
         return false;
     }
 }

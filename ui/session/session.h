@@ -17,7 +17,18 @@
 #include <memory>
 #include <optional>
 
+#include <functional>
+
 namespace attnlab {
+
+/// A lesson and the step shown (0-based), as a session file keeps them: a lesson file's path, or
+/// ":/lessons/<language>/<name>.md" for a shipped one.
+struct LessonPlace {
+    QString path;
+    int step = 0;
+
+    bool operator==(const LessonPlace&) const = default;
+};
 
 class Session : public QObject {
     Q_OBJECT
@@ -136,11 +147,17 @@ public:
 
     // --- files ---------------------------------------------------------------------------
     /// Saves sentence, settings, weights (path and embedded copy), mask, step and head as JSON
-    /// (docs/session-format.md). Crash-safe: an earlier file survives a failed write.
-    bool saveSession(const QString& path, QString* error) const;
+    /// (docs/session-format.md), and the lesson playing when there is one. Crash-safe: the file
+    /// holds the earlier session or the new one, never part of one.
+    bool saveSession(const QString& path, QString* error, const std::optional<LessonPlace>& lesson = std::nullopt) const;
+    /// Opens the lesson a session file names (the lesson player's job): called once the file is
+    /// read and checked, before the session changes, so the file's own sentence and settings are
+    /// shown over the lesson step's.
+    using LessonOpener = std::function<void(const LessonPlace&)>;
     /// Opens a session file. A missing, unreadable, corrupt or invalid file returns false with
-    /// the reason and leaves the session exactly as it was.
-    bool loadSession(const QString& path, QString* error);
+    /// the reason and leaves the session exactly as it was. When the file names a lesson,
+    /// `openLesson` (if given) is called with it first.
+    bool loadSession(const QString& path, QString* error, const LessonOpener& openLesson = {});
 
 signals:
     void traceChanged();

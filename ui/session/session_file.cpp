@@ -4,8 +4,10 @@
 
 #include "io/config_json.h"
 #include "io/fileio.h"
+#include "session/messages.h"
 
 #include <QByteArray>
+#include <QFile>
 
 #include <nlohmann/json.hpp>
 
@@ -49,6 +51,33 @@ BoolMatrix maskFromJson(const nlohmann::json& j)
     return m;
 }
 
+/// Where the user was when a session file was saved.
+struct Place {
+    QString step;              ///< the stage's id
+    std::optional<int> layer;  ///< its layer and block, for a Transformer
+    Block block = Block::None;
+    int head = 0;
+    std::optional<LessonPlace> lesson; ///< the lesson playing (files written before lessons were kept have none)
+};
+
+/// A session file's place. Throws nlohmann::json errors or std::invalid_argument for a malformed one.
+Place placeFromJson(const nlohmann::json& j)
+{
+    Place p;
+    p.step = QString::fromStdString(j.value("step", "weights"));
+    p.head = j.value("head", 0);
+    if (j.contains("step_layer") && j.at("step_layer").is_number_integer())
+        p.layer = j.at("step_layer").get<int>();
+    p.block = parseBlock(j.value("step_block", "")).value_or(Block::None);
+    if (j.contains("lesson") && !j.at("lesson").is_null()) {
+        const auto& l = j.at("lesson");
+        p.lesson = LessonPlace{QString::fromStdString(l.at("path").get<std::string>()), l.value("step", 0)};
+        if (p.lesson->path.isEmpty() || p.lesson->step < 0)
+            throw std::invalid_argument(Session::tr("the lesson's path is empty or its step is negative").toStdString());
+    }
+    return p;
+}
+
 } // namespace
 
 std::shared_ptr<const Seq2SeqModel> Session::readModelFile(const QString& path, QString* error)
@@ -62,7 +91,7 @@ std::shared_ptr<const Seq2SeqModel> Session::readModelFile(const QString& path, 
     }
 }
 
-bool Session::saveSession(const QString& path, QString* error) const
+bool Session::saveSession(const QString& path, QString* error, const std::optional<LessonPlace>& lesson) const
 {
     nlohmann::ordered_json j;
     j["format"] = kSessionFormat;
@@ -103,17 +132,19 @@ bool Session::saveSession(const QString& path, QString* error) const
         if (m_config.model == ModelKind::File)
             j["model_path"] = m_modelPath.toStdString();
     }
+    if (lesson)
+        j["lesson"] = {{"path", lesson->path.toStdString()}, {"step", lesson->step}};
     try {
-        writeFileAtomically(path.toStdString(), j.dump(1) + "\n");
+        writeFileAtomically(QFile::encodeName(path).toStdString(), j.dump(1) + "\n");
         return true;
     } catch (const std::exception& e) {
         if (error)
-            *error = QString::fromUtf8(e.what());
+            *error = errorText(e);
         return false;
     }
 }
 
-bool Session::loadSession(const QString& path, QString* error)
+bool Session::loadSession(const QString& path, QString* error, const LessonOpener& openLesson)
 {
     const auto fail = [&](const QString& why) {
         if (error)
@@ -126,11 +157,8 @@ bool Session::loadSession(const QString& path, QString* error)
     std::shared_ptr<const AttentionWeights> weights;
     QString weightsPath;
     std::optional<BoolMatrix> mask;
-    QString step;
-    int head = 0;
+    Place place;
     RunResult result;
-    std::optional<int> stepLayer;
-    Block stepBlock = Block::None;
     std::optional<QString> target;
     int generationStep = -1;
     std::shared_ptr<const Seq2SeqModel> fileModel = m_fileModel;
@@ -149,11 +177,7 @@ bool Session::loadSession(const QString& path, QString* error)
         }
         if (j.contains("custom_mask") && !j.at("custom_mask").is_null())
             mask = maskFromJson(j.at("custom_mask"));
-        step = QString::fromStdString(j.value("step", "weights"));
-        head = j.value("head", 0);
-        if (j.contains("step_layer") && j.at("step_layer").is_number_integer())
-            stepLayer = j.at("step_layer").get<int>();
-        stepBlock = parseBlock(j.value("step_block", "")).value_or(Block::None);
+        place = placeFromJson(j);
         if (j.contains("target") && j.at("target").is_string())
             target = QString::fromStdString(j.at("target").get<std::string>());
         generationStep = j.value("generation_step", -1);
@@ -171,6 +195,9 @@ bool Session::loadSession(const QString& path, QString* error)
         return fail(QString::fromUtf8(e.what()));
     }
 
+    // The lesson first: its step sets a sentence and settings, which the file's then replace.
+    if (place.lesson && openLesson)
+        openLesson(*place.lesson);
     m_sentence = sentence;
     m_config = config;
     m_imported = std::move(weights);
@@ -183,11 +210,11 @@ bool Session::loadSession(const QString& path, QString* error)
     emit inputChanged();
     emit decodingChanged();
     install(std::move(result));
-    if (const int i = stepIndex(step, stepLayer, stepBlock); i >= 0 && isModel())
+    if (const int i = stepIndex(place.step, place.layer, place.block); i >= 0 && isModel())
         setStep(i);
     else
-        setStepId(step);
-    setHead(head);
+        setStepId(place.step);
+    setHead(place.head);
     selectCell(-1, -1);
     return true;
 }

@@ -5,6 +5,7 @@
 #include "export/exporter.h"
 #include "lessons/deck.h"
 #include "lessons/lessonplayer.h"
+#include "session/autosave.h"
 #include "session/session.h"
 #include "shell/viewstack.h"
 #include "views/heatmapview.h"
@@ -20,7 +21,9 @@
 #include <QInputDialog>
 #include <QKeySequence>
 #include <QMenu>
+#include <QMessageBox>
 #include <QProgressDialog>
+#include <QPushButton>
 #include <QSettings>
 #include <QStandardPaths>
 
@@ -43,6 +46,14 @@ QString lastSessionPath()
 {
     const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
     return dir.isEmpty() ? QString() : dir + QStringLiteral("/last-session.attnlab.json");
+}
+
+/// The lesson playing and its step, or nullopt (no player, or no lesson).
+std::optional<LessonPlace> placeOf(const LessonPlayer* lessons)
+{
+    if (!lessons || !lessons->isActive())
+        return std::nullopt;
+    return LessonPlace{lessons->currentPath(), lessons->stepIndex()};
 }
 
 } // namespace
@@ -83,7 +94,7 @@ void FileActions::addTo(QMenu* file)
 bool FileActions::openSession(const QString& path)
 {
     QString error;
-    const bool ok = m_session->loadSession(path, &error);
+    const bool ok = loadWithLesson(path, &error);
     if (ok)
         remember(path);
     return report(ok, error, tr("Opened %1").arg(fileName(path)));
@@ -92,7 +103,7 @@ bool FileActions::openSession(const QString& path)
 bool FileActions::saveSession(const QString& path)
 {
     QString error;
-    const bool ok = m_session->saveSession(path, &error);
+    const bool ok = m_session->saveSession(path, &error, lessonPlace());
     if (ok)
         remember(path);
     return report(ok, tr("Could not save the session: %1").arg(error), tr("Saved %1").arg(fileName(path)));
@@ -240,11 +251,13 @@ void FileActions::rebuildRecentMenu()
 
 bool FileActions::restoreLastSession()
 {
+    if (m_autosave && offerOrphan())
+        return true;
     const QString last = lastSessionPath();
     if (last.isEmpty() || !QFileInfo::exists(last))
         return false;
     QString error;
-    const bool ok = m_session->loadSession(last, &error);
+    const bool ok = loadWithLesson(last, &error);
     return report(ok, tr("The last session could not be restored (%1); starting fresh.").arg(error), QString());
 }
 
@@ -254,7 +267,65 @@ void FileActions::saveLastSession() const
     if (last.isEmpty())
         return;
     QDir().mkpath(QFileInfo(last).absolutePath());
-    m_session->saveSession(last, nullptr); // best effort: never block closing
+    m_session->saveSession(last, nullptr, lessonPlace()); // best effort: never block closing
+}
+
+// --- Work kept after a crash ------------------------------------------------------------------
+
+void FileActions::setAutosave(Autosave* autosave)
+{
+    m_autosave = autosave;
+    if (!autosave)
+        return;
+    autosave->setLessonPlace([lessons = QPointer<LessonPlayer>(m_lessons)] { return placeOf(lessons); });
+    connect(m_lessons, &LessonPlayer::stateChanged, autosave, &Autosave::noteChange);
+    connect(autosave, &Autosave::failed, this, [this](const QString& why) {
+        report(false, tr("Your work could not be saved automatically: %1").arg(why), QString());
+    });
+    if (!autosave->problem().isEmpty())
+        report(false, tr("Your work is not saved automatically: %1").arg(autosave->problem()), QString());
+}
+
+bool FileActions::offerOrphan()
+{
+    const auto orphan = Autosave::findOrphan(m_autosave->folder());
+    if (!orphan)
+        return false;
+    const QString when = QLocale().toString(orphan->savedAt(), QLocale::ShortFormat);
+    QMessageBox box(QMessageBox::Question, tr("Restore unsaved work?"),
+                    tr("Attention Lab did not close properly last time. Your work until %1 was saved automatically.").arg(when),
+                    QMessageBox::NoButton, m_window);
+    box.setObjectName(QStringLiteral("restoreDialog"));
+    const QString sentence = orphan->sentence();
+    box.setInformativeText((sentence.isEmpty() ? QString() : tr("Sentence: %1").arg(sentence.left(80)) + QStringLiteral("\n\n"))
+                           + tr("Restore it, or discard it and open the last saved session?"));
+    QPushButton* restore = box.addButton(tr("&Restore"), QMessageBox::AcceptRole);
+    QPushButton* discard = box.addButton(tr("&Discard"), QMessageBox::DestructiveRole);
+    box.setDefaultButton(restore);
+    box.exec();
+    if (box.clickedButton() == discard)
+        orphan->discard();
+    if (box.clickedButton() != restore)
+        return false; // closed without a choice: offered again at the next start
+    QString error;
+    if (!loadWithLesson(orphan->file(), &error)) {
+        report(false, tr("The unsaved work could not be restored (%1).").arg(error), QString());
+        return false;
+    }
+    // This run's autosave holds the work before the old files go.
+    if (m_autosave->saveNow())
+        orphan->discard();
+    return report(true, QString(), tr("Restored the work saved at %1").arg(when));
+}
+
+std::optional<LessonPlace> FileActions::lessonPlace() const
+{
+    return placeOf(m_lessons);
+}
+
+bool FileActions::loadWithLesson(const QString& path, QString* error)
+{
+    return m_session->loadSession(path, error, [this](const LessonPlace& place) { m_lessons->openLessonAt(place.path, place.step); });
 }
 
 // --- The dialogs ------------------------------------------------------------------------------

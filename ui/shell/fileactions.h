@@ -6,18 +6,22 @@
 // Problems are reported through statusReported, never thrown; a failed action changes nothing.
 
 #include <QObject>
+#include <QPointer>
 #include <QString>
 #include <QStringList>
 
 #include <functional>
+#include <optional>
 
 class QMenu;
 class QWidget;
 
 namespace attnlab {
 
+class Autosave;
 class LessonPlayer;
 class Session;
+struct LessonPlace;
 class ViewStack;
 
 class FileActions : public QObject {
@@ -51,10 +55,16 @@ public:
 
     /// The sessions opened or saved last, newest first (at most 8), kept in QSettings.
     QStringList recentFiles() const;
-    /// Reopens the session saved when the app last closed; a broken one is reported and ignored.
+    /// After a run that did not quit cleanly (a crash, a kill), offers the session its autosave
+    /// kept (Restore / Discard); otherwise, or after Discard, reopens the session saved when the
+    /// app last closed. A broken one is reported and ignored.
     bool restoreLastSession();
-    /// Saves the session for restoreLastSession, best effort (closing is never blocked).
+    /// Saves the session (and the lesson playing) for restoreLastSession, best effort (closing
+    /// is never blocked).
     void saveLastSession() const;
+    /// The autosave of this window's session: it saves the lesson's place too, its failures are
+    /// reported, and restoreLastSession looks in its folder. Null: none.
+    void setAutosave(Autosave* autosave);
 
     // The dialogs: each asks for what its action needs; cancelling does nothing.
     void openSessionDialog();
@@ -98,6 +108,13 @@ private:
     void withProgress(const QString& label, int maximum, const std::function<void(const Progress&)>& work);
     /// The session's file from now on, and first in the recent files.
     void remember(const QString& sessionPath);
+    /// The lesson playing and its step, for session files; nullopt when none plays.
+    std::optional<LessonPlace> lessonPlace() const;
+    /// Opens a session file and the lesson it names at its step (the lesson first, so the
+    /// file's sentence and settings show over the step's).
+    bool loadWithLesson(const QString& path, QString* error);
+    /// Asks whether to restore the newest session a crashed run left; true when it was restored.
+    bool offerOrphan();
     void rebuildRecentMenu();
 
     Session* m_session;
@@ -106,6 +123,7 @@ private:
     QWidget* m_window;
     QMenu* m_recentMenu = nullptr;
     QString m_sessionPath; ///< where Save writes without asking; empty until opened or saved
+    QPointer<Autosave> m_autosave;
 };
 
 } // namespace attnlab

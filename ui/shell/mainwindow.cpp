@@ -597,4 +597,9 @@ bool MainWindow::restoreLastSession()
     return m_files->restoreLastSession();
 }
 
+void MainWindow::setAutosave(Autosave* autosave)
+{
+    m_files->setAutosave(autosave);
+}
+
 } // namespace attnlab

@@ -20,6 +20,7 @@ class QMenu;
 
 namespace attnlab {
 
+class Autosave;
 class CellInspector;
 class DecoderPanel;
 class FileActions;
@@ -110,8 +111,12 @@ public:
     /// Window geometry and dock layout, kept in QSettings.
     void saveLayout() const;
     void restoreLayout();
-    /// Reopens the session saved when the app last closed; a broken one is reported and ignored.
+    /// Offers the work a crashed run left (when an autosave is set), else reopens the session
+    /// saved when the app last closed; a broken one is reported and ignored.
     bool restoreLastSession();
+    /// The autosave of this window's session (it outlives the window): it keeps the lesson's
+    /// place too, and restoreLastSession offers what it finds after a crash.
+    void setAutosave(Autosave* autosave);
     /// The interface language now in force: ticks it in the Language menu and moves a shipped
     /// lesson in progress to its twin in that language, at the same step. (The texts change on
     /// QEvent::LanguageChange, which LanguageManager::setLanguage sends.)

@@ -2,6 +2,7 @@
 // message's code and arguments is the engine's own text, word for word, for every message; the
 // Chinese interface writes them in Chinese.
 
+#include "io/fileio.h"
 #include "session/messages.h"
 #include "shell/languages.h"
 
@@ -70,6 +71,38 @@ private slots:
         QCOMPARE(messageText(messages::noModelFile()), QStringLiteral("尚未打开模型文件：请先打开一个（文件 \u2192 打开模型\u2026）"));
         // An unknown code falls back to the engine's English text.
         QCOMPARE(messageText(Message{"new_code", {}, "something new"}), QStringLiteral("something new"));
+        languages.setLanguage(QStringLiteral("en"));
+    }
+
+    void writeFailuresInBothLanguages()
+    {
+        const std::vector<Message> failures{
+            messages::cannotWrite("/x/a.png", "no_folder", "/x", "No such file or directory"),
+            messages::cannotWrite("/dev/null/a.csv", "not_a_folder", "/dev/null", "Not a directory"),
+            messages::cannotWrite("/mnt/a.pdf", "read_only", "/mnt", "Read-only file system"),
+            messages::cannotWrite("/root/a.json", "no_permission", "/root", "Permission denied"),
+            messages::cannotWrite("/tmp/m.safetensors", "disk_full", "/tmp", "No space left on device"),
+            messages::cannotWrite("/tmp", "is_folder", "/tmp", ""),
+            messages::cannotWrite("/tmp/a.json", "in_the_way", "/tmp/a.json.part", "Is a directory"),
+            messages::cannotWrite("/tmp/a.json", "other", "/tmp", "Input/output error")};
+        LanguageManager languages;
+        QVERIFY(languages.setLanguage(QStringLiteral("en")));
+        for (const Message& m : failures)
+            QCOMPARE(messageText(m), QString::fromStdString(m.text));
+        QCOMPARE(messageText(failures[0]), QStringLiteral("cannot write '/x/a.png': No such file or directory (the folder '/x' does not exist)"));
+        // errorText finds the message inside the exceptions that carry one.
+        QCOMPARE(errorText(FileError(failures[1])), QString::fromStdString(failures[1].text));
+        QCOMPARE(errorText(std::runtime_error("plain")), QStringLiteral("plain"));
+
+        QVERIFY(languages.setLanguage(QStringLiteral("zh_CN")));
+        for (const Message& m : failures) {
+            if (m.args[1] != "other") // the system's own words only
+                QVERIFY2(messageText(m) != QString::fromStdString(m.text), qPrintable(messageText(m)));
+        }
+        QCOMPARE(messageText(failures[0]), QStringLiteral("无法写入“/x/a.png”：文件夹“/x”不存在（No such file or directory）"));
+        QCOMPARE(errorText(FileError(failures[4])),
+                 QStringLiteral("无法写入“/tmp/m.safetensors”：磁盘已满；同名的原有文件未被改动（No space left on device）"));
+        QCOMPARE(errorText(Error(messages::maskSize(3, 3, 10))), QStringLiteral("自定义掩码是 3 × 3，但句子有 10 个词元：它必须是 10 × 10"));
         languages.setLanguage(QStringLiteral("en"));
     }
 };
