@@ -1184,14 +1184,6 @@
         <translation>演示屏幕(&amp;S)</translation>
     </message>
     <message>
-        <source>Automatic (another screen than the controls&apos;)</source>
-        <translation>自动（控制面板所在屏幕以外的另一块屏幕）</translation>
-    </message>
-    <message>
-        <source>Screen %1: %2 (%3 × %4)</source>
-        <translation>屏幕 %1：%2（%3 × %4）</translation>
-    </message>
-    <message>
         <source>&amp;Go</source>
         <translation>转到(&amp;G)</translation>
     </message>
@@ -1537,6 +1529,14 @@ every position looks the same</source>
 </context>
 <context>
     <name>attnlab::PresenterMode</name>
+    <message>
+        <source>Automatic (another screen than the controls&apos;)</source>
+        <translation>自动（控制面板所在屏幕以外的另一块屏幕）</translation>
+    </message>
+    <message>
+        <source>Screen %1: %2 (%3 × %4)</source>
+        <translation>屏幕 %1：%2（%3 × %4）</translation>
+    </message>
     <message>
         <source>Step %1 / %2</source>
         <translation>步骤 %1 / %2</translation>

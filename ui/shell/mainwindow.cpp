@@ -272,23 +272,7 @@ void MainWindow::buildPresenterMenu(QMenu* view)
 
 void MainWindow::listScreens()
 {
-    // A projector plugged in or out changes the list.
-    m_screenMenu->clear();
-    m_screenMenu->menuAction()->setVisible(QGuiApplication::screens().size() > 1);
-    auto* group = new QActionGroup(m_screenMenu);
-    const auto add = [&](const QString& text, const QString& name) {
-        QAction* a = m_screenMenu->addAction(text);
-        a->setCheckable(true);
-        a->setChecked(m_presenter->screenChoice() == name);
-        group->addAction(a);
-        connect(a, &QAction::triggered, this, [this, name] { m_presenter->setScreenChoice(name); });
-    };
-    add(tr("Automatic (another screen than the controls')"), QString());
-    const QList<QScreen*> screens = QGuiApplication::screens();
-    for (int i = 0; i < screens.size(); ++i) {
-        const QScreen* s = screens[i];
-        add(tr("Screen %1: %2 (%3 \u00D7 %4)").arg(i + 1).arg(s->name()).arg(s->size().width()).arg(s->size().height()), s->name());
-    }
+    m_presenter->listScreens(m_screenMenu);
 }
 
 bool MainWindow::stepKey(StepKey key)

@@ -5,12 +5,15 @@
 #include "shell/screenfit.h"
 
 #include <QAction>
+#include <QActionGroup>
 #include <QApplication>
 #include <QDockWidget>
 #include <QEvent>
+#include <QGuiApplication>
 #include <QLabel>
 #include <QLayout>
 #include <QMainWindow>
+#include <QMenu>
 #include <QPalette>
 #include <QScreen>
 
@@ -248,6 +251,27 @@ void PresenterMode::updateCounter()
         m_counter->setText(tr("Step %1 / %2").arg(m_lessons->stepIndex() + 1).arg(m_lessons->lesson()->steps.size()));
     else
         m_counter->setText(tr("Stage %1 / %2").arg(m_session->step() + 1).arg(m_session->steps().size()));
+}
+
+void PresenterMode::listScreens(QMenu* menu)
+{
+    // A projector plugged in or out changes the list.
+    menu->clear();
+    menu->menuAction()->setVisible(QGuiApplication::screens().size() > 1);
+    auto* group = new QActionGroup(menu);
+    const auto add = [&](const QString& text, const QString& name) {
+        QAction* a = menu->addAction(text);
+        a->setCheckable(true);
+        a->setChecked(m_screenChoice == name);
+        group->addAction(a);
+        connect(a, &QAction::triggered, this, [this, name] { setScreenChoice(name); });
+    };
+    add(tr("Automatic (another screen than the controls')"), QString());
+    const QList<QScreen*> screens = QGuiApplication::screens();
+    for (int i = 0; i < screens.size(); ++i) {
+        const QScreen* s = screens[i];
+        add(tr("Screen %1: %2 (%3 \u00D7 %4)").arg(i + 1).arg(s->name()).arg(s->size().width()).arg(s->size().height()), s->name());
+    }
 }
 
 } // namespace attnlab

@@ -21,6 +21,8 @@ class QMainWindow;
 class QScreen;
 class QWidget;
 
+class QMenu;
+
 namespace attnlab {
 
 class LessonPlayer;
@@ -49,6 +51,9 @@ public:
     const QString& screenChoice() const { return m_screenChoice; }
     /// Chooses the screen; while on, the presentation moves there at once.
     void setScreenChoice(const QString& name);
+    /// Fills `menu` with the screens to present on (Automatic, then each screen), the choice
+    /// ticked; the menu shows only when there are several screens.
+    void listScreens(QMenu* menu);
     /// The screen presenter mode uses (now, or when it starts).
     QScreen* targetScreen() const;
     /// True while the presentation is on another screen than the docks.
