@@ -1569,10 +1569,6 @@ every position looks the same</source>
         <translation>custom_mask 不是方阵</translation>
     </message>
     <message>
-        <source>no model file is open: choose File → Open model…</source>
-        <translation>没有打开的模型文件：请选择“文件 → 打开模型…”</translation>
-    </message>
-    <message>
         <source>there is no Transformer to save: choose a model in the settings</source>
         <translation>没有可保存的 Transformer：请在设置中选择一个模型</translation>
     </message>

@@ -180,9 +180,7 @@ RunRequest Session::requestFor(const QString& sentence, const Config& c, const s
         r.weights = imported ? imported : m_models.presetWeights(c);
         r.customMask = mask;
     } else {
-        if (c.model == ModelKind::File && !file)
-            throw std::invalid_argument(tr("no model file is open: choose File \u2192 Open model\u2026").toStdString());
-        r.model = m_models.model(c, file);
+        r.model = m_models.model(c, file); // no file open: an Error (no_model_file) in the interface's language
         if (target)
             r.target = target->toStdString();
         r.generationStep = generationStep;

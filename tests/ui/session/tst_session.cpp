@@ -23,6 +23,17 @@ using namespace attnlab;
 class TestSession : public QObject {
     Q_OBJECT
 private slots:
+    void aFileModelWithoutAFileSaysSoAndKeepsTheTrace()
+    {
+        Session s;
+        const auto before = s.trace();
+        Config c = s.config();
+        c.model = ModelKind::File;
+        s.setConfig(c);
+        QCOMPARE(s.error(), QStringLiteral("no model file is open: open one first (File \u2192 Open model\u2026)"));
+        QCOMPARE(s.trace(), before);
+    }
+
     void startsOnTheDefaultSentence()
     {
         Session s;
