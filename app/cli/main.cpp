@@ -251,25 +251,21 @@ int runGenerate(const std::vector<std::string>& args)
     } catch (const std::exception& e) {
         return failWith(2, e);
     }
-    std::cout << "source: " << joinTokens(g.steps.front()->tokens) << '\n';
-    for (std::size_t k = 0; k < g.steps.size(); ++k) {
-        const Trace& t = *g.steps[k];
-        const Stage* p = t.find("probabilities", std::nullopt, std::nullopt, Block::None);
-        const Eigen::Index last = p->main().values.rows() - 1;
-        const float prob = p->main().values.row(last).maxCoeff();
+    std::cout << "source: " << joinTokens(g.last()->tokens) << '\n';
+    for (std::size_t k = 0; k < g.size(); ++k) {
         char line[64];
-        std::snprintf(line, sizeof line, "  (p = %.3f)", static_cast<double>(prob));
+        std::snprintf(line, sizeof line, "  (p = %.3f)", static_cast<double>(g.chosen[k]));
         std::cout << "step " << (k + 1) << ": " << g.tokens[k] << line << '\n';
     }
     std::cout << "output: " << joinTokens({g.tokens.begin(), g.tokens.end() - (g.finished ? 1 : 0)})
               << (g.finished ? "" : "   (stopped at the length limit without <eos>)") << '\n';
     try {
-        for (std::size_t k = 0; k < g.steps.size() && !outputDir.empty(); ++k) {
+        for (std::size_t k = 0; k < g.size() && !outputDir.empty(); ++k) {
             if (k == 0)
                 std::filesystem::create_directories(outputDir);
             char name[32];
             std::snprintf(name, sizeof name, "step-%02zu.json", k + 1);
-            writeFileAtomically((std::filesystem::path(outputDir) / name).string(), traceToJson(*g.steps[k]) + "\n");
+            writeFileAtomically((std::filesystem::path(outputDir) / name).string(), traceToJson(*g.step(k)) + "\n");
         }
         if (o.saveModel)
             saveModel(*o.model, *o.saveModel);

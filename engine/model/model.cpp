@@ -288,32 +288,60 @@ Eigen::Index argmaxFirst(const Eigen::Ref<const Eigen::RowVectorXf>& row)
     return best;
 }
 
+/// What a generation needs to run one of its steps again.
+struct GenerationState {
+    std::shared_ptr<const Seq2SeqModel> model;
+    Encoded encoded;
+    ModelSpec spec;
+    Config config;
+};
+
+std::shared_ptr<const Trace> Generation::step(std::size_t k) const
+{
+    if (k >= tokens.size())
+        throw std::out_of_range("generation step " + std::to_string(k) + " of " + std::to_string(tokens.size()));
+    if (k + 1 == tokens.size())
+        return m_last;
+    std::vector<std::string> input{"<sos>"};
+    input.insert(input.end(), tokens.begin(), tokens.begin() + static_cast<std::ptrdiff_t>(k));
+    const GenerationState& s = *m_state;
+    return std::make_shared<const Trace>(decode(s.model, s.encoded, input, s.spec, s.config));
+}
+
 Generation generate(std::shared_ptr<const Seq2SeqModel> model, const std::vector<std::string>& source, const Config& config,
-                    int maxSteps)
+                    int maxSteps, const std::function<void(int, int)>& progress)
 {
     if (!model)
         throw std::invalid_argument("no model");
     const Seq2SeqModel& m = *model;
     if (!m.hasHead() || m.openVocabulary() || m.spec.decoderLayers == 0)
         throw Error(messages::noOutputHead());
-    const ModelSpec o = optionsFor(m, config);
+    auto state = std::make_shared<GenerationState>();
+    state->spec = optionsFor(m, config);
+    state->encoded = encode(m, source, state->spec);
+    state->config = config;
+    state->model = model;
     const int limit = maxSteps > 0 ? std::min(maxSteps, kMaxTargetLength) : m.spec.maxTargetLength;
-    const Encoded enc = encode(m, source, o);
     Generation g;
     std::vector<std::string> input{"<sos>"};
     for (int k = 0; k < limit; ++k) {
-        auto trace = std::make_shared<Trace>(decode(model, enc, input, o, config));
+        auto trace = std::make_shared<const Trace>(decode(model, state->encoded, input, state->spec, config));
         const Eigen::MatrixXf& logits = trace->find("logits")->main().values;
         const Eigen::Index next = argmaxFirst(logits.row(logits.rows() - 1));
+        const Eigen::MatrixXf& p = trace->find("probabilities")->main().values;
         const std::string& token = m.tgtVocab[static_cast<std::size_t>(next)];
         g.tokens.push_back(token);
-        g.steps.push_back(std::move(trace));
+        g.chosen.push_back(p(p.rows() - 1, next));
+        g.m_last = std::move(trace); // the step before is dropped here: step() makes it again
+        if (progress)
+            progress(k + 1, limit);
         if (token == "<eos>") {
             g.finished = true;
             break;
         }
         input.push_back(token);
     }
+    g.m_state = std::move(state);
     return g;
 }
 

@@ -16,6 +16,7 @@
 #include <Eigen/Core>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -84,21 +85,43 @@ std::vector<std::string> teacherForcingInput(const Seq2SeqModel& model, std::str
 Trace computeModelTrace(std::shared_ptr<const Seq2SeqModel> model, const std::vector<std::string>& source,
                         const std::vector<std::string>& decoderInput, const Config& config);
 
-/// Greedy decoding from <sos> (docs/model-format.md).
-struct Generation {
+struct GenerationState;
+
+/// Greedy decoding from <sos> (docs/model-format.md). Only the last step's trace is kept: a
+/// step's trace is as large as a teacher-forcing pass, and a model that never writes <eos>
+/// takes up to 1024 steps, so keeping every step would grow as the cube of the length. step(k)
+/// runs step k's pass again (one decoder pass; the encoder's stages are shared, not recomputed).
+class Generation {
+public:
     /// The generated tokens, the final <eos> included when it was reached.
     std::vector<std::string> tokens;
+    /// chosen[k]: the probability step k gave tokens[k] (the largest of its last row).
+    std::vector<float> chosen;
     /// True when generation ended with <eos>; false when it hit the length limit.
     bool finished = false;
-    /// steps[k]: the pass on <sos> + tokens[0..k); the last row of its probabilities chose tokens[k].
-    std::vector<std::shared_ptr<const Trace>> steps;
+
+    /// The number of steps (one per generated token).
+    std::size_t size() const { return tokens.size(); }
+    bool empty() const { return tokens.empty(); }
+    /// Step k's trace: the pass on <sos> + tokens[0..k); the last row of its probabilities chose
+    /// tokens[k]. Throws std::out_of_range for k >= size().
+    std::shared_ptr<const Trace> step(std::size_t k) const;
+    /// The last step's trace (null when there are no steps).
+    const std::shared_ptr<const Trace>& last() const { return m_last; }
+
+private:
+    friend Generation generate(std::shared_ptr<const Seq2SeqModel>, const std::vector<std::string>&, const Config&, int,
+                               const std::function<void(int, int)>&);
+    std::shared_ptr<const GenerationState> m_state;
+    std::shared_ptr<const Trace> m_last;
 };
 
 /// Generates up to maxSteps tokens (the model's maxTargetLength when maxSteps <= 0). The
-/// encoder runs once; every step is a full trace. Throws std::invalid_argument as
-/// computeModelTrace, or when the model has no head or vocabulary.
+/// encoder runs once; every step is one decoder pass, and only the last is kept. progress, when
+/// given, is called after each step with (steps done, most steps). Throws std::invalid_argument
+/// as computeModelTrace, or when the model has no head or vocabulary.
 Generation generate(std::shared_ptr<const Seq2SeqModel> model, const std::vector<std::string>& source, const Config& config,
-                    int maxSteps = 0);
+                    int maxSteps = 0, const std::function<void(int, int)>& progress = {});
 
 /// The weights of the attention module a stage names (Stage::module, e.g.
 /// "decoder.layers.1.multihead_attn"), or nullptr when the model has no such module.

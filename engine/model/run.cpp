@@ -28,9 +28,9 @@ RunResult runModel(const RunRequest& r)
         out.trace = std::make_shared<const Trace>(computeModelTrace(model, source, input, c));
     } else {
         out.generation = generate(model, source, c, r.maxSteps);
-        const int last = static_cast<int>(out.generation.steps.size()) - 1;
+        const int last = static_cast<int>(out.generation.size()) - 1;
         const int at = r.generationStep < 0 ? last : std::min(r.generationStep, last);
-        out.trace = out.generation.steps[static_cast<std::size_t>(at)];
+        out.trace = out.generation.step(static_cast<std::size_t>(at));
     }
     out.trace = withWarnings(std::move(out.trace), warnings);
     return out;

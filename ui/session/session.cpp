@@ -366,14 +366,14 @@ void Session::setTarget(const std::optional<QString>& target)
 
 void Session::setGenerationStep(int step)
 {
-    const int count = static_cast<int>(m_generation.steps.size());
+    const int count = static_cast<int>(m_generation.size());
     const int last = count - 1;
     const int wanted = step < 0 || step >= last ? -1 : step;
     if (wanted == m_generationStep)
         return;
     m_generationStep = wanted;
     if (isGenerating() && count > 0) {
-        m_full = withWarnings(m_generation.steps[static_cast<std::size_t>(wanted < 0 ? last : wanted)], m_inputWarnings);
+        m_full = withWarnings(m_generation.step(static_cast<std::size_t>(wanted < 0 ? last : wanted)), m_inputWarnings);
         m_projectedBlock.reset();
         project();
         emit traceChanged();

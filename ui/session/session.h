@@ -95,7 +95,7 @@ public:
     /// The generation step shown, 0-based (the decoder pass on <sos> + the first k tokens).
     int generationStep() const
     {
-        const int last = static_cast<int>(m_generation.steps.size()) - 1;
+        const int last = static_cast<int>(m_generation.size()) - 1;
         return m_generationStep < 0 ? std::max(last, 0) : std::min(m_generationStep, std::max(last, 0));
     }
     void setGenerationStep(int step);

@@ -115,7 +115,7 @@ void DecoderPanel::connectControls()
     });
     connect(m_previous, &QPushButton::clicked, this, [this] { m_session->setGenerationStep(m_session->generationStep() - 1); });
     connect(m_next, &QPushButton::clicked, this, [this] {
-        const int last = static_cast<int>(m_session->generation().steps.size()) - 1;
+        const int last = static_cast<int>(m_session->generation().size()) - 1;
         m_session->setGenerationStep(std::min(m_session->generationStep() + 1, last));
     });
     connect(m_play, &QPushButton::toggled, this, [this](bool on) {
@@ -127,7 +127,7 @@ void DecoderPanel::connectControls()
         }
     });
     connect(m_playTimer, &QTimer::timeout, this, [this] {
-        const int last = static_cast<int>(m_session->generation().steps.size()) - 1;
+        const int last = static_cast<int>(m_session->generation().size()) - 1;
         if (m_session->generationStep() >= last) {
             m_play->setChecked(false);
             return;
@@ -158,7 +158,7 @@ void DecoderPanel::sync()
     if (m_session->target() && !m_target->hasFocus() && m_target->text() != *m_session->target())
         m_target->setText(*m_session->target());
     const Generation& g = m_session->generation();
-    const int count = static_cast<int>(g.steps.size());
+    const int count = static_cast<int>(g.size());
     const int k = m_session->generationStep();
     for (QWidget* w : {static_cast<QWidget*>(m_previous), static_cast<QWidget*>(m_next), static_cast<QWidget*>(m_play),
                        static_cast<QWidget*>(m_stepLabel)})

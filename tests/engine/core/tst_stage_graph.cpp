@@ -159,13 +159,13 @@ private slots:
         c.dModel = model->spec.dModel;
         c.heads = model->spec.heads;
         const Generation g = generate(model, {"a", "b", "c"}, c);
-        QVERIFY(g.steps.size() >= 2);
+        QVERIFY(g.size() >= 2);
         // The same encoder stage object in every step, not a copy.
-        const Stage* first = g.steps.front()->find("encoder_output", std::nullopt, std::nullopt, Block::None);
+        const Stage* first = g.step(0)->find("encoder_output", std::nullopt, std::nullopt, Block::None);
         QVERIFY(first);
-        for (const auto& step : g.steps)
-            QCOMPARE(step->find("encoder_output", std::nullopt, std::nullopt, Block::None), first);
-        checkGraph(*g.steps.back(), model.get());
+        for (std::size_t k = 0; k < g.size(); ++k)
+            QCOMPARE(g.step(k)->find("encoder_output", std::nullopt, std::nullopt, Block::None), first);
+        checkGraph(*g.last(), model.get());
     }
 };
 

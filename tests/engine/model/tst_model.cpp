@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <malloc.h>
 #include <fstream>
 
 using namespace attnlab;
@@ -218,10 +219,12 @@ private slots:
         std::vector<Message> w;
         const auto src = modelTokens(*model, "abc", false, 512, w);
         const Generation g = generate(model, src, configFor(*model));
-        QCOMPARE(g.steps.size(), g.tokens.size());
-        for (std::size_t k = 0; k < g.steps.size(); ++k) {
+        QCOMPARE(g.size(), g.tokens.size());
+        QCOMPARE(g.chosen.size(), g.tokens.size());
+        for (std::size_t k = 0; k < g.size(); ++k) {
             // Step k reads <sos> and the k tokens written before it, and picks token k.
-            const Trace& t = *g.steps[k];
+            const auto step = g.step(k); // made again for all but the last: keep it while reading it
+            const Trace& t = *step;
             QCOMPARE(t.targetTokens.size(), k + 1);
             QCOMPARE(t.targetTokens.front(), std::string("<sos>"));
             for (std::size_t i = 0; i < k; ++i)
@@ -235,6 +238,45 @@ private slots:
         // A length limit stops it.
         const Generation two = generate(model, src, configFor(*model), 2);
         QVERIFY(two.tokens.size() <= 2);
+    }
+
+    void generationKeepsOneStepInMemory()
+    {
+#if defined(__SANITIZE_ADDRESS__)
+        QSKIP("mallinfo2 does not see AddressSanitizer's allocator");
+#endif
+        // A model that never writes <eos> (its bias forbids it) runs to its length limit. Each
+        // step's trace is as large as a pass on all the tokens so far: kept, 300 steps would
+        // hold about 1.5 GB (issue 10 §5b.1); only the last step is kept, the rest made again.
+        auto endless = std::make_shared<Seq2SeqModel>(*shipped());
+        endless->spec.maxTargetLength = 300;
+        for (std::size_t i = 0; i < endless->tgtVocab.size(); ++i) {
+            if (endless->tgtVocab[i] == "<eos>")
+                endless->generatorBias(static_cast<Eigen::Index>(i)) = -1e4f;
+        }
+        std::vector<Message> w;
+        const auto src = modelTokens(*endless, "abc", false, 512, w);
+        const auto before = static_cast<double>(mallinfo2().uordblks);
+        double peak = 0;
+        int calls = 0;
+        const Generation g = generate(endless, src, configFor(*endless), 0, [&](int done, int most) {
+            ++calls;
+            QCOMPARE(done, calls);
+            QCOMPARE(most, 300);
+            peak = std::max(peak, static_cast<double>(mallinfo2().uordblks) - before);
+        });
+        QCOMPARE(g.size(), std::size_t(300));
+        QVERIFY(!g.finished);
+        QCOMPARE(calls, 300);
+        // Two passes of 300 tokens at most (the one kept and the one being made): tens of MB.
+        qInfo("peak %.1f MB", peak / 1e6);
+        QVERIFY2(peak < 150e6, qPrintable(QString("peak %1 MB").arg(peak / 1e6)));
+        // An earlier step made again is the pass on its own prefix, and it chose its token.
+        const auto t = g.step(41);
+        QCOMPARE(t->targetTokens.size(), std::size_t(42));
+        const auto& logits = t->find("logits", std::nullopt, std::nullopt, Block::None)->main().values;
+        QCOMPARE(endless->tgtVocab[static_cast<std::size_t>(argmaxFirst(logits.row(41)))], g.tokens[41]);
+        QVERIFY_THROWS_EXCEPTION(std::out_of_range, g.step(300));
     }
 
     void argmaxTakesTheFirstOnATie()

@@ -53,7 +53,7 @@ private slots:
         const Trace want = computeTrace(direct);
         const float diff = largestDifference(*got.trace, want);
         QVERIFY2(diff == 0.0f, qPrintable(QString("largest difference %1").arg(diff)));
-        QVERIFY(got.generation.steps.empty());
+        QVERIFY(got.generation.empty());
     }
 
     void teacherForcingAndGeneration()
@@ -64,14 +64,14 @@ private slots:
         r.model = shippedModel();
         // Generation: the last step by default, and any step on request.
         const RunResult g = run(r);
-        QCOMPARE(g.generation.steps.size(), std::size_t(4)); // c, b, a, <eos>
+        QCOMPARE(g.generation.size(), std::size_t(4)); // c, b, a, <eos>
         QCOMPARE(g.trace->targetTokens, (std::vector<std::string>{"<sos>", "c", "b", "a"}));
         r.generationStep = 1;
         QCOMPARE(run(r).trace->targetTokens, (std::vector<std::string>{"<sos>", "c"}));
         // Teacher forcing equals the direct call.
         r.target = "xy";
         const RunResult t = run(r);
-        QVERIFY(t.generation.steps.empty());
+        QVERIFY(t.generation.empty());
         const Trace want = computeModelTrace(r.model, {"a", "b", "c"}, {"<sos>", "x", "y"}, r.config);
         const float diff = largestDifference(*t.trace, want);
         QVERIFY2(diff == 0.0f, qPrintable(QString("largest difference %1").arg(diff)));
