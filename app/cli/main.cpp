@@ -20,11 +20,14 @@
 #include <QFontInfo>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <iostream>
 #include <memory>
 #include <new>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -104,9 +107,42 @@ int failWith(int code, const std::exception& e, const char* reduce = kReduceMode
     return fail(code, e.what());
 }
 
-/// --save-weights (one attention block) and --save-model (a Transformer).
-void saveWeightsAsAsked(const attnlab::cli::TraceOptions& o, const attnlab::Trace& trace)
+/// A progress callback that says on stderr how far a long job is, a line per tenth:
+/// "attention-lab-cli: exporting: 120 of 1200 files". A job done within 2 seconds (or
+/// ATTNLAB_PROGRESS_AFTER_MS) says nothing, so that a failure stays one line.
+std::function<bool(int, int)> progressLines(const std::string& doing, const std::string& items)
 {
+    const auto start = std::chrono::steady_clock::now();
+    bool ok = false;
+    const int afterMs = qEnvironmentVariableIntValue("ATTNLAB_PROGRESS_AFTER_MS", &ok);
+    const auto quiet = std::chrono::milliseconds(ok ? afterMs : 2000);
+    return [doing, items, start, quiet, last = -1](int done, int total) mutable {
+        const int tenth = total > 0 ? done * 10 / total : 10;
+        if (tenth != last && done > 0 && std::chrono::steady_clock::now() - start >= quiet) {
+            last = tenth;
+            std::cerr << "attention-lab-cli: " << doing << ": " << done << " of " << total << ' ' << items << '\n';
+        }
+        return true;
+    };
+}
+
+/// A result's error naming a file in `staged`'s hidden folder names it in the folder asked for.
+std::string inFinalFolder(const QString& error, const attnlab::StagedFolder& staged)
+{
+    QString e = error;
+    return e.replace(QString::fromStdString(staged.staging()), QString::fromStdString(staged.path())).toStdString();
+}
+
+/// --save-weights (one attention block) and --save-model (a Transformer). Every output of the
+/// command is checked first, so that a bad -o does not leave the weights written alone.
+void saveWeightsAsAsked(const attnlab::cli::TraceOptions& o, const attnlab::Trace& trace, const std::string& output = {})
+{
+    if (!output.empty() && output != "-")
+        attnlab::checkWritable(output);
+    if (o.saveWeights)
+        attnlab::checkWritable(*o.saveWeights);
+    if (o.saveModel)
+        attnlab::checkWritable(*o.saveModel);
     if (o.saveWeights)
         attnlab::saveAttentionWeights(*trace.weights, trace.config.heads, *o.saveWeights);
     if (o.saveModel)
@@ -128,7 +164,7 @@ int runTrace(const std::vector<std::string>& args)
         warn(w.text);
 
     try {
-        saveWeightsAsAsked(o, trace);
+        saveWeightsAsAsked(o, trace, o.output);
         const std::string json = traceToJson(trace, o.pretty ? 1 : -1) + "\n";
         if (o.output == "-") {
             std::cout << json << std::flush;
@@ -186,7 +222,7 @@ int runExport(const std::vector<std::string>& args, char* argv0)
             return fail(2, "the trace has no stage '" + o.stage + "'" + o.whereText());
     }
     try {
-        saveWeightsAsAsked(o.trace, trace);
+        saveWeightsAsAsked(o.trace, trace, o.all ? std::string() : o.output);
     } catch (const std::exception& e) {
         return failWith(1, e);
     }
@@ -203,8 +239,18 @@ int runExport(const std::vector<std::string>& args, char* argv0)
 
     ExportResult r;
     if (o.all) {
-        r = exportAllStages(trace, QString::fromStdString(o.outputDir), options, {},
-                            images ? StageFiles::ImageAndCsv : StageFiles::CsvOnly);
+        // Into a hidden folder beside the one asked for, moved there at the end: a failure or
+        // a kill never leaves half of the stages behind.
+        try {
+            StagedFolder staged(o.outputDir);
+            r = exportAllStages(trace, QString::fromStdString(staged.staging()), options, progressLines("exporting", "files"),
+                                images ? StageFiles::ImageAndCsv : StageFiles::CsvOnly);
+            if (!r.ok)
+                return fail(1, inFinalFolder(r.error, staged));
+            staged.commit();
+        } catch (const std::exception& e) {
+            return failWith(1, e);
+        }
     } else if (!images) {
         r = exportCsv(stage->main(), QString::fromStdString(o.output));
     } else {
@@ -260,18 +306,54 @@ int runGenerate(const std::vector<std::string>& args)
     std::cout << "output: " << joinTokens({g.tokens.begin(), g.tokens.end() - (g.finished ? 1 : 0)})
               << (g.finished ? "" : "   (stopped at the length limit without <eos>)") << '\n';
     try {
-        for (std::size_t k = 0; k < g.size() && !outputDir.empty(); ++k) {
-            if (k == 0)
-                std::filesystem::create_directories(outputDir);
-            char name[32];
-            std::snprintf(name, sizeof name, "step-%02zu.json", k + 1);
-            writeFileAtomically((std::filesystem::path(outputDir) / name).string(), traceToJson(*g.step(k)) + "\n");
+        if (o.saveModel)
+            checkWritable(*o.saveModel);
+        if (!outputDir.empty()) {
+            // Every step's trace (made again one at a time) into a hidden folder, moved at the end.
+            StagedFolder staged(outputDir);
+            const auto progress = progressLines("writing", "steps");
+            const int count = static_cast<int>(g.size());
+            for (int k = 0; k < count; ++k) {
+                char name[32];
+                std::snprintf(name, sizeof name, "step-%02d.json", k + 1);
+                writeFileAtomically((std::filesystem::path(staged.staging()) / name).string(),
+                                    traceToJson(*g.step(static_cast<std::size_t>(k))) + "\n");
+                progress(k + 1, count);
+            }
+            staged.commit();
         }
         if (o.saveModel)
             saveModel(*o.model, *o.saveModel);
     } catch (const std::exception& e) {
         return failWith(1, e);
     }
+    return 0;
+}
+
+/// Draws a lesson's deck into `target` (a PDF file, or a folder of PNG pages); returns the
+/// exit code of a failure (1), or 0 with the result in `r`.
+int drawLesson(const attnlab::Lesson& lesson, bool png, const std::string& target, int dpi, attnlab::DeckResult& r)
+{
+    using namespace attnlab;
+    DeckOptions options;
+    options.format = png ? DeckOptions::Format::Png : DeckOptions::Format::Pdf;
+    options.dpi = dpi;
+    try {
+        // The pages go into a hidden folder beside the one asked for, moved there at the end.
+        std::optional<StagedFolder> staged;
+        if (png)
+            staged.emplace(target);
+        r = renderLessonDeck(lesson, QString::fromStdString(staged ? staged->staging() : target), options,
+                             progressLines("drawing", "pages"));
+        if (!r.ok)
+            return fail(1, staged ? inFinalFolder(r.error, *staged) : r.error.toStdString());
+        if (staged)
+            staged->commit();
+    } catch (const std::exception& e) {
+        return failWith(1, e, "try a lower --dpi");
+    }
+    for (const QString& note : r.notes)
+        std::cerr << "attention-lab-cli: warning: " << note.toStdString() << '\n';
     return 0;
 }
 
@@ -337,19 +419,9 @@ int runLesson(const std::vector<std::string>& args, char* argv0)
     // The slides speak the lesson's language: stage names and formulas too.
     LanguageManager languages;
     languages.setLanguage(lesson.language == "zh" ? QStringLiteral("zh_CN") : QStringLiteral("en"));
-    DeckOptions options;
-    options.format = format == "png" ? DeckOptions::Format::Png : DeckOptions::Format::Pdf;
-    options.dpi = dpi;
     DeckResult r;
-    try {
-        r = renderLessonDeck(lesson, QString::fromStdString(format == "png" ? outputDir : output), options);
-    } catch (const std::exception& e) {
-        return failWith(1, e, "try a lower --dpi");
-    }
-    if (!r.ok)
-        return fail(1, r.error.toStdString());
-    for (const QString& note : r.notes)
-        std::cerr << "attention-lab-cli: warning: " << note.toStdString() << '\n';
+    if (const int failed = drawLesson(lesson, format == "png", format == "png" ? outputDir : output, dpi, r))
+        return failed;
     std::cout << "wrote " << r.pages << (r.pages == 1 ? " page" : " pages") << " of \"" << lesson.title << "\"\n";
     return 0;
 }

@@ -9,9 +9,11 @@
 
 #include <algorithm>
 #include <charconv>
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <iostream>
 #include <limits>
 
 namespace attnlab::cli {
@@ -207,6 +209,12 @@ void finishTransformer(const GivenOptions& g, TraceOptions& o)
         c.model = ModelKind::Seeded;
         if (const auto p = c.problems(); !p.empty())
             throw UsageError(p.front());
+        RunRequest probe;
+        probe.text = o.source;
+        probe.target = o.target;
+        probe.config = c;
+        checkRunCost(probe, nullptr); // before making the weights: 1.4 billion of them take 5.6 GB
+        o.costChecked = true;
         o.model = std::make_shared<const Seq2SeqModel>(seededModel(c));
         if (encoderDecoder && !o.target)
             throw UsageError("a seeded model cannot generate (it has no trained output head): give --target TEXT");
@@ -289,6 +297,16 @@ TraceOptions parseTraceOptions(const std::vector<std::string>& args, const Extra
     return o;
 }
 
+void checkRunCost(const RunRequest& r, const Seq2SeqModel* model)
+{
+    const RunCost cost = estimateRun(r, model);
+    checkCost(cost);
+    if (isLargeRun(cost))
+        std::cerr << "attention-lab-cli: note: " << messages::largeRun(static_cast<double>(cost.weightBytes + cost.traceBytes) / (1 << 20),
+                                                                       cost.seconds()).text
+                  << "; the JSON of the trace would be about " << cost.traceNumbers * 11 / (1 << 20) << " MB\n";
+}
+
 Trace computeCliTrace(const TraceOptions& o, Generation* generation)
 {
     RunRequest r;
@@ -297,12 +315,25 @@ Trace computeCliTrace(const TraceOptions& o, Generation* generation)
         r.text = o.request.sentence;
         r.weights = o.request.weights;
         r.customMask = o.request.customMask;
+        r.config.validate();
+        checkRunCost(r, nullptr);
         return *run(r).trace;
     }
     r.text = o.source;
     r.target = o.target;
     r.model = o.model;
     r.maxSteps = o.maxLength;
+    if (!o.costChecked)
+        checkRunCost(r, o.model.get());
+    // A long generation says how far it is: a line per tenth of its length limit on stderr,
+    // once it has run for 2 seconds.
+    r.progress = [last = -1, start = std::chrono::steady_clock::now()](int done, int most) mutable {
+        const int tenth = done * 10 / std::max(most, 1);
+        if (tenth != last && std::chrono::steady_clock::now() - start >= std::chrono::seconds(2)) {
+            last = tenth;
+            std::cerr << "attention-lab-cli: generating: step " << done << " of at most " << most << '\n';
+        }
+    };
     if (!o.target && o.model->spec.decoderLayers > 0 && !o.model->hasHead())
         throw std::invalid_argument("this model has no output head (a seeded model): generation needs a trained model; "
                                     "give --target TEXT (teacher forcing)");

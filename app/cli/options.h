@@ -4,6 +4,7 @@
 
 #include "nn/attention.h"
 #include "model/model.h"
+#include "model/run.h"
 
 #include <functional>
 #include <optional>
@@ -32,7 +33,14 @@ struct TraceOptions {
     std::optional<std::string> target;        ///< --target: teacher forcing; without it a trained model generates
     std::optional<std::string> saveModel;     ///< --save-model FILE
     int maxLength = 0;                        ///< generate's --max-length (0: the model's limit)
+    /// The run's cost was checked and, when large, announced on stderr (before a seeded model's
+    /// weights were made); computeCliTrace does it otherwise.
+    bool costChecked = false;
 };
+
+/// Checks what `request` will cost (model: the model it runs, null for a seeded one not made
+/// yet) and says on stderr when it is large, before any of it is built. Throws Error (too_large).
+void checkRunCost(const RunRequest& request, const Seq2SeqModel* model);
 
 /// `value` of `option` as a whole number, nothing before or after it ("150abc" and " 5" are
 /// refused). Throws UsageError naming the option.
@@ -42,6 +50,7 @@ int parseIntOption(const std::string& option, const std::string& value);
 /// pass — teacher-forced on --target, or, for a trained model without --target, the last step of
 /// greedy generation (then `generation`, when given, receives every step). Throws
 /// std::invalid_argument for a bad request.
+/// Generation reports its steps on stderr when it is long.
 Trace computeCliTrace(const TraceOptions& options, Generation* generation = nullptr);
 
 /// Lets another command claim options before trace's own: called with each option and a

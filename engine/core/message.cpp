@@ -47,9 +47,11 @@ Message notInVocabulary(const std::string& token, const std::string& side)
     return {"not_in_vocabulary", {shown, side}, inQuotes(shown) + " is not in the model's " + side + " vocabulary: it is read as <unk>"};
 }
 
-Message allKeysMasked(Block block, std::optional<int> layer, long long query, const std::string& token)
+namespace {
+
+/// "cross-attention of layer 1: " for a layer's block; nothing for a single block.
+std::string where(Block block, std::optional<int> layer)
 {
-    // "cross-attention of layer 1: " for a layer's block; nothing for a single block.
     std::string where;
     if (block != Block::None || layer) {
         where = block == Block::EncoderSelf ? "encoder self-attention"
@@ -60,9 +62,16 @@ Message allKeysMasked(Block block, std::optional<int> layer, long long query, co
             where += " of layer " + str(*layer);
         where += ": ";
     }
+    return where;
+}
+
+} // namespace
+
+Message allKeysMasked(Block block, std::optional<int> layer, long long query, const std::string& token)
+{
     return {"all_keys_masked",
             {std::string(toString(block)), layer ? str(*layer) : std::string(), str(query), token},
-            where + "query " + str(query) + " (\xE2\x80\x9C" + printable(token) + "\xE2\x80\x9D) has every key masked: its attention weights are all 0"};
+            where(block, layer) + "query " + str(query) + " (\xE2\x80\x9C" + printable(token) + "\xE2\x80\x9D) has every key masked: its attention weights are all 0"};
 }
 
 Message noTokens(const std::string& side)
@@ -117,6 +126,30 @@ Message noOutputHead()
 Message targetWithoutDecoder()
 {
     return {"target_without_decoder", {}, "this model is an encoder stack without a decoder: a target does not apply"};
+}
+
+Message largeRun(double megabytes, double seconds)
+{
+    const std::string mb = str(static_cast<long long>(megabytes + 0.5)), s = str(static_cast<long long>(seconds + 0.5));
+    return {"large_run", {mb, s}, "a large run: about " + mb + " MB of memory and " + s + " s of work"};
+}
+
+Message tooLarge(const std::string& what, double megabytes, double limit)
+{
+    const std::string mb = str(static_cast<long long>(megabytes + 0.5)), max = str(static_cast<long long>(limit + 0.5));
+    const std::string reduce = what == "weights" ? "use a smaller d_model, d_ff or fewer layers"
+                                                 : "use a shorter sentence, fewer layers or a smaller d_model";
+    return {"too_large", {what, mb, max},
+            "the " + what + " would need about " + mb + " MB, more than the " + max + " MB allowed: " + reduce};
+}
+
+Message overflow(Block block, std::optional<int> layer, const std::string& stage)
+{
+    return {"overflow",
+            {std::string(toString(block)), layer ? str(*layer) : std::string(), stage},
+            where(block, layer) + "the values of \"" + stage
+                + "\" went beyond the range of a float (\u00B13.4e38) and would be inf or NaN: the weights or the input are "
+                  "too large; scale them down"};
 }
 
 Message cannotWrite(const std::string& path, const std::string& reason, const std::string& subject, const std::string& system)

@@ -71,6 +71,9 @@ Message notInVocabulary(const std::string& token, const std::string& side);
 /// so its attention weights are all 0; `block` is the block's name ("" for a single attention
 /// block) and `layer` its 0-based layer ("" outside layers).
 Message allKeysMasked(Block block, std::optional<int> layer, long long query, const std::string& token);
+/// large_run {megabytes, seconds}: the run needs about this much memory and time (estimated
+/// up front, core/cost.h); said before it starts.
+Message largeRun(double megabytes, double seconds);
 
 // --- Errors (thrown as Error) ---
 
@@ -86,6 +89,13 @@ Message weightsWidth(long long dModel, long long weightsDModel);
 Message noMaskMatrix();
 /// mask_size {rows, cols, n}: the custom mask does not fit the sentence's n tokens.
 Message maskSize(long long rows, long long cols, long long n);
+/// overflow {block, layer, stage}: the values of stage `stage` (its title, e.g. "Queries Q")
+/// went beyond the float range (±3.4·10³⁸) and would be inf or NaN; `block` and `layer` as in
+/// all_keys_masked.
+Message overflow(Block block, std::optional<int> layer, const std::string& stage);
+/// too_large {what, megabytes, limit}: the "weights" to make or the "trace" would need
+/// `megabytes` MB, more than `limit` MB (core/cost.h); refused before anything is built.
+Message tooLarge(const std::string& what, double megabytes, double limit);
 /// no_model_file: a file model was chosen but none is open. No arguments.
 Message noModelFile();
 /// no_output_head: generation was asked of a model without a trained output head. No arguments.

@@ -1,5 +1,9 @@
 #include "core/stage_builder.h"
 
+#include "core/message.h"
+
+#include <limits>
+
 namespace attnlab::detail {
 
 Labels numberedLabels(int count, std::string_view prefix)
@@ -28,6 +32,14 @@ Stage& addStage(StageList& stages, StageKey key, std::string title, std::string 
 
 void putMatrix(Stage& stage, std::string name, Eigen::MatrixXf values, Labels rows, Labels cols)
 {
+    // Finite but huge weights overflow the float range: refuse here, where the stage is known,
+    // rather than show inf and NaN (and false "every key masked" warnings) further on. Only
+    // the mask and the masked scores hold −∞ by design.
+    const bool maskStage = stage.id == "mask" || stage.id == "masked_scores";
+    const bool finite = maskStage ? !(values.array() == std::numeric_limits<float>::infinity()).any() && !values.hasNaN()
+                                  : values.allFinite();
+    if (!finite)
+        throw Error(messages::overflow(stage.block, stage.layer, stage.title));
     stage.matrices.push_back(LabeledMatrix{std::move(name), std::move(values), std::move(rows), std::move(cols)});
 }
 

@@ -254,4 +254,63 @@ void writeFileAtomically(const std::string& path, std::string_view bytes)
     syncFolder(folderOf(target));
 }
 
+void checkWritable(const std::string& path)
+{
+    std::error_code ec;
+    if (fs::is_directory(path, ec))
+        throw writeError(path, "is_folder", path, 0);
+    std::string probe = (fs::path(folderOf(path)) / ".attention-lab-XXXXXX").string();
+    const int fd = ::mkstemp(probe.data());
+    if (fd < 0)
+        throw creationError(path, probe, errno);
+    ::close(fd);
+    ::unlink(probe.c_str());
+}
+
+StagedFolder::StagedFolder(std::string path)
+    : m_path(std::move(path))
+{
+    fs::path target(m_path);
+    if (target.filename().empty()) // "out/" names the folder "out"
+        target = target.parent_path();
+    std::error_code ec;
+    if (fs::exists(target, ec) && !fs::is_directory(target, ec))
+        throw writeError(m_path, "not_a_folder", m_path, ENOTDIR);
+    const fs::path staging = target.parent_path() / ("." + target.filename().string() + ".part-" + std::to_string(::getpid()));
+    fs::remove_all(staging, ec); // a leftover of this process id's earlier run
+    if (!fs::create_directory(staging, ec))
+        throw creationError(target.string(), staging.string(), ec.value());
+    m_staging = staging.string();
+}
+
+StagedFolder::~StagedFolder()
+{
+    std::error_code ec;
+    if (!m_staging.empty())
+        fs::remove_all(m_staging, ec);
+}
+
+void StagedFolder::commit()
+{
+    std::error_code ec;
+    const fs::path target(m_path);
+    if (!fs::exists(target, ec)) {
+        // A new folder appears whole, by one rename.
+        if (::rename(m_staging.c_str(), m_path.c_str()) == 0) {
+            m_staging.clear();
+            syncFolder(folderOf(fs::path(m_path).lexically_normal().string()));
+            return;
+        }
+        fs::create_directories(target, ec);
+    }
+    for (const auto& entry : fs::directory_iterator(m_staging, ec)) {
+        const fs::path to = target / entry.path().filename();
+        if (::rename(entry.path().c_str(), to.c_str()) != 0)
+            throw writingError(to.string(), errno);
+    }
+    if (ec)
+        throw writingError(m_staging, ec.value());
+    syncFolder(m_path);
+}
+
 } // namespace attnlab

@@ -51,6 +51,36 @@ private:
 /// exist, a file is in the way, the folder is read-only or not ours, the disk is full.
 void writeFileAtomically(const std::string& path, std::string_view bytes);
 
+/// Checks that a file can be written at `path` (by making and removing a temporary file beside
+/// it), so that a command with several outputs can refuse before it writes any. Throws
+/// FileError as writeFileAtomically.
+void checkWritable(const std::string& path);
+
+/// A folder of outputs written whole or not at all (export --all, a lesson's pages, generation
+/// steps): the files go into a hidden folder beside `path` (".NAME.part-PID"); commit() moves
+/// them into `path` (made when missing; files of the same names there are replaced, others
+/// kept). Destroyed without commit() — a failure, an exception — it removes what it wrote; a
+/// kill leaves only the hidden folder, never a half-written `path`.
+class StagedFolder {
+public:
+    /// Makes the hidden folder. Throws FileError (cannot_write, about `path`) when it cannot.
+    explicit StagedFolder(std::string path);
+    ~StagedFolder();
+    StagedFolder(const StagedFolder&) = delete;
+    StagedFolder& operator=(const StagedFolder&) = delete;
+
+    /// Where to write the files now.
+    const std::string& staging() const { return m_staging; }
+    /// The folder they end up in.
+    const std::string& path() const { return m_path; }
+    /// Moves every file into path(). Throws FileError when it cannot.
+    void commit();
+
+private:
+    std::string m_path;
+    std::string m_staging;
+};
+
 /// Reads a whole regular file of at most `maxBytes`. Refuses anything else without waiting on
 /// it: a directory, a FIFO, a device (/dev/zero, a terminal), a socket. Reads at most
 /// `maxBytes` + 1 bytes, so a file whose size the system does not report cannot run away.

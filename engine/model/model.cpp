@@ -166,11 +166,11 @@ Trace decode(const std::shared_ptr<const Seq2SeqModel>& model, const Encoded& en
 
 // --- Running ---
 
-std::vector<std::string> modelTokens(const Seq2SeqModel& m, std::string_view text, bool target, int maxTokens,
-                                     std::vector<Message>& warnings)
+std::vector<std::string> specTokens(const ModelSpec& spec, std::string_view text, bool target, int maxTokens,
+                                    std::vector<Message>& warnings)
 {
     std::string lowered(text);
-    if (m.spec.lowercase && !target) { // docs/model-format.md: only the source is lower-cased
+    if (spec.lowercase && !target) { // docs/model-format.md: only the source is lower-cased
         for (char& c : lowered) {
             if (c >= 'A' && c <= 'Z')
                 c = static_cast<char>(c - 'A' + 'a');
@@ -179,7 +179,7 @@ std::vector<std::string> modelTokens(const Seq2SeqModel& m, std::string_view tex
     // Split generously first, then cut at maxTokens with the tokenizer's own warning wording.
     Tokenization tok = tokenize(lowered, ConfigLimits::maxTokens * 4);
     std::vector<std::string> tokens;
-    if (m.spec.tokenizer == ModelTokenizer::Chars) {
+    if (spec.tokenizer == ModelTokenizer::Chars) {
         const auto& special = specialTokens();
         for (const auto& t : tok.tokens) {
             if (std::find(special.begin(), special.end(), t) != special.end()) {
@@ -197,6 +197,13 @@ std::vector<std::string> modelTokens(const Seq2SeqModel& m, std::string_view tex
         warnings.push_back(messages::sideCut(target ? "target" : "source", static_cast<long long>(tokens.size()), maxTokens));
         tokens.resize(static_cast<std::size_t>(maxTokens));
     }
+    return tokens;
+}
+
+std::vector<std::string> modelTokens(const Seq2SeqModel& m, std::string_view text, bool target, int maxTokens,
+                                     std::vector<Message>& warnings)
+{
+    std::vector<std::string> tokens = specTokens(m.spec, text, target, maxTokens, warnings);
     if (m.openVocabulary())
         return tokens;
     const std::vector<std::string>& vocab = target ? m.tgtVocab : m.srcVocab;

@@ -64,6 +64,10 @@ TensorFile modelToTensors(const Seq2SeqModel& model);
 /// Writes the model as safetensors, crash-safe. Throws std::runtime_error.
 void saveModel(const Seq2SeqModel& model, const std::string& path);
 
+/// The tokens of `text` as a model with this spec splits them (a source lower-cased if it says
+/// so), at most maxTokens (with a warning); no vocabulary applied.
+std::vector<std::string> specTokens(const ModelSpec& spec, std::string_view text, bool target, int maxTokens,
+                                    std::vector<Message>& warnings);
 /// The model's tokens of `text`: tokenized its way (a source lower-cased if it says so), at most
 /// maxTokens (with a warning), each one outside the vocabulary replaced by <unk> (with a
 /// warning naming it). An open vocabulary keeps every token.

@@ -1,6 +1,9 @@
 #include "model/run.h"
 
 #include "model/shipped.h"
+#include "text/tokenizer.h"
+
+#include <algorithm>
 
 #include <stdexcept>
 
@@ -27,7 +30,7 @@ RunResult runModel(const RunRequest& r)
         const auto input = teacherForcingInput(*model, r.target ? *r.target : r.text, c.maxTokens, warnings);
         out.trace = std::make_shared<const Trace>(computeModelTrace(model, source, input, c));
     } else {
-        out.generation = generate(model, source, c, r.maxSteps);
+        out.generation = generate(model, source, c, r.maxSteps, r.progress);
         const int last = static_cast<int>(out.generation.size()) - 1;
         const int at = r.generationStep < 0 ? last : std::min(r.generationStep, last);
         out.trace = out.generation.step(static_cast<std::size_t>(at));
@@ -38,8 +41,37 @@ RunResult runModel(const RunRequest& r)
 
 } // namespace
 
+RunCost estimateRun(const RunRequest& r, const Seq2SeqModel* model)
+{
+    const Config& c = r.config;
+    RunShape shape;
+    if (c.model == ModelKind::None) {
+        shape.singleBlock = true;
+        shape.source = static_cast<std::int64_t>(tokenize(r.text, c.maxTokens, c.padTo).tokens.size());
+        shape.makeWeights = !r.weights;
+        return estimateCost(c, shape);
+    }
+    const ModelSpec& spec = model ? model->spec : static_cast<const ModelSpec&>(c);
+    std::vector<Message> ignored;
+    shape.source = static_cast<std::int64_t>(specTokens(spec, r.text, false, c.maxTokens, ignored).size());
+    shape.makeWeights = !model;
+    if (spec.architecture == Architecture::EncoderDecoder) {
+        const bool head = model && model->hasHead();
+        if (!r.target && head) {
+            shape.generationSteps = r.maxSteps > 0 ? std::min(r.maxSteps, kMaxTargetLength) : spec.maxTargetLength;
+        } else {
+            const auto target = specTokens(spec, r.target ? *r.target : r.text, true, c.maxTokens, ignored);
+            shape.target = 1 + static_cast<std::int64_t>(target.size());
+        }
+        shape.vocabulary = head ? static_cast<std::int64_t>(model->tgtVocab.size()) : 0;
+    }
+    return estimateCost(spec, shape);
+}
+
 RunResult run(const RunRequest& r)
 {
+    r.config.validate(); // before estimating: the sizes must be valid
+    checkCost(estimateRun(r, r.model.get()));
     if (r.config.model != ModelKind::None)
         return runModel(r);
     Request block;

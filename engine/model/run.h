@@ -10,9 +10,11 @@
 ///                          `text` as its target.
 
 #include "core/config.h"
+#include "core/cost.h"
 #include "model/model.h"
 #include "nn/attention.h"
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -36,6 +38,8 @@ struct RunRequest {
     int generationStep = -1;
     /// Generation: at most this many tokens (0: the model's max_target_length).
     int maxSteps = 0;
+    /// Generation: called after each step with (steps done, most steps), when given.
+    std::function<void(int, int)> progress;
 };
 
 struct RunResult {
@@ -49,8 +53,13 @@ struct RunResult {
     std::vector<Message> inputWarnings;
 };
 
+/// What the request will cost (core/cost.h), from its token counts and sizes alone. `model` is
+/// the model it runs (null: a seeded model not made yet, whose weights count as made).
+RunCost estimateRun(const RunRequest& request, const Seq2SeqModel* model);
+
 /// Computes what the request asks for. Throws std::invalid_argument for a bad request (invalid
-/// settings, no tokens, weights or a mask that do not fit, a missing model, too large a trace).
+/// settings, no tokens, weights or a mask that do not fit, a missing model, too large a trace:
+/// checked up front with estimateRun).
 RunResult run(const RunRequest& request);
 
 /// `trace` with `warnings` in front of its own (the same trace when there are none).

@@ -1327,6 +1327,22 @@
         <translation>这个模型只有编码器、没有解码器：目标序列不适用</translation>
     </message>
     <message>
+        <source>a large run: about %1 MB of memory and %2 s of work</source>
+        <translation>计算量很大：约需 %1 MB 内存、%2 秒计算</translation>
+    </message>
+    <message>
+        <source>the weights would need about %1 MB, more than the %2 MB allowed: use a smaller d_model, d_ff or fewer layers</source>
+        <translation>权重约需 %1 MB，超过允许的 %2 MB：请减小 d_model、d_ff 或层数</translation>
+    </message>
+    <message>
+        <source>the trace would need about %1 MB, more than the %2 MB allowed: use a shorter sentence, fewer layers or a smaller d_model</source>
+        <translation>计算轨迹约需 %1 MB，超过允许的 %2 MB：请缩短句子、减少层数或减小 d_model</translation>
+    </message>
+    <message>
+        <source>the values of “%1” went beyond the range of a float (±3.4×10³⁸) and would be inf or NaN: the weights or the input are too large; scale them down</source>
+        <translation>“%1”的数值超出了 float 的表示范围（±3.4×10³⁸），会变成 inf 或 NaN：权重或输入太大，请把它们缩小</translation>
+    </message>
+    <message>
         <source>cannot write &apos;%1&apos;: it is a directory</source>
         <translation>无法写入“%1”：它是一个文件夹</translation>
     </message>

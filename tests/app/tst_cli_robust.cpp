@@ -29,10 +29,14 @@ bool writeAll(const QString& path, const QByteArray& bytes)
     return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
 }
 
-/// Fails unless the run ended with `exitCode` and exactly one line on stderr holding `message`.
+/// Fails unless the run ended with `exitCode` and exactly one line on stderr holding `message`
+/// (after the note that announces a large run, if any).
 void expectOneLineError(const Run& r, int exitCode, const QString& message)
 {
-    const QString err = QString::fromUtf8(r.err);
+    QString err = QString::fromUtf8(r.err);
+    static const QString note = QStringLiteral("attention-lab-cli: note: a large run");
+    if (err.startsWith(note))
+        err = err.mid(err.indexOf(QLatin1Char('\n')) + 1);
     QVERIFY2(r.status == QProcess::NormalExit, "the CLI crashed or was killed");
     QVERIFY2(r.exitCode == exitCode, qPrintable(QStringLiteral("exit %1: %2").arg(r.exitCode).arg(err)));
     QVERIFY2(err.startsWith(QStringLiteral("attention-lab-cli: error: ")), qPrintable(err));
@@ -205,6 +209,35 @@ private slots:
         });
         expectOneLineError(r, 2, QStringLiteral("out of memory: try fewer tokens (--max-tokens, a shorter text), a smaller --d-model or fewer --layers"));
         QVERIFY(!r.err.contains("bad_alloc"));
+    }
+
+    void hugeRunsAreRefusedOrAnnouncedUpFront()
+    {
+        // 12 + 12 layers of width 2048 are 5.6 GB of seeded weights: refused before any is made
+        // (in 600 MB of address space making them would end in "out of memory" instead).
+        const auto small = [] {
+            const rlimit limit{600ULL << 20, 600ULL << 20};
+            ::setrlimit(RLIMIT_AS, &limit);
+        };
+        const Run big = cli({"trace", "--layers", "12", "--d-model", "2048", "--heads", "16", "--source", "a b", "--target", "c"}, small);
+        expectOneLineError(big, 2, QStringLiteral("the weights would need about 5"));
+        // 1024 tokens through 12 layers of width 1024: the trace (3.5 GB) is refused before the weights.
+        QStringList words;
+        for (int i = 0; i < 1024; ++i)
+            words << QStringLiteral("w%1").arg(i);
+        const Run trace = cli({"trace", "--layers", "12", "--d-model", "1024", "--heads", "16", "--max-tokens", "1024", "--sentence",
+                               words.join(QLatin1Char(' '))},
+                              small);
+        expectOneLineError(trace, 2, QStringLiteral("the trace would need about"));
+        // 6 layers of width 1024 (300 MB of weights) are allowed but announced before they are
+        // made: the note comes first, then (in 600 MB) the run fails for want of memory.
+        const Run large = cli({"trace", "--layers", "6", "--d-model", "1024", "--heads", "16", "--sentence", "a b c"}, [] {
+            const rlimit limit{200ULL << 20, 200ULL << 20};
+            ::setrlimit(RLIMIT_AS, &limit);
+        });
+        const QString err = QString::fromUtf8(large.err);
+        QVERIFY2(err.startsWith(QStringLiteral("attention-lab-cli: note: a large run: about ")), qPrintable(err));
+        QVERIFY2(err.contains(QStringLiteral("out of memory")), qPrintable(err));
     }
 
     void fullDiskGivesOneLine_data()

@@ -5,10 +5,13 @@
 
 #include "support/cli.h"
 
+#include <QDir>
+#include <QFileInfo>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <csignal>
 #include <unistd.h>
 
 namespace {
@@ -147,6 +150,66 @@ private slots:
         QVERIFY2(!err.contains(QLatin1Char('\n')), qPrintable(err)); // one line
         // The earlier file, whole; no temporary file left.
         QCOMPARE(QString::fromUtf8(r.out), QStringLiteral("--earlier work--%1\n").arg(name));
+    }
+
+    void aKilledExportLeavesNoHalfFolder()
+    {
+        // export --all of a 2-layer model (hundreds of files) says how far it is on stderr and
+        // writes into a hidden folder beside the one asked for; killed half-way, the folder
+        // asked for does not exist (issue 10 §5b.6).
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("stages"));
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("ATTNLAB_PROGRESS_AFTER_MS"), QStringLiteral("0"));
+        env.remove(QStringLiteral("DISPLAY"));
+        p.setProcessEnvironment(env);
+        p.start(QStringLiteral(ATTNLAB_CLI), {"export", "--all", "--output-dir", out, "--layers", "2", "--d-model", "32", "--heads",
+                                              "8", "--sentence", "the cat sat on the mat"});
+        p.setReadChannel(QProcess::StandardError);
+        QByteArray err;
+        while (!err.contains("exporting: ") && p.waitForReadyRead(60000))
+            err += p.readAllStandardError();
+        QVERIFY2(err.contains("attention-lab-cli: exporting: "), err.constData());
+        ::kill(static_cast<pid_t>(p.processId()), SIGKILL);
+        QVERIFY(p.waitForFinished(10000));
+        QVERIFY(!QFileInfo::exists(out));
+        // Run whole, it ends with every file in place and nothing hidden beside it.
+        const Run r = cli({"export", "--all", "--output-dir", out, "--sentence", "the cat sat", "--d-model", "8", "--heads", "2"});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(QFileInfo::exists(out + QStringLiteral("/weights-head1.png")) || QDir(out).entryList(QDir::Files).size() > 10);
+        const QStringList left = QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot);
+        QVERIFY2(left.size() == 2 && left.contains(QStringLiteral("stages")), qPrintable(left.join(u' '))); // and the killed run's
+    }
+
+    void aBadOutputWritesNothingElse()
+    {
+        // trace --save-weights with an -o that cannot be written: the weights are not written
+        // alone (every output is checked first).
+        QTemporaryDir dir;
+        const QString weights = dir.filePath(QStringLiteral("w.safetensors"));
+        Run r = cli(QStringList{"trace", "--save-weights", weights, "--output", dir.filePath(QStringLiteral("missing/t.json"))} + kModel);
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("does not exist"), r.err.constData());
+        QVERIFY(!QFileInfo::exists(weights));
+        // generate --output-dir with a --save-model that cannot be written: no steps folder.
+        const QString steps = dir.filePath(QStringLiteral("steps"));
+        r = cli({"generate", "--model", "reversal", "--source", "abc", "--output-dir", steps, "--save-model",
+                 dir.filePath(QStringLiteral("missing/m.safetensors"))});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY(!QFileInfo::exists(steps));
+        // A lesson's pages into a folder under a file: refused, nothing made.
+        QFile blocker(dir.filePath(QStringLiteral("file")));
+        QVERIFY(blocker.open(QIODevice::WriteOnly));
+        blocker.close();
+        r = cli({"lesson", "en/01-query-key-value", "--format", "png", "--output-dir", dir.filePath(QStringLiteral("file/pages"))});
+        QCOMPARE(r.exitCode, 1);
+        QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot), QStringList{"file"});
+        // generate --output-dir whole: every step, nothing hidden left.
+        r = cli({"generate", "--model", "reversal", "--source", "abc", "--output-dir", steps});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(QDir(steps).entryList(QDir::Files), (QStringList{"step-01.json", "step-02.json", "step-03.json", "step-04.json"}));
+        QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::NoDotAndDotDot), (QStringList{"file", "steps"}));
     }
 };
 

@@ -97,6 +97,19 @@ QString messageText(const Message& m)
     if (c == u"mask_size")
         return Messages::tr("the custom mask is %1 x %2 but the sentence has %3 tokens: it must be %3 x %3")
             .arg(arg(m, 0), arg(m, 1), arg(m, 2));
+    if (c == u"large_run")
+        return Messages::tr("a large run: about %1 MB of memory and %2 s of work").arg(arg(m, 0), arg(m, 1));
+    if (c == u"too_large")
+        return arg(m, 0) == u"weights"
+            ? Messages::tr("the weights would need about %1 MB, more than the %2 MB allowed: use a smaller d_model, d_ff or "
+                           "fewer layers").arg(arg(m, 1), arg(m, 2))
+            : Messages::tr("the trace would need about %1 MB, more than the %2 MB allowed: use a shorter sentence, fewer "
+                           "layers or a smaller d_model").arg(arg(m, 1), arg(m, 2));
+    if (c == u"overflow")
+        return where(m)
+            + Messages::tr("the values of \u201C%1\u201D went beyond the range of a float (\u00B13.4\u00D710\u00B3\u2078) and would be "
+                           "inf or NaN: the weights or the input are too large; scale them down")
+                  .arg(arg(m, 2));
     if (c == u"no_model_file")
         return Messages::tr("no model file is open: open one first (File \u2192 Open model\u2026)");
     if (c == u"no_output_head")

@@ -180,9 +180,11 @@ RunRequest Session::requestFor(const QString& sentence, const Config& c, const s
         r.weights = imported ? imported : m_models.presetWeights(c);
         r.customMask = mask;
     } else {
-        r.model = m_models.model(c, file); // no file open: an Error (no_model_file) in the interface's language
         if (target)
             r.target = target->toStdString();
+        if (c.model == ModelKind::Seeded)
+            checkCost(estimateRun(r, nullptr)); // before making the weights, not after
+        r.model = m_models.model(c, file); // no file open: an Error (no_model_file) in the interface's language
         r.generationStep = generationStep;
     }
     return r;

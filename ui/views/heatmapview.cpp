@@ -20,17 +20,21 @@ QString minusInfinity()
     return QStringLiteral("\u2212\u221E"); // −∞
 }
 
-/// A cell's value in at most 4-5 characters: two decimals below 10, fewer above, "0" only
-/// for an exact zero (a masked weight), so rounding never pretends a value is zero.
+/// A cell's value in at most 4-5 characters: two decimals below 10, fewer above, two digits
+/// and a power of ten from 10⁴ on, "0" only for an exact zero (a masked weight), so rounding
+/// never pretends a value is zero. NaN is never drawn as a number: its cell stays empty (the
+/// engine refuses a trace that overflows, so none should arrive).
 QString formatValue(float v)
 {
     if (std::isinf(v))
         return v < 0 ? minusInfinity() : QStringLiteral("\u221E");
     if (std::isnan(v))
-        return QStringLiteral("NaN");
+        return {};
     if (v == 0.0f)
         return QStringLiteral("0");
     const float a = std::abs(v);
+    if (a >= 1e4f)
+        return minusSigned(QString::number(static_cast<double>(v), 'g', 2));
     const int decimals = a >= 100 ? 0 : a >= 10 ? 1 : 2;
     return fixedNumber(static_cast<double>(v), decimals);
 }

@@ -300,6 +300,37 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, computeTrace(c)); // 3 x 3 for 2 tokens
     }
 
+    void overflowIsRefusedNotDrawn()
+    {
+        // Finite but huge weights (issue 10 §5b.4): 1e20 · 1e20 overflows a float. By hand: with
+        // W_Q = W_K = 1e20·I and embeddings of order 1, q and k are of order 1e20 and
+        // q·k of order 1e40 > 3.4e38, so the scores are the first stage that overflows.
+        const int d = 8;
+        AttentionWeights w = presetWeights(WeightsPreset::Identity, d, 1);
+        w.inProjWeight *= 1e20f;
+        Request r = request("dog bites man", d, 2);
+        r.weights = std::make_shared<const AttentionWeights>(w);
+        try {
+            computeTrace(r);
+            QFAIL("no exception");
+        } catch (const Error& e) {
+            QCOMPARE(e.message().code, std::string("overflow"));
+            QCOMPARE(e.message().args.at(2), std::string("Scores Q·Kᵀ"));
+            QVERIFY2(QString(e.what()).contains("range of a float"), e.what());
+        }
+        // 1e18 still fits (q·k of order 1e36): the trace is whole and finite, and the mask's
+        // −∞ stays allowed where it belongs.
+        w.inProjWeight /= 100.0f;
+        r.weights = std::make_shared<const AttentionWeights>(w);
+        r.config.mask = MaskKind::Causal;
+        const Trace t = computeTrace(r);
+        for (const Stage& s : t.stages) {
+            if (s.id != "mask" && s.id != "masked_scores")
+                QVERIFY2(s.main().values.allFinite(), s.id.c_str());
+        }
+        QVERIFY(t.warnings.empty()); // no false "every key masked"
+    }
+
     void hugeInputs()
     {
         // 2000 words: cut to max_tokens with a warning, never a crash.

@@ -1,0 +1,166 @@
+// The cost of a run estimated up front (core/cost.h): the counts by hand for small shapes, the
+// estimate against the trace the engine then makes, and the limits that refuse a run before
+// anything is built (issue 10 §5b.5).
+
+#include "core/cost.h"
+#include "core/message.h"
+#include "model/run.h"
+
+#include <QtTest>
+
+using namespace attnlab;
+
+namespace {
+
+/// The numbers in every stage matrix of a trace.
+std::int64_t numbersIn(const Trace& t)
+{
+    std::int64_t n = 0;
+    for (const Stage& s : t.stages) {
+        for (const auto& m : s.matrices)
+            n += m.values.size();
+    }
+    return n;
+}
+
+} // namespace
+
+class TestCost : public QObject {
+    Q_OBJECT
+private slots:
+    void oneBlockByHand()
+    {
+        // n = 3 tokens, d = 4, h = 2 (d_k = 2).
+        ModelSpec s;
+        s.dModel = 4;
+        s.heads = 2;
+        RunShape shape;
+        shape.singleBlock = true;
+        shape.source = 3;
+        const RunCost c = estimateCost(s, shape);
+        // Input stages: embeddings, positions, input, 3 x 4 each = 36. Per head: Q, K, V and the
+        // head's output 3 x 2 each = 24, four score matrices 3 x 3 = 36: 2 heads = 120. The mask
+        // 9, the concatenation and the output 12 each: 36 + 120 + 33 = 189.
+        QCOMPARE(c.traceNumbers, std::int64_t(189));
+        QCOMPARE(c.traceBytes, std::int64_t(4 * 189));
+        // W_Q, W_K, W_V, W_O (4 x 4) and four biases of 4: 80 floats.
+        QCOMPARE(c.weightBytes, std::int64_t(4 * 80));
+        // Q, K, V: 3 · (3 x 4 · 4 x 4) = 144 multiply-adds; Q·Kᵀ and A·V: 2 · 3·3·4 = 72;
+        // W_O: 48. Two operations each: 528.
+        QCOMPARE(c.operations, 528.0);
+    }
+
+    void estimateMatchesTheTrace_data()
+    {
+        QTest::addColumn<int>("model"); // 0: one block, 1: encoder stack, 2: encoder–decoder
+        QTest::addColumn<int>("layers");
+        QTest::newRow("one block") << 0 << 0;
+        QTest::newRow("encoder stack") << 1 << 2;
+        QTest::newRow("encoder-decoder") << 2 << 2;
+    }
+
+    void estimateMatchesTheTrace()
+    {
+        QFETCH(int, model);
+        QFETCH(int, layers);
+        RunRequest r;
+        r.text = "the cat sat on the mat because it was warm";
+        r.config.dModel = 16;
+        r.config.heads = 4;
+        ModelCache cache;
+        if (model > 0) {
+            r.config.model = ModelKind::Seeded;
+            r.config.architecture = model == 1 ? Architecture::EncoderStack : Architecture::EncoderDecoder;
+            r.config.setLayers(layers); // an encoder stack: encoder layers only
+            if (model == 2)
+                r.target = "le chat";
+            r.model = cache.model(r.config, nullptr);
+        }
+        const RunCost cost = estimateRun(r, r.model.get());
+        std::int64_t actual = 0;
+        try {
+            actual = numbersIn(*run(r).trace);
+        } catch (const std::exception& e) {
+            QFAIL(e.what());
+        }
+        // Within 5%: the estimate names every stage, small vectors (γ, β, statistics) aside.
+        QVERIFY2(std::abs(static_cast<double>(cost.traceNumbers - actual)) <= 0.05 * static_cast<double>(actual),
+                 qPrintable(QString("estimated %1, the trace holds %2").arg(cost.traceNumbers).arg(actual)));
+    }
+
+    void hugeSeededWeightsAreRefusedUpFront()
+    {
+        // The issue's case: 12 + 12 layers of width 2048 are 1.4 billion weights, 5.6 GB.
+        RunRequest r;
+        r.text = "a b";
+        r.target = "c";
+        r.config.model = ModelKind::Seeded;
+        r.config.setLayers(12);
+        r.config.dModel = 2048;
+        r.config.heads = 16;
+        const RunCost cost = estimateRun(r, nullptr);
+        QVERIFY(cost.weightBytes > 5'000'000'000LL && cost.weightBytes < 6'000'000'000LL);
+        try {
+            checkCost(cost);
+            QFAIL("no exception");
+        } catch (const Error& e) {
+            QCOMPARE(e.message().code, std::string("too_large"));
+            QCOMPARE(e.message().args.at(0), std::string("weights"));
+        }
+        // Width 512 with 6 + 6 layers (the paper's base model) is allowed and not even large.
+        r.config.setLayers(6);
+        r.config.dModel = 512;
+        r.config.heads = 8;
+        checkCost(estimateRun(r, nullptr));
+        QVERIFY(!isLargeRun(estimateRun(r, nullptr)));
+    }
+
+    void hugeTracesAreRefusedBeforeTheyAreComputed()
+    {
+        // 1024 tokens through 12 layers of width 1024: about 3.5 GB of stages.
+        RunRequest r;
+        for (int i = 0; i < 1024; ++i)
+            r.text += "w" + std::to_string(i) + " ";
+        r.config.model = ModelKind::Seeded;
+        r.config.architecture = Architecture::EncoderStack;
+        r.config.setLayers(12); // encoder layers only
+        r.config.dModel = 1024;
+        r.config.heads = 16;
+        r.config.maxTokens = 1024;
+        try {
+            checkCost(estimateRun(r, nullptr));
+            QFAIL("no exception");
+        } catch (const Error& e) {
+            QCOMPARE(e.message().code, std::string("too_large"));
+            QCOMPARE(e.message().args.at(0), std::string("trace"));
+        }
+    }
+
+    void generationCountsEveryStep()
+    {
+        // Generation up to L steps: the arithmetic of all L passes, the memory of the last.
+        ModelSpec s;
+        s.dModel = 8;
+        s.heads = 2;
+        RunShape shape;
+        shape.source = 4;
+        shape.vocabulary = 10;
+        shape.generationSteps = 3;
+        const RunCost g = estimateCost(s, shape);
+        RunShape passes = shape;
+        passes.generationSteps = 0;
+        double sum = 0;
+        for (int m = 1; m <= 3; ++m) {
+            passes.target = m;
+            sum += estimateCost(s, passes).operations;
+        }
+        passes.target = 0;
+        const double encoder = estimateCost(s, passes).operations;
+        QCOMPARE(g.operations, sum - 2 * encoder); // the encoder runs once, not three times
+        passes.target = 3;
+        QCOMPARE(g.traceBytes, estimateCost(s, passes).traceBytes);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestCost)
+#include "tst_cost.moc"
