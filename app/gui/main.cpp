@@ -4,6 +4,7 @@
 #include "shell/languages.h"
 #include "lessons/lessonplayer.h"
 #include "shell/mainwindow.h"
+#include "shell/quitsignals.h"
 #include "session/autosave.h"
 #include "session/session.h"
 
@@ -69,6 +70,9 @@ int main(int argc, char** argv)
         window->setCurrentLanguage(languages.current());
     });
     window->showWithinScreen();
+    // A logout, a shutdown or `kill` closes the window as its × does: the last session is
+    // saved and the autosave removed (a second signal, or SIGKILL, still ends it at once).
+    attnlab::closeOnQuitSignals(window);
     // A sentence on the command line starts fresh; otherwise the work a crash left is offered,
     // or the last session comes back.
     if (!parser.positionalArguments().isEmpty())
