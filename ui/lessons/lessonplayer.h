@@ -27,6 +27,8 @@ public:
 
     /// Lists the shipped lessons of `language` ("en" or "zh"), then the teacher's own files.
     void setLanguage(const QString& language);
+    /// The language of the lesson list ("en" or "zh").
+    const QString& language() const { return m_language; }
     /// Opens a lesson file and starts it. A malformed file shows file, line and reason in the
     /// panel and returns false; the current lesson keeps playing.
     bool openLessonFile(const QString& path);

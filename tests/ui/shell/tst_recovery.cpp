@@ -196,6 +196,23 @@ private slots:
         QCOMPARE(next.window.lessonPlayer()->stepIndex(), 3);
     }
 
+    void aShippedLessonComesBackInTheInterfacesLanguage()
+    {
+        {
+            Studio first;
+            QVERIFY(first.window.lessonPlayer()->openLessonAt(kLesson, 3));
+            first.window.close();
+        }
+        // The next start is in Chinese: the shipped lesson continues in its Chinese twin, at its
+        // step; a lesson file of the teacher's own would stay as it was.
+        Studio next;
+        next.window.setCurrentLanguage(QStringLiteral("zh_CN"));
+        QVERIFY(next.window.restoreLastSession());
+        QCOMPARE(next.window.lessonPlayer()->currentPath(), QStringLiteral(":/lessons/zh/04-look-ahead-mask.md"));
+        QCOMPARE(next.window.lessonPlayer()->stepIndex(), 3);
+        next.window.setCurrentLanguage(QStringLiteral("en"));
+    }
+
     void aRunningStudioIsNotOffered()
     {
         Studio running;
