@@ -67,7 +67,15 @@ struct GivenOptions {
     std::optional<NormPlacement> norm;
     std::optional<Activation> activation;
     std::optional<float> eps;
+    /// --seed, --pe, --no-embed-scale as given: a trained model has its own (issue 11 §1).
+    std::vector<std::string> modelOwns;
 };
+
+/// "sinusoidal positions, embeddings × √d_model": what a trained model fixes, in words.
+std::string positionsOf(const Seq2SeqModel& m)
+{
+    return std::string(toString(m.spec.positional)) + " positions, embeddings " + (m.spec.embedScale ? "× √d_model" : "unscaled");
+}
 
 /// A named value of an enum option, or a UsageError listing the allowed names.
 template <typename Parse>
@@ -124,10 +132,13 @@ bool readBlockOption(const std::string& a, const std::function<const std::string
         g.heads = parseInt<int>(a, value());
     } else if (a == "--seed") {
         c.seed = parseInt<std::uint64_t>(a, value());
+        g.modelOwns.push_back(a);
     } else if (a == "--pe") {
         c.positional = parseChoice(a, value(), parsePositionalEncoding, {"sinusoidal", "learned", "none"});
+        g.modelOwns.push_back(a);
     } else if (a == "--no-embed-scale") {
         c.embedScale = false;
+        g.modelOwns.push_back(a);
     } else if (a == "--no-scale") {
         c.scaleScores = false;
     } else if (a == "--mask") {
@@ -200,6 +211,9 @@ void finishTransformer(const GivenOptions& g, TraceOptions& o)
             m = std::make_shared<const Seq2SeqModel>(loadModel(*g.modelFile));
             c.model = ModelKind::File;
         }
+        if (!g.modelOwns.empty())
+            throw UsageError(g.modelOwns.front() + " does not apply to a trained model: its positions, embedding scale and seed "
+                             "are part of it (" + positionsOf(*m) + "); --no-scale does apply");
         if ((g.dModel && *g.dModel != m->spec.dModel) || (g.heads && *g.heads != m->spec.heads))
             throw UsageError("--d-model and --heads must be the model's (d_model " + std::to_string(m->spec.dModel) + ", heads "
                              + std::to_string(m->spec.heads) + ")");

@@ -13,10 +13,15 @@ namespace {
 
 RunResult runModel(const RunRequest& r)
 {
-    const Config& c = r.config;
-    c.validate();
+    r.config.validate();
     if (!r.model)
         throw std::invalid_argument("no model: choose one in the settings");
+    // The trace reports what the model did: its own positions, embedding scale and seed (a
+    // trained model's settings of those are part of it), the run's score scaling.
+    Config c = r.config;
+    c.positional = r.model->spec.positional;
+    c.embedScale = r.model->spec.embedScale;
+    c.seed = r.model->spec.seed;
     const std::shared_ptr<const Seq2SeqModel>& model = r.model;
     RunResult out;
     std::vector<Message>& warnings = out.inputWarnings;
@@ -141,11 +146,8 @@ void adoptModelWidths(Config& c, const Seq2SeqModel& m)
 void adoptModel(Config& c, const Seq2SeqModel& m)
 {
     ModelSpec spec = m.spec;
-    // What stays the user's: the run's positions, embedding scale, scaling and seed.
-    spec.positional = c.positional;
-    spec.embedScale = c.embedScale;
+    // What stays the user's: the scaling of the scores (an experiment on any model).
     spec.scaleScores = c.scaleScores;
-    spec.seed = c.seed;
     static_cast<ModelSpec&>(c) = spec;
 }
 

@@ -86,8 +86,9 @@ private:
 /// Sets d_model and heads of a trained or file model into `config` (the widths its file fixes);
 /// the rest of the config's ModelSpec keeps describing the user's seeded model.
 void adoptModelWidths(Config& config, const Seq2SeqModel& model);
-/// The model's ModelSpec in `config`, except what stays the run's: positions, embedding scale,
-/// scaling and seed (the command line reports the model it ran this way).
+/// The model's ModelSpec in `config`, except what stays the run's: the scaling of the scores
+/// (the command line reports the model it ran this way). A model's positions, embedding scale
+/// and seed are part of it: run() reports them in the trace's config whatever the request said.
 void adoptModel(Config& config, const Seq2SeqModel& model);
 
 } // namespace attnlab

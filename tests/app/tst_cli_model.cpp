@@ -163,6 +163,12 @@ private slots:
         QTest::newRow("sizes with a model file") << QStringList{"trace", "--model", "reversal", "--layers", "3"}
                                                  << "a --model file has its own";
         QTest::newRow("wrong d_model") << QStringList{"trace", "--model", "reversal", "--d-model", "32"} << "must be the model's";
+        QTest::newRow("positions of a trained model") << QStringList{"trace", "--model", "reversal", "--pe", "none"}
+                                                      << "--pe does not apply to a trained model";
+        QTest::newRow("seed of a trained model") << QStringList{"export", "--model", "reversal", "--seed", "7", "--stage", "weights"}
+                                                 << "--seed does not apply to a trained model";
+        QTest::newRow("embedding scale of a trained model") << QStringList{"generate", "--model", "reversal", "--no-embed-scale"}
+                                                            << "--no-embed-scale does not apply to a trained model";
         QTest::newRow("bad norm") << QStringList{"trace", "--layers", "2", "--norm", "middle"} << "--norm must be post|pre";
         QTest::newRow("bad activation") << QStringList{"trace", "--layers", "2", "--activation", "tanh"} << "--activation must be relu|gelu";
         QTest::newRow("bad epsilon") << QStringList{"trace", "--layers", "2", "--layer-norm-eps", "-1"}

@@ -97,6 +97,7 @@ Autosave::Autosave(Session* session, const QString& folder, QObject* parent)
     , m_folder(folder)
 {
     m_timer.setSingleShot(true);
+    m_timer.setTimerType(Qt::PreciseTimer); // a coarse timer may fire 5% early: "2 s after the last change" means 2 s
     connect(&m_timer, &QTimer::timeout, this, [this] { saveNow(); });
     if (folder.isEmpty()) {
         m_problem = tr("there is no folder for application data");

@@ -77,6 +77,30 @@ private slots:
         QVERIFY2(diff == 0.0f, qPrintable(QString("largest difference %1").arg(diff)));
     }
 
+    void aTrainedModelReportsWhatItDid()
+    {
+        // Positions = none asked of the trained model (issue 11 §1): the model adds its own
+        // sinusoids, and the trace says so rather than "none"; every stage is the default run's.
+        RunRequest r;
+        r.text = "abc";
+        r.target = "cba";
+        r.config = reversalConfig();
+        r.model = shippedModel();
+        const RunResult normal = run(r);
+        r.config.positional = PositionalEncoding::None;
+        r.config.embedScale = !r.config.embedScale;
+        r.config.seed = 1234;
+        const RunResult asked = run(r);
+        QVERIFY(asked.trace->config.positional == r.model->spec.positional);
+        QCOMPARE(asked.trace->config.embedScale, r.model->spec.embedScale);
+        QCOMPARE(asked.trace->config.seed, r.model->spec.seed);
+        QCOMPARE(largestDifference(*asked.trace, *normal.trace), 0.0f);
+        // Score scaling is the run's: it changes the scores.
+        r.config.scaleScores = false;
+        QCOMPARE(run(r).trace->config.scaleScores, false);
+        QVERIFY(largestDifference(*run(r).trace, *normal.trace) > 0.0f);
+    }
+
     void inputWarningsComeFirst()
     {
         RunRequest r;
