@@ -13,6 +13,12 @@ packages=(
     # the Debian package (scripts/package.sh) and the checks of its files (the install_tree test)
     dpkg-dev desktop-file-utils appstream man-db
 )
+# The generators of the reference data (scripts/gen_reference.py, gen_transformer_reference.py,
+# gen_compare_reference.py) need PyTorch and NumPy, which the build and the tests do not:
+# ATTNLAB_REFERENCE=1 scripts/setup.sh installs them too.
+if [ "${ATTNLAB_REFERENCE:-0}" = 1 ]; then
+    packages+=(python3-numpy python3-torch)
+fi
 
 missing=()
 for p in "${packages[@]}"; do

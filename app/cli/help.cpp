@@ -67,6 +67,18 @@ std::string exportOptionsHelp()
                          (01_embedding.png, ..., 04_q_head1.png, ...), each with a .csv
                          (with --format csv only the .csv files)
   --output-dir DIR       where --all writes; created when missing (its parent must exist)
+Comparing two inputs (one stage; A is the input above, B one of these):
+  --compare TEXT         B is another sentence (or source) with the same settings
+  --compare-pe           B is the same sentence with positional encoding switched off
+                         (or sinusoidal when A has --pe none)
+  --compare-mask MASK    B has another mask: none | causal | padding | causal+padding
+                         (one attention block only: a Transformer's masks are fixed)
+  --compare-seed N       B has another seed: other embeddings, positions and seeded weights
+                         The picture shows A, B on one colour scale and A − B on a diverging
+                         scale around 0. When B's tokens are A's in another order, B's rows and
+                         columns are matched to A's by token before subtracting (by position
+                         otherwise; no difference when the shapes differ). Give at most one;
+                         not with --all or --format csv. Default size 1800 x 720.
 )";
 }
 

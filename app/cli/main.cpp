@@ -5,6 +5,7 @@
 
 #include "common/allocator.h"
 
+#include "export/compareexport.h"
 #include "export/exporter.h"
 #include "io/fileio.h"
 #include "io/trace_json.h"
@@ -59,6 +60,7 @@ Examples:
   attention-lab-cli export --sentence "The cat sat" --mask causal --all --format pdf --output-dir slides
   attention-lab-cli trace --layers 6 --d-model 512 --heads 8 --sentence "A six-layer encoder"
   attention-lab-cli export --model reversal --source "attention" --stage weights --layer 2 --block cross --head 1 --output cross.png
+  attention-lab-cli export --sentence "狗咬了人" --pe none --compare "人咬了狗" --stage weights --head 1 --output compare.png
 
 The trace JSON is {"format": "attention-lab.trace", "version": 1, "tokens", "config",
 "warnings", "stages"}; each stage is {"id", "head", "title", "formula", "matrices"} with
@@ -163,6 +165,14 @@ int runTrace(const std::vector<std::string>& args)
     for (const auto& w : trace.warnings)
         warn(w.text);
 
+    // A trace of 100 million numbers is a gigabyte of JSON: say so before writing it.
+    std::int64_t numbers = 0;
+    for (const Stage& s : trace.stages) {
+        for (const auto& m : s.matrices)
+            numbers += m.values.size();
+    }
+    if (numbers * 11 > (100LL << 20))
+        std::cerr << "attention-lab-cli: note: writing about " << numbers * 11 / (1 << 20) << " MB of JSON\n";
     try {
         saveWeightsAsAsked(o, trace, o.output);
         const std::string json = traceToJson(trace, o.pretty ? 1 : -1) + "\n";
@@ -201,6 +211,35 @@ std::unique_ptr<QApplication> makeApplication(char* argv0)
     return app;
 }
 
+/// export --compare…: B computed beside A, and the stage of A, of B and A − B as one picture.
+int runCompareExport(const attnlab::cli::ExportCommandOptions& o, const attnlab::Trace& a, const attnlab::Stage& stage, char* argv0)
+{
+    using namespace attnlab;
+    Trace b;
+    try {
+        b = cli::computeCliTrace(cli::comparedOptions(o.trace, *o.compare));
+    } catch (const std::bad_alloc&) {
+        return fail(2, std::string("B (") + toString(*o.compare) + "): out of memory: " + kReduceModel);
+    } catch (const std::exception& e) {
+        return fail(2, "B (" + toString(*o.compare) + "): " + e.what());
+    }
+    for (const auto& w : b.warnings)
+        warn("B: " + w.text);
+    const auto app = makeApplication(argv0);
+    ExportOptions options;
+    options.format = parseImageFormat(QString::fromStdString(o.format)).value_or(ImageFormat::Png);
+    options.dpi = o.dpi;
+    options.width = o.width;
+    options.height = o.height;
+    const std::string& sentence = o.trace.model ? o.trace.source : o.trace.request.sentence;
+    const CompareFigure figure = compareFigure(stage, b.find(stage.id, stage.head, stage.layer, stage.block), *o.compare, a.config,
+                                               QString::fromStdString(sentence));
+    const ExportResult r = exportComparison(figure, options, QString::fromStdString(o.output));
+    if (!r.ok)
+        return fail(1, r.error.toStdString());
+    return 0;
+}
+
 int runExport(const std::vector<std::string>& args, char* argv0)
 {
     using namespace attnlab;
@@ -226,6 +265,8 @@ int runExport(const std::vector<std::string>& args, char* argv0)
     } catch (const std::exception& e) {
         return failWith(1, e);
     }
+    if (o.compare)
+        return runCompareExport(o, trace, *stage, argv0);
 
     const bool images = o.format != "csv";
     ExportOptions options;

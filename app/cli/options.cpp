@@ -318,7 +318,7 @@ void checkRunCost(const RunRequest& r, const Seq2SeqModel* model)
     if (isLargeRun(cost))
         std::cerr << "attention-lab-cli: note: " << messages::largeRun(static_cast<double>(cost.weightBytes + cost.traceBytes) / (1 << 20),
                                                                        cost.seconds()).text
-                  << "; the JSON of the trace would be about " << cost.traceNumbers * 11 / (1 << 20) << " MB\n";
+                  << '\n';
 }
 
 Trace computeCliTrace(const TraceOptions& o, Generation* generation)
@@ -426,6 +426,9 @@ struct GivenExport {
     std::optional<std::string> stage;
     std::optional<std::string> output;
     std::optional<std::string> outputDir;
+    bool width = false;         ///< --width given
+    bool height = false;        ///< --height given
+    GivenComparison comparison; ///< --compare, --compare-pe, --compare-mask, --compare-seed
 };
 
 /// --all: no single stage, a folder to write into.
@@ -557,8 +560,12 @@ ExportCommandOptions parseExportOptions(const std::vector<std::string>& args)
             o.dpi = parseInt<int>(a, value());
         } else if (a == "--width") {
             o.width = parseInt<int>(a, value());
+            given.width = true;
         } else if (a == "--height") {
             o.height = parseInt<int>(a, value());
+            given.height = true;
+        } else if (given.comparison.read(a, value)) {
+            // B: checked below, against the trace's settings
         } else if (a == "--output" || a == "-o") {
             given.output = value();
         } else if (a == "--output-dir") {
@@ -581,6 +588,7 @@ ExportCommandOptions parseExportOptions(const std::vector<std::string>& args)
         checkStage(given, o);
         checkHeadAndOutput(given, o);
     }
+    given.comparison.check(o, given.width, given.height);
     if (o.format == "png") {
         ExportOptions e;
         e.format = ImageFormat::Png;

@@ -2,6 +2,7 @@
 // Parses attention-lab-cli's command line into an engine Request. Kept apart from main() so
 // every subcommand (trace, export, ...) takes exactly the same options.
 
+#include "compare/comparison.h"
 #include "nn/attention.h"
 #include "model/model.h"
 #include "model/run.h"
@@ -79,6 +80,9 @@ struct ExportCommandOptions {
     int height = 900;             ///< --height H
     std::string output;           ///< --output FILE (one stage)
     std::string outputDir;        ///< --output-dir DIR (--all)
+    /// B, when the stage is drawn beside another input's (--compare TEXT, --compare-pe,
+    /// --compare-mask MASK, --compare-seed N): A, B and A − B as one picture.
+    std::optional<Comparison> compare;
 
     /// The head as the trace numbers it (0-based), for per-head stages; nullopt otherwise.
     std::optional<int> traceHead() const;
@@ -86,6 +90,20 @@ struct ExportCommandOptions {
     std::optional<int> traceLayer() const;
     /// " (layer 2, block cross)" for messages; empty outside layers.
     std::string whereText() const;
+};
+
+/// What export's comparison options said (compare_options.cpp), before they are checked.
+struct GivenComparison {
+    std::vector<std::string> flags; ///< the comparison options given, in order
+    Comparison compare;             ///< B as they say (--compare-pe: toggled when checked)
+
+    /// Reads --compare TEXT, --compare-pe, --compare-mask MASK or --compare-seed N; false for
+    /// another option. Throws UsageError for a bad value.
+    bool read(const std::string& option, const std::function<const std::string&()>& value);
+    /// Checks that at most one was given, for one stage drawn as a picture, and that A's
+    /// settings allow it; then sets o.compare, and the picture's size (three heatmaps in a row)
+    /// where --width or --height was not given. Throws UsageError.
+    void check(ExportCommandOptions& o, bool widthGiven, bool heightGiven) const;
 };
 
 /// Parses the options that follow "export" and checks them against the model: the stage id
@@ -96,5 +114,9 @@ ExportCommandOptions parseExportOptions(const std::vector<std::string>& args);
 
 /// The --help text for export's own options.
 std::string exportOptionsHelp();
+
+/// B's trace options: `a`'s with what `b` changes (its sentence or source, or one setting; a
+/// seeded model made again when its positions or seed change). Nothing is saved for B.
+TraceOptions comparedOptions(const TraceOptions& a, const Comparison& b);
 
 } // namespace attnlab::cli

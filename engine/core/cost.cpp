@@ -102,7 +102,7 @@ void checkCost(const RunCost& c)
 
 bool isLargeRun(const RunCost& c)
 {
-    return c.traceBytes + c.weightBytes > CostLimits::warnTraceBytes || c.seconds() > CostLimits::warnSeconds;
+    return c.traceBytes + c.weightBytes > CostLimits::warnBytes || c.seconds() > CostLimits::warnSeconds;
 }
 
 } // namespace attnlab

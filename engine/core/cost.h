@@ -37,11 +37,12 @@ struct RunShape {
 /// The cost of running `spec` on `shape`.
 RunCost estimateCost(const ModelSpec& spec, const RunShape& shape);
 
-/// Above these the engine refuses (too_large); above the warning sizes it warns (large_run).
+/// Above these the engine refuses (too_large); above the warning sizes (1 GB together, 5 s) the
+/// command line says so first (large_run).
 struct CostLimits {
     static constexpr std::int64_t maxWeightBytes = 2LL << 30;
     static constexpr std::int64_t maxTraceBytes = 2LL << 30;
-    static constexpr std::int64_t warnTraceBytes = 256LL << 20;
+    static constexpr std::int64_t warnBytes = 1LL << 30;
     static constexpr double warnSeconds = 5.0;
 };
 

@@ -152,6 +152,17 @@ Message overflow(Block block, std::optional<int> layer, const std::string& stage
                   "too large; scale them down"};
 }
 
+Message compareMaskWithModel()
+{
+    return {"compare_mask_model", {},
+            "a Transformer's masks are fixed (the decoder's look-ahead mask is always on): compare masks with one attention block"};
+}
+
+Message compareNoTokens()
+{
+    return {"compare_no_tokens", {}, "the sentence to compare with has no tokens: write at least one word"};
+}
+
 Message cannotWrite(const std::string& path, const std::string& reason, const std::string& subject, const std::string& system)
 {
     // The system's words first (scripts match them), then what they mean here.

@@ -102,6 +102,11 @@ Message noModelFile();
 Message noOutputHead();
 /// target_without_decoder: a target was given to an encoder stack. No arguments.
 Message targetWithoutDecoder();
+/// compare_mask_model: a comparison of masks was asked of a Transformer, whose masks are fixed.
+/// No arguments.
+Message compareMaskWithModel();
+/// compare_no_tokens: the sentence to compare with (B) has no tokens. No arguments.
+Message compareNoTokens();
 
 // --- Files (thrown as FileError, io/fileio.h) ---
 

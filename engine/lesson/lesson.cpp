@@ -23,7 +23,7 @@ using namespace lessontext;
 
 const std::vector<std::string> kHeaderKeys{"title", "language", "summary", "settings", "sentence", "order"};
 const std::vector<std::string> kDirectives{"sentence", "target", "generate", "settings", "stage",
-                                           "layer",    "block",  "head",     "view",     "highlight"};
+                                           "layer",    "block",  "head",     "view",     "highlight", "compare"};
 const std::vector<std::string> kBlocks{"encoder_self", "decoder_self", "cross"};
 const std::vector<std::string> kLanguages{"en", "zh"};
 
@@ -77,6 +77,7 @@ private:
         int layerLine = 0;                  ///< where the layer was chosen (0: never)
         Block block = Block::EncoderSelf;
         int blockLine = 0;                  ///< where the block was chosen (0: never)
+        std::optional<Comparison> compare;  ///< B, while the lesson compares
     };
 
     /// Stages that exist only in an encoder–decoder model.
@@ -223,6 +224,7 @@ private:
         int blockLine = 0;
         int targetLine = 0;
         int generateLine = 0;
+        int compareLine = 0;
     };
 
     /// Reads the step whose heading is on line `n` into `steps`; returns the line after it.
@@ -237,11 +239,13 @@ private:
         checkHead(d, state, step);
         n = readExplanation(d.next, step);
         checkModel(d, state, step);
+        checkComparison(d, state, step);
         step.config = state.effective;
         step.stage = state.stage;
         step.head = state.head;
         step.layer = state.layer;
         step.block = state.block;
+        step.compare = state.compare;
         steps.push_back(std::move(step));
         return n;
     }
@@ -331,6 +335,13 @@ private:
             if (std::find(views.begin(), views.end(), value) == views.end())
                 fail(n, unknown("view", value, views));
             step.view = value;
+        } else if (key == "compare") {
+            d.compareLine = n;
+            try {
+                state.compare = value == "off" ? std::nullopt : std::optional<Comparison>(parseComparison(value));
+            } catch (const std::invalid_argument& e) {
+                fail(n, std::string("compare: ") + e.what());
+            }
         } else if (key == "highlight") {
             try {
                 step.highlight = parseHighlight(value);
@@ -420,6 +431,15 @@ private:
                              + (d.stageLine > 0 ? std::string(")") : "; the stage was chosen on line " + std::to_string(state.stageLine) + ")"));
             }
         }
+    }
+
+    /// A comparison in force must suit the settings in force (no masks to compare in a model).
+    void checkComparison(const Directives& d, const State& state, const LessonStep& step) const
+    {
+        if (!state.compare)
+            return;
+        if (const auto problem = comparisonProblem(state.effective, *state.compare))
+            fail(d.compareLine > 0 ? d.compareLine : d.settingsLine > 0 ? d.settingsLine : step.line, "compare: " + problem->text);
     }
 
     /// Without a model: a step may not name a layer, a block, a target, a generation step or a

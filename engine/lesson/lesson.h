@@ -44,9 +44,13 @@
 ///   block carried over.
 /// - A `sentence` or `target` must have a token: only white space (U+3000, a no-break space)
 ///   is an error.
+/// - `compare` (compare/comparison.h's written form, or `off`) carries over until a step sets
+///   it again; a comparison of masks while a model is in force is an error (on the `compare`
+///   line, or on the `settings` line that brought the model).
 /// - Quoted text in messages is cut to about 60 bytes, so a megabyte line gives a short reason.
 /// - A lesson without steps is reported on its last line.
 
+#include "compare/comparison.h"
 #include "core/config.h"
 #include "core/stage_key.h"
 
@@ -88,6 +92,8 @@ struct LessonStep {
     int layer = 0;                       ///< 0-based encoder/decoder layer, in force (carried over)
     Block block = Block::EncoderSelf;    ///< in force (carried over)
     std::string view = "stage";          ///< stage | heads | kernel-regression | softmax-scaling (not carried over)
+    /// B when the step compares two inputs (carried over; `compare: off` ends it), else nothing.
+    std::optional<Comparison> compare;
     Highlight highlight;                 ///< this step's only (not carried over)
     std::string explanation;             ///< Markdown, without leading/trailing blank lines
 };

@@ -358,6 +358,10 @@
         <source>the picture could not be encoded</source>
         <translation>图片无法编码</translation>
     </message>
+    <message>
+        <source>B (compare: %1): %2</source>
+        <translation>B（compare: %1）：%2</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::DecoderPanel</name>
@@ -1377,6 +1381,14 @@
     <message>
         <source>cannot write &apos;%1&apos;: %2 (%3)</source>
         <translation>无法写入“%1”：%3（%2）</translation>
+    </message>
+    <message>
+        <source>a Transformer&apos;s masks are fixed (the decoder&apos;s look-ahead mask is always on): compare masks with one attention block</source>
+        <translation>Transformer 的掩码是固定的（解码器的前瞻掩码始终开启）：请在单个注意力块上对照掩码</translation>
+    </message>
+    <message>
+        <source>the sentence to compare with has no tokens: write at least one word</source>
+        <translation>用来对照的句子没有词元：请至少写一个词</translation>
     </message>
 </context>
 <context>
@@ -2400,6 +2412,275 @@ scores from %2 to %3, largest weight %4</source>
     <message>
         <source>All heads</source>
         <translation>所有头</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::CompareBar</name>
+    <message>
+        <source>&amp;Compare two inputs</source>
+        <translation>对照两个输入(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Show A and B side by side on one colour scale, and A − B, at every stage (%1)</source>
+        <translation>在每一步把 A 和 B 用同一条色标并排显示，并显示 A − B（%1）</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>对照</translation>
+    </message>
+    <message>
+        <source>&amp;B:</source>
+        <translation>B(&amp;B)：</translation>
+    </message>
+    <message>
+        <source>another sentence</source>
+        <translation>另一句话</translation>
+    </message>
+    <message>
+        <source>positional encoding</source>
+        <translation>位置编码</translation>
+    </message>
+    <message>
+        <source>score scaling</source>
+        <translation>分数缩放</translation>
+    </message>
+    <message>
+        <source>mask</source>
+        <translation>掩码</translation>
+    </message>
+    <message>
+        <source>seed</source>
+        <translation>随机种子</translation>
+    </message>
+    <message>
+        <source>What B changes against A (the sentence and settings above)</source>
+        <translation>B 相对于 A 改变了什么（A 是上面的句子和设置）</translation>
+    </message>
+    <message>
+        <source>B&apos;s sentence, e.g. 人咬了狗</source>
+        <translation>B 的句子，例如 人咬了狗</translation>
+    </message>
+    <message>
+        <source>Swap words</source>
+        <translation>对调首尾词</translation>
+    </message>
+    <message>
+        <source>A&apos;s sentence with its first and last words swapped</source>
+        <translation>把 A 的句子首尾两个词对调</translation>
+    </message>
+    <message>
+        <source>sinusoidal</source>
+        <translation>正弦</translation>
+    </message>
+    <message>
+        <source>learned</source>
+        <translation>可学习</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>scores ÷ √d_k</source>
+        <translation>分数 ÷ √d_k</translation>
+    </message>
+    <message>
+        <source>scores not divided by √d_k</source>
+        <translation>分数不除以 √d_k</translation>
+    </message>
+    <message>
+        <source>causal (look-ahead)</source>
+        <translation>因果（前瞻）</translation>
+    </message>
+    <message>
+        <source>padding</source>
+        <translation>填充</translation>
+    </message>
+    <message>
+        <source>causal + padding</source>
+        <translation>因果 + 填充</translation>
+    </message>
+    <message>
+        <source>B&apos;s seed: other embeddings, learned positions and seeded weights</source>
+        <translation>B 的随机种子：换一组词嵌入、可学习位置编码和随机初始化权重</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::CompareFigure</name>
+    <message>
+        <source>sinusoidal</source>
+        <translation>正弦</translation>
+    </message>
+    <message>
+        <source>learned</source>
+        <translation>可学习</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>causal (look-ahead)</source>
+        <translation>因果（前瞻）</translation>
+    </message>
+    <message>
+        <source>padding</source>
+        <translation>填充</translation>
+    </message>
+    <message>
+        <source>causal + padding</source>
+        <translation>因果 + 填充</translation>
+    </message>
+    <message>
+        <source>custom</source>
+        <translation>自定义</translation>
+    </message>
+    <message>
+        <source>positional encoding %1</source>
+        <translation>位置编码：%1</translation>
+    </message>
+    <message>
+        <source>scores ÷ √d_k</source>
+        <translation>分数 ÷ √d_k</translation>
+    </message>
+    <message>
+        <source>scores not divided by √d_k</source>
+        <translation>分数不除以 √d_k</translation>
+    </message>
+    <message>
+        <source>mask %1</source>
+        <translation>掩码：%1</translation>
+    </message>
+    <message>
+        <source>seed %1</source>
+        <translation>随机种子 %1</translation>
+    </message>
+    <message>
+        <source>shapes differ: no difference</source>
+        <translation>形状不同：无法相减</translation>
+    </message>
+    <message>
+        <source>by token</source>
+        <translation>按词元</translation>
+    </message>
+    <message>
+        <source>by position</source>
+        <translation>按位置</translation>
+    </message>
+    <message>
+        <source>the same tokens in the same order: matched by position</source>
+        <translation>词元相同、顺序相同：按位置对齐</translation>
+    </message>
+    <message>
+        <source>rows and columns matched %1</source>
+        <translation>行和列%1对齐</translation>
+    </message>
+    <message>
+        <source>rows matched %1, columns %2</source>
+        <translation>行%1对齐，列%2对齐</translation>
+    </message>
+    <message>
+        <source>rows matched %1</source>
+        <translation>行%1对齐</translation>
+    </message>
+    <message>
+        <source>columns matched %1</source>
+        <translation>列%1对齐</translation>
+    </message>
+    <message>
+        <source> (B put in A&apos;s token order)</source>
+        <translation>（B 已按 A 的词元顺序排列）</translation>
+    </message>
+    <message>
+        <source>largest |A − B| = %1: zero up to float rounding</source>
+        <translation>最大 |A − B| = %1：在浮点舍入误差之内为零</translation>
+    </message>
+    <message>
+        <source>largest |A − B| = %1 (row %2, column %3)</source>
+        <translation>最大 |A − B| = %1（行“%2”，列“%3”）</translation>
+    </message>
+    <message>
+        <source>A: %1</source>
+        <translation>A：%1</translation>
+    </message>
+    <message>
+        <source>B: %1</source>
+        <translation>B：%1</translation>
+    </message>
+    <message>
+        <source>A − B</source>
+        <translation>A − B</translation>
+    </message>
+    <message>
+        <source>B has no such stage.</source>
+        <translation>B 没有这一步。</translation>
+    </message>
+    <message>
+        <source>B could not be computed: %1</source>
+        <translation>B 无法计算：%1</translation>
+    </message>
+    <message>
+        <source>A is %1 × %2 and B %3 × %4: the shapes differ, so there is no difference to draw.</source>
+        <translation>A 是 %1 × %2，B 是 %3 × %4：形状不同，无法画出差值。</translation>
+    </message>
+    <message>
+        <source>; cells masked in A or B only: %1</source>
+        <translation>；只在 A 或 B 中被遮住的单元格：%1 个</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::CompareView</name>
+    <message>
+        <source>This step has no matrix to compare.</source>
+        <translation>这一步没有可以对照的矩阵。</translation>
+    </message>
+    <message>
+        <source>B could not be computed: %1</source>
+        <translation>B 无法计算：%1</translation>
+    </message>
+    <message>
+        <source>A and B have the same tokens in the same order: the stages are lined up by position.</source>
+        <translation>A 和 B 的词元相同、顺序也相同：各步骤按位置对齐。</translation>
+    </message>
+    <message>
+        <source>B&apos;s tokens are A&apos;s in another order: at every stage B&apos;s rows (and the columns of the n × n matrices) are put in A&apos;s token order before A − B is taken. Without positional encoding the difference is then zero.</source>
+        <translation>B 的词元就是 A 的词元换了顺序：每一步都先把 B 的行（以及 n × n 矩阵的列）按 A 的词元顺序排好，再计算 A − B。没有位置编码时，这个差为零。</translation>
+    </message>
+    <message>
+        <source>B has other tokens: the stages are lined up by position (row i of A with row i of B).</source>
+        <translation>B 的词元与 A 不同：各步骤按位置对齐（A 的第 i 行对 B 的第 i 行）。</translation>
+    </message>
+    <message>
+        <source>A and B have different numbers of tokens: their matrices are shown side by side, without a difference.</source>
+        <translation>A 和 B 的词元个数不同：只把两者的矩阵并排显示，不计算差值。</translation>
+    </message>
+    <message>
+        <source>Comparison shows one head at a time: ↑ and ↓ change the head.</source>
+        <translation>对照模式一次只显示一个头：用 ↑ 和 ↓ 切换。</translation>
+    </message>
+    <message>
+        <source>Comparison shows this stage&apos;s matrix; switch comparison off to see its own view again.</source>
+        <translation>对照模式只显示这一步的矩阵；关闭对照即可回到它原来的视图。</translation>
+    </message>
+    <message>
+        <source>A: the input as typed</source>
+        <translation>A：输入框里的输入</translation>
+    </message>
+    <message>
+        <source>B: what A is compared with, on the same colour scale as A</source>
+        <translation>B：与 A 对照的输入，和 A 使用同一条色标</translation>
+    </message>
+    <message>
+        <source>A − B, cell by cell, on a diverging scale: white is 0</source>
+        <translation>A − B，逐个单元格相减，使用发散色标：白色为 0</translation>
+    </message>
+    <message>
+        <source>A: %1   (n = %2)</source>
+        <translation>A：%1   （n = %2）</translation>
+    </message>
+    <message>
+        <source>B: %1   (n = %2)</source>
+        <translation>B：%1   （n = %2）</translation>
     </message>
 </context>
 </TS>

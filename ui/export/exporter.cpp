@@ -107,8 +107,8 @@ QByteArray renderPng(QCustomPlot* plot, const ExportOptions& o)
     return encodePng(pixmap.toImage(), o.dpi);
 }
 
-/// Draws the plot with a QCPPainter set up for vector output.
-void paintVector(QCustomPlot* plot, QPaintDevice* device, const ExportOptions& o)
+/// Draws with `paint` on `device` through a QCPPainter set up for vector output.
+void paintVector(QPaintDevice* device, const std::function<void(QCPPainter&)>& paint)
 {
     QCPPainter painter;
     if (!painter.begin(device))
@@ -119,8 +119,14 @@ void paintVector(QCustomPlot* plot, QPaintDevice* device, const ExportOptions& o
     painter.setMode(QCPPainter::pmNonCosmetic);
     // PDF: the colour map's bitmap is stored losslessly, not as a JPEG that blurs cell edges.
     painter.setRenderHint(QPainter::LosslessImageRendering);
-    plot->toPainter(&painter, o.width, o.height);
+    paint(painter);
     painter.end();
+}
+
+/// Draws the plot with a QCPPainter set up for vector output.
+void paintVector(QCustomPlot* plot, QPaintDevice* device, const ExportOptions& o)
+{
+    paintVector(device, [&](QCPPainter& painter) { plot->toPainter(&painter, o.width, o.height); });
 }
 
 /// Draws one picture on a vector device (a QSvgGenerator or a QPdfWriter) set up for it.
@@ -194,21 +200,21 @@ void paintWidget(QWidget* widget, QPaintDevice* device, bool lossless)
     painter.end();
 }
 
-/// Lays the hidden view out at the export size and shows `m` in it, as the studio would.
-void prepareView(HeatmapView& view, const LabeledMatrix& m, const QString& title, HeatmapView::Scale scale,
-                 const ExportOptions& o)
+/// A picture `paint` draws in logical pixels, at dpi/96 times the size, as PNG.
+QByteArray renderPaintingPng(const std::function<void(QCPPainter&)>& paint, const ExportOptions& o)
 {
-    view.resize(o.width, o.height);
-    // A hidden widget gets no resize events: lay out its children and the plot's viewport by hand.
-    if (view.layout())
-        view.layout()->activate();
-    view.plot()->setGeometry(0, 0, o.width, o.height);
-    view.plot()->setViewport(QRect(0, 0, o.width, o.height));
-    view.setMatrix(m, title, scale);
-    // Lay the plot out once so the view knows its cells' size, then set the matrix again: only
-    // now can it tell whether values fit inside the cells and labels stand upright.
-    view.plot()->replot(QCustomPlot::rpQueuedRefresh);
-    view.setMatrix(m, title, scale);
+    const double scale = o.dpi / kLogicalDpi;
+    QImage image(QSize(qRound(o.width * scale), qRound(o.height * scale)), QImage::Format_ARGB32_Premultiplied);
+    if (image.isNull())
+        throw std::bad_alloc();
+    image.fill(Qt::white);
+    {
+        QCPPainter painter(&image);
+        painter.setRenderHint(QPainter::TextAntialiasing);
+        painter.scale(scale, scale);
+        paint(painter);
+    }
+    return encodePng(image, o.dpi);
 }
 
 /// Makes the folder `dir` when it is missing, but not its parents: a typo in the parent path is
@@ -360,6 +366,48 @@ ExportResult exportWidget(QWidget* widget, const ExportOptions& options, const Q
     return writeBytes(path, bytes);
 }
 
+void prepareHeatmap(HeatmapView& view, const LabeledMatrix& m, const QString& title, HeatmapView::Scale scale, int width, int height)
+{
+    view.resize(width, height);
+    // A hidden widget gets no resize events: lay out its children and the plot's viewport by hand.
+    if (view.layout())
+        view.layout()->activate();
+    view.plot()->setGeometry(0, 0, width, height);
+    view.plot()->setViewport(QRect(0, 0, width, height));
+    view.setMatrix(m, title, scale);
+    // Lay the plot out once so the view knows its cells' size, then set the matrix again: only
+    // now can it tell whether values fit inside the cells and labels stand upright.
+    view.plot()->replot(QCustomPlot::rpQueuedRefresh);
+    view.setMatrix(m, title, scale);
+}
+
+ExportResult exportPainting(const std::function<void(QCPPainter&)>& paint, const QString& title, const ExportOptions& options,
+                            const QString& path)
+{
+    if (const QString p = options.problem(); !p.isEmpty())
+        return failure(QStringLiteral("cannot export to %1: %2").arg(quoted(path), p));
+    const auto vector = [&](QPaintDevice* device) { paintVector(device, paint); };
+    QByteArray bytes;
+    try {
+        switch (options.format) {
+        case ImageFormat::Png:
+            bytes = renderPaintingPng(paint, options);
+            break;
+        case ImageFormat::Svg:
+            bytes = renderSvg(options, title, vector);
+            break;
+        case ImageFormat::Pdf:
+            bytes = renderPdf(options, title, vector);
+            break;
+        }
+    } catch (const std::bad_alloc&) {
+        return failure(QStringLiteral("cannot export to %1: out of memory (try a smaller size or dpi)").arg(quoted(path)));
+    } catch (const std::exception& e) {
+        return failure(QStringLiteral("cannot export to %1: %2").arg(quoted(path), QString::fromUtf8(e.what())));
+    }
+    return writeBytes(path, bytes);
+}
+
 ExportResult exportMatrix(const LabeledMatrix& m, const QString& title, HeatmapView::Scale scale,
                           const ExportOptions& options, const QString& path)
 {
@@ -371,7 +419,7 @@ ExportResult exportMatrix(const LabeledMatrix& m, const QString& title, HeatmapV
         return failure(QStringLiteral("cannot export to %1: drawing a heatmap needs a QApplication").arg(quoted(path)));
     try {
         HeatmapView view; // never shown: drawn straight into the file
-        prepareView(view, m, title, scale, options);
+        prepareHeatmap(view, m, title, scale, options.width, options.height);
         return exportPlot(view.plot(), options, path);
     } catch (const std::bad_alloc&) {
         return failure(QStringLiteral("cannot export to %1: out of memory").arg(quoted(path)));
@@ -516,7 +564,8 @@ ExportResult exportAllStages(const Trace& trace, const QString& dir, const Expor
             if (images) {
                 if (!view)
                     view = std::make_unique<HeatmapView>();
-                prepareView(*view, stage.main(), stageTitle(stage), HeatmapView::scaleForStage(QString::fromStdString(stage.id)), options);
+                prepareHeatmap(*view, stage.main(), stageTitle(stage), HeatmapView::scaleForStage(QString::fromStdString(stage.id)),
+                               options.width, options.height);
                 if (!wrote(exportPlot(view->plot(), options, withSuffix(base, imageFormatName(options.format)))))
                     return result;
             }

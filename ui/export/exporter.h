@@ -16,6 +16,7 @@
 #include <functional>
 #include <optional>
 
+class QCPPainter;
 class QCustomPlot;
 class QWidget;
 
@@ -77,6 +78,17 @@ ExportResult exportWidget(QWidget* widget, const ExportOptions& options, const Q
 /// which must list "Noto Sans CJK SC" for Chinese tokens to get Simplified Chinese shapes.
 ExportResult exportMatrix(const LabeledMatrix& m, const QString& title, HeatmapView::Scale scale,
                           const ExportOptions& options, const QString& path);
+
+/// Draws a picture with `paint` on a canvas of options.width × options.height logical pixels
+/// (white, the painter in those units) and saves it: PNG at options.dpi, or SVG and PDF as vector
+/// files whose text stays text. `title` goes into the file's metadata. For figures of several
+/// plots (QCustomPlot::toPainter draws each where the painter is translated to).
+ExportResult exportPainting(const std::function<void(QCPPainter&)>& paint, const QString& title, const ExportOptions& options,
+                            const QString& path);
+
+/// Lays the hidden `view` out at width × height and shows `m` in it, as the studio would (values
+/// inside cells when they fit), ready for QCustomPlot::toPainter.
+void prepareHeatmap(HeatmapView& view, const LabeledMatrix& m, const QString& title, HeatmapView::Scale scale, int width, int height);
 
 /// `image` as PNG, its pHYs chunk saying `dpi`: slide tools then show it at width/96 inches,
 /// not width/dpi. Throws std::runtime_error when it cannot be encoded.

@@ -3,6 +3,7 @@
 #include "export/exporter.h"
 #include "io/fileio.h"
 #include "lessons/stepnotes.h"
+#include "views/compareview.h"
 #include "views/heatmapview.h"
 #include "views/registry.h"
 #include "views/sessionview.h"
@@ -45,8 +46,9 @@ struct DeckText {
 std::unique_ptr<SessionView> makeView(Session* session)
 {
     const ViewEntry& entry = viewEntry(viewKindFor(session->stepId(), session->view()));
-    std::unique_ptr<SessionView> w(entry.make(session, nullptr));
-    if (entry.prepareForSlide)
+    // A step that compares two inputs shows A, B and A − B, as the studio does.
+    std::unique_ptr<SessionView> w(showsComparison(*session) ? new CompareView(session) : entry.make(session, nullptr));
+    if (entry.prepareForSlide && !showsComparison(*session))
         entry.prepareForSlide(w.get());
     // Slide type: larger than on screen, for the back row.
     QFont big = QApplication::font();
@@ -79,6 +81,8 @@ QString applyStep(Session& session, const LessonStep& step, int index)
     QString reason;
     if (!session.error().isEmpty())
         reason = session.error();
+    else if (session.isComparing() && !session.comparisonError().isEmpty())
+        reason = DeckText::tr("B (compare: %1): %2").arg(QString::fromStdString(toString(session.comparison())), session.comparisonError());
     else if (!found)
         reason = DeckText::tr("this model has no stage %1 in layer %2 (%3)")
                      .arg(stepName(QString::fromStdString(step.stage)))

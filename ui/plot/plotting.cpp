@@ -156,20 +156,35 @@ QCPColorGradient viridisGradient()
     return g;
 }
 
-QCPColorGradient divergingGradient()
+namespace {
+
+/// A diverging gradient through five colours, the middle one (white) at 0; NaN (a masked cell) grey.
+QCPColorGradient diverging(const QColor (&stops)[5])
 {
-    // ColorBrewer RdBu (reversed: negative blue, positive red), readable by most colour-blind viewers.
     QCPColorGradient g;
     g.clearColorStops();
-    g.setColorStopAt(0.0, QColor(5, 48, 97));
-    g.setColorStopAt(0.25, QColor(67, 147, 195));
-    g.setColorStopAt(0.5, QColor(247, 247, 247));
-    g.setColorStopAt(0.75, QColor(214, 96, 77));
-    g.setColorStopAt(1.0, QColor(103, 0, 31));
+    for (int i = 0; i < 5; ++i)
+        g.setColorStopAt(i / 4.0, stops[i]);
     g.setColorInterpolation(QCPColorGradient::ciRGB);
     g.setNanHandling(QCPColorGradient::nhNanColor);
     g.setNanColor(QColor(200, 200, 200));
     return g;
+}
+
+} // namespace
+
+QCPColorGradient divergingGradient()
+{
+    // ColorBrewer RdBu (reversed: negative blue, positive red), readable by most colour-blind viewers.
+    return diverging({QColor(5, 48, 97), QColor(67, 147, 195), QColor(247, 247, 247), QColor(214, 96, 77), QColor(103, 0, 31)});
+}
+
+QCPColorGradient differenceGradient()
+{
+    // ColorBrewer PuOr (negative purple, positive orange), white at 0: another diverging map than
+    // the values' RdBu, so a difference is never read as a value; readable by most colour-blind
+    // viewers.
+    return diverging({QColor(45, 0, 75), QColor(128, 115, 172), QColor(247, 247, 247), QColor(224, 130, 20), QColor(127, 59, 8)});
 }
 
 } // namespace attnlab

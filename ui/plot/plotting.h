@@ -57,5 +57,7 @@ QString withSubscripts(QString text);
 QCPColorGradient viridisGradient();
 /// Blue - white - red, for signed values on a range symmetric around 0.
 QCPColorGradient divergingGradient();
+/// Purple - white - orange, for differences (A − B) on a range symmetric around 0.
+QCPColorGradient differenceGradient();
 
 } // namespace attnlab

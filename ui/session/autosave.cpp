@@ -129,6 +129,7 @@ Autosave::Autosave(Session* session, const QString& folder, QObject* parent)
     connect(session, &Session::decodingChanged, this, changed);
     connect(session, &Session::stepChanged, this, changed);
     connect(session, &Session::headChanged, this, changed);
+    connect(session, &Session::comparisonChanged, this, changed);
 }
 
 Autosave::~Autosave()

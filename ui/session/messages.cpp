@@ -117,6 +117,11 @@ QString messageText(const Message& m)
                             "instead (teacher forcing)");
     if (c == u"target_without_decoder")
         return Messages::tr("this model is an encoder stack without a decoder: a target does not apply");
+    if (c == u"compare_mask_model")
+        return Messages::tr("a Transformer's masks are fixed (the decoder's look-ahead mask is always on): compare masks with "
+                            "one attention block");
+    if (c == u"compare_no_tokens")
+        return Messages::tr("the sentence to compare with has no tokens: write at least one word");
     if (c == u"cannot_write")
         return cannotWrite(m);
     return QString::fromStdString(m.text);

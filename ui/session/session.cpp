@@ -56,6 +56,7 @@ bool Session::applyLessonStep(const LessonStep& s, bool force)
     Config wanted = s.config;
     adoptModelSizes(wanted);
     const bool input = force || s.sentence || !(wanted == m_config) || s.target || s.generate;
+    const bool compared = putComparison(s.compare); // B is computed with the input, or below
     if (input) {
         if (s.sentence)
             m_sentence = QString::fromStdString(*s.sentence);
@@ -72,6 +73,10 @@ bool Session::applyLessonStep(const LessonStep& s, bool force)
         emit inputChanged();
         emit decodingChanged();
         recompute();
+        if (compared || force)
+            emit comparisonChanged();
+    } else if (compared) {
+        refreshComparison();
     }
     bool found = true;
     if (isModel()) {
@@ -168,7 +173,7 @@ bool Session::importMask(const QString& path, QString* error)
     }
 }
 
-RunRequest Session::requestFor(const QString& sentence, const Config& c, const std::optional<QString>& target,
+RunRequest Session::requestFor(ModelCache& models, const QString& sentence, const Config& c, const std::optional<QString>& target,
                                const std::shared_ptr<const AttentionWeights>& imported, const std::optional<BoolMatrix>& mask,
                                const std::shared_ptr<const Seq2SeqModel>& file, int generationStep)
 {
@@ -177,14 +182,14 @@ RunRequest Session::requestFor(const QString& sentence, const Config& c, const s
     r.config = c;
     r.config.validate(); // before the caches: never make weights for an invalid width
     if (c.model == ModelKind::None) {
-        r.weights = imported ? imported : m_models.presetWeights(c);
+        r.weights = imported ? imported : models.presetWeights(c);
         r.customMask = mask;
     } else {
         if (target)
             r.target = target->toStdString();
         if (c.model == ModelKind::Seeded)
             checkCost(estimateRun(r, nullptr)); // before making the weights, not after
-        r.model = m_models.model(c, file); // no file open: an Error (no_model_file) in the interface's language
+        r.model = models.model(c, file); // no file open: an Error (no_model_file) in the interface's language
         r.generationStep = generationStep;
     }
     return r;
@@ -193,7 +198,9 @@ RunRequest Session::requestFor(const QString& sentence, const Config& c, const s
 void Session::recompute()
 {
     try {
-        install(run(requestFor(m_sentence, m_config, m_target, m_imported, m_customMask, m_fileModel, m_generationStep)));
+        RunResult a = run(requestFor(m_sentence, m_config, m_target, m_imported, m_customMask, m_fileModel, m_generationStep));
+        computeComparison(); // B with A, so the views draw both at once
+        install(std::move(a));
     } catch (const Error& e) {
         m_error = e.message();
         emit errorOccurred(error());
@@ -253,28 +260,37 @@ void Session::project()
 {
     if (!isModel() || !m_full || !m_full->model) {
         m_trace = m_full;
+        projectComparison();
         return;
     }
     const Step& st = currentStep();
     if (m_projectedBlock && st.layer == m_projectedLayer && st.block == *m_projectedBlock && m_trace)
         return;
-    const Trace& full = *m_full;
+    m_trace = blockView(m_full, st.layer, st.block);
+    m_projectedLayer = st.layer;
+    m_projectedBlock = st.block;
+    projectComparison();
+}
+
+std::shared_ptr<const Trace> Session::blockView(const std::shared_ptr<const Trace>& fullTrace, std::optional<int> layer, Block block)
+{
+    const Trace& full = *fullTrace;
     auto t = std::make_shared<Trace>();
     t->config = full.config;
     t->warnings = full.warnings;
     t->model = full.model;
     t->targetTokens = full.targetTokens;
-    const bool target = st.block == Block::DecoderSelf || st.block == Block::Cross;
+    const bool target = block == Block::DecoderSelf || block == Block::Cross;
     t->tokens = target ? full.targetTokens : full.tokens;
     // The decoder's self-attention is masked; the views say so through the config.
-    t->config.mask = st.block == Block::DecoderSelf && st.layer ? MaskKind::Causal : MaskKind::None;
+    t->config.mask = block == Block::DecoderSelf && layer ? MaskKind::Causal : MaskKind::None;
     t->config.padTo = 0;
     // The views find this block's stages by id and head: they share the full trace's.
-    t->scopeLayer = st.layer;
-    t->scopeBlock = st.block;
+    t->scopeLayer = layer;
+    t->scopeBlock = block;
     for (std::size_t i = 0; i < full.stages.size(); ++i) {
         const Stage& s = full.stages[i];
-        if (s.layer == st.layer && s.block == st.block)
+        if (s.layer == layer && s.block == block)
             t->stages.share(full.stages.pointer(i));
     }
     // The attention block's inputs, as the trace recorded them: "input" is what its queries
@@ -285,7 +301,7 @@ void Session::project()
             return;
         Stage& a = t->stages.add();
         a = *source;
-        static_cast<StageKey&>(a) = StageKey{id, std::nullopt, st.layer, st.block};
+        static_cast<StageKey&>(a) = StageKey{id, std::nullopt, layer, block};
     };
     if (q) {
         const Stage* queries = full.input(*q);
@@ -296,9 +312,7 @@ void Session::project()
         if (const AttentionWeights* w = attentionModule(*full.model, q->module))
             t->weights = std::shared_ptr<const AttentionWeights>(full.model, w); // shares the model's lifetime
     }
-    m_trace = std::move(t);
-    m_projectedLayer = st.layer;
-    m_projectedBlock = st.block;
+    return t;
 }
 
 int Session::stepIndex(const QString& id) const
@@ -376,6 +390,7 @@ void Session::setGenerationStep(int step)
     m_generationStep = wanted;
     if (isGenerating() && count > 0) {
         m_full = withWarnings(m_generation.step(static_cast<std::size_t>(wanted < 0 ? last : wanted)), m_inputWarnings);
+        computeComparison(); // B's generation, at the same step
         m_projectedBlock.reset();
         project();
         emit traceChanged();

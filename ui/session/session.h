@@ -4,6 +4,7 @@
 // only object that calls the engine and the only place that catches engine exceptions; views
 // observe it through its signals and never call the engine themselves.
 
+#include "compare/comparison.h"
 #include "nn/attention.h"
 #include "lesson/lesson.h"
 #include "model/model.h"
@@ -114,6 +115,23 @@ public:
     /// Why the last computation failed, in the interface's language; empty after a success.
     QString error() const;
 
+    // --- comparing two inputs (compare/comparison.h) -------------------------------------------
+    // B is another sentence, or the same sentence under one other setting. While comparison is
+    // on, B is computed with A (the input above) on every change; the comparison view draws both.
+    bool isComparing() const { return m_comparing; }
+    /// What B is; kept while comparison is off, so switching it on again brings it back.
+    const Comparison& comparison() const { return m_comparison; }
+    /// Switches comparison on or off (on: B computed at once). The first time on, B is A's
+    /// sentence with its first and last words swapped.
+    void setComparing(bool on);
+    /// Sets what B is (and computes it when comparison is on).
+    void setComparison(const Comparison& comparison);
+    /// B's trace for the current step, as trace() is A's (the same layer and block); null when
+    /// comparison is off or B could not be computed.
+    const std::shared_ptr<const Trace>& comparisonTrace() const { return m_compareTrace; }
+    /// Why B could not be computed, in the interface's language; empty when it could.
+    QString comparisonError() const;
+
     // --- where the user is ---------------------------------------------------------------
     /// The steps of the navigator: ui/stages.h's steps() for one attention block, modelSteps()
     /// for a Transformer.
@@ -171,6 +189,9 @@ signals:
     void highlightChanged();
     /// Sentence, config, weights or mask changed (for widgets that show the input).
     void inputChanged();
+    /// Comparison switched on or off, or B changed (B's trace is new then). B's trace for a new
+    /// input comes with traceChanged.
+    void comparisonChanged();
 
 private:
     /// Computes the current input and installs the result; on failure keeps the previous trace
@@ -182,6 +203,13 @@ private:
     /// Throws std::invalid_argument for invalid settings or a missing model.
     RunRequest requestFor(const QString& sentence, const Config& c, const std::optional<QString>& target,
                           const std::shared_ptr<const AttentionWeights>& imported, const std::optional<BoolMatrix>& mask,
+                          const std::shared_ptr<const Seq2SeqModel>& file, int generationStep)
+    {
+        return requestFor(m_models, sentence, c, target, imported, mask, file, generationStep);
+    }
+    /// The same with the weights and models of `models` (B has its own cache).
+    RunRequest requestFor(ModelCache& models, const QString& sentence, const Config& c, const std::optional<QString>& target,
+                          const std::shared_ptr<const AttentionWeights>& imported, const std::optional<BoolMatrix>& mask,
                           const std::shared_ptr<const Seq2SeqModel>& file, int generationStep);
     /// Sets d_model and heads of a trained or file model into `c`.
     void adoptModelSizes(Config& c);
@@ -189,6 +217,19 @@ private:
     static std::shared_ptr<const Seq2SeqModel> readModelFile(const QString& path, QString* error);
     /// Recomputes trace() from fullTrace() for the current step.
     void project();
+    /// The stages of `full` that belong to `layer` and `block` (a Transformer's block view).
+    static std::shared_ptr<const Trace> blockView(const std::shared_ptr<const Trace>& full, std::optional<int> layer, Block block);
+    /// Computes B's full trace for the current input (session_compare.cpp), or why it cannot be.
+    void computeComparison();
+    /// Recomputes comparisonTrace() for the current step.
+    void projectComparison();
+    /// Computes and projects B, then emits comparisonChanged.
+    void refreshComparison();
+    /// Sets comparison on (with what B is) or off (nullopt), without computing; true when that
+    /// changed anything (lessons).
+    bool putComparison(const std::optional<Comparison>& comparison);
+    /// A session file's comparison (on, and B; none for older files: off) set and computed.
+    void restoreComparison(const std::optional<std::pair<bool, Comparison>>& saved);
 
     QString m_sentence;
     Config m_config;
@@ -217,6 +258,13 @@ private:
     int m_selCol = -1;
     QString m_view = QStringLiteral("stage");
     Highlight m_highlight;
+    bool m_comparing = false;
+    Comparison m_comparison;
+    bool m_comparisonChosen = false; ///< B was set (else the first switch-on swaps A's words)
+    ModelCache m_compareModels;      ///< B's weights and seeded models (another seed: other weights)
+    std::shared_ptr<const Trace> m_compareFull;
+    std::shared_ptr<const Trace> m_compareTrace;
+    std::optional<Message> m_compareError;
 };
 
 } // namespace attnlab

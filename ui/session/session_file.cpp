@@ -134,6 +134,8 @@ bool Session::saveSession(const QString& path, QString* error, const std::option
     }
     if (lesson)
         j["lesson"] = {{"path", lesson->path.toStdString()}, {"step", lesson->step}};
+    if (m_comparisonChosen)
+        j["comparison"] = {{"on", m_comparing}, {"b", toString(m_comparison)}};
     try {
         writeFileAtomically(QFile::encodeName(path).toStdString(), j.dump(1) + "\n");
         return true;
@@ -163,6 +165,7 @@ bool Session::loadSession(const QString& path, QString* error, const LessonOpene
     int generationStep = -1;
     std::shared_ptr<const Seq2SeqModel> fileModel = m_fileModel;
     QString modelPath = m_modelPath;
+    std::optional<std::pair<bool, Comparison>> comparison; // on, and what B is
     try {
         const auto j = nlohmann::json::parse(readFile(path.toStdString(), kMaxSessionBytes));
         if (!j.is_object() || j.value("format", "") != kSessionFormat)
@@ -181,6 +184,8 @@ bool Session::loadSession(const QString& path, QString* error, const LessonOpene
         if (j.contains("target") && j.at("target").is_string())
             target = QString::fromStdString(j.at("target").get<std::string>());
         generationStep = j.value("generation_step", -1);
+        if (j.contains("comparison") && !j.at("comparison").is_null()) // files before comparisons have none
+            comparison.emplace(j.at("comparison").value("on", false), parseComparison(j.at("comparison").at("b").get<std::string>()));
         if (config.model == ModelKind::File) {
             QString why;
             modelPath = QString::fromStdString(j.value("model_path", ""));
@@ -209,7 +214,9 @@ bool Session::loadSession(const QString& path, QString* error, const LessonOpene
     m_generationStep = generationStep;
     emit inputChanged();
     emit decodingChanged();
+    restoreComparison(comparison); // B with the file's A, before the views draw them
     install(std::move(result));
+    emit comparisonChanged();
     if (const int i = stepIndex(place.step, place.layer, place.block); i >= 0 && isModel())
         setStep(i);
     else

@@ -2,12 +2,14 @@
 
 #include "views/sessionview.h"
 
+#include "export/compareexport.h"
 #include "export/exporter.h"
 #include "lessons/deck.h"
 #include "lessons/lessonplayer.h"
 #include "session/autosave.h"
 #include "session/session.h"
 #include "shell/viewstack.h"
+#include "views/compareview.h"
 #include "views/heatmapview.h"
 #include "views/stageview.h"
 
@@ -166,10 +168,18 @@ bool FileActions::exportCurrentView(const QString& path, int dpi)
     ExportOptions options;
     options.format = *format;
     options.dpi = dpi;
-    // A view whose figure is one plot exports that plot; otherwise the whole view.
+    // A view whose figure is one plot exports that plot; a comparison its three heatmaps as one
+    // picture; otherwise the whole view.
     QWidget* view = m_views->visibleView();
     QCustomPlot* plot = figurePlot(view);
-    const ExportResult r = plot ? exportPlot(plot, options, path) : exportWidget(view, options, path);
+    const auto* compare = qobject_cast<CompareView*>(view);
+    if (compare && compare->figure()) {
+        options.width = kCompareExportWidth;
+        options.height = kCompareExportHeight;
+    }
+    const ExportResult r = compare && compare->figure() ? exportComparison(*compare->figure(), options, path)
+        : plot                                          ? exportPlot(plot, options, path)
+                                                        : exportWidget(view, options, path);
     return report(r.ok, tr("The image was not exported: %1").arg(r.error), tr("Exported %1").arg(fileName(path)));
 }
 

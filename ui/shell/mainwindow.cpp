@@ -11,6 +11,7 @@
 #include "shell/viewstack.h"
 #include "views/cellinspector.h"
 #include "views/stageview.h"
+#include "widgets/comparebar.h"
 #include "widgets/decoderpanel.h"
 #include "widgets/errorbanner.h"
 #include "widgets/formulabanner.h"
@@ -47,6 +48,7 @@ MainWindow::MainWindow(Session* session, QWidget* parent)
     , m_errors(new ErrorBanner(session, this))
     , m_views(new ViewStack(session, this))
     , m_decoder(new DecoderPanel(session, this))
+    , m_compare(new CompareBar(session, this))
     , m_navigator(new StageNavigator(session, this))
     , m_settings(new SettingsPanel(session, this))
     , m_inspector(new CellInspector(session, this))
@@ -84,6 +86,8 @@ MainWindow::MainWindow(Session* session, QWidget* parent)
 
     retranslate(); // the texts, and the menus
     connect(m_keys, &StepKeys::fieldLeft, this, &MainWindow::focusView);
+    connect(m_compare, &CompareBar::editingDone, this, &MainWindow::focusView);
+    addAction(m_compare->toggleAction()); // Ctrl+D, whatever has the focus
     m_views->showStep();
     showMessages();
     // Start with the keys on the stages (click the sentence box, or Ctrl+L, to type). The
@@ -106,9 +110,11 @@ void MainWindow::buildCentralWidget()
     m_sentence->setClearButtonEnabled(true);
     m_sentence->setMaxLength(100000);
     top->addWidget(m_sentence, 1);
+    top->addWidget(m_compare->toggleButton());
     top->addWidget(m_presenter->counter());
     layout->addLayout(top);
     layout->addWidget(m_decoder);
+    layout->addWidget(m_compare);
     m_warnings->setWordWrap(true);
     m_warnings->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(m_warnings);
@@ -216,6 +222,7 @@ void MainWindow::buildMenus()
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
+    view->addAction(m_compare->toggleAction());
     buildPresenterMenu(view);
     m_languageMenu = view->addMenu(tr("&Language"));
     auto* languages = new QActionGroup(m_languageMenu);

@@ -22,6 +22,7 @@ namespace attnlab {
 
 class Autosave;
 class CellInspector;
+class CompareBar;
 class DecoderPanel;
 class FileActions;
 class ErrorBanner;
@@ -49,6 +50,8 @@ public:
     StageView* stageView() const;
     StageNavigator* navigator() const { return m_navigator; }
     SettingsPanel* settingsPanel() const { return m_settings; }
+    /// Comparing two inputs: the switch (View ▸ Compare two inputs, Ctrl+D) and what B is.
+    CompareBar* compareBar() const { return m_compare; }
     LessonPlayer* lessonPlayer() const { return m_lessons; }
     FormulaBanner* banner() const { return m_banner; }
     /// Why the views do not show what was asked: the last error of a computation or a file.
@@ -161,6 +164,7 @@ private:
     ErrorBanner* m_errors;
     ViewStack* m_views;
     DecoderPanel* m_decoder;
+    CompareBar* m_compare;
     QLabel* m_sentenceLabel = nullptr;
     StageNavigator* m_navigator;
     SettingsPanel* m_settings;

@@ -1,6 +1,7 @@
 #include "shell/viewstack.h"
 
 #include "session/session.h"
+#include "views/compareview.h"
 #include "views/multiheadview.h"
 #include "views/registry.h"
 #include "views/stageview.h"
@@ -36,6 +37,8 @@ ViewStack::ViewStack(Session* session, QWidget* parent)
         m_pages.emplace_back(e.kind, view);
     }
     m_stageView = static_cast<StageView*>(pageFor(ViewKind::Matrix));
+    m_compareView = new CompareView(session, this);
+    m_stack->addWidget(m_compareView);
 
     // A stack is as wide as its widest page: an explicit minimum keeps one view's controls
     // (at presenter-mode type sizes) from pushing the window past the projector's edge.
@@ -46,12 +49,16 @@ ViewStack::ViewStack(Session* session, QWidget* parent)
     addTab(m_headsView, QString());
     retranslate();
     connect(this, &QTabWidget::currentChanged, this, [this](int index) {
-        // The tab follows the lesson's view and the lesson's view follows the tab.
+        // The tab follows the lesson's view and the lesson's view follows the tab (while
+        // comparing, the comparison is in front whatever the view).
+        if (m_session->isComparing())
+            return;
         if (index == kHeadsTab && m_session->view() != u"heads")
             m_session->setView(QStringLiteral("heads"));
         else if (index == kStageTab && m_session->view() == u"heads")
             m_session->setView(QStringLiteral("stage"));
     });
+    connect(session, &Session::comparisonChanged, this, &ViewStack::showStep);
     setFocusPolicy(Qt::NoFocus);
 }
 
@@ -74,8 +81,10 @@ QWidget* ViewStack::pageFor(ViewKind kind) const
 void ViewStack::showStep()
 {
     const ViewKind kind = viewKindFor(m_session->stepId(), m_session->view());
-    m_stack->setCurrentWidget(pageFor(kind));
-    setCurrentIndex(kind == ViewKind::Heads ? kHeadsTab : kStageTab);
+    const bool comparing = showsComparison(*m_session);
+    m_stack->setCurrentWidget(comparing ? m_compareView : pageFor(kind));
+    setCurrentIndex(kind == ViewKind::Heads && !comparing ? kHeadsTab : kStageTab);
+    setTabEnabled(kHeadsTab, !m_session->isComparing()); // the comparison shows one head at a time
 }
 
 void ViewStack::retranslate()

@@ -2,7 +2,8 @@
 // The views of the studio's centre: one page per kind of view (the tokens table, the stage's
 // heatmap, the PE plots, concat, LayerNorm, FFN, a lesson's kernel-regression or softmax-scaling
 // view) in a "Stage" tab, and the grid of every head in an "All heads" tab. Which page and tab
-// show follows the Session's step and view.
+// show follows the Session's step and view. While the Session compares two inputs, the comparison
+// view takes the place of the stage's own (and the "All heads" tab waits).
 
 #include "session/stages.h"
 
@@ -15,6 +16,7 @@ class QStackedWidget;
 
 namespace attnlab {
 
+class CompareView;
 class MultiHeadView;
 class Session;
 class StageView;
@@ -28,6 +30,8 @@ public:
     StageView* stageView() const { return m_stageView; }
     /// The grid of every head, the second tab.
     MultiHeadView* headsView() const { return m_headsView; }
+    /// A, B and A − B: the page of every step (but a lesson's demonstrations) while comparing.
+    CompareView* compareView() const { return m_compareView; }
     /// The page of the "Stage" tab showing the current step.
     QWidget* currentStageWidget() const;
     /// The widget in front: the current page, or the all-heads grid.
@@ -49,6 +53,7 @@ private:
     QStackedWidget* m_stack;
     StageView* m_stageView = nullptr;
     MultiHeadView* m_headsView = nullptr;
+    CompareView* m_compareView = nullptr;
     std::vector<std::pair<ViewKind, QWidget*>> m_pages; ///< in the order of the stack
 };
 

@@ -42,12 +42,12 @@ QString formatValue(float v)
 /// A column of probabilities gets its label, among too many columns, from this value on.
 constexpr float kLabelledProbability = 0.05f;
 
-QSharedPointer<QCPAxisTickerText> labelTicker(const std::vector<std::string>& labels)
+QSharedPointer<QCPAxisTickerText> labelTicker(const std::vector<std::string>& labels, int maxLabels = kMaxLabelledCells)
 {
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
     const int n = static_cast<int>(labels.size());
     // With many labels show every k-th so they stay readable.
-    const int step = n <= kMaxLabelledCells ? 1 : (n + kMaxLabelledCells - 1) / kMaxLabelledCells;
+    const int step = n <= maxLabels ? 1 : (n + maxLabels - 1) / maxLabels;
     for (int i = 0; i < n; i += step)
         ticker->addTick(i, QString::fromStdString(labels[static_cast<std::size_t>(i)]));
     return ticker;
@@ -187,7 +187,7 @@ void HeatmapView::applyColorRange()
             maxAbs = std::max(maxAbs, std::abs(v.data()[i]));
     }
     const double r = m_sharedMaxAbs > 0 ? m_sharedMaxAbs : maxAbs > 0 ? maxAbs : 1.0;
-    m_map->setGradient(divergingGradient());
+    m_map->setGradient(m_scale == Scale::Difference ? differenceGradient() : divergingGradient());
     m_map->setDataRange(QCPRange(-r, r));
 }
 
@@ -208,7 +208,14 @@ void HeatmapView::labelAxes()
         for (const auto& l : *m_matrix.colLabels)
             widest = std::max(widest, fm.horizontalAdvance(QString::fromStdString(l)));
         const int cellWidth = cols > 0 ? std::max(m_plot->width() - 160, 200) / cols : 0;
-        m_plot->xAxis2->setTickLabelRotation(widest + 6 <= cellWidth ? 0 : -45);
+        const bool upright = widest + 6 <= cellWidth;
+        m_plot->xAxis2->setTickLabelRotation(upright ? 0 : -45);
+        // Slanted labels need about a line's height each: in a narrow plot (a comparison's
+        // three) label no more columns than that, so the labels never run into each other.
+        if (!upright && m_plot->width() > 0) {
+            const int fitting = std::max(2, std::max(m_plot->width() - 160, 40) / (fm.height() + 4));
+            m_plot->xAxis2->setTicker(labelTicker(*m_matrix.colLabels, std::min(kMaxLabelledCells, fitting)));
+        }
         // Too many probability columns to label them all (a vocabulary): label the columns that
         // hold a real probability somewhere, so the bright cells carry their tokens' names.
         if (m_scale == Scale::Probability && cols > kMaxLabelledCells) {

@@ -25,14 +25,16 @@ public:
     enum class Scale {
         Probability, ///< 0..1, viridis (attention weights)
         Signed,      ///< symmetric around 0, blue-white-red (scores, vectors)
+        Difference,  ///< symmetric around 0, purple-white-orange (A − B of a comparison)
     };
 
     explicit HeatmapView(QWidget* parent = nullptr);
 
     /// Shows `m`; `title` goes above the plot. Keeps a copy of what it draws.
     void setMatrix(const LabeledMatrix& m, const QString& title, Scale scale);
-    /// For Scale::Signed: use ±maxAbs instead of the matrix's own largest |value| (so several
-    /// heads share one colour scale). A value <= 0 returns to the matrix's own range.
+    /// For Scale::Signed and Difference: use ±maxAbs instead of the matrix's own largest |value|
+    /// (so several heads, or A and B, share one colour scale). A value <= 0 returns to the
+    /// matrix's own range.
     void setSharedMaxAbs(double maxAbs);
     /// Outlines one cell (the selection); (-1, -1) removes the outline.
     void setSelectedCell(int row, int column);
@@ -45,6 +47,7 @@ public:
     static Scale scaleForStage(const QString& stageId);
 
     const LabeledMatrix& matrix() const { return m_matrix; }
+    Scale scale() const { return m_scale; }
     QCustomPlot* plot() const { return m_plot; }
     /// "<row> → <col>: value" for the cell under plot pixel `pos`, or empty outside the cells.
     QString cellDescription(const QPointF& pos) const;

@@ -192,6 +192,10 @@ const std::vector<Broken> kBroken{
     {"latin1", 8, "the file is not UTF-8 text (byte 0xE9 in this line)"},
     {"nul-byte", 7, "this is not a text file (it contains a NUL byte)"},
     {"target-without-model", 8, "target: this step needs an encoder–decoder model"},
+    {"compare-unknown", 8, "compare: unknown comparison 'scaling'"},
+    {"compare-bad-value", 8, "compare: pe: 'sine' is not one of sinusoidal, learned, none"},
+    {"compare-no-tokens", 8, "compare: the sentence to compare with has no tokens"},
+    {"compare-mask-in-model", 13, "compare: a Transformer's masks are fixed"},
 };
 
 Config headerConfig()
