@@ -1439,6 +1439,10 @@
 <context>
     <name>attnlab::PositionalEncodingView</name>
     <message>
+        <source>Part of the trained model: it learned its weights with these positions</source>
+        <translation>这是训练好的模型本身的一部分：它的权重就是在这种位置编码下学出来的</translation>
+    </message>
+    <message>
         <source>Encoding:</source>
         <translation>编码方式：</translation>
     </message>
@@ -1638,6 +1642,18 @@ every position looks the same</source>
     <message>
         <source>Seed of the embedding table, the learned positions and the seeded weights</source>
         <translation>嵌入表、可学习位置编码和随机初始化权重所用的随机种子</translation>
+    </message>
+    <message>
+        <source>Part of the trained model: it learned its weights with these, so they cannot change here</source>
+        <translation>这是训练好的模型本身的一部分：它的权重就是在这些设置下学出来的，所以这里不能改</translation>
+    </message>
+    <message>
+        <source>How a token&apos;s position is added to its embedding (X = E + P)</source>
+        <translation>词元的位置信息如何加到它的嵌入上（X = E + P）</translation>
+    </message>
+    <message>
+        <source>Multiply the embeddings by √d_model before adding the positions, as the paper does</source>
+        <translation>加上位置编码之前先把嵌入乘以 √d_model，与论文一致</translation>
     </message>
     <message>
         <source>Seed</source>
@@ -2120,6 +2136,22 @@ scores from %2 to %3, largest weight %4</source>
     <message>
         <source>Attention itself ignores order, so each position gets a pattern of sines and cosines of different frequencies.</source>
         <translation>注意力本身不考虑顺序，因此每个位置都会得到一组由不同频率的正弦和余弦构成的编码。</translation>
+    </message>
+    <message>
+        <source>Attention itself ignores order, so each position looks up a vector of its own in a position table learned with the model, as BERT does (here seeded: random until trained).</source>
+        <translation>注意力本身不考虑顺序，因此每个位置从一张随模型一起学习的位置表里查出自己的向量，BERT 就是这样做的（这里是随机初始化的，训练之前没有规律）。</translation>
+    </message>
+    <message>
+        <source>No positional encoding: attention sees the tokens as a set — reorder them and every output is only reordered.</source>
+        <translation>没有位置编码：注意力把词元看成一个集合——打乱它们的顺序，每个输出也只是跟着换了位置。</translation>
+    </message>
+    <message>
+        <source>P[pos] = row pos of a learned position table (d_model wide)</source>
+        <translation>P[pos] = 可学习位置表的第 pos 行（宽 d_model）</translation>
+    </message>
+    <message>
+        <source>P = 0: no positional encoding</source>
+        <translation>P = 0：没有位置编码</translation>
     </message>
     <message>
         <source>The input of attention is the embedding plus the position: what the word is and where it stands.</source>

@@ -214,7 +214,7 @@ QString stepName(const QString& id)
     return id;
 }
 
-QString stepFormula(const QString& id, bool scaled, bool embedScaled)
+QString stepFormula(const QString& id, bool scaled, bool embedScaled, PositionalEncoding pe)
 {
     if (const QString f = layerStepFormula(id); !f.isEmpty())
         return f;
@@ -222,8 +222,15 @@ QString stepFormula(const QString& id, bool scaled, bool embedScaled)
         return Stages::tr("sentence \u2192 tokens t\u2080 \u2026 t\u2099\u208B\u2081");
     if (id == u"embedding")
         return embedScaled ? Stages::tr("E = Embed(tokens),  scaled by √d_model") : Stages::tr("E = Embed(tokens)");
-    if (id == u"positional_encoding")
+    if (id == u"positional_encoding") {
+        if (pe == PositionalEncoding::Learned)
+            return Stages::tr("P[pos] = row pos of a learned position table (d_model wide)");
+        if (pe == PositionalEncoding::None)
+            return Stages::tr("P = 0: no positional encoding");
         return Stages::tr("PE(pos, 2i) = sin(pos / 10000^(2i/d_model)),  PE(pos, 2i+1) = cos(pos / 10000^(2i/d_model))");
+    }
+    if (id == u"input" && pe == PositionalEncoding::None)
+        return embedScaled ? Stages::tr("X = E\u00B7√d_model  (P = 0)") : Stages::tr("X = E  (P = 0)");
     if (id == u"input")
         return embedScaled ? Stages::tr("X = E\u00B7√d_model + P") : Stages::tr("X = E + P");
     if (id == u"q")
@@ -290,7 +297,7 @@ QString stepShapes(const QString& id, const Trace& t)
     return {};
 }
 
-QString stepExplanation(const QString& id)
+QString stepExplanation(const QString& id, PositionalEncoding pe)
 {
     if (id == u"attn_residual" || id == u"cross_residual" || id == u"ffn_residual")
         return Stages::tr("The residual connection adds the sublayer's output to its input: the token keeps what it had and gradients flow straight through.");
@@ -314,6 +321,12 @@ QString stepExplanation(const QString& id)
         return Stages::tr("The sentence is cut into tokens: words and punctuation, one token per Chinese character.");
     if (id == u"embedding")
         return Stages::tr("Each token looks up its own vector in an embedding table: the same word always gets the same vector.");
+    if (id == u"positional_encoding" && pe == PositionalEncoding::Learned)
+        return Stages::tr("Attention itself ignores order, so each position looks up a vector of its own in a position table "
+                          "learned with the model, as BERT does (here seeded: random until trained).");
+    if (id == u"positional_encoding" && pe == PositionalEncoding::None)
+        return Stages::tr("No positional encoding: attention sees the tokens as a set \u2014 reorder them and every output is only "
+                          "reordered.");
     if (id == u"positional_encoding")
         return Stages::tr("Attention itself ignores order, so each position gets a pattern of sines and cosines of different frequencies.");
     if (id == u"input")

@@ -3,6 +3,7 @@
 // formulas and operand shapes. User-facing text lives here, looked up by stage id; the engine
 // only knows ids.
 
+#include "core/model_spec.h"
 #include "core/stage_key.h"
 
 #include <QString>
@@ -66,10 +67,10 @@ ViewKind viewKindFor(const QString& stageId, const QString& view);
 /// Short name for the navigator ("Q·Kᵀ"), translated.
 QString stepName(const QString& id);
 /// The formula banner's text for a stage ("A = softmax(QKᵀ/√d_k + M)"), translated.
-QString stepFormula(const QString& id, bool scaled, bool embedScaled);
+QString stepFormula(const QString& id, bool scaled, bool embedScaled, PositionalEncoding pe = PositionalEncoding::Sinusoidal);
 /// The operands' shapes for the banner ("Q_h: 5 × 8,  K_hᵀ: 8 × 5  →  5 × 5").
 QString stepShapes(const QString& id, const Trace& trace);
 /// One or two sentences saying what the stage does and why, translated.
-QString stepExplanation(const QString& id);
+QString stepExplanation(const QString& id, PositionalEncoding pe = PositionalEncoding::Sinusoidal);
 
 } // namespace attnlab

@@ -94,6 +94,7 @@ PositionalEncodingView::PositionalEncodingView(Session* session, QWidget* parent
         drawCurves();
     });
     connect(session, &Session::inputChanged, this, &PositionalEncodingView::followConfig);
+    connect(session, &Session::traceChanged, this, &PositionalEncodingView::followConfig); // a model's own positions
     followConfig();
     refresh();
 }
@@ -145,9 +146,14 @@ void PositionalEncodingView::applyFonts()
 void PositionalEncodingView::followConfig()
 {
     // The session may change elsewhere (a loaded session file, the settings panel).
-    const QString name = kindName(session()->config().positional);
+    // A trained model's positions are part of it: the trace says which, and they cannot change.
+    const ModelKind model = session()->config().model;
+    const bool fixed = model == ModelKind::Reversal || model == ModelKind::File;
+    const QString name = kindName(fixed && session()->trace() ? session()->trace()->config.positional : session()->config().positional);
     const QSignalBlocker block(m_kind); // following is not choosing: do not call setConfig back
     m_kind->setCurrentIndex(m_kind->findData(name));
+    m_kind->setEnabled(!fixed);
+    m_kind->setToolTip(fixed ? tr("Part of the trained model: it learned its weights with these positions") : QString());
 }
 
 void PositionalEncodingView::applyKind()

@@ -69,8 +69,8 @@ void FormulaBanner::refresh()
     big.setPointSizeF(font().pointSizeF() * 1.6);
     big.setBold(true);
     m_formula->setFont(big);
-    QString formula = stepFormula(id, trace.config.scaleScores, trace.config.embedScale);
-    QString explanation = stepExplanation(id);
+    QString formula = stepFormula(id, trace.config.scaleScores, trace.config.embedScale, trace.config.positional);
+    QString explanation = stepExplanation(id, trace.config.positional);
     // In a Transformer's layer, say what X is: the projections' input differs by block and layer.
     if (step.layer && trace.model && (id == u"q" || id == u"k" || id == u"v")) {
         const bool memory = step.block == Block::Cross && id != u"q";

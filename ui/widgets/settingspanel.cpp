@@ -157,7 +157,6 @@ void SettingsPanel::retranslate()
     label(m_headsRow, tr("Heads"));
     m_heads->setToolTip(tr("Only divisors of d_model are offered: every head gets d_model / heads dimensions"));
     label(m_seed, tr("Seed"));
-    m_seed->setToolTip(tr("Seed of the embedding table, the learned positions and the seeded weights"));
     label(m_positional, tr("Positions"));
     items(m_positional, {tr("sinusoidal"), tr("learned"), tr("none")});
     m_embedScale->setText(tr("Scale embeddings by \u221Ad_model"));
@@ -284,6 +283,7 @@ void SettingsPanel::syncFromSession()
     }
     m_dModel->setEnabled(!imported && !fixed);
     m_heads->setEnabled(!fixed);
+    showWhatTheModelOwns(fixed);
     if (const auto& m = m_session->model(); m && fixed) {
         // The model's own sizes, shown in the (disabled) seeded-model boxes.
         const QSignalBlocker b1(m_layers), b2(m_dFF), b3(m_norm), b4(m_activation);
@@ -306,6 +306,25 @@ void SettingsPanel::syncFromSession()
     }
     m_dK->setText(tr("d_k = %1").arg(c.heads > 0 ? c.dModel / c.heads : 0));
     m_syncing = false;
+}
+
+void SettingsPanel::showWhatTheModelOwns(bool fixed)
+{
+    // A trained model's positions, embedding scale and seed are part of it (it was trained with
+    // them): shown as the model has them and greyed out, with the reason. Score scaling stays an
+    // experiment on any model.
+    const QString owned = tr("Part of the trained model: it learned its weights with these, so they cannot change here");
+    m_seed->setToolTip(fixed ? owned : tr("Seed of the embedding table, the learned positions and the seeded weights"));
+    m_positional->setToolTip(fixed ? owned : tr("How a token's position is added to its embedding (X = E + P)"));
+    m_embedScale->setToolTip(fixed ? owned : tr("Multiply the embeddings by \u221Ad_model before adding the positions, as the paper does"));
+    for (QWidget* w : {static_cast<QWidget*>(m_seed), static_cast<QWidget*>(m_positional), static_cast<QWidget*>(m_embedScale)})
+        w->setEnabled(!fixed);
+    if (const auto& m = m_session->model(); m && fixed) {
+        const QSignalBlocker b1(m_positional), b2(m_embedScale), b3(m_seed);
+        selectData(m_positional, m->spec.positional);
+        m_embedScale->setChecked(m->spec.embedScale);
+        m_seed->setValue(static_cast<int>(std::min<std::uint64_t>(m->spec.seed, 999999)));
+    }
 }
 
 void SettingsPanel::apply()

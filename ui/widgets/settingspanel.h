@@ -55,6 +55,8 @@ private:
     void addMaskRows(QFormLayout* form);
     void addWeightsRows(QFormLayout* form);
     void connectControls();
+    /// Greys out what a trained model fixes (positions, embedding scale, seed), with the reason.
+    void showWhatTheModelOwns(bool fixed);
     void syncFromSession();
     void apply();
     void fillHeads(int dModel, int preferred);

@@ -12,6 +12,9 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QSignalSpy>
+#include "model/run.h"
+#include "model/shipped.h"
+
 #include <QtTest>
 
 #include <cmath>
@@ -159,6 +162,29 @@ private slots:
         QVERIFY(v.captionLabel()->text().contains(QStringLiteral("learned")));
         for (int i = 0; i < v.matrixView()->plot()->itemCount(); ++i)
             QVERIFY(v.matrixView()->plot()->item(i)->objectName() != QStringLiteral("zeroNote"));
+    }
+
+    void aTrainedModelShowsItsOwnPositions()
+    {
+        // Positions = none, then the trained model (issue 11 §1): the view shows the model's
+        // sinusoids, not "P = 0 everywhere", and its choice is greyed out with the reason.
+        Session s;
+        PositionalEncodingView v(&s);
+        Config c = s.config();
+        c.positional = PositionalEncoding::None;
+        s.setConfig(c);
+        QVERIFY(v.kindCombo()->isEnabled());
+        c = s.config();
+        c.model = ModelKind::Reversal;
+        adoptModelWidths(c, *shippedModel());
+        s.setConfig(c);
+        QVERIFY2(s.error().isEmpty(), qPrintable(s.error()));
+        QVERIFY(s.trace()->config.positional == PositionalEncoding::Sinusoidal);
+        QCOMPARE(v.kindCombo()->currentData().toString(), QStringLiteral("sinusoidal"));
+        QVERIFY(!v.kindCombo()->isEnabled());
+        QVERIFY(v.kindCombo()->toolTip().contains(QStringLiteral("trained model")));
+        QVERIFY(!v.matrixView()->matrix().values.isZero(0));
+        QVERIFY(!v.captionLabel()->text().contains(QStringLiteral("No positional encoding")));
     }
 
     void defaultCurvesAreColumnsOfTheTable()

@@ -58,8 +58,18 @@ private slots:
         QCOMPARE(p.dFFBox()->value(), 128);
         QCOMPARE(p.dModelBox()->value(), 64);
         QVERIFY(!p.maskBox()->isEnabled());
+        // What the trained model fixes is shown as it has it, greyed out with the reason
+        // (issue 11 §1: Positions = none used to be offered and silently ignored).
+        for (QWidget* w : {static_cast<QWidget*>(p.positionalBox()), static_cast<QWidget*>(p.seedBox())}) {
+            QVERIFY(!w->isEnabled());
+            QVERIFY2(w->toolTip().contains(QStringLiteral("trained model")), qPrintable(w->toolTip()));
+        }
+        QCOMPARE(p.positionalBox()->currentData().toInt(), static_cast<int>(s.model()->spec.positional));
+        QVERIFY(p.scaleBox()->isEnabled()); // score scaling is an experiment on any model
 
         p.modelBox()->setCurrentIndex(p.modelBox()->findData(static_cast<int>(ModelKind::Seeded)));
+        QVERIFY(p.positionalBox()->isEnabled());
+        QVERIFY(!p.positionalBox()->toolTip().contains(QStringLiteral("trained model")));
         QVERIFY(s.config().model == ModelKind::Seeded);
         QVERIFY(p.layersBox()->isEnabled());
         p.layersBox()->setValue(3);

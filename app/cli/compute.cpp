@@ -1,0 +1,60 @@
+// Running what the command line asks for: the cost checked and announced first, then run(),
+// with a long generation's progress on stderr.
+
+#include "options.h"
+
+#include "core/message.h"
+
+#include <algorithm>
+#include <chrono>
+#include <iostream>
+
+namespace attnlab::cli {
+
+void checkRunCost(const RunRequest& r, const Seq2SeqModel* model)
+{
+    const RunCost cost = estimateRun(r, model);
+    checkCost(cost);
+    if (isLargeRun(cost))
+        std::cerr << "attention-lab-cli: note: " << messages::largeRun(static_cast<double>(cost.weightBytes + cost.traceBytes) / (1 << 20),
+                                                                       cost.seconds()).text
+                  << '\n';
+}
+
+Trace computeCliTrace(const TraceOptions& o, Generation* generation)
+{
+    RunRequest r;
+    r.config = o.request.config;
+    if (!o.model) {
+        r.text = o.request.sentence;
+        r.weights = o.request.weights;
+        r.customMask = o.request.customMask;
+        r.config.validate();
+        checkRunCost(r, nullptr);
+        return *run(r).trace;
+    }
+    r.text = o.source;
+    r.target = o.target;
+    r.model = o.model;
+    r.maxSteps = o.maxLength;
+    if (!o.costChecked)
+        checkRunCost(r, o.model.get());
+    // A long generation says how far it is: a line per tenth of its length limit on stderr,
+    // once it has run for 2 seconds.
+    r.progress = [last = -1, start = std::chrono::steady_clock::now()](int done, int most) mutable {
+        const int tenth = done * 10 / std::max(most, 1);
+        if (tenth != last && std::chrono::steady_clock::now() - start >= std::chrono::seconds(2)) {
+            last = tenth;
+            std::cerr << "attention-lab-cli: generating: step " << done << " of at most " << most << '\n';
+        }
+    };
+    if (!o.target && o.model->spec.decoderLayers > 0 && !o.model->hasHead())
+        throw std::invalid_argument("this model has no output head (a seeded model): generation needs a trained model; "
+                                    "give --target TEXT (teacher forcing)");
+    RunResult result = run(r);
+    if (generation)
+        *generation = std::move(result.generation);
+    return *result.trace;
+}
+
+} // namespace attnlab::cli

@@ -1,0 +1,44 @@
+// The catalogue of steps (ui/session/stages.h): the formula and the sentence under it say what
+// was computed — for the positional encoding, the scheme the trace used (issue 11 §1: with
+// Positions = none the banner still showed the sine formula and "a pattern of sines").
+
+#include "session/session.h"
+#include "session/stages.h"
+
+#include <QtTest>
+
+using namespace attnlab;
+
+class TestStages : public QObject {
+    Q_OBJECT
+private slots:
+    void positionsAreNamedAsComputed()
+    {
+        const auto formula = [](PositionalEncoding pe) { return stepFormula(QStringLiteral("positional_encoding"), true, true, pe); };
+        const auto said = [](PositionalEncoding pe) { return stepExplanation(QStringLiteral("positional_encoding"), pe); };
+        QVERIFY(formula(PositionalEncoding::Sinusoidal).contains(QStringLiteral("sin(")));
+        QVERIFY(!formula(PositionalEncoding::None).contains(QStringLiteral("sin(")));
+        QVERIFY(formula(PositionalEncoding::None).startsWith(QStringLiteral("P = 0")));
+        QVERIFY(!formula(PositionalEncoding::Learned).contains(QStringLiteral("sin(")));
+        QVERIFY(said(PositionalEncoding::Sinusoidal).contains(QStringLiteral("sines")));
+        QVERIFY(!said(PositionalEncoding::None).contains(QStringLiteral("sines")));
+        QVERIFY(!said(PositionalEncoding::Learned).contains(QStringLiteral("sines")));
+        // X = E·√d_model + P says nothing is added when P = 0.
+        QVERIFY(stepFormula(QStringLiteral("input"), true, true, PositionalEncoding::None).contains(QStringLiteral("(P = 0)")));
+        QVERIFY(!stepFormula(QStringLiteral("input"), true, true, PositionalEncoding::Sinusoidal).contains(QStringLiteral("(P = 0)")));
+    }
+
+    void theSessionsTraceDecides()
+    {
+        // A session with Positions = none: its trace says none, so the banner's words follow it.
+        Session s;
+        Config c = s.config();
+        c.positional = PositionalEncoding::None;
+        s.setConfig(c);
+        QVERIFY(s.trace()->config.positional == PositionalEncoding::None);
+        QVERIFY(stepFormula(QStringLiteral("positional_encoding"), true, true, s.trace()->config.positional).startsWith(QStringLiteral("P = 0")));
+    }
+};
+
+QTEST_MAIN(TestStages)
+#include "tst_stages.moc"
