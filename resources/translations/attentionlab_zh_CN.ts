@@ -2246,6 +2246,22 @@ scores from %2 to %3, largest weight %4</source>
         <translation>目标序列</translation>
     </message>
     <message>
+        <source>encoder layer %1 · feed-forward</source>
+        <translation>编码器第 %1 层 · 前馈网络</translation>
+    </message>
+    <message>
+        <source>decoder layer %1 · feed-forward</source>
+        <translation>解码器第 %1 层 · 前馈网络</translation>
+    </message>
+    <message>
+        <source>encoder layer %1</source>
+        <translation>编码器第 %1 层</translation>
+    </message>
+    <message>
+        <source>decoder layer %1</source>
+        <translation>解码器第 %1 层</translation>
+    </message>
+    <message>
         <source>encoder layer %1 · self-attention</source>
         <translation>编码器第 %1 层 · 自注意力</translation>
     </message>

@@ -88,8 +88,21 @@ QString blockName(Block block)
 
 namespace {
 
-QString place(std::optional<int> layer, Block block)
+/// Where a step is: its side before the layers, else its layer and the sublayer it belongs to.
+/// A stage carries the block of its layer (a decoder layer's FFN is tagged decoder_self): the
+/// sublayer comes from its id.
+QString place(std::optional<int> layer, Block block, const QString& id)
 {
+    if (layer && (block == Block::EncoderSelf || block == Block::DecoderSelf)) {
+        const bool encoder = block == Block::EncoderSelf;
+        if (id.startsWith(QStringLiteral("ffn_")))
+            return encoder ? Stages::tr("encoder layer %1 \u00B7 feed-forward").arg(*layer + 1)
+                           : Stages::tr("decoder layer %1 \u00B7 feed-forward").arg(*layer + 1);
+        if (id == u"layer_output")
+            return encoder ? Stages::tr("encoder layer %1").arg(*layer + 1) : Stages::tr("decoder layer %1").arg(*layer + 1);
+        if (id.startsWith(QStringLiteral("cross_")))
+            block = Block::Cross;
+    }
     if (!layer) {
         if (block == Block::EncoderSelf)
             return Stages::tr("source");
@@ -114,12 +127,12 @@ QString place(std::optional<int> layer, Block block)
 
 QString stepPlace(const Step& step)
 {
-    return place(step.layer, step.block);
+    return place(step.layer, step.block, step.id);
 }
 
 QString stagePlace(const Stage& stage)
 {
-    return place(stage.layer, stage.block);
+    return place(stage.layer, stage.block, QString::fromStdString(stage.id));
 }
 
 namespace {

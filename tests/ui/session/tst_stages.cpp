@@ -28,6 +28,20 @@ private slots:
         QVERIFY(!stepFormula(QStringLiteral("input"), true, true, PositionalEncoding::Sinusoidal).contains(QStringLiteral("(P = 0)")));
     }
 
+    void stepsAreHeadedByTheirSublayer()
+    {
+        // A decoder layer's FFN steps carry the layer's block (decoder_self): the heading named
+        // them "masked self-attention" (issue 11 §1). The heading names the sublayer.
+        const auto at = [](const char* id, Block block) { return stepPlace(Step{QString::fromLatin1(id), false, 1, block}); };
+        QCOMPARE(at("ffn_hidden", Block::DecoderSelf), QStringLiteral("decoder layer 2 \u00B7 feed-forward"));
+        QCOMPARE(at("ffn_norm", Block::DecoderSelf), QStringLiteral("decoder layer 2 \u00B7 feed-forward"));
+        QCOMPARE(at("ffn_output", Block::EncoderSelf), QStringLiteral("encoder layer 2 \u00B7 feed-forward"));
+        QCOMPARE(at("layer_output", Block::DecoderSelf), QStringLiteral("decoder layer 2"));
+        QCOMPARE(at("cross_norm", Block::DecoderSelf), QStringLiteral("decoder layer 2 \u00B7 cross-attention"));
+        QCOMPARE(at("attn_norm", Block::DecoderSelf), QStringLiteral("decoder layer 2 \u00B7 masked self-attention"));
+        QCOMPARE(at("weights", Block::Cross), QStringLiteral("decoder layer 2 \u00B7 cross-attention"));
+    }
+
     void theSessionsTraceDecides()
     {
         // A session with Positions = none: its trace says none, so the banner's words follow it.
