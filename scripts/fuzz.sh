@@ -33,7 +33,7 @@ fi
 case "$mode" in
 smoke | long | corpus) ;;
 *)
-    sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//' >&2
+    awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0" >&2
     exit 2
     ;;
 esac
