@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs everything Attention Lab needs from Debian 12's packages: the compiler and build
 # tools, Qt 6, QCustomPlot (Qt 6 build), Eigen, nlohmann-json, Google Benchmark, a Chinese
-# font, Xvfb, and the tools that make and check the Debian package. Idempotent: when
-# everything is installed it returns at once.
+# font, Xvfb, the tools that make and check the Debian package, and clang for the fuzzers.
+# Idempotent: when everything is installed it returns at once.
 set -euo pipefail
 
 packages=(
@@ -12,6 +12,8 @@ packages=(
     qt6-translations-l10n fonts-noto-cjk xvfb xauth
     # the Debian package (scripts/package.sh) and the checks of its files (the install_tree test)
     dpkg-dev desktop-file-utils appstream man-db
+    # the fuzzers (scripts/fuzz.sh): clang with libFuzzer and the sanitizers' runtime
+    clang libclang-rt-14-dev
 )
 # The generators of the reference data (scripts/gen_reference.py, gen_transformer_reference.py,
 # gen_compare_reference.py) need PyTorch and NumPy, which the build and the tests do not:

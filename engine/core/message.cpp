@@ -163,6 +163,62 @@ Message compareNoTokens()
     return {"compare_no_tokens", {}, "the sentence to compare with has no tokens: write at least one word"};
 }
 
+Message sessionNotJson(const std::string& detail)
+{
+    return {"session_not_json", {detail}, "not valid JSON: " + detail};
+}
+
+Message sessionJsonLimits(long long depth, long long values)
+{
+    return {"session_json_limits", {str(depth), str(values)},
+            "the JSON nests deeper than " + str(depth) + " levels or holds more than " + str(values) + " values"};
+}
+
+Message sessionFormat()
+{
+    return {"session_format", {}, "not an Attention Lab session file"};
+}
+
+Message sessionVersion(const std::string& version)
+{
+    return {"session_version", {version}, "unsupported version " + version};
+}
+
+Message sessionMissing(const std::string& key)
+{
+    return {"session_missing", {key}, "'" + key + "' is missing"};
+}
+
+Message sessionType(const std::string& key, const std::string& expected)
+{
+    const std::string what = expected == "string" ? "a string"
+        : expected == "string_or_null"            ? "a string or null"
+        : expected == "integer"                   ? "a whole number"
+        : expected == "integer_or_null"           ? "a whole number or null"
+        : expected == "object"                    ? "an object"
+        : expected == "base64"                    ? "base64 text"
+        : expected == "mask_rows"                 ? "rows of values 0 or 1"
+        : expected == "boolean"                   ? "true or false"
+                                                  : expected;
+    return {"session_type", {key, expected}, "'" + key + "' must be " + what};
+}
+
+Message sessionMaskNotSquare()
+{
+    return {"session_mask_not_square", {}, "custom_mask is not square"};
+}
+
+Message sessionMaskSize(long long rows, long long max)
+{
+    return {"session_mask_size", {str(rows), str(max)},
+            "custom_mask has " + str(rows) + " rows, more than the " + str(max) + " tokens of the longest sentence"};
+}
+
+Message sessionLessonPlace()
+{
+    return {"session_lesson_place", {}, "the lesson's path is empty or its step is negative"};
+}
+
 Message cannotWrite(const std::string& path, const std::string& reason, const std::string& subject, const std::string& system)
 {
     // The system's words first (scripts match them), then what they mean here.

@@ -108,6 +108,30 @@ Message compareMaskWithModel();
 /// compare_no_tokens: the sentence to compare with (B) has no tokens. No arguments.
 Message compareNoTokens();
 
+// --- Session files (thrown as Error by io/session_json.h) ---
+
+/// session_not_json {detail}: the file is not JSON; `detail` is where and why, in English
+/// ("parse error at line 1, column 7: syntax error while parsing value - invalid literal").
+Message sessionNotJson(const std::string& detail);
+/// session_json_limits {depth, values}: the JSON nests deeper than `depth` levels or holds more
+/// than `values` values (no session file is like that; reading it could take gigabytes).
+Message sessionJsonLimits(long long depth, long long values);
+/// session_format: the JSON is not an Attention Lab session file. No arguments.
+Message sessionFormat();
+/// session_version {version}: the file's version (as JSON text) is not one this program reads.
+Message sessionVersion(const std::string& version);
+/// session_missing {key}: a required key is missing ("sentence", "weights", "lesson.path").
+Message sessionMissing(const std::string& key);
+/// session_type {key, expected}: a key's value has the wrong type; `expected` is "string",
+/// "string_or_null", "integer", "integer_or_null", "object", "base64" or "mask_rows".
+Message sessionType(const std::string& key, const std::string& expected);
+/// session_mask_not_square: the custom mask's rows are not as long as there are rows. No arguments.
+Message sessionMaskNotSquare();
+/// session_mask_size {rows, max}: the custom mask has more rows than the longest sentence has tokens.
+Message sessionMaskSize(long long rows, long long max);
+/// session_lesson_place: the lesson's path is empty or its step negative. No arguments.
+Message sessionLessonPlace();
+
 // --- Files (thrown as FileError, io/fileio.h) ---
 
 /// cannot_write {path, reason, subject, system}: a file could not be written; an earlier file at

@@ -2,22 +2,64 @@
 
 #include "text/printable.h"
 
+#include <cmath>
+#include <cstdint>
+#include <limits>
 #include <stdexcept>
+#include <type_traits>
+#include <utility>
 
 namespace attnlab {
 
 namespace {
 
+[[noreturn]] void wrongType(const char* key)
+{
+    throw std::invalid_argument(std::string("config: '") + key + "' has the wrong type");
+}
+
+[[noreturn]] void outOfRange(const char* key, const nlohmann::json& value)
+{
+    throw std::invalid_argument(std::string("config: '") + key + "' is " + value.dump() + ", out of range");
+}
+
+/// Reads `key` into `out` when it is there. Numbers are checked before they are converted:
+/// nlohmann's get<int>() would cut 2.5 to 2, wrap 4294967297 to 1 and leave 1e300 undefined.
 template <typename T>
 void read(const nlohmann::json& o, const char* key, T& out)
 {
     const auto it = o.find(key);
     if (it == o.end())
         return;
-    try {
-        out = it->get<T>();
-    } catch (const nlohmann::json::exception&) {
-        throw std::invalid_argument(std::string("config: '") + key + "' has the wrong type");
+    if constexpr (std::is_same_v<T, bool>) {
+        if (!it->is_boolean())
+            wrongType(key);
+        out = it->template get<bool>();
+    } else if constexpr (std::is_integral_v<T>) {
+        if (!it->is_number_integer())
+            wrongType(key);
+        if (it->is_number_unsigned()) {
+            const auto v = it->template get<std::uint64_t>();
+            if (!std::in_range<T>(v))
+                outOfRange(key, *it);
+            out = static_cast<T>(v);
+        } else {
+            const auto v = it->template get<std::int64_t>();
+            if (!std::in_range<T>(v))
+                outOfRange(key, *it);
+            out = static_cast<T>(v);
+        }
+    } else if constexpr (std::is_floating_point_v<T>) {
+        if (!it->is_number())
+            wrongType(key);
+        const double v = it->template get<double>();
+        if (!(std::abs(v) <= static_cast<double>(std::numeric_limits<T>::max())))
+            outOfRange(key, *it);
+        out = static_cast<T>(v);
+    } else {
+        if (!it->is_string())
+            wrongType(key);
+        out = it->template get<T>();
     }
 }
 

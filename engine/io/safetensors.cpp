@@ -17,6 +17,9 @@ namespace attnlab {
 namespace {
 
 constexpr std::uint64_t kMaxHeader = 100ULL * 1024 * 1024;
+/// A tensor's entry holds about seven JSON values; a model of 100 000 tensors needs under a
+/// million. The limit keeps a 100 MB header of tiny values from taking gigabytes as parsed JSON.
+constexpr std::size_t kMaxHeaderValues = 8'000'000;
 
 int dtypeSize(const std::string& dtype)
 {
@@ -82,12 +85,16 @@ Tensor parseEntry(const std::string& name, const nlohmann::json& entry, std::str
     if (shape == entry.end() || !shape->is_array())
         fail("no shape");
     std::uint64_t count = 1;
+    // The product of the non-zero sizes is bounded too: a [0, 2^62] tensor holds nothing, but
+    // code that multiplies its sizes (3 · d for [3d, d]) must not overflow.
+    std::uint64_t nonZero = 1;
     for (const auto& dim : *shape) {
         if (!dim.is_number_integer() || dim.get<std::int64_t>() < 0)
             fail("shape entries must be non-negative integers");
         const auto d = dim.get<std::uint64_t>();
-        if (d != 0 && count > std::numeric_limits<std::uint64_t>::max() / d / 8)
+        if (d != 0 && nonZero > std::numeric_limits<std::uint64_t>::max() / d / 8)
             fail("shape is too large");
+        nonZero *= d == 0 ? 1 : d;
         count *= d;
         t.shape.push_back(static_cast<std::int64_t>(d));
     }
@@ -127,7 +134,11 @@ nlohmann::json parseHeader(std::string_view text)
 {
     using Event = nlohmann::json::parse_event_t;
     std::vector<std::set<std::string>> keys; // of each object being read, innermost last
-    const nlohmann::json::parser_callback_t onEvent = [&keys](int depth, Event event, nlohmann::json& parsed) {
+    std::size_t values = 0;
+    const nlohmann::json::parser_callback_t onEvent = [&keys, &values](int depth, Event event, nlohmann::json& parsed) {
+        if (event == Event::value && ++values > kMaxHeaderValues)
+            throw FormatError("the safetensors header holds more than " + std::to_string(kMaxHeaderValues)
+                              + " JSON values (no tensor file needs that many)");
         if (event == Event::object_start) {
             keys.emplace_back();
         } else if (event == Event::object_end) {

@@ -420,6 +420,10 @@ private:
             return;
         }
         checkLayer(d, state, step);
+        // One decoder input per step: the given target, or the model's own tokens.
+        if (d.targetLine > 0 && d.generateLine > 0)
+            fail(std::max(d.targetLine, d.generateLine), "'target' and 'generate' cannot both be given in one step: the decoder "
+                                                        "reads the given target (teacher forcing) or its own tokens (generation)");
         // A seeded model has no output head: no logits, probabilities or generation.
         if (c.model == ModelKind::Seeded) {
             if (step.generate)

@@ -35,6 +35,7 @@
 ///   position is needed; rows go up to 1024 (tokens) and columns up to 2048 (features).
 /// - With model=reversal in force, d_model and heads are the shipped model's (set here, in
 ///   every step's config and the lesson's); a `settings` line naming other values is an error.
+/// - A step gives `target` or `generate`, not both (an error on the later line).
 /// - A model is needed by `target`, `generate`, `layer`, `block` and the Transformer stages
 ///   (an error on the line that names them). The layer in force must exist in the model's
 ///   stack for the block in force (the seeded model's `layers`, the shipped model's own

@@ -101,10 +101,10 @@ BoolMatrix parseMaskText(std::string_view text)
         }
         if (!row.empty())
             rows.push_back(std::move(row));
-        if (end == text.size())
-            break;
         if (rows.size() > static_cast<std::size_t>(ConfigLimits::maxTokens))
             throw std::invalid_argument("the mask has more than " + std::to_string(ConfigLimits::maxTokens) + " rows");
+        if (end == text.size())
+            break;
     }
     if (rows.empty())
         throw std::invalid_argument("the mask is empty: it needs n lines of n values 0 or 1");

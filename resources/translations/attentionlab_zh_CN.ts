@@ -1389,6 +1389,72 @@
     <message>
         <source>the sentence to compare with has no tokens: write at least one word</source>
         <translation>用来对照的句子没有词元：请至少写一个词</translation>
+        <source>a string</source>
+        <translation>字符串</translation>
+    </message>
+    <message>
+        <source>a string or null</source>
+        <translation>字符串或 null</translation>
+    </message>
+    <message>
+        <source>a whole number</source>
+        <translation>整数</translation>
+    </message>
+    <message>
+        <source>a whole number or null</source>
+        <translation>整数或 null</translation>
+    </message>
+    <message>
+        <source>an object</source>
+        <translation>对象</translation>
+    </message>
+    <message>
+        <source>base64 text</source>
+        <translation>base64 文本</translation>
+    </message>
+    <message>
+        <source>rows of values 0 or 1</source>
+        <translation>由 0 或 1 组成的若干行</translation>
+    </message>
+    <message>
+        <source>true or false</source>
+        <translation>true 或 false</translation>
+    </message>
+    <message>
+        <source>not valid JSON: %1</source>
+        <translation>不是有效的 JSON：%1</translation>
+    </message>
+    <message>
+        <source>the JSON nests deeper than %1 levels or holds more than %2 values</source>
+        <translation>JSON 的嵌套超过 %1 层，或包含超过 %2 个值</translation>
+    </message>
+    <message>
+        <source>not an Attention Lab session file</source>
+        <translation>不是 Attention Lab 会话文件</translation>
+    </message>
+    <message>
+        <source>unsupported version %1</source>
+        <translation>不支持的版本 %1</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is missing</source>
+        <translation>缺少“%1”</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; must be %2</source>
+        <translation>“%1”必须是%2</translation>
+    </message>
+    <message>
+        <source>custom_mask is not square</source>
+        <translation>custom_mask 不是方阵</translation>
+    </message>
+    <message>
+        <source>custom_mask has %1 rows, more than the %2 tokens of the longest sentence</source>
+        <translation>custom_mask 有 %1 行，超过了最长句子的 %2 个词元</translation>
+    </message>
+    <message>
+        <source>the lesson&apos;s path is empty or its step is negative</source>
+        <translation>课程路径为空，或步骤编号为负数</translation>
     </message>
 </context>
 <context>
@@ -1589,24 +1655,8 @@ every position looks the same</source>
         <translation>无法打开会话 %1：%2</translation>
     </message>
     <message>
-        <source>not an Attention Lab session file</source>
-        <translation>不是 Attention Lab 会话文件</translation>
-    </message>
-    <message>
-        <source>unsupported version %1</source>
-        <translation>不支持的版本 %1</translation>
-    </message>
-    <message>
-        <source>custom_mask is not square</source>
-        <translation>custom_mask 不是方阵</translation>
-    </message>
-    <message>
         <source>there is no Transformer to save: choose a model in the settings</source>
         <translation>没有可保存的 Transformer：请在设置中选择一个模型</translation>
-    </message>
-    <message>
-        <source>the lesson&apos;s path is empty or its step is negative</source>
-        <translation>课程路径为空，或步骤编号为负数</translation>
     </message>
 </context>
 <context>

@@ -63,6 +63,53 @@ QString cannotWrite(const Message& m)
     return Messages::tr("cannot write '%1': %2 (%3)").arg(path, system, why);
 }
 
+/// What a session_type message expects (core/message.h).
+QString expected(const QString& code)
+{
+    if (code == u"string")
+        return Messages::tr("a string");
+    if (code == u"string_or_null")
+        return Messages::tr("a string or null");
+    if (code == u"integer")
+        return Messages::tr("a whole number");
+    if (code == u"integer_or_null")
+        return Messages::tr("a whole number or null");
+    if (code == u"object")
+        return Messages::tr("an object");
+    if (code == u"base64")
+        return Messages::tr("base64 text");
+    if (code == u"mask_rows")
+        return Messages::tr("rows of values 0 or 1");
+    if (code == u"boolean")
+        return Messages::tr("true or false");
+    return code;
+}
+
+/// The session_* messages: a session file that cannot be read (io/session_json.h).
+QString sessionText(const Message& m)
+{
+    const QString c = QString::fromStdString(m.code);
+    if (c == u"session_not_json")
+        return Messages::tr("not valid JSON: %1").arg(arg(m, 0));
+    if (c == u"session_json_limits")
+        return Messages::tr("the JSON nests deeper than %1 levels or holds more than %2 values").arg(arg(m, 0), arg(m, 1));
+    if (c == u"session_format")
+        return Messages::tr("not an Attention Lab session file");
+    if (c == u"session_version")
+        return Messages::tr("unsupported version %1").arg(arg(m, 0));
+    if (c == u"session_missing")
+        return Messages::tr("'%1' is missing").arg(arg(m, 0));
+    if (c == u"session_type")
+        return Messages::tr("'%1' must be %2").arg(arg(m, 0), expected(arg(m, 1)));
+    if (c == u"session_mask_not_square")
+        return Messages::tr("custom_mask is not square");
+    if (c == u"session_mask_size")
+        return Messages::tr("custom_mask has %1 rows, more than the %2 tokens of the longest sentence").arg(arg(m, 0), arg(m, 1));
+    if (c == u"session_lesson_place")
+        return Messages::tr("the lesson's path is empty or its step is negative");
+    return QString::fromStdString(m.text);
+}
+
 } // namespace
 
 QString messageText(const Message& m)
@@ -124,6 +171,8 @@ QString messageText(const Message& m)
         return Messages::tr("the sentence to compare with has no tokens: write at least one word");
     if (c == u"cannot_write")
         return cannotWrite(m);
+    if (c.startsWith(u"session_"))
+        return sessionText(m);
     return QString::fromStdString(m.text);
 }
 

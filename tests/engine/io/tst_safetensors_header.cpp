@@ -74,6 +74,12 @@ private slots:
             "tensors 'big' [0, 16) and 'small' [8, 12) overlap in the data section");
         row("listed_out_of_order", "{\"z\":" + f32(2, 0) + ",\"a\":" + f32(2, 4) + "}", 12,
             "tensors 'z' [0, 8) and 'a' [4, 12) overlap in the data section");
+        // An empty tensor with a huge size: 3 · 2^62 overflowed in the attention weights' shape
+        // check (found with fuzz_weights under UBSan). Sizes multiply within bounds even next to a 0.
+        row("zero_next_to_a_huge_size", R"({"in_proj_weight":{"dtype":"F32","shape":[0,4611686018427387904],"data_offsets":[0,0]}})", 0,
+            "tensor 'in_proj_weight': shape is too large");
+        row("huge_sizes_around_a_zero", R"({"a":{"dtype":"F16","shape":[4294967296,0,4294967296],"data_offsets":[0,0]}})", 0,
+            "tensor 'a': shape is too large");
         row("control_characters_in_name", "{\"\\u001b]0;x\\u0007\":" + f32(1, 0) + ",\"\\u001b]0;x\\u0007\":" + f32(1, 4) + "}", 8,
             "the header names tensor '\\x1b]0;x\\x07' twice");
     }
@@ -115,6 +121,19 @@ private slots:
         } catch (const FormatError& e) {
             QFAIL(e.what());
         }
+    }
+
+    void headerOfTooManyValues()
+    {
+        // A 16 MB header of 8 million small values took about 20 times its size as parsed JSON
+        // (1 GB for the largest header allowed, 100 MB); it is refused while it is read.
+        std::string shape = "[0";
+        shape.reserve(2 * 8'000'001);
+        for (int i = 0; i < 8'000'000; ++i)
+            shape += ",0";
+        shape += "]";
+        const QString error = parseError(stFile(R"({"a":{"dtype":"F32","data_offsets":[0,0],"shape":)" + shape + "}}", 0));
+        QCOMPARE(error, QStringLiteral("the safetensors header holds more than 8000000 JSON values (no tensor file needs that many)"));
     }
 
     void writtenFilesReadBack()

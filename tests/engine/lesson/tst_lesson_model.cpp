@@ -81,6 +81,11 @@ private slots:
         row("ideographic spaces", "## A\nsentence: \u3000\u3000\n", "t.md:7: sentence: '\u3000\u3000' has no tokens (only white space)");
         row("no-break space", "## A\nsentence: \u00A0\n", "t.md:7: sentence: '\u00A0' has no tokens");
         row("white-space target", "## A\nsettings: model=seeded\ntarget: \u2003\n", "t.md:8: target: '\u2003' has no tokens");
+        // One decoder input per step (found by fuzz_lesson: the target was dropped silently).
+        row("target and generate", "## A\nsettings: model=reversal\ntarget: abc\ngenerate: 2\n",
+            "t.md:9: 'target' and 'generate' cannot both be given in one step");
+        row("generate and target", "## A\nsettings: model=reversal\ngenerate: last\nstage: weights\ntarget: abc\n",
+            "t.md:10: 'target' and 'generate' cannot both be given in one step");
     }
 
     void refused()

@@ -200,6 +200,14 @@ private slots:
         QTest::newRow("semicolon") << QByteArray("0;1\n0;0\n") << QStringList{"';'", "line 1"};
         QTest::newRow("after_comment_line") << QByteArray("# header\n0 1\n1 0 t\n") << QStringList{"'t'", "line 3"};
         QTest::newRow("crlf_bad_char") << QByteArray("0 1\r\n0 y\r\n") << QStringList{"'y'", "line 2"};
+        // 1025 rows whose last line has no line break slipped past the limit (found with fuzz_mask's
+        // invariant): a mask can never be larger than the longest sentence, 1024 tokens.
+        const QByteArray row1025 = QByteArray(1025, '0');
+        QByteArray rows1025 = row1025;
+        for (int i = 1; i < 1025; ++i)
+            rows1025 += '\n' + row1025;
+        QTest::newRow("1025_rows_no_final_line_break") << rows1025 << QStringList{"more than 1024 rows"};
+        QTest::newRow("1025_rows") << rows1025 + '\n' << QStringList{"more than 1024 rows"};
     }
     void parseMaskTextErrors()
     {

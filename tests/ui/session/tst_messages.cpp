@@ -29,7 +29,18 @@ std::vector<Message> everyMessage()
             messages::noMaskMatrix(),
             messages::maskSize(3, 3, 10),
             messages::noOutputHead(),
-            messages::targetWithoutDecoder()};
+            messages::targetWithoutDecoder(),
+            messages::sessionNotJson("line 1, column 2: syntax error"),
+            messages::sessionJsonLimits(32, 2000000),
+            messages::sessionFormat(),
+            messages::sessionVersion("2"),
+            messages::sessionMissing("sentence"),
+            messages::sessionType("head", "integer"),
+            messages::sessionType("target", "string_or_null"),
+            messages::sessionType("custom_mask", "mask_rows"),
+            messages::sessionMaskNotSquare(),
+            messages::sessionMaskSize(1025, 1024),
+            messages::sessionLessonPlace()};
 }
 
 } // namespace
