@@ -6,7 +6,9 @@
 /// read their sizes from it. validate() states the rule a bad value breaks, in words a student
 /// understands.
 
+#include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -100,8 +102,12 @@ struct ModelSpec {
 
     /// d_k = d_v = d_model / heads (valid only after validate() passed).
     int dK() const { return heads > 0 ? dModel / heads : 0; }
-    /// d_ff in use: dFF, or 4·d_model when it is 0.
-    int feedForwardWidth() const { return dFF > 0 ? dFF : 4 * dModel; }
+    /// d_ff in use: dFF, or 4·d_model when it is 0 (at most INT_MAX for a d_model that
+    /// validate() would refuse: it is asked before validation too, e.g. by the cost estimate).
+    int feedForwardWidth() const
+    {
+        return dFF > 0 ? dFF : static_cast<int>(std::min<long long>(4LL * dModel, std::numeric_limits<int>::max()));
+    }
     /// The same number of encoder and decoder layers (an encoder stack: encoder layers only).
     void setLayers(int n);
 

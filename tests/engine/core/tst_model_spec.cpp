@@ -38,6 +38,16 @@ private slots:
         QCOMPARE(s.dK(), 8);
     }
 
+    void feedForwardWidthOfAnUnvalidatedSpec()
+    {
+        // Found by fuzz_config_json under UBSan: d_model 2147248152 read from a file made
+        // 4·d_model overflow an int before validate() could refuse it.
+        ModelSpec s;
+        s.dModel = 2147248152;
+        QCOMPARE(s.feedForwardWidth(), std::numeric_limits<int>::max());
+        QVERIFY(!s.problems().empty());
+    }
+
     void setLayersFollowsTheArchitecture()
     {
         ModelSpec s;
