@@ -3,25 +3,17 @@
 // comparisons a run cannot make.
 #include "compare/comparison.h"
 
+#include "support/throws.h"
+
 #include <QtTest>
 
 #include <stdexcept>
 
 using namespace attnlab;
+using attnlab::testing::invalidArgumentMessage;
 
 namespace {
 
-/// The message of the std::invalid_argument `f` throws; empty when it throws none.
-template <typename F>
-QString invalidArgumentMessage(F f)
-{
-    try {
-        f();
-    } catch (const std::invalid_argument& e) {
-        return QString::fromStdString(e.what());
-    }
-    return {};
-}
 
 } // namespace
 

@@ -2,6 +2,8 @@
 // the mask file format.
 #include "nn/mask.h"
 
+#include "support/throws.h"
+
 #include <QtTest>
 
 #include <cmath>
@@ -10,6 +12,7 @@
 
 using attnlab::BoolMatrix;
 using attnlab::MaskKind;
+using attnlab::testing::invalidArgumentMessage;
 
 Q_DECLARE_METATYPE(MaskKind)
 
@@ -44,17 +47,6 @@ QString text(const BoolMatrix& b)
     return s;
 }
 
-/// Calls f, which must throw std::invalid_argument; returns its message (empty when it did not throw).
-template <typename F>
-QString invalidArgumentMessage(F f)
-{
-    try {
-        f();
-    } catch (const std::invalid_argument& e) {
-        return QString::fromStdString(e.what());
-    }
-    return {};
-}
 
 } // namespace
 
