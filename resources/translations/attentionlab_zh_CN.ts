@@ -417,6 +417,10 @@
         <source>Watch generation add one token at a time</source>
         <translation>观看生成过程：每次添加一个词元</translation>
     </message>
+    <message>
+        <source>Pause</source>
+        <translation>暂停</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::Exporter</name>
@@ -1135,6 +1139,14 @@
     <message>
         <source>This step cannot be computed: %1</source>
         <translation>这一步无法计算：%1</translation>
+    </message>
+    <message>
+        <source>Leave the lesson and bring back your own sentence, settings and model as they were before it</source>
+        <translation>结束课程，并恢复开始课程之前你自己的句子、设置和模型</translation>
+    </message>
+    <message>
+        <source>Your own sentence and settings could not be brought back: %1</source>
+        <translation>无法恢复你自己的句子和设置：%1</translation>
     </message>
 </context>
 <context>

@@ -106,6 +106,7 @@ void LessonPlayer::retranslate()
     m_reload->setText(tr("Reload"));
     m_export->setText(tr("Export lesson\u2026"));
     m_reload->setToolTip(tr("Read the lesson file again after editing it"));
+    m_stop->setToolTip(tr("Leave the lesson and bring back your own sentence, settings and model as they were before it"));
     m_export->setToolTip(tr("Save the lesson as a PDF deck or as one image per step"));
 }
 
@@ -172,6 +173,8 @@ bool LessonPlayer::start(const QString& path, int step)
 {
     try {
         Lesson lesson = readLessonFile(path);
+        if (!m_lesson)
+            m_setup = m_session->snapshot(); // kept aside: Stop lesson gives it back
         m_lesson = std::move(lesson);
     } catch (const LessonError& e) {
         showError(QString::fromUtf8(e.what()));
@@ -211,9 +214,12 @@ bool LessonPlayer::openLessonFile(const QString& path)
     return true;
 }
 
-bool LessonPlayer::openLessonAt(const QString& path, int step)
+bool LessonPlayer::openLessonAt(const QString& path, int step, bool keepSetup)
 {
-    return start(path, step);
+    const bool started = start(path, step);
+    if (started && !keepSetup)
+        m_setup.reset();
+    return started;
 }
 
 QString LessonPlayer::shippedTwin(const QString& path, const QString& language)
@@ -245,6 +251,12 @@ void LessonPlayer::stop()
     m_steps->clear();
     m_session->setHighlight({});
     m_session->setView(QStringLiteral("stage"));
+    if (m_setup) {
+        QString why;
+        if (!m_session->restore(std::move(*m_setup), &why))
+            m_error = tr("Your own sentence and settings could not be brought back: %1").arg(why);
+        m_setup.reset();
+    }
     showStep();
 }
 

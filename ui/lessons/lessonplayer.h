@@ -5,6 +5,7 @@
 // Session; a student may still type their own sentence, and the player says which highlights
 // no longer fit.
 
+#include "io/session_json.h"
 #include "lesson/lesson.h"
 
 #include <QWidget>
@@ -32,8 +33,10 @@ public:
     /// Opens a lesson file and starts it. A malformed file shows file, line and reason in the
     /// panel and returns false; the current lesson keeps playing.
     bool openLessonFile(const QString& path);
-    /// Opens a lesson at a given step (0-based); used to carry a lesson across a language switch.
-    bool openLessonAt(const QString& path, int step);
+    /// Opens a lesson at a given step (0-based); used to carry a lesson across a language switch
+    /// and to open the lesson of a session file. Without `keepSetup`, the teacher's setup kept
+    /// aside is dropped (a session file brings its own).
+    bool openLessonAt(const QString& path, int step, bool keepSetup = true);
     /// The file of the lesson playing (a path, or ":/lessons/<lang>/..." for shipped ones).
     const QString& currentPath() const { return m_lessonPath; }
     /// The same shipped lesson in `language` ("en"/"zh"), or `path` itself when it is not shipped.
@@ -42,8 +45,11 @@ public:
     bool reload();
     /// Starts the lesson at `row` of the list.
     bool startLesson(int row);
-    /// Leaves the lesson: the studio is free again (the keys step through stages).
+    /// Leaves the lesson: the studio is free again (the keys step through stages), with the
+    /// teacher's own sentence, settings, model and place as they were before the lesson started.
     void stop();
+    /// True while the teacher's setup from before the lesson is kept aside for stop().
+    bool keepsSetup() const { return m_setup.has_value(); }
 
     bool isActive() const { return m_lesson.has_value(); }
     const std::optional<Lesson>& lesson() const { return m_lesson; }
@@ -99,6 +105,8 @@ private:
     QString m_lessonPath;
     int m_step = 0;
     QString m_error;
+    /// The teacher's setup from before the lesson (a session in memory), given back by stop().
+    std::optional<SessionFile> m_setup;
 
     QListWidget* m_lessons;
     QListWidget* m_steps;

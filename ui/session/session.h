@@ -22,6 +22,8 @@
 
 namespace attnlab {
 
+struct SessionFile;
+
 /// A lesson and the step shown (0-based), as a session file keeps them: a lesson file's path, or
 /// ":/lessons/<language>/<name>.md" for a shipped one.
 struct LessonPlace {
@@ -176,6 +178,12 @@ public:
     /// the reason and leaves the session exactly as it was. When the file names a lesson,
     /// `openLesson` (if given) is called with it first.
     bool loadSession(const QString& path, QString* error, const LessonOpener& openLesson = {});
+    /// Everything a session file keeps (io/session_json.h), in memory: what the lesson player
+    /// keeps aside while a lesson plays.
+    SessionFile snapshot(const std::optional<LessonPlace>& lesson = std::nullopt) const;
+    /// Shows a snapshot again. Returns false with the reason (a model file that can no longer
+    /// be read, …) and changes nothing when it cannot be computed.
+    bool restore(SessionFile file, QString* error, const LessonOpener& openLesson = {});
 
 signals:
     void traceChanged();

@@ -34,7 +34,7 @@ std::shared_ptr<const Seq2SeqModel> Session::readModelFile(const QString& path, 
     }
 }
 
-bool Session::saveSession(const QString& path, QString* error, const std::optional<LessonPlace>& lesson) const
+SessionFile Session::snapshot(const std::optional<LessonPlace>& lesson) const
 {
     SessionFile f;
     f.sentence = m_sentence.toStdString();
@@ -56,14 +56,20 @@ bool Session::saveSession(const QString& path, QString* error, const std::option
         if (m_target)
             f.target = m_target->toStdString();
         f.generationStep = m_generationStep;
-        f.modelPath = m_modelPath.toStdString();
     }
+    if (m_config.model == ModelKind::File)
+        f.modelPath = m_modelPath.toStdString();
     if (lesson)
         f.lesson = SessionLesson{lesson->path.toStdString(), lesson->step};
     if (m_comparisonChosen)
         f.comparison = SessionComparison{m_comparing, toString(m_comparison)};
+    return f;
+}
+
+bool Session::saveSession(const QString& path, QString* error, const std::optional<LessonPlace>& lesson) const
+{
     try {
-        writeFileAtomically(QFile::encodeName(path).toStdString(), sessionJson(f));
+        writeFileAtomically(QFile::encodeName(path).toStdString(), sessionJson(snapshot(lesson)));
         return true;
     } catch (const std::exception& e) {
         if (error)
@@ -74,30 +80,38 @@ bool Session::saveSession(const QString& path, QString* error, const std::option
 
 bool Session::loadSession(const QString& path, QString* error, const LessonOpener& openLesson)
 {
-    const auto fail = [&](const QString& why) {
-        if (error)
-            *error = tr("Cannot open session %1: %2").arg(path, why);
-        return false;
-    };
-    // Everything is read and checked first; the session changes only when all of it is good.
     SessionFile f;
+    QString why;
+    try {
+        f = parseSessionJson(readFile(path.toStdString(), kMaxSessionBytes));
+    } catch (const std::exception& e) {
+        why = errorText(e);
+    }
+    if (why.isEmpty() && restore(f, &why, openLesson))
+        return true;
+    if (error)
+        *error = tr("Cannot open session %1: %2").arg(path, why);
+    return false;
+}
+
+bool Session::restore(SessionFile f, QString* error, const LessonOpener& openLesson)
+{
+    // Everything is read and checked first; the session changes only when all of it is good.
     std::shared_ptr<const AttentionWeights> weights;
     RunResult result;
     std::shared_ptr<const Seq2SeqModel> fileModel = m_fileModel;
     QString modelPath = m_modelPath;
     std::optional<std::pair<bool, Comparison>> comparison; // on, and what B is
     try {
-        f = parseSessionJson(readFile(path.toStdString(), kMaxSessionBytes));
         if ((weights = weightsFrom(f.weights)))
             f.config.dModel = weights->dModel();
         if (f.comparison) // files before comparisons have none
             comparison.emplace(f.comparison->on, parseComparison(f.comparison->b));
-        if (f.config.model == ModelKind::File) {
-            QString why;
+        if (f.config.model == ModelKind::File && (QString::fromStdString(f.modelPath) != m_modelPath || !m_fileModel)) {
             modelPath = QString::fromStdString(f.modelPath);
-            fileModel = readModelFile(modelPath, &why);
+            fileModel = readModelFile(modelPath, error);
             if (!fileModel)
-                return fail(why);
+                return false;
         }
         const std::optional<QString> target = f.target ? std::optional(QString::fromStdString(*f.target)) : std::nullopt;
         // The file's computation, once: a file whose parts do not fit together (a 5 x 5 mask for
@@ -105,7 +119,9 @@ bool Session::loadSession(const QString& path, QString* error, const LessonOpene
         result = run(requestFor(QString::fromStdString(f.sentence), f.config, target, weights, f.customMask, fileModel,
                                 f.generationStep));
     } catch (const std::exception& e) {
-        return fail(errorText(e));
+        if (error)
+            *error = errorText(e);
+        return false;
     }
 
     // The lesson first: its step sets a sentence and settings, which the file's then replace.

@@ -338,7 +338,7 @@ bool FileActions::loadWithLesson(const QString& path, QString* error)
     // A shipped lesson comes back in the interface's language (its twin), as a language switch
     // would move it; a lesson file of the teacher's own stays as it is.
     return m_session->loadSession(path, error, [this](const LessonPlace& place) {
-        m_lessons->openLessonAt(LessonPlayer::shippedTwin(place.path, m_lessons->language()), place.step);
+        m_lessons->openLessonAt(LessonPlayer::shippedTwin(place.path, m_lessons->language()), place.step, false);
     });
 }
 

@@ -119,8 +119,12 @@ void DecoderPanel::connectControls()
         m_session->setGenerationStep(std::min(m_session->generationStep() + 1, last));
     });
     connect(m_play, &QPushButton::toggled, this, [this](bool on) {
+        // Play continues from the step shown (from the first when the last is shown); while it
+        // runs the button says Pause.
+        m_play->setText(on ? tr("Pause") : tr("Play"));
         if (on) {
-            m_session->setGenerationStep(0); // from the first token
+            if (m_session->generationStep() + 1 >= static_cast<int>(m_session->generation().size()))
+                m_session->setGenerationStep(0);
             m_playTimer->start();
         } else {
             m_playTimer->stop();
@@ -193,7 +197,7 @@ void DecoderPanel::retranslate()
     m_previous->setToolTip(tr("Previous generation step"));
     m_next->setText(QStringLiteral("\u25B6"));
     m_next->setToolTip(tr("Next generation step: one more token"));
-    m_play->setText(tr("Play"));
+    m_play->setText(m_play->isChecked() ? tr("Pause") : tr("Play"));
     m_play->setToolTip(tr("Watch generation add one token at a time"));
     sync();
 }

@@ -33,6 +33,7 @@ FormulaBanner::FormulaBanner(Session* session, QWidget* parent)
     setAutoFillBackground(true);
     setBackgroundRole(QPalette::AlternateBase);
 
+    applyFonts();
     connect(session, &Session::stepChanged, this, &FormulaBanner::refresh);
     connect(session, &Session::headChanged, this, &FormulaBanner::refresh);
     connect(session, &Session::traceChanged, this, &FormulaBanner::refresh);
@@ -60,15 +61,8 @@ void FormulaBanner::refresh()
     // In a Transformer the same stage exists in every layer: say which one.
     if (const QString place = stepPlace(step); !place.isEmpty())
         where = QStringLiteral("%1\n%2").arg(place, where);
-    QFont bold = font();
-    bold.setBold(true);
-    m_step->setFont(bold);
     m_step->setText(where);
 
-    QFont big = font();
-    big.setPointSizeF(font().pointSizeF() * 1.6);
-    big.setBold(true);
-    m_formula->setFont(big);
     QString formula = stepFormula(id, trace.config.scaleScores, trace.config.embedScale, trace.config.positional);
     QString explanation = stepExplanation(id, trace.config.positional);
     // In a Transformer's layer, say what X is: the projections' input differs by block and layer.
@@ -94,11 +88,26 @@ void FormulaBanner::refresh()
     m_explanation->setText(explanation);
 }
 
+void FormulaBanner::applyFonts()
+{
+    // Bold only: the size follows the window's (presenter mode's large type, and back).
+    QFont bold;
+    bold.setBold(true);
+    m_step->setFont(bold);
+    // The formula 1.6 times the window's type, set again whenever that changes.
+    QFont big = font();
+    big.setPointSizeF(font().pointSizeF() * 1.6);
+    big.setBold(true);
+    m_formula->setFont(big);
+}
+
 void FormulaBanner::changeEvent(QEvent* event)
 {
     QWidget::changeEvent(event);
     if (event->type() == QEvent::LanguageChange)
         refresh();
+    else if (event->type() == QEvent::FontChange)
+        applyFonts(); // leaving presenter mode used to keep its large formula, wrapped
 }
 
 } // namespace attnlab

@@ -21,11 +21,13 @@ public:
     QLabel* formulaLabel() const { return m_formula; }
 
 protected:
-    /// A language change writes the step's explanation again.
+    /// A language change writes the step's explanation again; a font change (presenter mode
+    /// on or off) sizes the formula again.
     void changeEvent(QEvent* event) override;
 
 private:
     void refresh();
+    void applyFonts();
 
     Session* m_session;
     QLabel* m_step;

@@ -55,6 +55,10 @@ SettingsPanel::SettingsPanel(Session* session, QWidget* parent)
     addAttentionRows(form);
     addMaskRows(form);
     addWeightsRows(form);
+    // A spin box commits its value on Return, on leaving it and on its arrows, not on every
+    // keystroke: typing "16" must not pass through d_model = 1 (which allows only one head).
+    for (QSpinBox* box : {m_dModel, m_seed, m_padTo, m_layers, m_dFF})
+        box->setKeyboardTracking(false);
     retranslate();
     connectControls();
     connect(session, &Session::inputChanged, this, &SettingsPanel::syncFromSession);
@@ -187,9 +191,12 @@ void SettingsPanel::connectControls()
 {
     connect(m_dModel, &QSpinBox::valueChanged, this, [this](int d) {
         if (!m_syncing)
-            fillHeads(d, m_heads->currentData().toInt());
+            fillHeads(d, m_wantedHeads);
         apply();
     });
+    // The head count the user chose is kept as a wish: d_model 12 → 5 → 12 gives back 4 heads,
+    // even though 5 allows only 1 and 5.
+    connect(m_heads, &QComboBox::activated, this, [this] { m_wantedHeads = m_heads->currentData().toInt(); });
     for (QComboBox* box : {m_heads, m_positional, m_mask, m_norm, m_activation})
         connect(box, &QComboBox::currentIndexChanged, this, &SettingsPanel::apply);
     connect(m_layers, &QSpinBox::valueChanged, this, &SettingsPanel::apply);
@@ -247,6 +254,8 @@ void SettingsPanel::syncFromSession()
         selectData(m_norm, c.norm);
         selectData(m_activation, c.activation);
         m_dModel->setValue(c.dModel);
+        if (c.heads != m_heads->currentData().toInt())
+            m_wantedHeads = c.heads; // set from outside (a lesson, a session file), not by this panel
         fillHeads(c.dModel, c.heads);
         m_seed->setValue(static_cast<int>(std::min<std::uint64_t>(c.seed, 999999)));
         selectData(m_positional, c.positional);

@@ -84,6 +84,7 @@ private:
     QComboBox* m_activation;
     QLabel* m_modelInfo;
     bool m_syncing = false;
+    int m_wantedHeads = 1; ///< the head count last chosen (by the user, or the session's)
 };
 
 } // namespace attnlab

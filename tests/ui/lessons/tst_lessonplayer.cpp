@@ -195,6 +195,42 @@ private slots:
         QTest::keyClick(&w, Qt::Key_Right);
         QCOMPARE(s.step(), step + 1);
     }
+
+    // Issue 11 §2: picking a lesson replaced the teacher's model, sentence and target without
+    // asking, and Stop lesson did not give them back.
+    void stopGivesBackTheTeachersSetup()
+    {
+        Session s;
+        s.setSentence(QStringLiteral("my own sentence for class"));
+        Config c = s.config();
+        c.model = ModelKind::Reversal;
+        s.setConfig(c);
+        s.setTarget(QStringLiteral("abc"));
+        QVERIFY(s.isModel());
+        s.setStep(s.stepIndex(QStringLiteral("weights"), 0, Block::Cross));
+        const int step = s.step();
+        LessonPlayer p(&s);
+        QVERIFY(p.openLessonAt(QStringLiteral(":/lessons/en/03-scaled-dot-product.md"), 2));
+        QVERIFY(p.keepsSetup());
+        QVERIFY(s.sentence() != QStringLiteral("my own sentence for class"));
+        QVERIFY(s.config().model != ModelKind::Reversal);
+        // Carried to the other language (as a language switch does), the setup stays aside.
+        QVERIFY(p.openLessonAt(QStringLiteral(":/lessons/zh/03-scaled-dot-product.md"), 3));
+        QVERIFY(p.keepsSetup());
+        p.stop();
+        QVERIFY(!p.keepsSetup());
+        QCOMPARE(s.sentence(), QStringLiteral("my own sentence for class"));
+        QVERIFY(s.config().model == ModelKind::Reversal);
+        QCOMPARE(s.target(), std::optional<QString>(QStringLiteral("abc")));
+        QCOMPARE(s.step(), step);
+        QVERIFY(s.currentStep().block == Block::Cross);
+        QVERIFY(p.lastError().isEmpty());
+        // A lesson opened from a session file comes with that file's own setup: nothing aside.
+        QVERIFY(p.openLessonAt(QStringLiteral(":/lessons/en/03-scaled-dot-product.md"), 0, false));
+        QVERIFY(!p.keepsSetup());
+        p.stop();
+        QVERIFY(s.sentence() != QStringLiteral("my own sentence for class"));
+    }
 };
 
 QTEST_MAIN(TestLessonPlayer)

@@ -377,8 +377,10 @@ private slots:
         MainWindow w(&s);
         w.show();
         const qreal normal = w.font().pointSizeF();
+        const qreal formula = w.banner()->formulaLabel()->font().pointSizeF();
         w.setPresenterMode(true);
         QVERIFY(w.isPresenterMode());
+        QVERIFY(w.banner()->formulaLabel()->font().pointSizeF() > formula);
         QVERIFY(w.font().pointSizeF() >= 16);
         QVERIFY(w.font().pointSizeF() > normal);
         QVERIFY(w.counterLabel()->isVisible());
@@ -386,6 +388,10 @@ private slots:
         w.setPresenterMode(false);
         QVERIFY(!w.counterLabel()->isVisible());
         QCOMPARE(w.font().pointSizeF(), normal);
+        // The banner's type is the window's again (issue 11 §2: it kept presenter size and wrapped).
+        QCOMPARE(w.banner()->formulaLabel()->font().pointSizeF(), formula);
+        s.nextStep();
+        QCOMPARE(w.banner()->formulaLabel()->font().pointSizeF(), formula);
     }
 };
 

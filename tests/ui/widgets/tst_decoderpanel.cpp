@@ -81,6 +81,25 @@ private slots:
         QCOMPARE(s.generationStep(), 0); // from the first token
         QTRY_VERIFY_WITH_TIMEOUT(!p.playButton()->isChecked(), 10000);
         QCOMPARE(s.generationStep(), 2); // b, a, <eos>
+        QCOMPARE(p.playButton()->text(), QStringLiteral("Play"));
+    }
+
+    // Issue 11 §2: Play restarted from step 1 and stayed labelled Play while running.
+    void playContinuesFromTheStepShownAndPauses()
+    {
+        Session s;
+        useTrainedModel(s, QStringLiteral("abcd"));
+        DecoderPanel p(&s);
+        p.show();
+        s.setGenerationStep(1);
+        p.playButton()->click();
+        QCOMPARE(s.generationStep(), 1); // where it was, not the first token
+        QCOMPARE(p.playButton()->text(), QStringLiteral("Pause"));
+        QTRY_COMPARE_WITH_TIMEOUT(s.generationStep(), 2, 5000);
+        p.playButton()->click(); // Pause
+        QCOMPARE(p.playButton()->text(), QStringLiteral("Play"));
+        QTest::qWait(2000);
+        QCOMPARE(s.generationStep(), 2); // paused
     }
 
     void typingATargetIsTeacherForcing()

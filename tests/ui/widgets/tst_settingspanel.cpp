@@ -10,6 +10,7 @@
 #include <QFormLayout>
 #include <QLabel>
 #include <QSpinBox>
+#include <QApplication>
 #include <QtTest>
 
 using namespace attnlab;
@@ -75,6 +76,38 @@ private slots:
         p.layersBox()->setValue(3);
         QCOMPARE(s.config().encoderLayers, 3);
         QVERIFY(s.stepIndex(QStringLiteral("layer_output"), 2, Block::EncoderSelf) >= 0);
+    }
+
+    // Issue 11 §2: typing "16" into d_model (4 heads) passed through d_model = 1 and reset the
+    // heads to 1. Values commit on Return; the head count chosen is kept as a wish.
+    void dModelCommitsOnReturnAndKeepsTheHeads()
+    {
+        Session s;
+        Config c = s.config();
+        c.dModel = 12;
+        c.heads = 4;
+        s.setConfig(c);
+        SettingsPanel p(&s);
+        p.show();
+        QVERIFY(QTest::qWaitForWindowActive(&p));
+        QCOMPARE(p.headsBox()->currentData().toInt(), 4);
+        const auto type = [&](const char* digits) {
+            p.dModelBox()->setFocus();
+            QTest::keyClick(QApplication::focusWidget(), Qt::Key_A, Qt::ControlModifier);
+            QTest::keyClicks(QApplication::focusWidget(), QString::fromLatin1(digits));
+        };
+        type("16");
+        QCOMPARE(s.config().dModel, 12); // nothing committed while typing
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_Return);
+        QCOMPARE(s.config().dModel, 16);
+        QCOMPARE(s.config().heads, 4);
+        type("5");
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_Return);
+        QCOMPARE(s.config().heads, 5); // 5 allows 1 or 5 heads: the closest to 4
+        type("12");
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab); // leaving the box commits too
+        QCOMPARE(s.config().dModel, 12);
+        QCOMPARE(s.config().heads, 4); // the wish, not the closest to 5 (6)
     }
 };
 
