@@ -1243,6 +1243,14 @@
         <source>&amp;Source:</source>
         <translation>源序列(&amp;S)：</translation>
     </message>
+    <message>
+        <source>P&amp;anels</source>
+        <translation>面板(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Show &amp;all panels</source>
+        <translation>显示所有面板</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::Messages</name>

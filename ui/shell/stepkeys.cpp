@@ -196,6 +196,10 @@ void StepKeys::noteTyping(QObject* receiver, QEvent* event)
     case QEvent::MouseButtonPress:
     case QEvent::MouseButtonDblClick:
         m_tabPressed = false;
+        // A click anywhere else (a button that takes no focus, a heatmap) ends the typing: the
+        // keys step again even though the field keeps the focus.
+        if (m_typing && w && w != m_typing && !m_typing->isAncestorOf(w))
+            m_typing = nullptr;
         // A click into a field's text (not on a spin box's arrows or a combo box's button).
         if (qobject_cast<QLineEdit*>(w) || qobject_cast<QTextEdit*>(w ? w->parentWidget() : nullptr)
             || qobject_cast<QPlainTextEdit*>(w ? w->parentWidget() : nullptr)) {

@@ -10,6 +10,7 @@
 #include "lessons/lessonplayer.h"
 #include "session/session.h"
 #include "shell/mainwindow.h"
+#include "widgets/decoderpanel.h"
 #include "shell/presentermode.h"
 #include "shell/stepkeys.h"
 #include "shell/viewstack.h"
@@ -27,6 +28,7 @@
 #include <QMenuBar>
 #include <QSpinBox>
 #include <QTableWidget>
+#include <QPushButton>
 #include <QtTest>
 
 #include <functional>
@@ -301,6 +303,48 @@ private slots:
         QCOMPARE(w.stepKeys()->typingIn(), edit);
         press(w, Qt::Key_Left);
         QCOMPARE(s.step(), 7);
+    }
+
+    // Issue 11 §2: after Return in the teacher-forcing box, and after clicking Next, End/←/→
+    // did nothing: the box kept the keys.
+    void theTargetBoxGivesTheKeysBackAfterReturn()
+    {
+        Session s;
+        useSmallTransformer(s);
+        MainWindow w(&s);
+        showActive(w);
+        auto* target = w.findChild<DecoderPanel*>()->targetEdit();
+        QVERIFY(target->isVisible());
+        s.setStep(3);
+        QTest::mouseClick(target, Qt::LeftButton);
+        QCOMPARE(w.stepKeys()->typingIn(), target);
+        for (Qt::Key key : {Qt::Key_X, Qt::Key_Space, Qt::Key_Y})
+            press(w, key);
+        QCOMPARE(target->text(), QStringLiteral("x y"));
+        press(w, Qt::Key_Return);
+        QTRY_COMPARE(s.fullTrace()->targetTokens.size(), std::size_t(3)); // <sos> x y
+        QVERIFY(!w.stepKeys()->typingIn());
+        const int step = s.step();
+        press(w, Qt::Key_Right);
+        QCOMPARE(s.step(), step + 1);
+        press(w, Qt::Key_Left);
+        QCOMPARE(s.step(), step);
+        press(w, Qt::Key_End);
+        QCOMPARE(s.step(), static_cast<int>(s.steps().size()) - 1);
+        // Typing again, then the Next button (it takes no focus): the keys are the stages' again.
+        QTest::mouseClick(target, Qt::LeftButton);
+        press(w, Qt::Key_Z);
+        QCOMPARE(w.stepKeys()->typingIn(), target);
+        QPushButton* next = nullptr;
+        for (auto* b : w.lessonPlayer()->findChildren<QPushButton*>()) {
+            if (b->text().contains(QStringLiteral("Next")))
+                next = b;
+        }
+        QVERIFY(next);
+        QTest::mouseClick(next, Qt::LeftButton);
+        QVERIFY(!w.stepKeys()->typingIn());
+        press(w, Qt::Key_Home);
+        QCOMPARE(s.step(), 0);
     }
 
     void aSpinBoxBeingEditedKeepsItsKeys()
