@@ -163,14 +163,26 @@ void Session::setCustomMask(std::optional<BoolMatrix> mask)
 
 bool Session::importMask(const QString& path, QString* error)
 {
+    // Computed before anything changes: a mask that does not fit the sentence (3 x 3 for 10
+    // tokens) is refused and the mask setting stays as it was.
+    Config config = m_config;
+    config.mask = MaskKind::Custom;
+    BoolMatrix mask;
+    RunResult result;
     try {
-        setCustomMask(parseMaskText(readFile(path.toStdString(), 64ULL * 1024 * 1024)));
-        return true;
+        mask = parseMaskText(readFile(path.toStdString(), 64ULL * 1024 * 1024));
+        result = run(requestFor(m_sentence, config, m_target, m_imported, mask, m_fileModel, m_generationStep));
     } catch (const std::exception& e) {
         if (error)
-            *error = tr("Mask file %1: %2").arg(path, QString::fromUtf8(e.what()));
+            *error = tr("Mask file %1: %2").arg(path, errorText(e));
         return false;
     }
+    m_customMask = std::move(mask);
+    m_config = config;
+    emit inputChanged();
+    computeComparison();
+    install(std::move(result));
+    return true;
 }
 
 RunRequest Session::requestFor(ModelCache& models, const QString& sentence, const Config& c, const std::optional<QString>& target,

@@ -17,6 +17,7 @@
 #include "widgets/formulabanner.h"
 #include "widgets/settingspanel.h"
 #include "widgets/stagenavigator.h"
+#include "widgets/warningline.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -29,6 +30,7 @@
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QScreen>
+#include <QScrollArea>
 #include <QSettings>
 #include <QShortcut>
 #include <QStatusBar>
@@ -43,7 +45,7 @@ MainWindow::MainWindow(Session* session, QWidget* parent)
     : QMainWindow(parent)
     , m_session(session)
     , m_sentence(new QLineEdit(this))
-    , m_warnings(new QLabel(this))
+    , m_warnings(new WarningLine(this))
     , m_banner(new FormulaBanner(session, this))
     , m_errors(new ErrorBanner(session, this))
     , m_views(new ViewStack(session, this))
@@ -115,9 +117,7 @@ void MainWindow::buildCentralWidget()
     layout->addLayout(top);
     layout->addWidget(m_decoder);
     layout->addWidget(m_compare);
-    m_warnings->setWordWrap(true);
-    m_warnings->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    layout->addWidget(m_warnings);
+    statusBar()->addWidget(m_warnings, 1); // in the status bar: a warning never pushes the view down
     layout->addWidget(m_banner);
     layout->addWidget(m_errors);
     layout->addWidget(m_views, 1);
@@ -147,7 +147,12 @@ void MainWindow::buildDocks()
     m_settingsDock->setWidget(m_settings);
     m_inspectorDock = new QDockWidget(tr("How was this computed?"), this);
     m_inspectorDock->setObjectName(QStringLiteral("InspectorDock"));
-    m_inspectorDock->setWidget(m_inspector);
+    // Scrolled when the explanation is longer than the dock: filling it never makes the window taller.
+    auto* inspectorScroll = new QScrollArea(m_inspectorDock);
+    inspectorScroll->setWidget(m_inspector);
+    inspectorScroll->setWidgetResizable(true);
+    inspectorScroll->setFrameShape(QFrame::NoFrame);
+    m_inspectorDock->setWidget(inspectorScroll);
     placeRightDocks();
     m_presenter->setSideDocks({m_settingsDock, m_inspectorDock});
 }
@@ -287,10 +292,8 @@ void MainWindow::showMessages()
 {
     QStringList warnings;
     for (const auto& w : m_session->trace()->warnings)
-        warnings << QStringLiteral("\u26A0 ") + messageText(w);
-    m_warnings->setText(warnings.join(QLatin1Char('\n')));
-    m_warnings->setStyleSheet(QStringLiteral("color: #8a5300;"));
-    m_warnings->setVisible(!warnings.isEmpty());
+        warnings << messageText(w);
+    m_warnings->setWarnings(warnings);
 }
 
 QLabel* MainWindow::messageLabel() const

@@ -24,6 +24,7 @@ class Autosave;
 class CellInspector;
 class CompareBar;
 class DecoderPanel;
+class WarningLine;
 class FileActions;
 class ErrorBanner;
 class FormulaBanner;
@@ -69,6 +70,8 @@ public:
     /// View ▸ Presenter mode (ticked while it is on).
     QAction* presenterAction() const { return m_presenterAction; }
     /// The Go menu: every stepping key is listed there.
+    /// The computation's warnings, in the status bar.
+    WarningLine* warningLine() const { return m_warnings; }
     QMenu* goMenu() const { return m_goMenu; }
     /// View ▸ Presenter screen: one entry per screen and "automatic"; shown with several screens.
     QMenu* screenMenu() const { return m_screenMenu; }
@@ -159,7 +162,7 @@ private:
 
     Session* m_session;
     QLineEdit* m_sentence;
-    QLabel* m_warnings;
+    WarningLine* m_warnings;
     FormulaBanner* m_banner;
     ErrorBanner* m_errors;
     ViewStack* m_views;

@@ -125,6 +125,25 @@ private slots:
         QCOMPARE(studio.reports.size(), 0); // the view shows it
     }
 
+    // Issue 11 §2: a mask file of another size than the sentence switched Mask to "custom"
+    // anyway (and the sentence then failed to compute).
+    void aMaskThatDoesNotFitChangesNothing()
+    {
+        Studio studio;
+        studio.session.setSentence(QStringLiteral("one two three four five six seven eight nine ten"));
+        const auto before = studio.session.trace();
+        const Config config = studio.session.config();
+        QVERIFY(!studio.files->openMask(ATTNLAB_TEST_DATA "/mha/custom.mask"));
+        const auto [text, isError] = studio.report();
+        QVERIFY(isError);
+        QVERIFY2(text.contains(QStringLiteral("custom.mask")) && text.contains(QStringLiteral("10")), qPrintable(text));
+        QVERIFY(studio.session.config() == config);
+        QVERIFY(studio.session.config().mask == MaskKind::None);
+        QVERIFY(!studio.session.customMask());
+        QCOMPARE(studio.session.trace(), before);
+        QVERIFY(studio.session.error().isEmpty()); // nothing failed to compute: nothing changed
+    }
+
     void exportsNeedSomethingToExport()
     {
         QTemporaryDir dir;

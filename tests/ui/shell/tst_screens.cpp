@@ -7,7 +7,9 @@
 
 #include "lessons/lessonplayer.h"
 #include "session/session.h"
+#include "shell/languages.h"
 #include "shell/mainwindow.h"
+#include "widgets/warningline.h"
 #include "shell/presentermode.h"
 #include "shell/screenfit.h"
 #include "support/screens.h"
@@ -238,6 +240,58 @@ private slots:
             const QString wrong = outside(w, room);
             QVERIFY2(wrong.isEmpty(), qPrintable(QStringLiteral("step %1: ").arg(i + 1) + wrong));
         }
+    }
+
+    void windowStaysPutWhenItsContentChanges_data()
+    {
+        QTest::addColumn<QString>("screen");
+        for (const char* name : {"projector-1024", "projector-1280", "monitor-1920"})
+            QTest::addRow("%s", name) << name;
+    }
+
+    // Issue 11 §2: switching the language at run time moved the window and made it taller than
+    // the screen; filling the inspector made it taller; a warning pushed the heatmap down.
+    void windowStaysPutWhenItsContentChanges()
+    {
+        QFETCH(QString, screen);
+        QScreen* s = screenNamed(screen);
+        LanguageManager languages;
+        Session session;
+        MainWindow w(&session);
+        openOn(w, s);
+        session.setStepId(QStringLiteral("weights"));
+        settle(w);
+        const QRect placed = w.geometry();
+        const auto heatmapTop = [&w] { return w.stageView()->heatmap()->mapTo(&w, QPoint(0, 0)).y(); };
+        const auto check = [&](const char* what) {
+            settle(w);
+            QVERIFY2(w.geometry() == placed, qPrintable(QStringLiteral("%1: %2, was %3").arg(QLatin1String(what), text(w.geometry()), text(placed))));
+            const QString wrong = outside(w, s->availableGeometry());
+            QVERIFY2(wrong.isEmpty(), qPrintable(QLatin1String(what) + QStringLiteral(": ") + wrong));
+        };
+        for (const QString& code : {QStringLiteral("zh_CN"), QStringLiteral("en"), QStringLiteral("zh_CN")}) {
+            QVERIFY(languages.setLanguage(code));
+            w.setCurrentLanguage(code);
+            check("language switch");
+        }
+        // The inspector at its fullest: a weight of the last row, a value in a wide matrix.
+        for (const char* stage : {"weights", "scores", "output", "embeddings", "pe"}) {
+            session.setStepId(QString::fromLatin1(stage));
+            session.selectCell(5, 5);
+            check(stage);
+        }
+        session.setStepId(QStringLiteral("weights"));
+        settle(w);
+        const int before = heatmapTop();
+        // Warnings go to the status bar: the view stays where it was.
+        Config c = session.config();
+        c.maxTokens = 4;
+        session.setConfig(c);
+        QVERIFY(!session.trace()->warnings.empty());
+        check("a warning");
+        QVERIFY(w.warningLine()->isVisible());
+        QCOMPARE(heatmapTop(), before);
+        QVERIFY(languages.setLanguage(QStringLiteral("en")));
     }
 
     void presenterModeOnAnotherScreen()
