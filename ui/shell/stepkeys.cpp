@@ -1,6 +1,7 @@
 #include "shell/stepkeys.h"
 
 #include <QAbstractSpinBox>
+#include <QAction>
 #include <QApplication>
 #include <QComboBox>
 #include <QDockWidget>
@@ -167,6 +168,8 @@ bool StepKeys::eventFilter(QObject* watched, QEvent* event)
         // Claim the stepping keys before any shortcut or widget does (a table, a spin box and a
         // line edit all ask for ← and →); the key press that follows comes to keyPress().
         auto* e = static_cast<QKeyEvent*>(event);
+        if (isWindowShortcut(e))
+            return true; // left unaccepted: the shortcut fires, the field never sees the key
         const auto key = stepKeyFor(e->key(), e->modifiers());
         QWidget* owner = keyOwner(watched);
         if (!key || *key == StepKey::Blackout || qobject_cast<QMenuBar*>(owner))
@@ -216,6 +219,25 @@ void StepKeys::noteTyping(QObject* receiver, QEvent* event)
     default:
         break;
     }
+}
+
+bool StepKeys::isWindowShortcut(const QKeyEvent* e) const
+{
+    // A text field claims the emacs keys of X11 (Ctrl+E: end of line, Ctrl+D: delete), which
+    // would swallow the window's Ctrl+E (export) and Ctrl+D (compare) whenever the sentence box
+    // has the focus — after a file dialog, for one. The editing keys stay the field's.
+    if (!(e->modifiers() & (Qt::ControlModifier | Qt::AltModifier)))
+        return false;
+    for (const auto editing : {QKeySequence::Copy, QKeySequence::Cut, QKeySequence::Paste, QKeySequence::Undo, QKeySequence::Redo,
+                               QKeySequence::SelectAll})
+        if (e->matches(editing))
+            return false;
+    const QKeySequence pressed(e->keyCombination());
+    for (const QAction* action : m_window->findChildren<QAction*>()) {
+        if (action->isEnabled() && action->shortcuts().contains(pressed))
+            return true;
+    }
+    return false;
 }
 
 QWidget* StepKeys::keyOwner(QObject* receiver) const

@@ -63,6 +63,9 @@ protected:
 
 private:
     bool inWindow(const QObject* receiver) const;
+    /// True for a key with Ctrl or Alt that is a shortcut of one of the window's actions and
+    /// not a text-editing key (copy, paste, undo, …).
+    bool isWindowShortcut(const QKeyEvent* e) const;
     /// The widget a key is for: the focused one, or the receiver when nothing has the focus.
     QWidget* keyOwner(QObject* receiver) const;
     /// The text field of `owner`, if any.

@@ -29,6 +29,7 @@
 #include <QSpinBox>
 #include <QTableWidget>
 #include <QPushButton>
+#include <QTimer>
 #include <QtTest>
 
 #include <functional>
@@ -345,6 +346,41 @@ private slots:
         QVERIFY(!w.stepKeys()->typingIn());
         press(w, Qt::Key_Home);
         QCOMPARE(s.step(), 0);
+    }
+
+    // Issue 11 §2: Ctrl+E did nothing right after saving a session: the focus was back in the
+    // sentence box, whose emacs key Ctrl+E (end of line) swallowed the shortcut.
+    void windowShortcutsWorkFromTheSentenceBox()
+    {
+        Session s;
+        MainWindow w(&s);
+        showActive(w);
+        QLineEdit* edit = w.sentenceEdit();
+        QTest::mouseClick(edit, Qt::LeftButton); // typing in it
+        edit->setCursorPosition(0);
+        QString dialog;
+        QTimer poll;
+        connect(&poll, &QTimer::timeout, &w, [&dialog] {
+            if (QWidget* d = QApplication::activeModalWidget()) {
+                dialog = d->windowTitle();
+                d->close();
+            }
+        });
+        poll.start(50);
+        QTest::keyClick(w.windowHandle(), Qt::Key_E, Qt::ControlModifier);
+        QTRY_VERIFY(!dialog.isEmpty());
+        QVERIFY2(dialog.contains(QStringLiteral("Export")), qPrintable(dialog));
+        QCOMPARE(edit->cursorPosition(), 0); // the box did not take the key
+        w.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        // Ctrl+D (compare) too; the editing keys stay the box's.
+        QVERIFY(!s.isComparing());
+        QTest::keyClick(w.windowHandle(), Qt::Key_D, Qt::ControlModifier);
+        QVERIFY(s.isComparing());
+        QTest::keyClick(w.windowHandle(), Qt::Key_D, Qt::ControlModifier);
+        QVERIFY(!s.isComparing());
+        QTest::keyClick(w.windowHandle(), Qt::Key_A, Qt::ControlModifier);
+        QCOMPARE(edit->selectedText(), edit->text());
     }
 
     void aSpinBoxBeingEditedKeepsItsKeys()
