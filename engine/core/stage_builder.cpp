@@ -12,7 +12,7 @@ Labels numberedLabels(int count, std::string_view prefix)
     v->reserve(static_cast<std::size_t>(count));
     for (int i = 0; i < count; ++i) {
         std::string label(prefix);
-        label += std::to_string(i);
+        label += std::to_string(i + 1); // for people: counted from 1
         v->push_back(std::move(label));
     }
     return v;

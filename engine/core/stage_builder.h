@@ -13,7 +13,8 @@
 
 namespace attnlab::detail {
 
-/// "d0", "d1", ..., "d{count-1}" (with another prefix: "f0", ...): labels of feature columns.
+/// "d1", "d2", ..., "d{count}" (with another prefix: "f1", ...): labels of feature columns,
+/// counted from 1 as people count (indices in JSON stay 0-based).
 Labels numberedLabels(int count, std::string_view prefix = "d");
 
 /// Appends an empty stage with this key, title, formula, inputs and module; its matrices are

@@ -19,7 +19,8 @@ using detail::addStage;
 using detail::numberedLabels;
 using detail::putMatrix;
 
-/// "h0·d0", "h0·d1", ..., "h1·d0", ...: which head and dimension a concat column came from.
+/// "h1·d1", "h1·d2", ..., "h2·d1", ...: which head and dimension a concat column came from
+/// (counted from 1, as people count heads).
 Labels concatLabels(int heads, int dK)
 {
     auto v = std::make_shared<std::vector<std::string>>();
@@ -27,10 +28,10 @@ Labels concatLabels(int heads, int dK)
     for (int h = 0; h < heads; ++h) {
         // Appended piece by piece: GCC 12 warns falsely (-Wrestrict) on "literal" + std::string.
         std::string head = "h";
-        head += std::to_string(h);
+        head += std::to_string(h + 1);
         head += "\xC2\xB7" "d"; // "h1·d"
         for (int i = 0; i < dK; ++i)
-            v->push_back(head + std::to_string(i));
+            v->push_back(head + std::to_string(i + 1));
     }
     return v;
 }

@@ -314,8 +314,8 @@
         <translation>在 softmax 之前，分数已除以 √d_k = %1。</translation>
     </message>
     <message>
-        <source>Row %1 of %2 is row h·d_k + c = %3·%4 + %5 (row %6 of in_proj_weight).</source>
-        <translation>%2 的第 %1 行就是第 h·d_k + c = %3·%4 + %5 行（in_proj_weight 的第 %6 行）。</translation>
+        <source>Row %1 of %2 is row (h − 1)·d_k + c = (%3 − 1)·%4 + %5 (row %6 of PyTorch&apos;s in_proj_weight).</source>
+        <translation>%2 的第 %1 行就是第 (h − 1)·d_k + c = (%3 − 1)·%4 + %5 行（PyTorch 的 in_proj_weight 的第 %6 行）。</translation>
     </message>
 </context>
 <context>
@@ -1553,8 +1553,8 @@
         <translation>绘制曲线的维度：</translation>
     </message>
     <message>
-        <source>Dimension numbers separated by commas, e.g. 0, 1, 8, 16 (at most %1)</source>
-        <translation>用逗号分隔的维度编号，例如 0, 1, 8, 16（最多 %1 个）</translation>
+        <source>Dimension numbers separated by commas, e.g. 1, 2, 9, 17 (at most %1)</source>
+        <translation>用逗号分隔的维度编号，例如 1, 2, 9, 17（最多 %1 个）</translation>
     </message>
     <message>
         <source>Columns of P across positions</source>
@@ -1625,16 +1625,16 @@ every position looks the same</source>
         <translation>维度 %1（%2，i=%3），周期 %4</translation>
     </message>
     <message>
-        <source>Type at least one dimension number (0 to %1).</source>
-        <translation>请至少输入一个维度编号（0 到 %1）。</translation>
+        <source>Type at least one dimension number (1 to %1).</source>
+        <translation>请至少输入一个维度编号（1 到 %1）。</translation>
     </message>
     <message>
-        <source>“%1” is not a dimension: type numbers from 0 to %2 separated by commas.</source>
-        <translation>“%1”不是有效的维度：请输入 0 到 %2 之间的数字，用逗号分隔。</translation>
+        <source>“%1” is not a dimension: type numbers from 1 to %2 separated by commas.</source>
+        <translation>“%1”不是有效的维度：请输入 1 到 %2 之间的数字，用逗号分隔。</translation>
     </message>
     <message>
-        <source>There is no dimension %1: d_model is %2, so dimensions run from 0 to %3.</source>
-        <translation>不存在维度 %1：d_model 为 %2，所以维度编号为 0 到 %3。</translation>
+        <source>There is no dimension %1: d_model is %2, so dimensions run from 1 to %2.</source>
+        <translation>不存在维度 %1：d_model 为 %2，所以维度编号为 1 到 %2。</translation>
     </message>
     <message>
         <source>Showing the first %1 dimensions.</source>
@@ -2180,8 +2180,8 @@ scores from %2 to %3, largest weight %4</source>
         <translation>C = [Z_1 | Z_2 | … | Z_h]</translation>
     </message>
     <message>
-        <source>O = C·W_O + b_O</source>
-        <translation>O = C·W_O + b_O</translation>
+        <source>O = C·W_Oᵀ + b_O</source>
+        <translation>O = C·W_Oᵀ + b_O</translation>
     </message>
     <message>
         <source>n = %1 tokens</source>

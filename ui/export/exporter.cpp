@@ -452,7 +452,7 @@ QString matrixToCsv(const LabeledMatrix& m)
     };
     const auto label = [](const Labels& labels, Eigen::Index i) {
         const auto k = static_cast<std::size_t>(i);
-        return labels && k < labels->size() ? QString::fromStdString((*labels)[k]) : QString::number(i);
+        return labels && k < labels->size() ? QString::fromStdString((*labels)[k]) : QString::number(i + 1);
     };
     const auto number = [](float v) {
         if (std::isnan(v))

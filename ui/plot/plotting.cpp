@@ -45,7 +45,7 @@ std::vector<QString> rowTokens(const LabeledMatrix& m)
     std::vector<QString> tokens;
     for (int r = 0; r < rows; ++r)
         tokens.push_back(l && r < static_cast<int>(l->size()) ? QString::fromStdString((*l)[static_cast<std::size_t>(r)])
-                                                               : QString::number(r));
+                                                               : QString::number(r + 1));
     return tokens;
 }
 

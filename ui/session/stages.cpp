@@ -267,7 +267,7 @@ QString stepFormula(const QString& id, bool scaled, bool embedScaled, Positional
     if (id == u"concat")
         return Stages::tr("C = [Z_1 | Z_2 | \u2026 | Z_h]");
     if (id == u"output")
-        return Stages::tr("O = C\u00B7W_O + b_O");
+        return Stages::tr("O = C\u00B7W_O\u1D40 + b_O");
     return {};
 }
 

@@ -25,7 +25,7 @@ QString label(const Labels& labels, int i)
 {
     if (labels && i >= 0 && i < static_cast<int>(labels->size()))
         return QString::fromStdString((*labels)[static_cast<std::size_t>(i)]);
-    return QString::number(i);
+    return QString::number(i + 1); // counted from 1, as people count
 }
 
 QString quoted(const QString& token)
@@ -37,7 +37,7 @@ QString tokenAt(const Trace& t, int i)
 {
     if (i >= 0 && i < static_cast<int>(t.tokens.size()))
         return QString::fromStdString(t.tokens[static_cast<std::size_t>(i)]);
-    return QString::number(i);
+    return QString::number(i + 1);
 }
 
 /// The token of key j: the keys' own labels (the source's, in cross-attention), else the sentence's.
@@ -57,10 +57,10 @@ std::vector<QString> keyTokens(const Trace& t, int n)
     return keys;
 }
 
-/// "[2, 5]"
+/// "[2, 5]": row and column counted from 1, as people (and the lessons) count.
 QString at(int r, int c)
 {
-    return QStringLiteral("[%1, %2]").arg(r).arg(c);
+    return QStringLiteral("[%1, %2]").arg(r + 1).arg(c + 1);
 }
 
 } // namespace
@@ -229,10 +229,10 @@ void CellInspector::showScore(const Trace& t, const QString& id, int head, int i
     m_mode = Mode::Score;
 
     // The dot product, term by term, recomputed from Q and K.
-    m_table->start({tr("dim"), tr("q_%1[d]").arg(i), tr("k_%1[d]").arg(j), tr("q_%1[d]\u00B7k_%2[d]").arg(i).arg(j)});
+    m_table->start({tr("dim"), tr("q_%1[d]").arg(i + 1), tr("k_%1[d]").arg(j + 1), tr("q_%1[d]\u00B7k_%2[d]").arg(i + 1).arg(j + 1)});
     for (std::size_t d = 0; d < e->products.size(); ++d)
         m_table->addTermRow(label(e->dims, static_cast<int>(d)), {e->q[d], e->k[d], e->products[d]});
-    m_table->addLedgerRow(tr("\u03A3 = q_%1\u00B7k_%2  (recomputed here)").arg(i).arg(j), e->sum);
+    m_table->addLedgerRow(tr("\u03A3 = q_%1\u00B7k_%2  (recomputed here)").arg(i + 1).arg(j + 1), e->sum);
     m_table->addLedgerRow(tr("S%1 from the trace").arg(at(i, j)), e->score, id == u"scores");
     m_table->addLedgerRow(e->scaling ? tr("\u00F7 √d_k = \u00F7 %1  \u2192 S\u2032%2").arg(explanationNumber(e->root), at(i, j))
                                      : tr("scaling off (\u00D7 1)  \u2192 S\u2032%1").arg(at(i, j)),
@@ -241,7 +241,7 @@ void CellInspector::showScore(const Trace& t, const QString& id, int head, int i
                           e->mask, id == u"mask");
     m_table->addLedgerRow(tr("= S\u2033%1").arg(at(i, j)), e->masked, id == u"masked_scores");
     m_table->addLedgerRow(e->hidden ? tr("softmax: exp(\u2212\u221E) = 0  \u2192 A%1").arg(at(i, j))
-                                    : tr("softmax over row %1  \u2192 A%2").arg(i).arg(at(i, j)),
+                                    : tr("softmax over row %1  \u2192 A%2").arg(i + 1).arg(at(i, j)),
                           e->weight);
     m_table->finish();
 
@@ -253,8 +253,8 @@ void CellInspector::showScore(const Trace& t, const QString& id, int head, int i
     lines << tr("Head %1 \u00B7 %2").arg(head + 1).arg(stepName(id));
     lines << tr("S%1 = q_%2\u00B7k_%3 = %4  (recomputed here from Q and K: %5)")
                  .arg(at(i, j))
-                 .arg(i)
-                 .arg(j)
+                 .arg(i + 1)
+                 .arg(j + 1)
                  .arg(explanationNumber(e->score), explanationNumber(e->sum));
     if (e->scaling)
         lines << tr("S\u2032 = S \u00F7 √d_k = %1 \u00F7 %2 = %3")
@@ -267,9 +267,9 @@ void CellInspector::showScore(const Trace& t, const QString& id, int head, int i
         lines << tr("A%1 = 0: exp(\u2212\u221E) is exactly 0, so this key gets no attention.").arg(at(i, j));
     } else {
         lines << tr("S\u2033 = S\u2032 + M = %1 + 0 = %2").arg(explanationNumber(e->scaled), explanationNumber(e->masked));
-        lines << tr("A%1 = %2 after the softmax over row %3").arg(at(i, j), explanationNumber(e->weight)).arg(i);
+        lines << tr("A%1 = %2 after the softmax over row %3").arg(at(i, j), explanationNumber(e->weight)).arg(i + 1);
     }
-    present(tr("query %1 (row %2) \u00B7 key %3 (column %4)").arg(quoted(tokenAt(t, i))).arg(i).arg(quoted(keyTokenAt(t, j))).arg(j),
+    present(tr("query %1 (row %2) \u00B7 key %3 (column %4)").arg(quoted(tokenAt(t, i))).arg(i + 1).arg(quoted(keyTokenAt(t, j))).arg(j + 1),
             lines, false);
 }
 
@@ -288,7 +288,7 @@ void CellInspector::showWeightsRow(const Trace& t, int head, int i, int j)
     const std::vector<QString> keys = keyTokens(t, n);
 
     // Softmax as the engine does it: subtract the row max, exponentiate, divide by the sum.
-    m_table->start({tr("key"), tr("S\u2033[%1, j]").arg(i), tr("exp(S\u2033 \u2212 max)"), tr("A[%1, j]").arg(i)});
+    m_table->start({tr("key"), tr("S\u2033[%1, j]").arg(i + 1), tr("exp(S\u2033 \u2212 max)"), tr("A[%1, j]").arg(i + 1)});
     for (int c = 0; c < n; ++c) {
         const auto k = static_cast<std::size_t>(c);
         m_table->addTermRow(keys[k], {e->scores[k], e->softmax.exps[k], e->weights[k]});
@@ -303,7 +303,7 @@ void CellInspector::showWeightsRow(const Trace& t, int head, int i, int j)
                 {QStringLiteral("masked"), static_cast<double>(m_maskedKeys.size())}};
 
     QStringList lines;
-    lines << tr("Head %1 \u00B7 row %2 of A = softmax of row %2 of S\u2033").arg(head + 1).arg(i);
+    lines << tr("Head %1 \u00B7 row %2 of A = softmax of row %2 of S\u2033").arg(head + 1).arg(i + 1);
     if (e->scaling)
         lines << tr("The scores were divided by √d_k = %1 before the softmax.").arg(explanationNumber(e->root));
     else
@@ -316,14 +316,14 @@ void CellInspector::showWeightsRow(const Trace& t, int head, int i, int j)
         lines << tr("Every key is masked: the softmax is undefined, so every weight is 0 (\u03A3 = 0).");
     } else {
         const double sumA = e->sumWeights;
-        lines << tr("A[%1, j] = exp(S\u2033[%1, j] \u2212 %2) / %3").arg(i).arg(explanationNumber(e->softmax.max), explanationNumber(e->softmax.sumExp));
+        lines << tr("A[%1, j] = exp(S\u2033[%1, j] \u2212 %2) / %3").arg(i + 1).arg(explanationNumber(e->softmax.max), explanationNumber(e->softmax.sumExp));
         lines << tr("Largest weight: key %1, %2").arg(quoted(keys[static_cast<std::size_t>(e->largest)]), explanationNumber(e->weights[static_cast<std::size_t>(e->largest)]));
-        lines << (std::abs(sumA - 1.0) < 1e-4 ? tr("Check: \u03A3_j A[%1, j] = %2 \u2713").arg(i).arg(explanationNumber(sumA))
-                                              : tr("Check: \u03A3_j A[%1, j] = %2 (should be 1)").arg(i).arg(explanationNumber(sumA)));
+        lines << (std::abs(sumA - 1.0) < 1e-4 ? tr("Check: \u03A3_j A[%1, j] = %2 \u2713").arg(i + 1).arg(explanationNumber(sumA))
+                                              : tr("Check: \u03A3_j A[%1, j] = %2 (should be 1)").arg(i + 1).arg(explanationNumber(sumA)));
     }
-    m_plot->showRow(e->scores, e->weights, m_maskedKeys, keys, tr("Before softmax: S\u2033[%1, j]").arg(i),
-                    tr("After softmax: A[%1, j]  (0 \u2026 1, \u03A3 = %2)").arg(i).arg(explanationNumber(e->sumWeights)));
-    present(tr("query %1 (row %2) \u00B7 all %3 keys").arg(quoted(tokenAt(t, i))).arg(i).arg(n), lines, true);
+    m_plot->showRow(e->scores, e->weights, m_maskedKeys, keys, tr("Before softmax: S\u2033[%1, j]").arg(i + 1),
+                    tr("After softmax: A[%1, j]  (0 \u2026 1, \u03A3 = %2)").arg(i + 1).arg(explanationNumber(e->sumWeights)));
+    present(tr("query %1 (row %2) \u00B7 all %3 keys").arg(quoted(tokenAt(t, i))).arg(i + 1).arg(n), lines, true);
 }
 
 // --- head_output -----------------------------------------------------------------------------
@@ -338,10 +338,10 @@ void CellInspector::showHeadOutput(const Trace& t, int head, int i, int c)
     m_mode = Mode::HeadOutput;
     const QString dim = label(e->dims, c);
 
-    m_table->start({tr("key j"), tr("A[%1, j]").arg(i), tr("V[j, %1]").arg(c), tr("A\u00B7V")});
+    m_table->start({tr("key j"), tr("A[%1, j]").arg(i + 1), tr("V[j, %1]").arg(c + 1), tr("A\u00B7V")});
     for (std::size_t j = 0; j < e->terms.size(); ++j)
         m_table->addTermRow(keyTokenAt(t, static_cast<int>(j)), {e->weights[j], e->values[j], e->terms[j]});
-    m_table->addLedgerRow(tr("\u03A3_j A[%1, j]\u00B7V[j, %2]  (recomputed here)").arg(i).arg(c), e->sum);
+    m_table->addLedgerRow(tr("\u03A3_j A[%1, j]\u00B7V[j, %2]  (recomputed here)").arg(i + 1).arg(c + 1), e->sum);
     m_table->addLedgerRow(tr("Z%1 from the trace").arg(at(i, c)), e->output, true);
     m_table->finish();
     m_values = {{QStringLiteral("recomputed"), e->sum}, {QStringLiteral("trace"), e->output}};
@@ -350,8 +350,8 @@ void CellInspector::showHeadOutput(const Trace& t, int head, int i, int c)
     lines << tr("Head %1 \u00B7 %2").arg(head + 1).arg(stepName(QStringLiteral("head_output")));
     lines << tr("Z%1 = \u03A3_j A[%2, j]\u00B7V[j, %3] = %4  (recomputed here: %5)")
                  .arg(at(i, c))
-                 .arg(i)
-                 .arg(c)
+                 .arg(i + 1)
+                 .arg(c + 1)
                  .arg(explanationNumber(e->output), explanationNumber(e->sum));
     lines << tr("Dimension %1 of every key's value, weighted by how much %2 attends to that key.").arg(dim, quoted(tokenAt(t, i)));
     if (e->largestTerm != 0)
@@ -360,7 +360,7 @@ void CellInspector::showHeadOutput(const Trace& t, int head, int i, int c)
                           explanationNumber(e->largestTerm));
     if (e->zeroWeights > 0)
         lines << tr("%1 keys have weight 0 (masked or vanishing) and contribute nothing.").arg(e->zeroWeights);
-    present(tr("query %1 (row %2) \u00B7 dimension %3 (column %4)").arg(quoted(tokenAt(t, i))).arg(i).arg(dim).arg(c), lines, false);
+    present(tr("query %1 (row %2) \u00B7 dimension %3 (column %4)").arg(quoted(tokenAt(t, i))).arg(i + 1).arg(dim).arg(c + 1), lines, false);
 }
 
 // --- q, k, v -------------------------------------------------------------------------------
@@ -381,12 +381,12 @@ void CellInspector::showProjection(const Trace& t, const QString& id, int head, 
     const int shown = static_cast<int>(e->listed.size());
 
     // Every term X_i[d]·W[r, d]: the largest (by size) listed, the rest summed.
-    m_table->start({tr("dim d"), tr("X[%1, d]").arg(i), tr("%1[%2, d]").arg(wName).arg(r), tr("X\u00B7W")});
+    m_table->start({tr("dim d"), tr("X[%1, d]").arg(i + 1), tr("%1[%2, d]").arg(wName).arg(r + 1), tr("X\u00B7W")});
     for (const ProjectionExplanation::Term& term : e->listed)
         m_table->addTermRow(label(e->inputDims, term.dim), {term.x, term.w, term.product});
     if (width > shown)
         m_table->addLedgerRow(tr("\u2026 %1 smaller terms, summed").arg(width - shown), e->omitted);
-    m_table->addLedgerRow(tr("+ bias b_%1[%2]").arg(letter).arg(r), e->bias);
+    m_table->addLedgerRow(tr("+ bias b_%1[%2]").arg(letter).arg(r + 1), e->bias);
     m_table->addLedgerRow(tr("\u03A3 + b  (recomputed here)"), e->sum);
     m_table->addLedgerRow(tr("%1%2 from the trace").arg(letter, at(i, c)), e->output, true);
     m_table->finish();
@@ -399,24 +399,24 @@ void CellInspector::showProjection(const Trace& t, const QString& id, int head, 
     lines << tr("Head %1 \u00B7 %2").arg(head + 1).arg(stepName(id));
     lines << tr("%1%2 = \u03A3_d X[%3, d]\u00B7%4[%5, d] + b_%6[%5] = %7  (recomputed here: %8)")
                  .arg(letter, at(i, c))
-                 .arg(i)
+                 .arg(i + 1)
                  .arg(wName)
-                 .arg(r)
+                 .arg(r + 1)
                  .arg(letter, explanationNumber(e->output), explanationNumber(e->sum));
-    lines << tr("Row %1 of %2 is row h·d_k + c = %3\u00B7%4 + %5 (row %6 of in_proj_weight).")
-                 .arg(r)
+    lines << tr("Row %1 of %2 is row (h \u2212 1)\u00B7d_k + c = (%3 \u2212 1)\u00B7%4 + %5 (row %6 of PyTorch's in_proj_weight).")
+                 .arg(r + 1)
                  .arg(wName)
-                 .arg(head)
+                 .arg(head + 1)
                  .arg(t.config.dK())
-                 .arg(c)
-                 .arg(e->inProjRow);
+                 .arg(c + 1)
+                 .arg(e->inProjRow + 1);
     if (width > shown)
         lines << tr("The %1 largest of %2 terms are listed; the others add up to %3.").arg(shown).arg(width).arg(explanationNumber(e->omitted));
     present(tr("%1 of %2 (row %3) \u00B7 %4 (column %5)")
                 .arg(role, quoted(e->block == 0 ? tokenAt(t, i) : keyTokenAt(t, i)))
-                .arg(i)
+                .arg(i + 1)
                 .arg(label(e->outputDims, c))
-                .arg(c),
+                .arg(c + 1),
             lines, false);
 }
 
@@ -429,9 +429,9 @@ void CellInspector::showValue(const Trace& t, const QString& id, int head, int i
     m_table->hide();
     m_table->start({});
     if (id == u"tokens") {
-        m_heading->setText(tr("token %1 (position %2)").arg(quoted(tokenAt(t, i))).arg(i));
+        m_heading->setText(tr("token %1 (position %2)").arg(quoted(tokenAt(t, i))).arg(i + 1));
         m_heading->show();
-        m_summary->setText(tr("Token %1 of %2.").arg(i).arg(t.tokens.size()));
+        m_summary->setText(tr("Token %1 of %2.").arg(i + 1).arg(t.tokens.size()));
         return;
     }
     const std::string sid = id.toStdString();
@@ -443,7 +443,7 @@ void CellInspector::showValue(const Trace& t, const QString& id, int head, int i
     const LabeledMatrix& m = stage->main();
     const double value = m.values(i, c);
     m_values = {{QStringLiteral("trace"), value}};
-    m_heading->setText(tr("token %1 (row %2) \u00B7 %3 (column %4)").arg(quoted(tokenAt(t, i))).arg(i).arg(label(m.colLabels, c)).arg(c));
+    m_heading->setText(tr("token %1 (row %2) \u00B7 %3 (column %4)").arg(quoted(tokenAt(t, i))).arg(i + 1).arg(label(m.colLabels, c)).arg(c + 1));
     m_heading->show();
     QString line = tr("%1%2 = %3: row %4, column %5 of %6")
                        .arg(QString::fromStdString(m.name), at(i, c), explanationNumber(value))
@@ -461,7 +461,7 @@ void CellInspector::showValue(const Trace& t, const QString& id, int head, int i
         }
     } else if (id == u"concat" && t.config.dK() > 0) {
         line += QLatin1Char('\n')
-            + tr("Column %1 is column %2 of head %3's output Z.").arg(c).arg(c % t.config.dK()).arg(c / t.config.dK() + 1);
+            + tr("Column %1 is column %2 of head %3's output Z.").arg(c + 1).arg(c % t.config.dK() + 1).arg(c / t.config.dK() + 1);
     }
     m_summary->setText(line);
 }

@@ -331,14 +331,14 @@ QString HeatmapView::cellDescription(const QPointF& pos) const
     if (r < 0)
         return {};
     const auto label = [](const Labels& l, int i) {
-        return l && i < static_cast<int>(l->size()) ? QString::fromStdString((*l)[static_cast<std::size_t>(i)]) : QString::number(i);
+        return l && i < static_cast<int>(l->size()) ? QString::fromStdString((*l)[static_cast<std::size_t>(i)]) : QString::number(i + 1);
     };
     const float x = v(r, c);
     const QString value = std::isfinite(x) ? QString::number(static_cast<double>(x), 'g', 7) : formatValue(x);
     return QStringLiteral("%1[%2, %3]  %4 \u2192 %5 = %6")
         .arg(QString::fromStdString(m_matrix.name))
-        .arg(r)
-        .arg(c)
+        .arg(r + 1) // rows and columns counted from 1, as people count
+        .arg(c + 1)
         .arg(label(m_matrix.rowLabels, r), label(m_matrix.colLabels, c), value);
 }
 

@@ -232,7 +232,7 @@ void PositionalEncodingView::followDimensions(int oldDModel)
     // A box still holding its default follows a new d_model; a typed one is re-checked.
     QStringList parts;
     for (int d : defaultDimensions())
-        parts << QString::number(d);
+        parts << QString::number(d + 1); // counted from 1, as the table's columns
     const QString defaults = parts.join(QStringLiteral(", "));
     if (m_dimsEdit->text() == m_defaultDimsText || oldDModel == 0) {
         m_defaultDimsText = defaults;
@@ -323,16 +323,17 @@ QString PositionalEncodingView::legendName(int dim) const
 {
     const auto kind = session()->trace()->config.positional;
     if (kind == PositionalEncoding::Learned)
-        return tr("dim %1 (learned)").arg(dim);
+        return tr("dim %1 (learned)").arg(dim + 1);
     if (kind == PositionalEncoding::None)
-        return tr("dim %1 (P = 0)").arg(dim);
+        return tr("dim %1 (P = 0)").arg(dim + 1);
     // PE(pos, 2i) = sin(pos / 10000^(2i/d)): the wave repeats every 2π·10000^(2i/d) positions.
+    // Column `dim` (from 0) is shown as dim + 1, with the formula's own i.
     const int i = dim / 2;
     const bool isSin = dim % 2 == 0;
     const double period = 2 * std::numbers::pi * std::pow(10000.0, 2.0 * i / m_dModel);
     const QString periodText = period < 100 ? QString::number(period, 'f', 1) : QString::number(period, 'f', 0);
     return tr("dim %1 (%2, i=%3), period %4")
-        .arg(dim)
+        .arg(dim + 1)
         .arg(isSin ? QStringLiteral("sin") : QStringLiteral("cos"))
         .arg(i)
         .arg(periodText);
@@ -351,20 +352,18 @@ void PositionalEncodingView::parseDimensions()
     };
     const QStringList parts = m_dimsEdit->text().split(QRegularExpression(QStringLiteral("[,;\\s]+")), Qt::SkipEmptyParts);
     if (parts.isEmpty())
-        return fail(tr("Type at least one dimension number (0 to %1).").arg(m_dModel - 1));
+        return fail(tr("Type at least one dimension number (1 to %1).").arg(m_dModel));
     std::vector<int> dims;
     for (const QString& part : parts) {
         bool ok = false;
         const int d = part.toInt(&ok);
         if (!ok)
-            return fail(tr("“%1” is not a dimension: type numbers from 0 to %2 separated by commas.").arg(part).arg(m_dModel - 1));
-        if (d < 0 || d >= m_dModel)
-            return fail(tr("There is no dimension %1: d_model is %2, so dimensions run from 0 to %3.")
-                            .arg(d)
-                            .arg(m_dModel)
-                            .arg(m_dModel - 1));
-        if (std::find(dims.begin(), dims.end(), d) == dims.end())
-            dims.push_back(d);
+            return fail(tr("“%1” is not a dimension: type numbers from 1 to %2 separated by commas.").arg(part).arg(m_dModel));
+        if (d < 1 || d > m_dModel)
+            return fail(tr("There is no dimension %1: d_model is %2, so dimensions run from 1 to %2.").arg(d).arg(m_dModel));
+        // Typed from 1 (the columns' labels d1, d2, …), kept from 0.
+        if (std::find(dims.begin(), dims.end(), d - 1) == dims.end())
+            dims.push_back(d - 1);
     }
     m_message->setStyleSheet(QString());
     if (static_cast<int>(dims.size()) > kMaxCurves) {
@@ -437,7 +436,7 @@ void PositionalEncodingView::retranslate()
         m_kind->setItemText(i, kinds[i]);
     m_kind->setToolTip(tr("How positions are added to the token embeddings: X = E·√d_model + P"));
     m_dimsLabel->setText(tr("Curves for dimensions:"));
-    m_dimsEdit->setToolTip(tr("Dimension numbers separated by commas, e.g. 0, 1, 8, 16 (at most %1)").arg(kMaxCurves));
+    m_dimsEdit->setToolTip(tr("Dimension numbers separated by commas, e.g. 1, 2, 9, 17 (at most %1)").arg(kMaxCurves));
     m_curvesTitle->setText(tr("Columns of P across positions"));
     m_curves->xAxis->setLabel(tr("position"));
     m_curves->yAxis->setLabel(tr("PE value"));

@@ -63,7 +63,7 @@ void TokensView::refresh()
         const QString token = QString::fromStdString(t);
         auto* tokenItem = new QTableWidgetItem(token);
         tokenItem->setFont(big);
-        m_table->setItem(i, 0, new QTableWidgetItem(QString::number(i)));
+        m_table->setItem(i, 0, new QTableWidgetItem(QString::number(i + 1))); // counted from 1
         m_table->setItem(i, 1, tokenItem);
         m_table->setItem(i, 2, new QTableWidgetItem(kindOf(token)));
         m_table->setItem(i, 3, new QTableWidgetItem(QString::number(t.size())));

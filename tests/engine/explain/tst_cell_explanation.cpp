@@ -142,7 +142,7 @@ private slots:
         QVERIFY(!e->hidden);
         QCOMPARE(e->masked, e->scaled);
         QCOMPARE(e->weight, double(stage(t, "weights", head)(i, j)));
-        QVERIFY(e->dims && e->dims->at(0) == "d0");
+        QVERIFY(e->dims && e->dims->at(0) == "d1");
     }
 
     void hiddenKeyIsMinusInfinity()

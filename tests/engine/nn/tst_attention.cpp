@@ -255,10 +255,10 @@ private slots:
         const Stage* concat = t.find("concat");
         QVERIFY(concat);
         QCOMPARE(concat->main().colLabels->size(), std::size_t(8));
-        QCOMPARE(concat->main().colLabels->at(7), std::string("h1\xC2\xB7" "d3"));
+        QCOMPARE(concat->main().colLabels->at(7), std::string("h2\xC2\xB7" "d4"));
         QCOMPARE(*t.find("weights", 0)->main().rowLabels, t.tokens);
         QCOMPARE(*t.find("weights", 0)->main().colLabels, t.tokens);
-        QCOMPARE(t.find("q", 1)->main().colLabels->front(), std::string("d0"));
+        QCOMPARE(t.find("q", 1)->main().colLabels->front(), std::string("d1"));
         QCOMPARE(t.find("embedding")->matrices.size(), std::size_t(2));
     }
 

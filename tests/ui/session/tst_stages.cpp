@@ -28,6 +28,17 @@ private slots:
         QVERIFY(!stepFormula(QStringLiteral("input"), true, true, PositionalEncoding::Sinusoidal).contains(QStringLiteral("(P = 0)")));
     }
 
+    // Issue 11 §1: W_O was written "× W_Oᵀ + b_O" in the heads view and "O = C·W_O + b_O" in the
+    // output stage's banner. One notation: the engine's, PyTorch's x·Wᵀ + b.
+    void theOutputProjectionIsWrittenOneWay()
+    {
+        Session s;
+        const Stage* output = s.trace()->find("output");
+        QVERIFY(output);
+        QCOMPARE(stepFormula(QStringLiteral("output"), true, true, PositionalEncoding::Sinusoidal), QString::fromStdString(output->formula));
+        QVERIFY(QString::fromStdString(output->formula).contains(QStringLiteral("W_O\u1D40")));
+    }
+
     void stepsAreHeadedByTheirSublayer()
     {
         // A decoder layer's FFN steps carry the layer's block (decoder_self): the heading named

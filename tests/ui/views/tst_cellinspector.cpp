@@ -133,7 +133,7 @@ private slots:
         for (int d = 0; d < dK; ++d) {
             const double q = x(row, head * dK + d);
             const double k = x(col, head * dK + d);
-            QCOMPARE(w.table()->item(d, 0)->text(), QStringLiteral("d%1").arg(d));
+            QCOMPARE(w.table()->item(d, 0)->text(), QStringLiteral("d%1").arg(d + 1)); // counted from 1
             QVERIFY2(close(w.tableNumber(d, 1), q), qPrintable(diff("q_i[d]", d, w.tableNumber(d, 1), q)));
             QVERIFY2(close(w.tableNumber(d, 2), k), qPrintable(diff("k_j[d]", d, w.tableNumber(d, 2), k)));
             QVERIFY2(close(w.tableNumber(d, 3), q * k), qPrintable(diff("product", d, w.tableNumber(d, 3), q * k)));
@@ -162,9 +162,9 @@ private slots:
         const std::vector<std::string>& tok = s.trace()->tokens;
         QCOMPARE(w.headingText(), QStringLiteral("query \u201C%1\u201D (row %2) \u00B7 key \u201C%3\u201D (column %4)")
                                       .arg(QString::fromStdString(tok[row]))
-                                      .arg(row)
+                                      .arg(row + 1) // rows and columns counted from 1 on screen
                                       .arg(QString::fromStdString(tok[col]))
-                                      .arg(col));
+                                      .arg(col + 1));
         QVERIFY(w.summaryText().contains(QStringLiteral("Head %1").arg(head + 1))); // heads 1-based on screen
     }
 
@@ -357,7 +357,7 @@ private slots:
         QCOMPARE(w.mode(), CellInspector::Mode::Projection);
         // Identity W_K: the one nonzero term is X[i, h·d_k + c]·1, listed first.
         const double xv = inputX(s)(i, 1 * 8 + c);
-        QCOMPARE(w.table()->item(0, 0)->text(), QStringLiteral("d11"));
+        QCOMPARE(w.table()->item(0, 0)->text(), QStringLiteral("d12")); // column 11 counted from 0
         QVERIFY(close(w.tableNumber(0, 1), xv));
         QCOMPARE(w.tableNumber(0, 2), 1.0);
         QVERIFY(close(w.tableNumber(0, 3), xv));
@@ -429,7 +429,7 @@ private slots:
 
         s.setStepId(QStringLiteral("input"));
         QCOMPARE(w.mode(), CellInspector::Mode::Value);
-        QVERIFY(w.summaryText().startsWith(QStringLiteral("X[2, 1] = ")));
+        QVERIFY(w.summaryText().startsWith(QStringLiteral("X[3, 2] = "))); // cell (2, 1) counted from 1
         QVERIFY(close(w.shownValue("trace"), inputX(s)(2, 1)));
         QVERIFY(w.table()->isHidden());
 
@@ -445,7 +445,7 @@ private slots:
         s.setStepId(QStringLiteral("masked_scores"));
         CellInspector w(&s);
         s.selectCell(0, 3);
-        QCOMPARE(w.headingText(), QStringLiteral("query \u201C狗\u201D (row 0) \u00B7 key \u201C人\u201D (column 3)"));
+        QCOMPARE(w.headingText(), QStringLiteral("query \u201C狗\u201D (row 1) \u00B7 key \u201C人\u201D (column 4)"));
         s.setStepId(QStringLiteral("weights"));
         auto ticker = w.barsPlot()->xAxis->ticker().dynamicCast<QCPAxisTickerText>();
         QVERIFY(ticker);
@@ -467,14 +467,14 @@ private slots:
         s.setStep(s.stepIndex(QStringLiteral("scores"), 1, Block::Cross));
         CellInspector w(&s);
         s.selectCell(1, 2);
-        QCOMPARE(w.headingText(), QStringLiteral("query \u201Cc\u201D (row 1) \u00B7 key \u201Cc\u201D (column 2)"));
+        QCOMPARE(w.headingText(), QStringLiteral("query \u201Cc\u201D (row 2) \u00B7 key \u201Cc\u201D (column 3)"));
         s.selectCell(3, 0);
-        QCOMPARE(w.headingText(), QStringLiteral("query \u201Ca\u201D (row 3) \u00B7 key \u201Ca\u201D (column 0)"));
+        QCOMPARE(w.headingText(), QStringLiteral("query \u201Ca\u201D (row 4) \u00B7 key \u201Ca\u201D (column 1)"));
         // K = Mem·W_Kᵀ + b_K: the recomputed value is the trace's.
         s.setStep(s.stepIndex(QStringLiteral("k"), 1, Block::Cross));
         s.selectCell(2, 5);
         QCOMPARE(w.mode(), CellInspector::Mode::Projection);
-        QVERIFY(w.headingText().contains(QStringLiteral("\u201Cc\u201D (row 2)")));
+        QVERIFY(w.headingText().contains(QStringLiteral("\u201Cc\u201D (row 3)")));
         QVERIFY(close(w.shownValue("recomputed"), w.shownValue("trace")));
         const Stage* k = s.fullTrace()->find("k", 0, 1, Block::Cross);
         QVERIFY(close(w.shownValue("trace"), k->main().values(2, 5)));

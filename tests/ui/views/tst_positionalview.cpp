@@ -194,8 +194,9 @@ private slots:
         QCustomPlot* p = v.curvesPlot();
         QVERIFY(p->graphCount() >= 3);
         QCOMPARE(p->graphCount(), static_cast<int>(v.dimensions().size()));
-        QVERIFY(p->graph(0)->name().startsWith(QStringLiteral("dim 0 (sin, i=0)")));
-        QVERIFY(p->graph(1)->name().startsWith(QStringLiteral("dim 1 (cos, i=0)")));
+        // Columns counted from 1 (as their labels d1, d2, …), with the formula's own i.
+        QVERIFY(p->graph(0)->name().startsWith(QStringLiteral("dim 1 (sin, i=0)")));
+        QVERIFY(p->graph(1)->name().startsWith(QStringLiteral("dim 2 (cos, i=0)")));
         QVERIFY(p->legend->visible());
         QCOMPARE(p->legend->itemCount(), p->graphCount());
         const Eigen::MatrixXf& m = v.matrixView()->matrix().values;
@@ -215,11 +216,11 @@ private slots:
     {
         Session s;
         PositionalEncodingView v(&s);
-        typeDimensions(v, QStringLiteral("6, 7"));
+        typeDimensions(v, QStringLiteral("7, 8")); // typed from 1: columns 6 and 7 from 0
         QCOMPARE(v.dimensions(), (std::vector<int>{6, 7}));
         QCOMPARE(v.curvesPlot()->graphCount(), 2);
-        QVERIFY(v.curvesPlot()->graph(0)->name().startsWith(QStringLiteral("dim 6 (sin, i=3)")));
-        QVERIFY(v.curvesPlot()->graph(1)->name().startsWith(QStringLiteral("dim 7 (cos, i=3)")));
+        QVERIFY(v.curvesPlot()->graph(0)->name().startsWith(QStringLiteral("dim 7 (sin, i=3)")));
+        QVERIFY(v.curvesPlot()->graph(1)->name().startsWith(QStringLiteral("dim 8 (cos, i=3)")));
         QVERIFY(v.messageLabel()->text().isEmpty());
         // A new sentence keeps what the user typed.
         s.setSentence(QStringLiteral("a b c"));
@@ -231,7 +232,8 @@ private slots:
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("says");
         QTest::newRow("letters") << QStringLiteral("abc") << QStringLiteral("not a dimension");
-        QTest::newRow("too large") << QStringLiteral("0, 99") << QStringLiteral("no dimension 99");
+        QTest::newRow("too large") << QStringLiteral("1, 99") << QStringLiteral("no dimension 99");
+        QTest::newRow("zero") << QStringLiteral("0") << QStringLiteral("no dimension 0"); // counted from 1
         QTest::newRow("negative") << QStringLiteral("-1") << QStringLiteral("no dimension -1");
         QTest::newRow("empty") << QString() << QStringLiteral("at least one");
         QTest::newRow("mixed") << QStringLiteral("1,,x") << QStringLiteral("not a dimension");
@@ -244,7 +246,7 @@ private slots:
         QFETCH(QString, says);
         Session s;
         PositionalEncodingView v(&s);
-        pasteDimensions(v, QStringLiteral("2, 3"));
+        pasteDimensions(v, QStringLiteral("3, 4"));
         QCOMPARE(v.curvesPlot()->graphCount(), 2);
         pasteDimensions(v, text);
         QVERIFY2(v.messageLabel()->text().contains(says), qPrintable(v.messageLabel()->text()));
@@ -253,7 +255,7 @@ private slots:
         QCOMPARE(v.dimensions(), (std::vector<int>{2, 3}));
         QCOMPARE(v.curvesPlot()->graphCount(), 2);
         // Correcting the input clears the message.
-        pasteDimensions(v, QStringLiteral("4"));
+        pasteDimensions(v, QStringLiteral("5"));
         QVERIFY(v.messageLabel()->text().isEmpty());
         QVERIFY(v.messageLabel()->isHidden());
         QCOMPARE(v.dimensions(), std::vector<int>{4});
