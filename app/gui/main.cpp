@@ -75,10 +75,12 @@ int main(int argc, char** argv)
     attnlab::closeOnQuitSignals(window);
     // A sentence on the command line starts fresh; otherwise the work a crash left is offered,
     // or the last session comes back.
-    if (!parser.positionalArguments().isEmpty())
+    if (!parser.positionalArguments().isEmpty()) {
         session.setSentence(parser.positionalArguments().join(QLatin1Char(' ')));
-    else
-        window->restoreLastSession();
+        window->startAtFirstStage();
+    } else if (!window->restoreLastSession()) {
+        window->startAtFirstStage();
+    }
     if (parser.isSet(lesson))
         window->lessonPlayer()->openLessonFile(lessonFile(parser.value(lesson))); // a broken file is reported in the lesson panel
     if (parser.isSet(presenter))

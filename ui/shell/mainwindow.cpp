@@ -523,6 +523,17 @@ bool MainWindow::restoreLastSession()
     return m_files->restoreLastSession();
 }
 
+void MainWindow::startAtFirstStage()
+{
+    m_session->setStep(0);
+    statusBar()->showMessage(tr("Press \u2192 (or Space, or click Next \u25B6) to go through the stages one by one."));
+    auto* once = new QObject(this);
+    connect(m_session, &Session::stepChanged, once, [this, once] {
+        statusBar()->clearMessage();
+        once->deleteLater();
+    });
+}
+
 void MainWindow::setAutosave(Autosave* autosave)
 {
     m_files->setAutosave(autosave);

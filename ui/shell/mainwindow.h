@@ -120,6 +120,9 @@ public:
     /// Offers the work a crashed run left (when an autosave is set), else reopens the session
     /// saved when the app last closed; a broken one is reported and ignored.
     bool restoreLastSession();
+    /// A fresh start (no session to restore): the first stage, and a one-line hint in the
+    /// status bar on how to step on, until the first step is taken.
+    void startAtFirstStage();
     /// The autosave of this window's session (it outlives the window): it keeps the lesson's
     /// place too, and restoreLastSession offers what it finds after a crash.
     void setAutosave(Autosave* autosave);

@@ -20,6 +20,7 @@
 #include <QListWidget>
 #include <QSettings>
 #include <QSpinBox>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QImage>
 #include <QDir>
@@ -369,6 +370,21 @@ private slots:
         QCOMPARE(files.size(), static_cast<int>(s.fullTrace()->stages.size()));
         QCOMPARE(files.filter(QStringLiteral("weights_cross_layer1_head2")).size(), 1);
         QCOMPARE(files.filter(QStringLiteral("ffn_hidden_decoder_self_layer1")).size(), 1);
+    }
+
+    // Issue 11 §3: the first start opened on stage 12 of 15 with no hint.
+    void aFreshStartBeginsAtTheFirstStageWithAHint()
+    {
+        Session s;
+        MainWindow w(&s);
+        w.show();
+        w.startAtFirstStage();
+        QCOMPARE(s.step(), 0);
+        QCOMPARE(s.stepId(), QStringLiteral("tokens"));
+        QVERIFY2(w.statusBar()->currentMessage().contains(QStringLiteral("\u2192")), qPrintable(w.statusBar()->currentMessage()));
+        QTest::keyClick(w.windowHandle(), Qt::Key_Right);
+        QCOMPARE(s.step(), 1);
+        QVERIFY(w.statusBar()->currentMessage().isEmpty()); // said once, gone after the first step
     }
 
     void presenterMode()
