@@ -2132,8 +2132,8 @@ scores from %2 to %3, largest weight %4</source>
         <translation>输出 ·W_O</translation>
     </message>
     <message>
-        <source>sentence → tokens t₀ … tₙ₋₁</source>
-        <translation>句子 → 词元 t₀ … tₙ₋₁</translation>
+        <source>sentence → tokens t₁ … tₙ</source>
+        <translation>句子 → 词元 t₁ … tₙ</translation>
     </message>
     <message>
         <source>E = Embed(tokens)</source>
@@ -2523,6 +2523,34 @@ scores from %2 to %3, largest weight %4</source>
         <translation>
             <numerusform>%n 个词元。每个词元都对应后面每个矩阵中的一行。</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>1 UTF-8 byte</source>
+        <translation>1 个 UTF-8 字节</translation>
+    </message>
+    <message>
+        <source>%1 UTF-8 bytes</source>
+        <translation>%1 个 UTF-8 字节</translation>
+    </message>
+    <message>
+        <source>not in the vocabulary</source>
+        <translation>不在词表中</translation>
+    </message>
+    <message>
+        <source>id %1</source>
+        <translation>编号 %1</translation>
+    </message>
+    <message>
+        <source>Token %1 of %2: “%3”</source>
+        <translation>第 %1 个词元（共 %2 个）：“%3”</translation>
+    </message>
+    <message>
+        <source>1 token. It becomes one row of every matrix that follows.</source>
+        <translation>1 个词元。它对应后面每个矩阵中的一行。</translation>
+    </message>
+    <message>
+        <source>%1 tokens. Each becomes one row of every matrix that follows.</source>
+        <translation>%1 个词元。每个词元都对应后面每个矩阵中的一行。</translation>
     </message>
 </context>
 <context>

@@ -232,7 +232,7 @@ QString stepFormula(const QString& id, bool scaled, bool embedScaled, Positional
     if (const QString f = layerStepFormula(id); !f.isEmpty())
         return f;
     if (id == u"tokens")
-        return Stages::tr("sentence \u2192 tokens t\u2080 \u2026 t\u2099\u208B\u2081");
+        return Stages::tr("sentence \u2192 tokens t\u2081 \u2026 t\u2099");
     if (id == u"embedding")
         return embedScaled ? Stages::tr("E = Embed(tokens),  scaled by √d_model") : Stages::tr("E = Embed(tokens)");
     if (id == u"positional_encoding") {
