@@ -1,4 +1,5 @@
 #include "lessons/lessonplayer.h"
+#include "widgets/markdowntext.h"
 
 #include "lessons/deck.h"
 #include "lessons/stepnotes.h"
@@ -311,9 +312,17 @@ void LessonPlayer::showStep()
         const QSignalBlocker block(m_steps);
         m_steps->setCurrentRow(m_step);
     }
-    m_text->setMarkdown(QStringLiteral("## ") + QString::fromStdString(s.title) + QStringLiteral("\n\n") + QString::fromStdString(s.explanation));
+    setMarkdownText(m_text, stepMarkdown());
     updateNotes();
     emit stateChanged();
+}
+
+QString LessonPlayer::stepMarkdown() const
+{
+    if (!m_lesson || m_step < 0)
+        return {};
+    const LessonStep& s = m_lesson->steps[static_cast<std::size_t>(m_step)];
+    return QStringLiteral("## ") + QString::fromStdString(s.title) + QStringLiteral("\n\n") + QString::fromStdString(s.explanation);
 }
 
 QString LessonPlayer::notes() const

@@ -62,6 +62,8 @@ public:
     /// lesson list and Stop hide); false shows everything again.
     void setPresenting(bool on);
 
+    /// The step's title and explanation as Markdown (empty without a lesson).
+    QString stepMarkdown() const;
     /// What the player could not show at this step ("row 5 (the sentence has 3 tokens)"); empty when all fits.
     QString notes() const;
     /// The message of the last lesson that could not be read; empty otherwise.

@@ -121,7 +121,10 @@ void MainWindow::buildCentralWidget()
     layout->addWidget(m_banner);
     layout->addWidget(m_errors);
     layout->addWidget(m_views, 1);
+    layout->addWidget(m_presenter->caption());
     setCentralWidget(central);
+    // What a projection does not need: the view, its caption and the counter are the slide.
+    m_presenter->setClutter({m_sentenceLabel, m_sentence, m_compare->toggleButton(), m_views->tabBar(), statusBar()});
 }
 
 void MainWindow::buildDocks()
@@ -154,7 +157,6 @@ void MainWindow::buildDocks()
     inspectorScroll->setFrameShape(QFrame::NoFrame);
     m_inspectorDock->setWidget(inspectorScroll);
     placeRightDocks();
-    m_presenter->setSideDocks({m_settingsDock, m_inspectorDock});
 }
 
 void MainWindow::placeRightDocks()

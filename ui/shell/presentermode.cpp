@@ -3,6 +3,7 @@
 #include "lessons/lessonplayer.h"
 #include "session/session.h"
 #include "shell/screenfit.h"
+#include "widgets/markdowntext.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -16,6 +17,7 @@
 #include <QMenu>
 #include <QPalette>
 #include <QScreen>
+#include <QTextBrowser>
 
 #include <algorithm>
 
@@ -44,10 +46,17 @@ PresenterMode::PresenterMode(Session* session, LessonPlayer* lessons, QMainWindo
     , m_lessons(lessons)
     , m_window(window)
     , m_counter(new QLabel(window))
+    , m_caption(new QTextBrowser(window))
     , m_black(new QWidget(window))
     , m_normalFont(QApplication::font())
 {
     m_counter->setVisible(false);
+    m_caption->setObjectName(QStringLiteral("PresenterCaption"));
+    m_caption->setVisible(false);
+    m_caption->setFrameShape(QFrame::NoFrame);
+    m_caption->setFocusPolicy(Qt::NoFocus); // the keys stay with the stepping
+    m_caption->setAutoFillBackground(true);
+    m_caption->setBackgroundRole(QPalette::AlternateBase);
     // The black screen covers the whole window, menus and docks included, and hides the pointer.
     m_black->setObjectName(QStringLiteral("BlackScreen"));
     m_black->setAutoFillBackground(true);
@@ -125,27 +134,58 @@ void PresenterMode::enter()
     else
         stepAside();
     m_lessons->setPresenting(true);
+    declutter(true);
     settleLayout();
     if (target) {
         m_window->setScreen(target);
         m_window->setGeometry(target->geometry()); // also without a window manager (projector PCs, Xvfb)
     }
     m_window->showFullScreen();
-    if (!m_controlsApart && target) {
-        // The view gets most of the width; the lesson's column a third.
-        for (QDockWidget* dock : openDocks()) {
-            if (dock->isVisible()) // the one in front of its tab group
-                m_window->resizeDocks({dock}, {target->geometry().width() / 3}, Qt::Horizontal);
+    updateCaption();
+}
+
+void PresenterMode::declutter(bool on)
+{
+    // The menu bar keeps its place in the window (its shortcuts work while it is shown) but
+    // takes no room.
+    if (QWidget* menu = m_window->menuWidget())
+        menu->setMaximumHeight(on ? 0 : QWIDGETSIZE_MAX);
+    if (on) {
+        m_clutterHidden.clear();
+        for (QWidget* w : std::as_const(m_clutter)) {
+            if (w->isVisibleTo(m_window)) {
+                m_clutterHidden << w;
+                w->hide();
+            }
         }
+    } else {
+        for (QWidget* w : std::as_const(m_clutterHidden))
+            w->show();
+        m_clutterHidden.clear();
     }
+}
+
+void PresenterMode::updateCaption()
+{
+    const bool shown = m_on && m_lessons->isActive();
+    if (shown) {
+        setMarkdownText(m_caption, m_lessons->stepMarkdown());
+        // At most a third of the screen: the view keeps the rest.
+        const QScreen* s = m_window->screen();
+        m_caption->setMaximumHeight(s ? s->geometry().height() / 3 : 360);
+        m_caption->document()->setTextWidth(m_caption->viewport()->width());
+        const int wanted = static_cast<int>(m_caption->document()->size().height()) + 8;
+        m_caption->setMinimumHeight(std::min(wanted, m_caption->maximumHeight()));
+    }
+    m_caption->setVisible(shown);
 }
 
 void PresenterMode::stepAside()
 {
-    // One screen: the projector shows the lesson and the view; settings and inspector step aside.
+    // One screen: the projector shows the view, the caption and the counter; every panel steps
+    // aside (the lesson's text is in the caption, the keys step).
     for (QDockWidget* dock : m_window->findChildren<QDockWidget*>()) {
-        const bool aside = m_sideDocks.isEmpty() ? m_window->dockWidgetArea(dock) == Qt::RightDockWidgetArea : m_sideDocks.contains(dock);
-        if (aside && dock->toggleViewAction()->isChecked())
+        if (dock->toggleViewAction()->isChecked())
             dock->hide();
     }
 }
@@ -189,6 +229,8 @@ void PresenterMode::leave()
     m_window->setFont(m_normalFont);
     m_window->setPalette(QApplication::palette());
     m_counter->setVisible(false);
+    m_caption->setVisible(false);
+    declutter(false);
     if (m_controlsApart) {
         for (QDockWidget* dock : m_window->findChildren<QDockWidget*>())
             dock->setFont(QFont()); // the window's type again
@@ -246,6 +288,7 @@ bool PresenterMode::eventFilter(QObject* watched, QEvent* event)
 
 void PresenterMode::updateCounter()
 {
+    updateCaption();
     // The lesson's step while a lesson plays, else the stage: big enough for the back row.
     if (m_lessons->isActive())
         m_counter->setText(tr("Step %1 / %2").arg(m_lessons->stepIndex() + 1).arg(m_lessons->lesson()->steps.size()));

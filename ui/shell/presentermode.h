@@ -2,10 +2,12 @@
 // Presenter mode (F11) for a classroom projector: large type, a high-contrast palette, a big
 // step counter ("Step 3 / 9"), the window over the whole screen (also where no window manager
 // makes it full screen), and a black screen on demand (B), as in presentation software.
-// The lesson panel keeps only its steps, explanation and Previous/Next. On one screen the
-// right-hand docks (settings, inspector) step aside; with a second screen the
+// The projection is clean: the view, a large caption strip with the lesson step's text, and
+// the counter; menus, tabs, the sentence row and the status bar step aside (the keys and the
+// shortcuts still work). On one screen every dock steps aside too; with a second screen the
 // presentation goes to the chosen (or the other) screen and every dock stays on the first one,
-// as windows beside each other, so the controls stay with the teacher.
+// as windows beside each other, so the controls stay with the teacher. The lesson panel keeps
+// only its steps, explanation and Previous/Next.
 
 #include <QByteArray>
 #include <QFont>
@@ -19,6 +21,7 @@ class QDockWidget;
 class QLabel;
 class QMainWindow;
 class QScreen;
+class QTextBrowser;
 class QWidget;
 
 class QMenu;
@@ -34,12 +37,14 @@ public:
     /// Acts on `window`; the type size it returns to is the application's font now.
     PresenterMode(Session* session, LessonPlayer* lessons, QMainWindow* window);
 
-    /// The docks that step aside on one screen (settings, inspector); by default those in the
-    /// right-hand area.
-    void setSideDocks(const QList<QDockWidget*>& docks) { m_sideDocks = docks; }
-
     /// The step counter, hidden outside presenter mode; the window places it.
     QLabel* counter() const { return m_counter; }
+    /// The caption strip: the lesson step's text, large, under the view while a lesson plays in
+    /// presenter mode; hidden otherwise. The window places it.
+    QTextBrowser* caption() const { return m_caption; }
+    /// What the projection does not show (the sentence row, the view's tabs, the status bar):
+    /// hidden while presenting, shown again after.
+    void setClutter(const QList<QWidget*>& widgets) { m_clutter = widgets; }
     bool isOn() const { return m_on; }
     /// Enters or leaves presenter mode; the same state again does nothing.
     void setOn(bool on);
@@ -83,14 +88,20 @@ private:
     void settleLayout();
     /// Floats every open dock onto `screen`, side by side, in normal type.
     void moveDocksTo(const QScreen* screen);
+    /// The caption strip follows the lesson step (shown only while presenting a lesson).
+    void updateCaption();
+    /// Hides (or shows again) the menu bar and the clutter.
+    void declutter(bool on);
 
     Session* m_session;
     LessonPlayer* m_lessons;
     QMainWindow* m_window;
     QLabel* m_counter;
+    QTextBrowser* m_caption;
     QWidget* m_black;
+    QList<QWidget*> m_clutter;
+    QList<QWidget*> m_clutterHidden; ///< the clutter that was visible, shown again on leaving
     QFont m_normalFont;
-    QList<QDockWidget*> m_sideDocks;
     QByteArray m_dockState;            ///< the docks' layout before presenter mode, back on leaving
     QRect m_normalGeometry;            ///< the window's place before presenter mode
     QPointer<QScreen> m_controlScreen; ///< the screen the window was on when presenter mode began

@@ -234,6 +234,33 @@ void HeatmapView::labelAxes()
         m_plot->yAxis->setTicker(labelTicker(*m_matrix.rowLabels));
 }
 
+QFont HeatmapView::cellValueFont(const QFont& base, const QString& widest, const QSize& cell)
+{
+    QFont f = base;
+    f.setPointSizeF(std::max(6.0, base.pointSizeF() - 1));
+    if (widest.isEmpty() || cell.isEmpty())
+        return f;
+    // The largest size (up to 3 times the text's) whose widest number takes at most 80 % of the
+    // cell's width and whose line at most half its height.
+    const double smallest = f.pointSizeF();
+    double lo = smallest;
+    double hi = base.pointSizeF() * 3;
+    const auto fitsIn = [&](double size) {
+        QFont g = base;
+        g.setPointSizeF(size);
+        const QFontMetrics fm(g);
+        return fm.horizontalAdvance(widest) <= 0.8 * cell.width() && fm.height() <= 0.5 * cell.height();
+    };
+    if (!fitsIn(lo))
+        return f;
+    for (int i = 0; i < 12; ++i) {
+        const double mid = (lo + hi) / 2;
+        (fitsIn(mid) ? lo : hi) = mid;
+    }
+    f.setPointSizeF(lo);
+    return f;
+}
+
 void HeatmapView::drawCellValues()
 {
     // Values inside the cells, when the cells are large enough to hold them.
@@ -247,6 +274,14 @@ void HeatmapView::drawCellValues()
         area = QRect(0, 0, std::max(0, m_plot->width() - 170), std::max(0, m_plot->height() - 120));
     const bool fits = m_cellValues && rows > 0 && cols > 0 && rows * cols <= 400 && area.width() / cols >= 34
         && area.height() / rows >= 18;
+    // The numbers grow with the cells (a projector's 300-pixel cells get large numbers), never
+    // beyond them, and never smaller than the text around them.
+    QString widest;
+    for (int r = 0; r < rows && fits; ++r)
+        for (int c = 0; c < cols; ++c)
+            if (const QString t = formatValue(v(r, c)); t.size() > widest.size())
+                widest = t;
+    const QFont valueFont = cellValueFont(font(), widest, rows > 0 && cols > 0 ? QSize(area.width() / cols, area.height() / rows) : QSize());
     for (int r = 0; r < rows && (fits || !v.allFinite()); ++r) {
         for (int c = 0; c < cols; ++c) {
             const float x = v(r, c);
@@ -255,9 +290,7 @@ void HeatmapView::drawCellValues()
             auto* label = new QCPItemText(m_plot);
             label->position->setCoords(c, r);
             label->setText(formatValue(x));
-            QFont f = font();
-            f.setPointSizeF(std::max(6.0, f.pointSizeF() - 1));
-            label->setFont(f);
+            label->setFont(valueFont);
             // Dark text on light cells and light text on dark ones.
             const double t = m_scale == Scale::Probability ? x : 0.5 + 0.5 * std::abs(x) / std::max(1e-9, m_map->dataRange().upper);
             const bool darkCell = std::isfinite(x) && (m_scale == Scale::Probability ? t < 0.6 : t > 0.8);

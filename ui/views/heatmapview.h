@@ -6,6 +6,8 @@
 #include "lesson/lesson.h"
 #include "core/trace.h"
 
+#include <QFont>
+#include <QSize>
 #include <QString>
 #include <QWidget>
 
@@ -53,6 +55,10 @@ public:
     QString cellDescription(const QPointF& pos) const;
     /// The (row, column) of the cell under plot pixel `pos`, or (-1, -1).
     QPoint cellAt(const QPointF& pos) const;
+
+    /// The type of the numbers in cells of `cell` pixels whose widest number is `widest`: as
+    /// large as the cell allows (up to 3 times `base`), never smaller than `base` less a point.
+    static QFont cellValueFont(const QFont& base, const QString& widest, const QSize& cell);
 
 signals:
     /// The user clicked a cell.

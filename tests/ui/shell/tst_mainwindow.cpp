@@ -2,6 +2,7 @@
 // every stage with the keyboard, switch masks and watch the masked cells change, change the
 // settings, save and reopen a session, and survive a corrupt one.
 
+#include "lessons/lessonplayer.h"
 #include "views/cellinspector.h"
 #include "widgets/formulabanner.h"
 #include "views/heatmapview.h"
@@ -19,6 +20,11 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QSettings>
+#include <QDockWidget>
+#include <QMenuBar>
+#include <QTabBar>
+#include <QTabWidget>
+#include <QTextBrowser>
 #include <QSpinBox>
 #include <QStatusBar>
 #include <QTemporaryDir>
@@ -397,6 +403,23 @@ private slots:
         w.setPresenterMode(true);
         QVERIFY(w.isPresenterMode());
         QVERIFY(w.banner()->formulaLabel()->font().pointSizeF() > formula);
+        // A clean projection (issue 11 §3): no menus, tabs, sentence row, status bar or panels;
+        // the view, the counter, and the lesson's text in a large caption under the view.
+        QCOMPARE(w.menuBar()->height(), 0);
+        QVERIFY(!w.sentenceEdit()->isVisible());
+        QVERIFY(!w.statusBar()->isVisible());
+        QVERIFY(!w.tabs()->tabBar()->isVisible());
+        for (auto* dock : w.findChildren<QDockWidget*>())
+            QVERIFY2(!dock->isVisible(), qPrintable(dock->windowTitle()));
+        QVERIFY(w.visibleView()->isVisible());
+        auto* caption = w.findChild<QTextBrowser*>(QStringLiteral("PresenterCaption"));
+        QVERIFY(caption && !caption->isVisible()); // no lesson: the banner says it all
+        QVERIFY(w.lessonPlayer()->openLessonAt(QStringLiteral(":/lessons/en/03-scaled-dot-product.md"), 1));
+        QVERIFY(caption->isVisible());
+        QVERIFY(caption->toPlainText().contains(QString::fromStdString(w.lessonPlayer()->lesson()->steps[1].title)));
+        QVERIFY(caption->height() <= w.height() / 3 + 1);
+        w.lessonPlayer()->stop();
+        QVERIFY(!caption->isVisible());
         QVERIFY(w.font().pointSizeF() >= 16);
         QVERIFY(w.font().pointSizeF() > normal);
         QVERIFY(w.counterLabel()->isVisible());
@@ -404,6 +427,10 @@ private slots:
         w.setPresenterMode(false);
         QVERIFY(!w.counterLabel()->isVisible());
         QCOMPARE(w.font().pointSizeF(), normal);
+        QVERIFY(w.menuBar()->height() > 0);
+        QVERIFY(w.sentenceEdit()->isVisible());
+        QVERIFY(w.statusBar()->isVisible());
+        QVERIFY(w.tabs()->tabBar()->isVisible());
         // The banner's type is the window's again (issue 11 §2: it kept presenter size and wrapped).
         QCOMPARE(w.banner()->formulaLabel()->font().pointSizeF(), formula);
         s.nextStep();
