@@ -172,10 +172,12 @@ void PresenterMode::updateCaption()
         setMarkdownText(m_caption, m_lessons->stepMarkdown());
         // At most a third of the screen: the view keeps the rest.
         const QScreen* s = m_window->screen();
-        m_caption->setMaximumHeight(s ? s->geometry().height() / 3 : 360);
-        m_caption->document()->setTextWidth(m_caption->viewport()->width());
+        const int most = s ? s->geometry().height() / 3 : 360;
+        // Measured at the width it will have (the window's, less the layout's margins), also
+        // before the layout has given it that width.
+        m_caption->document()->setTextWidth(std::max(m_caption->viewport()->width(), m_window->width() - 40));
         const int wanted = static_cast<int>(m_caption->document()->size().height()) + 8;
-        m_caption->setMinimumHeight(std::min(wanted, m_caption->maximumHeight()));
+        m_caption->setFixedHeight(std::min(wanted, most)); // as tall as its text: the view keeps the rest
     }
     m_caption->setVisible(shown);
 }
