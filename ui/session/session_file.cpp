@@ -132,6 +132,7 @@ bool Session::loadSession(const QString& path, QString* error, const LessonOpene
         setStepId(step);
     setHead(f.head);
     selectCell(-1, -1);
+    emit sessionLoaded();
     return true;
 }
 

@@ -76,7 +76,8 @@ public:
     void openMaskDialog();
     void openModelDialog();
     void saveModelDialog();
-    /// Asks for the file, then for the resolution when it is a PNG.
+    /// Asks for the file (its name suggested from the stage, head and sentence), then for the
+    /// resolution when it is a PNG.
     void exportViewDialog();
     void exportCsvDialog();
     /// Asks for a folder and an image format.
@@ -116,6 +117,8 @@ private:
     /// Asks whether to restore the newest session a crashed run left; true when it was restored.
     bool offerOrphan();
     void rebuildRecentMenu();
+    /// The file name suggested for exporting what is on screen (export/exportname.h).
+    QString suggestedName(const QString& suffix) const;
 
     Session* m_session;
     ViewStack* m_views;

@@ -2,6 +2,7 @@
 
 #include "session/messages.h"
 #include "lessons/lessonplayer.h"
+#include "shell/deskmenus.h"
 #include "session/session.h"
 #include "shell/fileactions.h"
 #include "shell/languages.h"
@@ -57,6 +58,7 @@ MainWindow::MainWindow(Session* session, QWidget* parent)
     , m_files(new FileActions(session, m_views, m_lessons, this))
     , m_presenter(new PresenterMode(session, m_lessons, this))
     , m_keys(new StepKeys(this, [this](StepKey key) { return stepKey(key); }))
+    , m_desk(new DeskMenus(this, session, m_files)) // Edit, zoom, Help, heatmaps' right-click menu
 {
     setObjectName(QStringLiteral("MainWindow"));
     buildCentralWidget();
@@ -250,6 +252,7 @@ void MainWindow::buildMenus()
     QAction* play = m_goMenu->addAction(tr("&Auto-play"));
     play->setShortcut(Qt::Key_P);
     connect(play, &QAction::triggered, this, [this] { m_navigator->setPlaying(!m_navigator->isPlaying()); });
+    m_desk->addTo(menuBar(), view);
 }
 
 void MainWindow::buildPresenterMenu(QMenu* view)

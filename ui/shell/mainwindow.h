@@ -24,6 +24,7 @@ class Autosave;
 class CellInspector;
 class CompareBar;
 class DecoderPanel;
+class DeskMenus;
 class FileActions;
 class ErrorBanner;
 class FormulaBanner;
@@ -174,6 +175,7 @@ private:
     FileActions* m_files;
     PresenterMode* m_presenter;
     StepKeys* m_keys;
+    DeskMenus* m_desk;
     QDockWidget* m_navDock = nullptr;
     QDockWidget* m_lessonDock = nullptr;
     QDockWidget* m_settingsDock = nullptr;

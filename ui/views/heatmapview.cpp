@@ -1,6 +1,7 @@
 #include "views/heatmapview.h"
 
 #include "plot/plotting.h"
+#include "views/heatmapzoom.h"
 
 #include <qcustomplot.h>
 
@@ -61,7 +62,9 @@ HeatmapView::HeatmapView(QWidget* parent)
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_plot);
+    m_zoom = new HeatmapZoom(m_plot, this); // zoom and fit, scrolling when zoomed in
+    layout->addWidget(m_zoom);
+    connect(m_zoom, &HeatmapZoom::resized, this, &HeatmapView::rebuild);
 
     m_plot->plotLayout()->insertRow(0);
     m_plot->plotLayout()->addElement(0, 0, new QCPTextElement(m_plot, QString()));
@@ -199,8 +202,9 @@ void HeatmapView::labelAxes()
     m_plot->xAxis->setRange(-0.5, cols - 0.5);
     m_plot->yAxis->setRange(-0.5, rows - 0.5);
     m_plot->xAxis2->setRange(-0.5, cols - 0.5);
+    const int maxLabels = static_cast<int>(kMaxLabelledCells * m_zoom->factor()); // zoomed in: room for more
     if (m_matrix.colLabels) {
-        m_plot->xAxis2->setTicker(labelTicker(*m_matrix.colLabels));
+        m_plot->xAxis2->setTicker(labelTicker(*m_matrix.colLabels, maxLabels));
         // Upright column labels when they fit their cells (CJK characters, short words);
         // slanted otherwise, so long words do not run into each other.
         const QFontMetrics fm(m_plot->xAxis2->tickLabelFont());
@@ -214,24 +218,24 @@ void HeatmapView::labelAxes()
         // three) label no more columns than that, so the labels never run into each other.
         if (!upright && m_plot->width() > 0) {
             const int fitting = std::max(2, std::max(m_plot->width() - 160, 40) / (fm.height() + 4));
-            m_plot->xAxis2->setTicker(labelTicker(*m_matrix.colLabels, std::min(kMaxLabelledCells, fitting)));
+            m_plot->xAxis2->setTicker(labelTicker(*m_matrix.colLabels, std::min(maxLabels, fitting)));
         }
         // Too many probability columns to label them all (a vocabulary): label the columns that
         // hold a real probability somewhere, so the bright cells carry their tokens' names.
-        if (m_scale == Scale::Probability && cols > kMaxLabelledCells) {
+        if (m_scale == Scale::Probability && cols > maxLabels) {
             auto ticker = QSharedPointer<QCPAxisTickerText>::create();
             for (int c = 0; c < cols; ++c) {
                 if (v.col(c).maxCoeff() >= kLabelledProbability)
                     ticker->addTick(c, QString::fromStdString((*m_matrix.colLabels)[static_cast<std::size_t>(c)]));
             }
-            if (ticker->ticks().size() <= kMaxLabelledCells) {
+            if (ticker->ticks().size() <= maxLabels) {
                 m_plot->xAxis2->setTicker(ticker);
                 m_plot->xAxis2->setTickLabelRotation(-90); // neighbouring tokens stay apart
             }
         }
     }
     if (m_matrix.rowLabels)
-        m_plot->yAxis->setTicker(labelTicker(*m_matrix.rowLabels));
+        m_plot->yAxis->setTicker(labelTicker(*m_matrix.rowLabels, maxLabels));
 }
 
 void HeatmapView::drawCellValues()

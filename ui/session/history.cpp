@@ -1,0 +1,166 @@
+#include "session/history.h"
+
+#include "session/session.h"
+
+#include <QTimer>
+#include <QUndoCommand>
+#include <QUndoStack>
+
+namespace attnlab {
+
+int finishedWords(const QString& text)
+{
+    int words = 0;
+    bool inWord = false;
+    for (const QChar c : text) {
+        if (c.isSpace()) {
+            words += inWord ? 1 : 0;
+            inWord = false;
+        } else {
+            inWord = true;
+        }
+    }
+    return words;
+}
+
+namespace {
+
+/// Sentence-only changes share this id, so QUndoStack offers them to mergeWith.
+constexpr int kSentenceEdit = 1;
+
+int direction(const QString& before, const QString& after)
+{
+    return after.size() > before.size() ? 1 : after.size() < before.size() ? -1 : 0;
+}
+
+/// One step: the input before and after a change. Recorded once the change happened, so the
+/// first redo (QUndoStack::push calls it) does nothing.
+class InputChange : public QUndoCommand {
+public:
+    InputChange(History* history, History::State before, History::State after, bool mergeable)
+        : m_history(history)
+        , m_before(std::move(before))
+        , m_after(std::move(after))
+        , m_mergeable(mergeable)
+    {
+    }
+
+    int id() const override
+    {
+        return m_before.config == m_after.config ? kSentenceEdit : -1;
+    }
+
+    bool mergeWith(const QUndoCommand* other) override
+    {
+        const auto* next = static_cast<const InputChange*>(other);
+        const int way = direction(m_before.sentence, m_after.sentence);
+        if (!next->m_mergeable || way == 0 || way != direction(next->m_before.sentence, next->m_after.sentence)
+            || finishedWords(next->m_after.sentence) != finishedWords(m_after.sentence))
+            return false;
+        m_after = next->m_after;
+        return true;
+    }
+
+    void undo() override
+    {
+        m_history->apply(m_before);
+    }
+
+    void redo() override
+    {
+        if (m_done)
+            m_history->apply(m_after);
+        m_done = true;
+    }
+
+private:
+    History* m_history;
+    History::State m_before;
+    History::State m_after;
+    bool m_mergeable;
+    bool m_done = false;
+};
+
+} // namespace
+
+History::History(Session* session, QObject* parent)
+    : QObject(parent)
+    , m_session(session)
+    , m_stack(new QUndoStack(this))
+    , m_last(current())
+{
+    connect(session, &Session::inputChanged, this, &History::noteChange);
+    connect(session, &Session::sessionLoaded, this, &History::clear);
+}
+
+History::State History::current() const
+{
+    return {m_session->sentence(), m_session->config()};
+}
+
+bool History::canUndo() const
+{
+    return m_pending || m_stack->canUndo();
+}
+
+bool History::canRedo() const
+{
+    return !m_pending && m_stack->canRedo();
+}
+
+void History::noteChange()
+{
+    if (m_applying || m_pending)
+        return;
+    // Recorded once the event loop turns: what changes together is one step.
+    m_pending = true;
+    QTimer::singleShot(0, this, &History::commitPending);
+}
+
+void History::commitPending()
+{
+    if (!m_pending)
+        return;
+    m_pending = false;
+    State now = current();
+    if (now == m_last)
+        return;
+    m_stack->push(new InputChange(this, m_last, now, m_mergeNext));
+    m_last = std::move(now);
+    m_mergeNext = true;
+}
+
+void History::undo()
+{
+    commitPending();
+    m_stack->undo();
+}
+
+void History::redo()
+{
+    commitPending();
+    m_stack->redo();
+}
+
+void History::clear()
+{
+    m_pending = false;
+    m_stack->clear();
+    m_last = current();
+    m_mergeNext = true;
+}
+
+void History::apply(const State& state)
+{
+    m_applying = true;
+    if (state.config != m_session->config())
+        m_session->setConfig(state.config);
+    if (state.sentence != m_session->sentence())
+        m_session->setSentence(state.sentence);
+    m_applying = false;
+    m_pending = false;
+    m_last = current();
+    m_mergeNext = false; // the next edit starts a step of its own
+}
+
+} // namespace attnlab
