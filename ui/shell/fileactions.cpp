@@ -429,10 +429,7 @@ void FileActions::exportLessonDialog()
         return;
     }
     QString filter;
-    ExportNameParts deck;
-    deck.stage = QStringLiteral("lesson");
-    deck.text = QString::fromStdString(m_lessons->lesson()->title);
-    const QString path = askPath(Ask::Save, tr("Export lesson"), suggestedExportName(deck, QStringLiteral("pdf")),
+    const QString path = askPath(Ask::Save, tr("Export lesson"), suggestedLessonName(),
                                  tr("PDF deck (*.pdf);;PNG images, one per step (folder)"), &filter);
     if (path.isEmpty())
         return; // cancelled: nothing happens
@@ -465,6 +462,15 @@ QString FileActions::suggestedName(const QString& suffix) const
         parts.head = m_session->head() + 1;
     parts.text = m_session->sentence();
     return suggestedExportName(parts, suffix);
+}
+
+QString FileActions::suggestedLessonName() const
+{
+    ExportNameParts deck;
+    deck.stage = QStringLiteral("lesson");
+    if (m_lessons->isActive())
+        deck.text = QString::fromStdString(m_lessons->lesson()->title);
+    return suggestedExportName(deck, QStringLiteral("pdf"));
 }
 
 QString FileActions::askPath(Ask ask, const QString& title, const QString& suggested, const QString& filter,

@@ -8,6 +8,7 @@
 #include <QMainWindow>
 #include <QMenu>
 #include <QMenuBar>
+#include <QRegularExpression>
 #include <QSet>
 #include <QShortcut>
 #include <QTimer>
@@ -18,9 +19,12 @@ namespace attnlab {
 
 namespace {
 
-/// A menu text as people read it: "Save session &as…" → "Save session as…" ("&&" is a real &).
+/// A menu text as people read it: "Save session &as…" → "Save session as…", "编辑(&E)" → "编辑"
+/// ("&&" is a real &).
 QString withoutMnemonics(QString text)
 {
+    static const QRegularExpression chineseStyle(QStringLiteral("\\(&[^&]\\)"));
+    text.remove(chineseStyle);
     text.replace(QStringLiteral("&&"), QStringLiteral("\u0001"));
     text.remove(QLatin1Char('&'));
     text.replace(QChar(0x0001), QLatin1Char('&'));
