@@ -49,7 +49,7 @@ DeskMenus::DeskMenus(MainWindow* window, Session* session, FileActions* files)
     , m_about(new QAction(this))
 {
     setObjectName(QStringLiteral("DeskMenus"));
-    m_undo->setShortcuts(QKeySequence::Undo);
+    m_undo->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Z)); // (QKeySequence::Undo adds F14 on X11)
     m_redo->setShortcuts({QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence(Qt::CTRL | Qt::Key_Y)});
     // Ctrl+= as well as Ctrl++ (which needs Shift on most keyboards), and the keypad's.
     m_zoomIn->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_Equal), QKeySequence(Qt::CTRL | Qt::Key_Plus)});

@@ -64,7 +64,7 @@ HeatmapView::HeatmapView(QWidget* parent)
     layout->setContentsMargins(0, 0, 0, 0);
     m_zoom = new HeatmapZoom(m_plot, this); // zoom and fit, scrolling when zoomed in
     layout->addWidget(m_zoom);
-    connect(m_zoom, &HeatmapZoom::resized, this, &HeatmapView::rebuild);
+    connect(m_zoom, &HeatmapZoom::changed, this, &HeatmapView::rebuild);
 
     m_plot->plotLayout()->insertRow(0);
     m_plot->plotLayout()->addElement(0, 0, new QCPTextElement(m_plot, QString()));
@@ -202,7 +202,9 @@ void HeatmapView::labelAxes()
     m_plot->xAxis->setRange(-0.5, cols - 0.5);
     m_plot->yAxis->setRange(-0.5, rows - 0.5);
     m_plot->xAxis2->setRange(-0.5, cols - 0.5);
-    const int maxLabels = static_cast<int>(kMaxLabelledCells * m_zoom->factor()); // zoomed in: room for more
+    m_zoom->apply(cols, rows); // the part a zoom shows
+    const double zoom = m_zoom->factor();
+    const int maxLabels = static_cast<int>(kMaxLabelledCells * zoom); // zoomed in: room for more
     if (m_matrix.colLabels) {
         m_plot->xAxis2->setTicker(labelTicker(*m_matrix.colLabels, maxLabels));
         // Upright column labels when they fit their cells (CJK characters, short words);
@@ -211,14 +213,14 @@ void HeatmapView::labelAxes()
         int widest = 0;
         for (const auto& l : *m_matrix.colLabels)
             widest = std::max(widest, fm.horizontalAdvance(QString::fromStdString(l)));
-        const int cellWidth = cols > 0 ? std::max(m_plot->width() - 160, 200) / cols : 0;
+        const int cellWidth = cols > 0 ? static_cast<int>(std::max(m_plot->width() - 160, 200) * zoom / cols) : 0;
         const bool upright = widest + 6 <= cellWidth;
         m_plot->xAxis2->setTickLabelRotation(upright ? 0 : -45);
         // Slanted labels need about a line's height each: in a narrow plot (a comparison's
         // three) label no more columns than that, so the labels never run into each other.
         if (!upright && m_plot->width() > 0) {
             const int fitting = std::max(2, std::max(m_plot->width() - 160, 40) / (fm.height() + 4));
-            m_plot->xAxis2->setTicker(labelTicker(*m_matrix.colLabels, std::min(maxLabels, fitting)));
+            m_plot->xAxis2->setTicker(labelTicker(*m_matrix.colLabels, std::min(maxLabels, static_cast<int>(fitting * zoom))));
         }
         // Too many probability columns to label them all (a vocabulary): label the columns that
         // hold a real probability somewhere, so the bright cells carry their tokens' names.
@@ -249,8 +251,9 @@ void HeatmapView::drawCellValues()
     QRect area = m_plot->axisRect()->rect();
     if (area.width() < 10 || area.height() < 10)
         area = QRect(0, 0, std::max(0, m_plot->width() - 170), std::max(0, m_plot->height() - 120));
-    const bool fits = m_cellValues && rows > 0 && cols > 0 && rows * cols <= 400 && area.width() / cols >= 34
-        && area.height() / rows >= 18;
+    const double zoom = m_zoom->factor(); // zoomed in, fewer and larger cells are shown
+    const bool fits = m_cellValues && rows > 0 && cols > 0 && rows * cols <= 400 * zoom * zoom && area.width() * zoom / cols >= 34
+        && area.height() * zoom / rows >= 18;
     for (int r = 0; r < rows && (fits || !v.allFinite()); ++r) {
         for (int c = 0; c < cols; ++c) {
             const float x = v(r, c);

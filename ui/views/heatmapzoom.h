@@ -1,52 +1,69 @@
 #pragma once
-// Zoom and fit for one heatmap. The plot sits in a scroll area: at 100 % ("fit") it fills the
-// view exactly as before; zoomed in, it is drawn larger than the view (so wide matrices get room
-// for every column label and the values inside their cells) and scrolls. Ctrl + the mouse wheel
+// Zoom and fit for one heatmap. Zoomed in, the heatmap shows part of the matrix, larger, in the
+// same plot: the token labels, the title and the colour bar stay where they are, every column
+// label gets room (a wide matrix labels only some at 100 %), and scroll bars move the part shown.
+// At 100 % ("fit") the whole matrix fills the view exactly as before. Ctrl + the mouse wheel
 // zooms about the pointer; the wheel alone scrolls a zoomed heatmap (Shift: sideways). The
 // window's View menu (Ctrl+= / Ctrl+- / Ctrl+0) zooms every heatmap of the view in front.
 
-#include <QScrollArea>
+#include <QPointF>
+#include <QWidget>
 
 class QCustomPlot;
+class QScrollBar;
+class QWheelEvent;
 
 namespace attnlab {
 
-class HeatmapZoom : public QScrollArea {
+class HeatmapZoom : public QWidget {
     Q_OBJECT
 public:
     static constexpr double kMinFactor = 1.0; ///< fit: the whole matrix in the view
     static constexpr double kMaxFactor = 8.0;
     static constexpr double kStep = 1.25;     ///< one key press or one wheel notch
 
-    /// Takes `plot` as its content (the plot's parent becomes the scroll area's viewport).
+    /// Takes `plot` into its layout, with a scroll bar beside and below it (shown when zoomed).
     explicit HeatmapZoom(QCustomPlot* plot, QWidget* parent = nullptr);
 
-    /// 1 = fit; 2 = the plot twice the view's width and height.
+    /// 1 = fit; 2 = half the rows and half the columns shown, each twice as large.
     double factor() const { return m_factor; }
-    /// Clamped to [kMinFactor, kMaxFactor]; keeps the plot point at viewport pixel `anchor` (by
-    /// default the middle of the view) where it is.
-    void setFactor(double factor, QPoint anchor = QPoint(-1, -1));
+    /// Clamped to [kMinFactor, kMaxFactor]; the cell under plot pixel `anchor` stays under it
+    /// (by default the middle of the cells shown).
+    void setFactor(double factor, QPointF anchor = QPointF(-1, -1));
     void zoomIn() { setFactor(m_factor * kStep); }
     void zoomOut() { setFactor(m_factor / kStep); }
     void fit() { setFactor(kMinFactor); }
+    /// Shows the part of a `columns` × `rows` matrix the zoom asks for: the heatmap calls it
+    /// each time it has set its axes to the whole matrix.
+    void apply(int columns, int rows);
+    /// The centre of the part shown, in cells (column, row).
+    QPointF centre() const { return m_centre; }
+    QScrollBar* horizontalBar() const { return m_across; }
+    QScrollBar* verticalBar() const { return m_down; }
     /// The heatmaps inside `view` that are shown (for the View menu's zoom of the view in front).
     static QList<HeatmapZoom*> shownIn(QWidget* view);
 
 signals:
-    /// The plot was laid out at another size while zoomed (the view redraws its labels).
-    void resized();
-    void factorChanged(double factor);
+    /// The factor changed: the heatmap draws again (labels and values depend on the cells' size).
+    void changed();
 
 protected:
-    void resizeEvent(QResizeEvent* event) override;
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
-    void layOutPlot();
-    bool wheel(class QWheelEvent* event);
+    /// Sets the plot's axes to the part shown and the scroll bars to match.
+    void showPart();
+    void scrolled();
+    bool wheel(QWheelEvent* event);
 
     QCustomPlot* m_plot;
+    QScrollBar* m_across;
+    QScrollBar* m_down;
     double m_factor = kMinFactor;
+    QPointF m_centre{-1, -1}; ///< in cells; negative: the middle
+    int m_columns = 0;
+    int m_rows = 0;
+    bool m_updatingBars = false;
 };
 
 } // namespace attnlab
