@@ -26,6 +26,16 @@ namespace {
 
 const QKeySequence kTypeInSentence(Qt::CTRL | Qt::Key_L); // MainWindow's shortcut into the sentence box
 
+/// Shows a dialog that may be open already, in front and active.
+template <typename Dialog>
+Dialog* inFront(Dialog* dialog)
+{
+    dialog->show();
+    dialog->raise();
+    dialog->activateWindow();
+    return dialog;
+}
+
 bool isRedo(const QKeyEvent* e)
 {
     return e->matches(QKeySequence::Redo) || e->keyCombination() == QKeyCombination(Qt::CTRL | Qt::SHIFT, Qt::Key_Z)
@@ -149,20 +159,14 @@ ShortcutSheet* DeskMenus::showShortcuts()
     if (!m_sheet)
         m_sheet = new ShortcutSheet(m_window);
     m_sheet->refresh();
-    m_sheet->show();
-    m_sheet->raise();
-    m_sheet->activateWindow();
-    return m_sheet;
+    return inFront(m_sheet.data());
 }
 
 AboutDialog* DeskMenus::showAbout()
 {
     if (!m_aboutBox)
         m_aboutBox = new AboutDialog(m_window);
-    m_aboutBox->show();
-    m_aboutBox->raise();
-    m_aboutBox->activateWindow();
-    return m_aboutBox;
+    return inFront(m_aboutBox.data());
 }
 
 bool DeskMenus::ownsUndoKeys(const QWidget* w) const
