@@ -6,6 +6,8 @@
 #include <QUndoCommand>
 #include <QUndoStack>
 
+#include <algorithm>
+
 namespace attnlab {
 
 int finishedWords(const QString& text)
@@ -28,9 +30,26 @@ namespace {
 /// Sentence-only changes share this id, so QUndoStack offers them to mergeWith.
 constexpr int kSentenceEdit = 1;
 
-int direction(const QString& before, const QString& after)
+/// What an edit of the sentence did: typed (also over a selection) or only deleted.
+enum class EditKind {
+    Typed,
+    Deleted,
+    Same,
+};
+
+EditKind editKind(const QString& before, const QString& after)
 {
-    return after.size() > before.size() ? 1 : after.size() < before.size() ? -1 : 0;
+    // The changed middle: what is left between the common start and the common end.
+    const qsizetype shorter = std::min(before.size(), after.size());
+    qsizetype start = 0;
+    while (start < shorter && before[start] == after[start])
+        ++start;
+    qsizetype end = 0;
+    while (end < shorter - start && before[before.size() - 1 - end] == after[after.size() - 1 - end])
+        ++end;
+    const qsizetype inserted = after.size() - start - end;
+    const qsizetype removed = before.size() - start - end;
+    return inserted > 0 ? EditKind::Typed : removed > 0 ? EditKind::Deleted : EditKind::Same;
 }
 
 /// One step: the input before and after a change. Recorded once the change happened, so the
@@ -42,6 +61,7 @@ public:
         , m_before(std::move(before))
         , m_after(std::move(after))
         , m_mergeable(mergeable)
+        , m_kind(editKind(m_before.sentence, m_after.sentence))
     {
     }
 
@@ -52,9 +72,9 @@ public:
 
     bool mergeWith(const QUndoCommand* other) override
     {
+        // One step while the edits go on the same way (typing, or deleting) within one word.
         const auto* next = static_cast<const InputChange*>(other);
-        const int way = direction(m_before.sentence, m_after.sentence);
-        if (!next->m_mergeable || way == 0 || way != direction(next->m_before.sentence, next->m_after.sentence)
+        if (!next->m_mergeable || m_kind == EditKind::Same || next->m_kind != m_kind
             || finishedWords(next->m_after.sentence) != finishedWords(m_after.sentence))
             return false;
         m_after = next->m_after;
@@ -78,6 +98,7 @@ private:
     History::State m_before;
     History::State m_after;
     bool m_mergeable;
+    EditKind m_kind; ///< of the first edit
     bool m_done = false;
 };
 

@@ -5,9 +5,9 @@
 // previous sentence and settings back (through setSentence / setConfig, so every view follows).
 //
 // - Typing is merged as text editors merge it: the edits of one word are one step. An edit
-//   joins the step before it while it goes the same way (adding, or deleting) and finishes no
-//   more and no fewer words (a word is finished by the white space after it). Right after an
-//   undo or a redo a new step begins.
+//   joins the step before it while it goes the same way (typing, also over a selection, or only
+//   deleting) and finishes no more and no fewer words (a word is finished by the white space
+//   after it). Right after an undo or a redo a new step begins.
 // - Changes that land in the same pass of the event loop are one step (the settings panel
 //   changing d_model and, with it, heads).
 // - Opening a session file, and every change a lesson makes (starting one, each of its steps,

@@ -64,6 +64,19 @@ private slots:
         QVERIFY(!h.canRedo());
     }
 
+    void typingOverASelectionIsTyping()
+    {
+        // Select all and type: the first key replaces the sentence, the next ones go on typing.
+        Session s;
+        type(s, QStringLiteral("The animal was tired."));
+        History h(&s);
+        for (const char* t : {"d", "do", "dog"})
+            type(s, QString::fromLatin1(t));
+        QCOMPARE(h.stack()->count(), 1);
+        h.undo();
+        QCOMPARE(s.sentence(), QStringLiteral("The animal was tired."));
+    }
+
     void deletingIsAStepOfItsOwn()
     {
         Session s;
