@@ -99,10 +99,11 @@ void HeatmapZoom::setFactor(double factor, QPointF anchor)
 void HeatmapZoom::apply(int columns, int rows)
 {
     if (columns != m_columns || rows != m_rows) {
-        // A matrix of another shape: the zoom stays, the part shown starts at its top left
-        // (another head or a step of the same shape keeps the part shown).
+        // A matrix of another shape (the next stage: Q after X) is shown whole; another head,
+        // or a stage of the same shape (scores, scaled, weights), keeps the part shown.
         m_columns = columns;
         m_rows = rows;
+        m_factor = kMinFactor;
         m_centre = QPointF(-1, -1);
     }
     showPart();

@@ -4,7 +4,9 @@
 // label gets room (a wide matrix labels only some at 100 %), and scroll bars move the part shown.
 // At 100 % ("fit") the whole matrix fills the view exactly as before. Ctrl + the mouse wheel
 // zooms about the pointer; the wheel alone scrolls a zoomed heatmap (Shift: sideways). The
-// window's View menu (Ctrl+= / Ctrl+- / Ctrl+0) zooms every heatmap of the view in front.
+// window's View menu (Ctrl+= / Ctrl+- / Ctrl+0) zooms every heatmap of the view in front. The
+// zoom stays while the matrices keep their shape (another head; scores, scaled, weights); a
+// matrix of another shape is shown whole.
 
 #include <QPointF>
 #include <QWidget>

@@ -192,6 +192,15 @@ private slots:
         v.setSelectedCell(3, 70);
         v.setMatrix(wide(), QStringLiteral("S, head 2"), HeatmapView::Scale::Signed);
         QCOMPARE(v.plot()->xAxis->range(), shown);
+        QCOMPARE(v.zoom()->factor(), 2.0);
+        // A matrix of another shape (the next stage) is shown whole.
+        LabeledMatrix q = wide();
+        q.values = Eigen::MatrixXf::Random(10, 8);
+        q.colLabels = std::make_shared<const std::vector<std::string>>(8, "d");
+        v.setMatrix(q, QStringLiteral("Q"), HeatmapView::Scale::Signed);
+        QCOMPARE(v.zoom()->factor(), 1.0);
+        QCOMPARE(v.plot()->xAxis->range(), QCPRange(-0.5, 7.5));
+        QVERIFY(!v.zoom()->horizontalBar()->isVisible());
     }
 };
 
