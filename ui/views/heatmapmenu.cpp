@@ -56,6 +56,7 @@ QMenu* HeatmapMenu::popup(HeatmapView* view, const QPoint& pos, const QPoint& gl
     delete m_menu;
     m_menu = new QMenu(view);
     m_menu->setAttribute(Qt::WA_DeleteOnClose);
+    m_menu->setToolTipsVisible(true); // Copy value shows the value it copies
     QPointer<HeatmapView> target(view);
     m_menu->addAction(tr("Copy &image"), this, [target] {
         if (target)

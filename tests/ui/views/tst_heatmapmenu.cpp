@@ -77,6 +77,8 @@ private slots:
             if (!a->isSeparator())
                 texts << a->text().remove(QLatin1Char('&'));
         QCOMPARE(texts, (QStringList{QStringLiteral("Copy image"), QStringLiteral("Copy value"), QStringLiteral("Export\u2026")}));
+        QVERIFY(m->toolTipsVisible());
+        QCOMPARE(actionNamed(m, QStringLiteral("Copy value"))->toolTip(), QStringLiteral("A = 0.875 (row 2 \u201C咬\u201D, column 3 \u201C人\u201D)"));
         actionNamed(m, QStringLiteral("Copy value"))->trigger();
         QCOMPARE(QApplication::clipboard()->text(), QStringLiteral("A = 0.875 (row 2 \u201C咬\u201D, column 3 \u201C人\u201D)"));
         actionNamed(m, QStringLiteral("Copy image"))->trigger();
