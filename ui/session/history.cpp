@@ -109,6 +109,7 @@ History::History(Session* session, QObject* parent)
     , m_session(session)
     , m_stack(new QUndoStack(this))
     , m_last(current())
+    , m_files(files())
 {
     connect(session, &Session::inputChanged, this, &History::noteChange);
     connect(session, &Session::sessionLoaded, this, &History::clear);
@@ -117,6 +118,18 @@ History::History(Session* session, QObject* parent)
 History::State History::current() const
 {
     return {m_session->sentence(), m_session->config()};
+}
+
+History::Files History::files() const
+{
+    return {m_session->importedWeights().get(), m_session->customMask(), m_session->modelPath()};
+}
+
+bool History::sameFiles(const Files& a, const Files& b)
+{
+    const bool sameMask = a.mask.has_value() == b.mask.has_value()
+        && (!a.mask || (a.mask->rows() == b.mask->rows() && a.mask->cols() == b.mask->cols() && *a.mask == *b.mask));
+    return a.weights == b.weights && sameMask && a.model == b.model;
 }
 
 bool History::canUndo() const
@@ -143,6 +156,10 @@ void History::commitPending()
     if (!m_pending)
         return;
     m_pending = false;
+    if (!sameFiles(files(), m_files)) {
+        clear(); // a file replaced part of the setup: undo starts again from here
+        return;
+    }
     State now = current();
     if (now == m_last)
         return;
@@ -168,6 +185,7 @@ void History::clear()
     m_pending = false;
     m_stack->clear();
     m_last = current();
+    m_files = files();
     m_mergeNext = true;
 }
 

@@ -10,14 +10,18 @@
 //   after it). Right after an undo or a redo a new step begins.
 // - Changes that land in the same pass of the event loop are one step (the settings panel
 //   changing d_model and, with it, heads).
-// - Opening a session file, and every change a lesson makes (starting one, each of its steps,
-//   stopping it), clear the history: those replace the whole setup, which undo would only
-//   half bring back (weights, mask, lesson place). Undo covers the user's own changes since.
+// - Opening a session file, every change a lesson makes (starting one, each of its steps,
+//   stopping it), and opening or dropping weights, a mask or a model file clear the history:
+//   those replace the whole setup or a file's part of it, which undo would only half bring
+//   back (weights, mask, lesson place). Undo covers the user's own changes since.
 
 #include "core/config.h"
+#include "nn/mask.h"
 
 #include <QObject>
 #include <QString>
+
+#include <optional>
 
 class QUndoStack;
 
@@ -54,11 +58,20 @@ public:
     void apply(const State& state);
 
 private:
+    /// What files put into the Session (outside undo).
+    struct Files {
+        const void* weights = nullptr;
+        std::optional<BoolMatrix> mask;
+        QString model;
+    };
+    Files files() const;
+    static bool sameFiles(const Files& a, const Files& b);
     void noteChange();
 
     Session* m_session;
     QUndoStack* m_stack;
     State m_last;              ///< the input as last recorded
+    Files m_files;             ///< the files' part as last recorded
     bool m_pending = false;    ///< a change waits to be recorded
     bool m_applying = false;   ///< undo or redo is changing the Session
     bool m_mergeNext = true;   ///< false right after an undo or redo

@@ -142,6 +142,29 @@ private slots:
         QCOMPARE(s.sentence(), before);
     }
 
+    void aMaskFromAFileClearsTheHistory()
+    {
+        Session s;
+        History h(&s);
+        type(s, QStringLiteral("a b c"));
+        QVERIFY(h.canUndo());
+        BoolMatrix mask = BoolMatrix::Constant(3, 3, false);
+        mask(0, 2) = true;
+        s.setCustomMask(mask);
+        QCoreApplication::processEvents();
+        QVERIFY(s.config().mask == MaskKind::Custom);
+        QVERIFY(!h.canUndo()); // undo would give back a mask kind without the file's mask
+        // Settings changed after it are undone as usual.
+        Config c = s.config();
+        c.scaleScores = !c.scaleScores;
+        s.setConfig(c);
+        QCoreApplication::processEvents();
+        h.undo();
+        QVERIFY(s.config().mask == MaskKind::Custom);
+        QCOMPARE(s.config().scaleScores, !c.scaleScores);
+        QVERIFY(s.error().isEmpty());
+    }
+
     void openingASessionClearsTheHistory()
     {
         QTemporaryDir dir;
