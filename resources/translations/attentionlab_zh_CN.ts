@@ -2886,6 +2886,34 @@ scores from %2 to %3, largest weight %4</source>
         <source>Keys</source>
         <translation>按键</translation>
     </message>
+    <message>
+        <source>Mouse on a heatmap</source>
+        <translation>热力图上的鼠标操作</translation>
+    </message>
+    <message>
+        <source>Zoom in or out at the pointer</source>
+        <translation>以指针处为中心放大或缩小</translation>
+    </message>
+    <message>
+        <source>Ctrl + wheel</source>
+        <translation>Ctrl + 滚轮</translation>
+    </message>
+    <message>
+        <source>Scroll a zoomed heatmap (Shift: sideways)</source>
+        <translation>滚动已放大的热力图（按住 Shift：横向）</translation>
+    </message>
+    <message>
+        <source>Wheel</source>
+        <translation>滚轮</translation>
+    </message>
+    <message>
+        <source>Copy image, copy value, export</source>
+        <translation>复制图像、复制数值、导出</translation>
+    </message>
+    <message>
+        <source>Right click</source>
+        <translation>右键单击</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::AboutDialog</name>

@@ -140,6 +140,11 @@ QList<ShortcutEntry> collectShortcuts(QMainWindow* window)
         if (!c.listed(StepKeys::keysText(key)))
             c.add(ShortcutSheet::tr("Stepping keys"), stepKeyText(key), StepKeys::keysText(key));
     }
+    // The mouse on a heatmap (views/heatmapzoom.h, views/heatmapmenu.h).
+    const QString mouse = ShortcutSheet::tr("Mouse on a heatmap");
+    c.add(mouse, ShortcutSheet::tr("Zoom in or out at the pointer"), ShortcutSheet::tr("Ctrl + wheel"));
+    c.add(mouse, ShortcutSheet::tr("Scroll a zoomed heatmap (Shift: sideways)"), ShortcutSheet::tr("Wheel"));
+    c.add(mouse, ShortcutSheet::tr("Copy image, copy value, export"), ShortcutSheet::tr("Right click"));
     return c.entries();
 }
 

@@ -140,6 +140,8 @@ private slots:
             groups << sheet->tree()->topLevelItem(i)->text(0);
         QVERIFY2(groups.mid(0, 5) == (QStringList{"File", "Edit", "View", "Go", "Help"}), qPrintable(groups.join(u',')));
         QVERIFY(groups.contains(QStringLiteral("Stepping keys")));
+        QCOMPARE(groups.last(), QStringLiteral("Mouse on a heatmap"));
+        QVERIFY(listed(QStringLiteral("Ctrl + wheel"), QStringLiteral("Zoom in or out at the pointer")));
     }
 
     void aboutSaysWhatAndWhichVersions()
