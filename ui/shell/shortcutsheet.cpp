@@ -9,11 +9,14 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QRegularExpression>
+#include <QScreen>
 #include <QSet>
 #include <QShortcut>
 #include <QTimer>
 #include <QTreeWidget>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace attnlab {
 
@@ -189,6 +192,13 @@ void ShortcutSheet::refresh()
         new QTreeWidgetItem(group, {e.action, e.keys});
     }
     m_tree->expandAll();
+    // Tall enough for every row without scrolling, within the screen.
+    const int rows = static_cast<int>(m_entries.size()) + m_tree->topLevelItemCount();
+    const int rowHeight = std::max(m_tree->sizeHintForRow(0), fontMetrics().height() + 2);
+    const int chrome = height() - m_tree->viewport()->height();
+    const QScreen* s = screen();
+    const int room = s ? s->availableGeometry().height() - 60 : 900;
+    resize(width(), std::min(room, chrome + rows * rowHeight + 8));
 }
 
 void ShortcutSheet::changeEvent(QEvent* event)
