@@ -17,6 +17,7 @@
 #include "views/heatmapmenu.h"
 #include "views/heatmapview.h"
 #include "views/heatmapzoom.h"
+#include "views/multiheadview.h"
 #include "views/stageview.h"
 #include "widgets/settingspanel.h"
 
@@ -31,6 +32,7 @@
 #include <QSettings>
 #include <QShortcut>
 #include <QSpinBox>
+#include <QTabWidget>
 #include <QTreeWidget>
 #include <QtTest>
 
@@ -322,6 +324,20 @@ private slots:
         QVERIFY(menu && menu->isVisible());
         QCOMPARE(menu->actions().size(), 4); // Copy image, Copy value, a separator, Export…
         menu->close();
+        // A view made of heatmaps: the all-heads grid, head 2's heatmap.
+        w.tabs()->setCurrentIndex(1);
+        QCoreApplication::processEvents();
+        QCOMPARE(w.visibleView(), static_cast<QWidget*>(w.headsView()));
+        HeatmapView* second = w.headsView()->headView(1);
+        QVERIFY(second && second->isVisible());
+        QCustomPlot* grid = second->plot();
+        const QPoint there(qRound(grid->xAxis->coordToPixel(1)), qRound(grid->yAxis->coordToPixel(0)));
+        QContextMenuEvent onTheGrid(QContextMenuEvent::Mouse, there, grid->mapToGlobal(there));
+        QApplication::sendEvent(grid, &onTheGrid);
+        QMenu* gridMenu = w.findChild<DeskMenus*>()->heatmapMenu()->menu();
+        QVERIFY(gridMenu && gridMenu->isVisible());
+        QCOMPARE(gridMenu->actions().at(1)->toolTip(), HeatmapMenu::cellText(*second, 0, 1));
+        gridMenu->close();
     }
 
     void exportNamesComeFromWhatIsOnScreen()
