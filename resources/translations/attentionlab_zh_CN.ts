@@ -2833,4 +2833,277 @@ scores from %2 to %3, largest weight %4</source>
         <translation>B：%1   （n = %2）</translation>
     </message>
 </context>
+<context>
+    <name>attnlab::DeskMenus</name>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>编辑(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;Undo</source>
+        <translation>撤销(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Redo</source>
+        <translation>重做(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;in</source>
+        <translation>放大(&amp;I)</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;out</source>
+        <translation>缩小(&amp;O)</translation>
+    </message>
+    <message>
+        <source>&amp;Fit to the view</source>
+        <translation>适合视图(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Draw the heatmaps larger (scroll to see the rest); Ctrl + mouse wheel zooms at the pointer</source>
+        <translation>把热力图画得更大（滚动查看其余部分）；按住 Ctrl 滚动鼠标滚轮，以指针处为中心缩放</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard shortcuts</source>
+        <translation>键盘快捷键(&amp;K)</translation>
+    </message>
+    <message>
+        <source>&amp;About Attention Lab</source>
+        <translation>关于 Attention Lab(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Type in the sentence box</source>
+        <translation>在句子框中输入</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ShortcutSheet</name>
+    <message>
+        <source>Next step</source>
+        <translation>下一步</translation>
+    </message>
+    <message>
+        <source>Previous step</source>
+        <translation>上一步</translation>
+    </message>
+    <message>
+        <source>First stage</source>
+        <translation>第一个阶段</translation>
+    </message>
+    <message>
+        <source>Last stage</source>
+        <translation>最后一个阶段</translation>
+    </message>
+    <message>
+        <source>Next head</source>
+        <translation>下一个头</translation>
+    </message>
+    <message>
+        <source>Previous head</source>
+        <translation>上一个头</translation>
+    </message>
+    <message>
+        <source>Black screen (presenter mode)</source>
+        <translation>黑屏（演示模式）</translation>
+    </message>
+    <message>
+        <source>Leave presenter mode, or give the keys back from a text field</source>
+        <translation>退出演示模式，或让文本框交回按键</translation>
+    </message>
+    <message>
+        <source>Window</source>
+        <translation>窗口</translation>
+    </message>
+    <message>
+        <source>(no description)</source>
+        <translation>（无说明）</translation>
+    </message>
+    <message>
+        <source>Stepping keys</source>
+        <translation>步进按键</translation>
+    </message>
+    <message>
+        <source>Keyboard shortcuts</source>
+        <translation>键盘快捷键</translation>
+    </message>
+    <message>
+        <source>Action</source>
+        <translation>操作</translation>
+    </message>
+    <message>
+        <source>Keys</source>
+        <translation>按键</translation>
+    </message>
+    <message>
+        <source>Mouse on a heatmap</source>
+        <translation>热力图上的鼠标操作</translation>
+    </message>
+    <message>
+        <source>Zoom in or out at the pointer</source>
+        <translation>以指针处为中心放大或缩小</translation>
+    </message>
+    <message>
+        <source>Ctrl + wheel</source>
+        <translation>Ctrl + 滚轮</translation>
+    </message>
+    <message>
+        <source>Scroll a zoomed heatmap (Shift: sideways)</source>
+        <translation>滚动已放大的热力图（按住 Shift：横向）</translation>
+    </message>
+    <message>
+        <source>Wheel</source>
+        <translation>滚轮</translation>
+    </message>
+    <message>
+        <source>Copy image, copy value, export</source>
+        <translation>复制图像、复制数值、导出</translation>
+    </message>
+    <message>
+        <source>Right click</source>
+        <translation>右键单击</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::AboutDialog</name>
+    <message>
+        <source>About Attention Lab</source>
+        <translation>关于 Attention Lab</translation>
+    </message>
+    <message>
+        <source>Attention Lab&apos;s own licence has not been chosen yet.</source>
+        <translation>Attention Lab 自身的许可证尚未选定。</translation>
+    </message>
+    <message>
+        <source>Attention Lab is licensed under %1.</source>
+        <translation>Attention Lab 以 %1 许可证发布。</translation>
+    </message>
+    <message>
+        <source>Attention Lab</source>
+        <translation>Attention Lab</translation>
+    </message>
+    <message>
+        <source>See every stage of Transformer attention, live: type a sentence and step from the tokens to the output.</source>
+        <translation>实时查看 Transformer 注意力的每一个阶段：输入一个句子，从词元一步步走到输出。</translation>
+    </message>
+    <message>
+        <source>Qt %1 (built with %2) · Eigen %3 · QCustomPlot %4</source>
+        <translation>Qt %1（构建时为 %2）· Eigen %3 · QCustomPlot %4</translation>
+    </message>
+    <message>
+        <source>It uses Qt (LGPL-3.0), Eigen (MPL-2.0) and QCustomPlot (GPL-3.0).</source>
+        <translation>本程序使用 Qt（LGPL-3.0）、Eigen（MPL-2.0）和 QCustomPlot（GPL-3.0）。</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::HeatmapMenu</name>
+    <message>
+        <source>row %1, column %2</source>
+        <translation>第 %1 行，第 %2 列</translation>
+    </message>
+    <message>
+        <source>row %1 “%2”, column %3 “%4”</source>
+        <translation>第 %1 行“%2”，第 %3 列“%4”</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>%1 = %2 (%3)</source>
+        <translation>%1 = %2（%3）</translation>
+    </message>
+    <message>
+        <source>Copy &amp;image</source>
+        <translation>复制图像(&amp;I)</translation>
+    </message>
+    <message>
+        <source>Copy &amp;value</source>
+        <translation>复制数值(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Export…</source>
+        <translation>导出(&amp;E)…</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::SettingsPanel</name>
+    <message>
+        <source>Encoder layers and decoder layers, as many of each: every layer lets each token gather context again, from vectors the layer before already mixed</source>
+        <translation>编码器层数与解码器层数（两者相同）：每多一层，每个词元就能再收集一次上下文，而这些向量已经被上一层混合过</translation>
+    </message>
+    <message>
+        <source>Hidden width of the feed-forward network (4 × d_model in the paper): the room each token gets to transform what attention gathered</source>
+        <translation>前馈网络的隐藏宽度（论文中为 4 × d_model）：每个词元用来变换注意力所收集信息的空间</translation>
+    </message>
+    <message>
+        <source>Where LayerNorm sits: after each residual sum (Post-LN, the paper) or before each sublayer (Pre-LN, which keeps deep stacks stable to train)</source>
+        <translation>LayerNorm 的位置：在每次残差相加之后（Post-LN，论文的做法），或在每个子层之前（Pre-LN，使深层堆叠训练更稳定）</translation>
+    </message>
+    <message>
+        <source>The feed-forward network&apos;s nonlinearity: ReLU (the paper) sets negative values to 0; GELU bends smoothly near 0 (BERT, GPT)</source>
+        <translation>前馈网络的非线性函数：ReLU（论文）把负值置为 0；GELU 在 0 附近平滑弯曲（BERT、GPT）</translation>
+    </message>
+    <message>
+        <source>Width of every token vector: more dimensions hold more features, and each head gets d_model / heads of them</source>
+        <translation>每个词元向量的宽度：维度越多，能容纳的特征越多；每个头分到 d_model / 头数 个维度</translation>
+    </message>
+    <message>
+        <source>Divide scores by √d_k (keeps the softmax from saturating as d_k grows)</source>
+        <translation>分数除以 √d_k（防止 d_k 增大时 softmax 饱和）</translation>
+    </message>
+    <message>
+        <source>Which keys each query may not look at: causal hides later tokens (a decoder must not see the future), padding hides the &lt;pad&gt; tokens</source>
+        <translation>每个查询不能查看哪些键：因果掩码隐藏后面的词元（解码器不能看到未来），填充掩码隐藏 &lt;pad&gt; 词元</translation>
+    </message>
+    <message>
+        <source>Your own pattern of hidden cells, from a file (one row per query; 1 = masked)</source>
+        <translation>从文件读取你自己的遮盖图样（每个查询一行；1 = 遮盖）</translation>
+    </message>
+    <message>
+        <source>Append &lt;pad&gt; tokens up to this length, as sentences of different lengths in one batch need; a padding mask keeps attention off them</source>
+        <translation>追加 &lt;pad&gt; 词元直到这个长度，就像同一批次中长度不同的句子所需要的那样；填充掩码让注意力避开它们</translation>
+    </message>
+    <message>
+        <source>W_Q, W_K, W_V and W_O: seeded random (Xavier), identity (Q = K = V = X, so scores are the embeddings&apos; own dot products), or from a file</source>
+        <translation>W_Q、W_K、W_V 和 W_O：按种子随机（Xavier）、单位矩阵（Q = K = V = X，分数就是嵌入彼此的点积），或来自文件</translation>
+    </message>
+    <message>
+        <source>Open W_Q, W_K, W_V and W_O from a safetensors file (its d_model replaces yours)</source>
+        <translation>从 safetensors 文件打开 W_Q、W_K、W_V 和 W_O（文件中的 d_model 会替换当前值）</translation>
+    </message>
+    <message>
+        <source>Save the weights in use as a safetensors file, to open again or in PyTorch</source>
+        <translation>把当前使用的权重保存为 safetensors 文件，以便再次打开或在 PyTorch 中使用</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::DecoderPanel</name>
+    <message>
+        <source>The correct translation the decoder reads (teacher forcing): every position sees the right tokens before it, as in training</source>
+        <translation>解码器读取的正确译文（教师强制）：每个位置都看到它前面的正确词元，与训练时一样</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::CompareBar</name>
+    <message>
+        <source>B&apos;s sentence, computed with A&apos;s settings: swap two words to see what the positions change</source>
+        <translation>B 的句子，用 A 的设置计算：交换两个词，看看位置带来了什么变化</translation>
+    </message>
+    <message>
+        <source>B&apos;s positional encoding: A&apos;s sentence and other settings, with another way to add positions</source>
+        <translation>B 的位置编码：A 的句子和其他设置，用另一种方式加入位置</translation>
+    </message>
+    <message>
+        <source>B with or without ÷√d_k: without it, large scores make the softmax almost one-hot</source>
+        <translation>B 是否除以 √d_k：不除时，较大的分数会让 softmax 几乎变成独热分布</translation>
+    </message>
+    <message>
+        <source>B&apos;s mask: which keys each query of B may not look at</source>
+        <translation>B 的掩码：B 的每个查询不能查看哪些键</translation>
+    </message>
+</context>
 </TS>

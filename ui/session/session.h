@@ -197,6 +197,9 @@ signals:
     void highlightChanged();
     /// Sentence, config, weights or mask changed (for widgets that show the input).
     void inputChanged();
+    /// A session file was opened (after the input, the trace and the place changed): the input
+    /// was replaced as a whole (the undo history starts again).
+    void sessionLoaded();
     /// Comparison switched on or off, or B changed (B's trace is new then). B's trace for a new
     /// input comes with traceChanged.
     void comparisonChanged();

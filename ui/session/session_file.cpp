@@ -148,6 +148,7 @@ bool Session::restore(SessionFile f, QString* error, const LessonOpener& openLes
         setStepId(step);
     setHead(f.head);
     selectCell(-1, -1);
+    emit sessionLoaded();
     return true;
 }
 

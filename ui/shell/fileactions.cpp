@@ -4,6 +4,7 @@
 
 #include "export/compareexport.h"
 #include "export/exporter.h"
+#include "export/exportname.h"
 #include "lessons/deck.h"
 #include "lessons/lessonplayer.h"
 #include "session/autosave.h"
@@ -11,6 +12,7 @@
 #include "shell/viewstack.h"
 #include "views/compareview.h"
 #include "views/heatmapview.h"
+#include "views/multiheadview.h"
 #include "views/stageview.h"
 
 #include <qcustomplot.h>
@@ -389,7 +391,7 @@ void FileActions::saveModelDialog()
 
 void FileActions::exportViewDialog()
 {
-    const QString path = askPath(Ask::Save, tr("Export view"), QStringLiteral("attention.png"),
+    const QString path = askPath(Ask::Save, tr("Export view"), suggestedName(QStringLiteral("png")),
                                  tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"));
     if (path.isEmpty())
         return; // cancelled: nothing happens
@@ -405,7 +407,7 @@ void FileActions::exportViewDialog()
 
 void FileActions::exportCsvDialog()
 {
-    askThen(Ask::Save, tr("Export matrix as CSV"), QStringLiteral("matrix.csv"), tr("CSV (*.csv)"), &FileActions::exportCurrentCsv);
+    askThen(Ask::Save, tr("Export matrix as CSV"), suggestedName(QStringLiteral("csv")), tr("CSV (*.csv)"), &FileActions::exportCurrentCsv);
 }
 
 void FileActions::exportAllDialog()
@@ -427,7 +429,7 @@ void FileActions::exportLessonDialog()
         return;
     }
     QString filter;
-    const QString path = askPath(Ask::Save, tr("Export lesson"), QStringLiteral("lesson.pdf"),
+    const QString path = askPath(Ask::Save, tr("Export lesson"), suggestedLessonName(),
                                  tr("PDF deck (*.pdf);;PNG images, one per step (folder)"), &filter);
     if (path.isEmpty())
         return; // cancelled: nothing happens
@@ -442,6 +444,34 @@ void FileActions::openLessonDialog()
 }
 
 // --- Helpers ----------------------------------------------------------------------------------
+
+QString FileActions::suggestedName(const QString& suffix) const
+{
+    // What is on screen: the stage, where it is in a Transformer, the head (1-based) or the
+    // all-heads grid, and the sentence.
+    const Step& step = m_session->currentStep();
+    ExportNameParts parts;
+    parts.prefix = m_session->isComparing() ? QStringLiteral("compare") : QString();
+    parts.stage = step.id;
+    if (step.layer)
+        parts.layer = *step.layer + 1;
+    if (step.block != Block::None && step.layer)
+        parts.block = QString::fromLatin1(toString(step.block));
+    parts.allHeads = step.perHead && m_views->visibleView() == m_views->headsView();
+    if (step.perHead)
+        parts.head = m_session->head() + 1;
+    parts.text = m_session->sentence();
+    return suggestedExportName(parts, suffix);
+}
+
+QString FileActions::suggestedLessonName() const
+{
+    ExportNameParts deck;
+    deck.stage = QStringLiteral("lesson");
+    if (m_lessons->isActive())
+        deck.text = QString::fromStdString(m_lessons->lesson()->title);
+    return suggestedExportName(deck, QStringLiteral("pdf"));
+}
 
 QString FileActions::askPath(Ask ask, const QString& title, const QString& suggested, const QString& filter,
                              QString* chosenFilter) const

@@ -53,6 +53,13 @@ public:
     /// Puts an image of the view in front on the clipboard.
     void copyImage();
 
+    /// The file name the export dialogs suggest for what is on screen (export/exportname.h):
+    /// "weights-head1-狗咬了人.png", "concat-layer1-self-the_dog.csv", "weights-heads-….png" for
+    /// the all-heads grid, "compare-…" while comparing.
+    QString suggestedName(const QString& suffix) const;
+    /// The name the lesson export suggests: "lesson-<its title>.pdf".
+    QString suggestedLessonName() const;
+
     /// The sessions opened or saved last, newest first (at most 8), kept in QSettings.
     QStringList recentFiles() const;
     /// After a run that did not quit cleanly (a crash, a kill), offers the session its autosave
@@ -76,7 +83,8 @@ public:
     void openMaskDialog();
     void openModelDialog();
     void saveModelDialog();
-    /// Asks for the file, then for the resolution when it is a PNG.
+    /// Asks for the file (its name suggested from the stage, head and sentence), then for the
+    /// resolution when it is a PNG.
     void exportViewDialog();
     void exportCsvDialog();
     /// Asks for a folder and an image format.

@@ -2,6 +2,7 @@
 
 #include "session/messages.h"
 #include "lessons/lessonplayer.h"
+#include "shell/deskmenus.h"
 #include "session/session.h"
 #include "shell/fileactions.h"
 #include "shell/languages.h"
@@ -59,6 +60,7 @@ MainWindow::MainWindow(Session* session, QWidget* parent)
     , m_files(new FileActions(session, m_views, m_lessons, this))
     , m_presenter(new PresenterMode(session, m_lessons, this))
     , m_keys(new StepKeys(this, [this](StepKey key) { return stepKey(key); }))
+    , m_desk(new DeskMenus(this, session, m_files)) // Edit, zoom, Help, heatmaps' right-click menu
 {
     setObjectName(QStringLiteral("MainWindow"));
     buildCentralWidget();

@@ -3,7 +3,8 @@
 // navigator, the settings and the cell inspector; menus for sessions, weights, masks and export;
 // keyboard and presentation-clicker navigation; presenter mode (F11). The window builds and
 // wires its parts: the views (ViewStack), the File menu's actions (FileActions), presenter
-// mode (PresenterMode) and the stepping keys (StepKeys) live in their own files; the methods
+// mode (PresenterMode), the stepping keys (StepKeys), and the Edit and Help menus, zoom and the
+// heatmaps' right-click menu (DeskMenus) live in their own files; the methods
 // below forward to them. It opens within its screen and lays its docks out for the room there.
 
 #include <QMainWindow>
@@ -24,6 +25,7 @@ class Autosave;
 class CellInspector;
 class CompareBar;
 class DecoderPanel;
+class DeskMenus;
 class WarningLine;
 class FileActions;
 class ErrorBanner;
@@ -180,6 +182,7 @@ private:
     FileActions* m_files;
     PresenterMode* m_presenter;
     StepKeys* m_keys;
+    DeskMenus* m_desk;
     QDockWidget* m_navDock = nullptr;
     QDockWidget* m_lessonDock = nullptr;
     QDockWidget* m_settingsDock = nullptr;

@@ -2,6 +2,7 @@
 
 #include "shell/mainwindow.h"
 
+#include "shell/deskmenus.h"
 #include "shell/fileactions.h"
 #include "shell/languages.h"
 #include "shell/presentermode.h"
@@ -63,6 +64,7 @@ void MainWindow::buildMenus()
     QAction* play = m_goMenu->addAction(tr("&Auto-play"));
     play->setShortcut(Qt::Key_P);
     connect(play, &QAction::triggered, this, [this] { m_navigator->setPlaying(!m_navigator->isPlaying()); });
+    m_desk->addTo(menuBar(), view); // Edit (undo, redo), the zoom in View, Help
 }
 
 void MainWindow::buildPresenterMenu(QMenu* view)

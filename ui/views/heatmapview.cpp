@@ -1,6 +1,7 @@
 #include "views/heatmapview.h"
 
 #include "plot/plotting.h"
+#include "views/heatmapzoom.h"
 
 #include <qcustomplot.h>
 
@@ -61,7 +62,9 @@ HeatmapView::HeatmapView(QWidget* parent)
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(m_plot);
+    m_zoom = new HeatmapZoom(m_plot, this); // zoom and fit, scrolling when zoomed in
+    layout->addWidget(m_zoom);
+    connect(m_zoom, &HeatmapZoom::changed, this, &HeatmapView::rebuild);
 
     m_plot->plotLayout()->insertRow(0);
     m_plot->plotLayout()->addElement(0, 0, new QCPTextElement(m_plot, QString()));
@@ -199,39 +202,42 @@ void HeatmapView::labelAxes()
     m_plot->xAxis->setRange(-0.5, cols - 0.5);
     m_plot->yAxis->setRange(-0.5, rows - 0.5);
     m_plot->xAxis2->setRange(-0.5, cols - 0.5);
+    m_zoom->apply(cols, rows); // the part a zoom shows
+    const double zoom = m_zoom->factor();
+    const int maxLabels = static_cast<int>(kMaxLabelledCells * zoom); // zoomed in: room for more
     if (m_matrix.colLabels) {
-        m_plot->xAxis2->setTicker(labelTicker(*m_matrix.colLabels));
+        m_plot->xAxis2->setTicker(labelTicker(*m_matrix.colLabels, maxLabels));
         // Upright column labels when they fit their cells (CJK characters, short words);
         // slanted otherwise, so long words do not run into each other.
         const QFontMetrics fm(m_plot->xAxis2->tickLabelFont());
         int widest = 0;
         for (const auto& l : *m_matrix.colLabels)
             widest = std::max(widest, fm.horizontalAdvance(QString::fromStdString(l)));
-        const int cellWidth = cols > 0 ? std::max(m_plot->width() - 160, 200) / cols : 0;
+        const int cellWidth = cols > 0 ? static_cast<int>(std::max(m_plot->width() - 160, 200) * zoom / cols) : 0;
         const bool upright = widest + 6 <= cellWidth;
         m_plot->xAxis2->setTickLabelRotation(upright ? 0 : -45);
         // Slanted labels need about a line's height each: in a narrow plot (a comparison's
         // three) label no more columns than that, so the labels never run into each other.
         if (!upright && m_plot->width() > 0) {
             const int fitting = std::max(2, std::max(m_plot->width() - 160, 40) / (fm.height() + 4));
-            m_plot->xAxis2->setTicker(labelTicker(*m_matrix.colLabels, std::min(kMaxLabelledCells, fitting)));
+            m_plot->xAxis2->setTicker(labelTicker(*m_matrix.colLabels, std::min(maxLabels, static_cast<int>(fitting * zoom))));
         }
         // Too many probability columns to label them all (a vocabulary): label the columns that
         // hold a real probability somewhere, so the bright cells carry their tokens' names.
-        if (m_scale == Scale::Probability && cols > kMaxLabelledCells) {
+        if (m_scale == Scale::Probability && cols > maxLabels) {
             auto ticker = QSharedPointer<QCPAxisTickerText>::create();
             for (int c = 0; c < cols; ++c) {
                 if (v.col(c).maxCoeff() >= kLabelledProbability)
                     ticker->addTick(c, QString::fromStdString((*m_matrix.colLabels)[static_cast<std::size_t>(c)]));
             }
-            if (ticker->ticks().size() <= kMaxLabelledCells) {
+            if (ticker->ticks().size() <= maxLabels) {
                 m_plot->xAxis2->setTicker(ticker);
                 m_plot->xAxis2->setTickLabelRotation(-90); // neighbouring tokens stay apart
             }
         }
     }
     if (m_matrix.rowLabels)
-        m_plot->yAxis->setTicker(labelTicker(*m_matrix.rowLabels));
+        m_plot->yAxis->setTicker(labelTicker(*m_matrix.rowLabels, maxLabels));
 }
 
 QFont HeatmapView::cellValueFont(const QFont& base, const QString& widest, const QSize& cell)
@@ -272,8 +278,9 @@ void HeatmapView::drawCellValues()
     QRect area = m_plot->axisRect()->rect();
     if (area.width() < 10 || area.height() < 10)
         area = QRect(0, 0, std::max(0, m_plot->width() - 170), std::max(0, m_plot->height() - 120));
-    const bool fits = m_cellValues && rows > 0 && cols > 0 && rows * cols <= 400 && area.width() / cols >= 34
-        && area.height() / rows >= 18;
+    const double zoom = m_zoom->factor(); // zoomed in, fewer and larger cells are shown
+    const bool fits = m_cellValues && rows > 0 && cols > 0 && rows * cols <= 400 * zoom * zoom && area.width() * zoom / cols >= 34
+        && area.height() * zoom / rows >= 18;
     // The numbers grow with the cells (a projector's 300-pixel cells get large numbers), never
     // beyond them, and never smaller than the text around them.
     QString widest;
@@ -281,7 +288,8 @@ void HeatmapView::drawCellValues()
         for (int c = 0; c < cols; ++c)
             if (const QString t = formatValue(v(r, c)); t.size() > widest.size())
                 widest = t;
-    const QFont valueFont = cellValueFont(font(), widest, rows > 0 && cols > 0 ? QSize(area.width() / cols, area.height() / rows) : QSize());
+    const QSize cell = rows > 0 && cols > 0 ? QSize(static_cast<int>(area.width() * zoom / cols), static_cast<int>(area.height() * zoom / rows)) : QSize();
+    const QFont valueFont = cellValueFont(font(), widest, cell);
     for (int r = 0; r < rows && (fits || !v.allFinite()); ++r) {
         for (int c = 0; c < cols; ++c) {
             const float x = v(r, c);

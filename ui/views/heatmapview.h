@@ -20,6 +20,8 @@ class QResizeEvent;
 
 namespace attnlab {
 
+class HeatmapZoom;
+
 class HeatmapView : public QWidget {
     Q_OBJECT
 public:
@@ -51,6 +53,8 @@ public:
     const LabeledMatrix& matrix() const { return m_matrix; }
     Scale scale() const { return m_scale; }
     QCustomPlot* plot() const { return m_plot; }
+    /// Zoom and fit (views/heatmapzoom.h): the scroll area the plot sits in.
+    HeatmapZoom* zoom() const { return m_zoom; }
     /// "<row> → <col>: value" for the cell under plot pixel `pos`, or empty outside the cells.
     QString cellDescription(const QPointF& pos) const;
     /// The (row, column) of the cell under plot pixel `pos`, or (-1, -1).
@@ -77,6 +81,7 @@ private:
     void changeEvent(QEvent* event) override;
 
     QCustomPlot* m_plot = nullptr;
+    HeatmapZoom* m_zoom = nullptr;
     QCPColorMap* m_map = nullptr;
     QCPColorScale* m_colorScale = nullptr;
     LabeledMatrix m_matrix;

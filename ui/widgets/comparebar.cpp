@@ -181,11 +181,15 @@ void CompareBar::retranslate()
     setTexts(m_kind, {tr("another sentence"), tr("positional encoding"), tr("score scaling"), tr("mask"), tr("seed")});
     m_kind->setToolTip(tr("What B changes against A (the sentence and settings above)"));
     m_sentence->setPlaceholderText(tr("B's sentence, e.g. \u4EBA\u54AC\u4E86\u72D7"));
+    m_sentence->setToolTip(tr("B's sentence, computed with A's settings: swap two words to see what the positions change"));
     m_swap->setText(tr("Swap words"));
     m_swap->setToolTip(tr("A's sentence with its first and last words swapped"));
     setTexts(m_positional, {tr("sinusoidal"), tr("learned"), tr("none")});
     setTexts(m_scale, {tr("scores \u00F7 \u221Ad_k"), tr("scores not divided by \u221Ad_k")});
     setTexts(m_mask, {tr("none"), tr("causal (look-ahead)"), tr("padding"), tr("causal + padding")});
+    m_positional->setToolTip(tr("B's positional encoding: A's sentence and other settings, with another way to add positions"));
+    m_scale->setToolTip(tr("B with or without \u00F7\u221Ad_k: without it, large scores make the softmax almost one-hot"));
+    m_mask->setToolTip(tr("B's mask: which keys each query of B may not look at"));
     m_seed->setToolTip(tr("B's seed: other embeddings, learned positions and seeded weights"));
 }
 

@@ -193,6 +193,8 @@ void DecoderPanel::retranslate()
     m_force->setText(tr("Teacher forcing:"));
     m_force->setToolTip(tr("Training: the decoder reads the correct target, every position at once"));
     m_target->setPlaceholderText(tr("the target sentence"));
+    m_target->setToolTip(tr("The correct translation the decoder reads (teacher forcing): every position sees the right "
+                            "tokens before it, as in training"));
     m_previous->setText(QStringLiteral("\u25C0"));
     m_previous->setToolTip(tr("Previous generation step"));
     m_next->setText(QStringLiteral("\u25B6"));

@@ -148,16 +148,23 @@ void SettingsPanel::retranslate()
     m_model->setToolTip(tr("A trained or seeded encoder\u2013" "decoder adds Add & Norm, the feed-forward network, "
                            "stacked layers, cross-attention and generation"));
     label(m_layers, tr("Layers"));
-    m_layers->setToolTip(tr("Encoder layers and decoder layers (as many of each)"));
+    m_layers->setToolTip(tr("Encoder layers and decoder layers, as many of each: every layer lets each token gather context "
+                            "again, from vectors the layer before already mixed"));
     label(m_dFF, tr("d_ff"));
     m_dFF->setSpecialValueText(tr("4 \u00D7 d_model"));
-    m_dFF->setToolTip(tr("Hidden width of the feed-forward network"));
+    m_dFF->setToolTip(tr("Hidden width of the feed-forward network (4 \u00D7 d_model in the paper): the room each token "
+                         "gets to transform what attention gathered"));
     label(m_norm, tr("LayerNorm"));
     items(m_norm, {tr("Post-LN (the paper)"), tr("Pre-LN")});
+    m_norm->setToolTip(tr("Where LayerNorm sits: after each residual sum (Post-LN, the paper) or before each sublayer "
+                          "(Pre-LN, which keeps deep stacks stable to train)"));
     label(m_activation, tr("Activation"));
+    m_activation->setToolTip(tr("The feed-forward network's nonlinearity: ReLU (the paper) sets negative values to 0; "
+                                "GELU bends smoothly near 0 (BERT, GPT)"));
 
     label(m_dModel, tr("d_model"));
-    m_dModel->setToolTip(tr("Width of every token vector"));
+    m_dModel->setToolTip(tr("Width of every token vector: more dimensions hold more features, and each head gets "
+                            "d_model / heads of them"));
     label(m_headsRow, tr("Heads"));
     m_heads->setToolTip(tr("Only divisors of d_model are offered: every head gets d_model / heads dimensions"));
     label(m_seed, tr("Seed"));
@@ -165,18 +172,27 @@ void SettingsPanel::retranslate()
     items(m_positional, {tr("sinusoidal"), tr("learned"), tr("none")});
     m_embedScale->setText(tr("Scale embeddings by \u221Ad_model"));
     m_scale->setText(tr("Divide scores by \u221Ad_k"));
+    m_scale->setToolTip(tr("Divide scores by \u221Ad_k (keeps the softmax from saturating as d_k grows)"));
 
     label(m_mask, tr("Mask"));
     items(m_mask, {tr("none"), tr("causal (look-ahead)"), tr("padding"), tr("causal + padding"), tr("custom (from a file)")});
+    m_mask->setToolTip(tr("Which keys each query may not look at: causal hides later tokens (a decoder must not see "
+                          "the future), padding hides the <pad> tokens"));
     m_openMask->setText(tr("Open mask file\u2026"));
+    m_openMask->setToolTip(tr("Your own pattern of hidden cells, from a file (one row per query; 1 = masked)"));
     label(m_padTo, tr("Pad to"));
     m_padTo->setSpecialValueText(tr("off"));
-    m_padTo->setToolTip(tr("Append <pad> tokens up to this length"));
+    m_padTo->setToolTip(tr("Append <pad> tokens up to this length, as sentences of different lengths in one batch "
+                           "need; a padding mask keeps attention off them"));
 
     label(m_weights, tr("Weights"));
     items(m_weights, {tr("seeded (Xavier)"), tr("identity (W = I)"), tr("from file")});
     m_openWeights->setText(tr("Open\u2026"));
     m_saveWeights->setText(tr("Save\u2026"));
+    m_weights->setToolTip(tr("W_Q, W_K, W_V and W_O: seeded random (Xavier), identity (Q = K = V = X, so scores are the "
+                             "embeddings' own dot products), or from a file"));
+    m_openWeights->setToolTip(tr("Open W_Q, W_K, W_V and W_O from a safetensors file (its d_model replaces yours)"));
+    m_saveWeights->setToolTip(tr("Save the weights in use as a safetensors file, to open again or in PyTorch"));
     syncFromSession(); // the texts that hold values (d_k, the model's sizes)
 }
 
