@@ -162,6 +162,10 @@ public:
     /// Cells, rows and columns a lesson step emphasises (0-based); empty when none.
     const Highlight& highlight() const { return m_highlight; }
     void setHighlight(const Highlight& highlight);
+    /// One colour range for Scores, Scaled and Masked scores (the largest finite |value| of the
+    /// three), so ÷√d_k shows as paler colours; off: each stage its own range. Lessons may set it.
+    bool sharedScoreScale() const { return m_sharedScoreScale; }
+    void setSharedScoreScale(bool on);
 
     // --- files ---------------------------------------------------------------------------
     /// Saves sentence, settings, weights (path and embedded copy), mask, step and head as JSON
@@ -187,6 +191,7 @@ signals:
     void selectionChanged(int row, int column);
     void viewChanged(const QString& view);
     void highlightChanged();
+    void sharedScoreScaleChanged(bool on);
     /// Sentence, config, weights or mask changed (for widgets that show the input).
     void inputChanged();
     /// Comparison switched on or off, or B changed (B's trace is new then). B's trace for a new
@@ -258,6 +263,7 @@ private:
     int m_selCol = -1;
     QString m_view = QStringLiteral("stage");
     Highlight m_highlight;
+    bool m_sharedScoreScale = false;
     bool m_comparing = false;
     Comparison m_comparison;
     bool m_comparisonChosen = false; ///< B was set (else the first switch-on swaps A's words)

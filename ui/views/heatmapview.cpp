@@ -7,7 +7,9 @@
 #include <QToolTip>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace attnlab {
 
@@ -53,7 +55,33 @@ QSharedPointer<QCPAxisTickerText> labelTicker(const std::vector<std::string>& la
     return ticker;
 }
 
+/// Which cells of a rows × cols matrix a highlight covers (row-major, 1 = highlighted).
+std::vector<char> highlightedCells(const Highlight& h, int rows, int cols)
+{
+    std::vector<char> lit(static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols), 0);
+    const auto mark = [&](int r, int c) {
+        if (r >= 0 && c >= 0 && r < rows && c < cols)
+            lit[static_cast<std::size_t>(r * cols + c)] = 1;
+    };
+    for (const auto& [r, c] : h.cells)
+        mark(r, c);
+    for (const int r : h.rows) {
+        for (int c = 0; c < cols; ++c)
+            mark(r, c);
+    }
+    for (const int c : h.columns) {
+        for (int r = 0; r < rows; ++r)
+            mark(r, c);
+    }
+    return lit;
+}
+
 } // namespace
+
+QColor HeatmapView::highlightVeil()
+{
+    return QColor(240, 240, 240, 185); // light grey, mostly opaque: the rest recedes
+}
 
 HeatmapView::HeatmapView(QWidget* parent)
     : QWidget(parent)
@@ -122,6 +150,44 @@ void HeatmapView::setHighlight(const Highlight& highlight)
     rebuild();
 }
 
+void HeatmapView::setMessage(const QString& message)
+{
+    if (message == m_message)
+        return;
+    m_message = message;
+    rebuild();
+}
+
+void HeatmapView::drawMessage()
+{
+    // Large, in the middle of the (empty) cells, where the eye looks for the matrix.
+    auto* text = new QCPItemText(m_plot);
+    text->setObjectName(QStringLiteral("message"));
+    text->position->setType(QCPItemPosition::ptAxisRectRatio);
+    text->position->setCoords(0.5, 0.5);
+    text->setPositionAlignment(Qt::AlignCenter);
+    text->setTextAlignment(Qt::AlignCenter);
+    text->setText(m_message);
+    QFont f = font();
+    f.setPointSizeF(f.pointSizeF() * 1.6);
+    f.setBold(true);
+    // Smaller type when the plot is narrow, so the longest line stays inside the cells.
+    const int room = std::max(120, m_plot->axisRect()->width() > 10 ? m_plot->axisRect()->width() - 16 : m_plot->width() - 200);
+    for (int i = 0; i < 8 && messageWidth(f) > room; ++i)
+        f.setPointSizeF(f.pointSizeF() * 0.85);
+    text->setFont(f);
+    text->setColor(palette().color(QPalette::WindowText));
+    text->setClipToAxisRect(true);
+}
+
+int HeatmapView::messageWidth(const QFont& f) const
+{
+    int widest = 0;
+    for (const QString& line : m_message.split(QLatin1Char('\n')))
+        widest = std::max(widest, QFontMetrics(f).horizontalAdvance(line));
+    return widest;
+}
+
 void HeatmapView::setCellValuesVisible(bool visible)
 {
     m_cellValues = visible;
@@ -166,8 +232,16 @@ void HeatmapView::rebuild()
     applyColorRange();
     labelAxes();
     m_plot->clearItems();
-    drawCellValues();
-    drawHighlight();
+    // A message in place of the cells hides the colours and the colour bar they would be read on.
+    const bool message = !m_message.isEmpty();
+    m_map->setVisible(!message);
+    m_colorScale->setVisible(!message);
+    if (message) {
+        drawMessage();
+    } else {
+        drawCellValues();
+        drawHighlight();
+    }
     drawHoverAndSelection();
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
@@ -269,28 +343,52 @@ void HeatmapView::drawCellValues()
 
 void HeatmapView::drawHighlight()
 {
-    // A lesson's emphasis: a translucent red wash and a thick red frame, like a laser pointer.
+    // A lesson's emphasis, like a laser pointer that keeps the colours honest: a thick frame
+    // (dark outside, a white line inside, visible on dark and light cells) around each
+    // highlighted cell, row and column, and a translucent veil over every other cell. The
+    // highlighted cells keep the colour of their value on the colour bar.
     const int rows = static_cast<int>(m_matrix.values.rows());
     const int cols = static_cast<int>(m_matrix.values.cols());
-    const auto emphasise = [&](double r0, double c0, double r1, double c1) {
-        auto* rect = new QCPItemRect(m_plot);
-        rect->topLeft->setCoords(c0 - 0.5, r0 - 0.5);
-        rect->bottomRight->setCoords(c1 + 0.5, r1 + 0.5);
-        rect->setPen(QPen(QColor(230, 20, 20), 4));
-        rect->setBrush(QColor(255, 40, 40, 60));
-        rect->setClipToAxisRect(true);
+    const std::vector<char> lit = highlightedCells(m_highlight, rows, cols);
+    if (std::find(lit.begin(), lit.end(), 1) == lit.end())
+        return; // nothing of the highlight lies in this matrix (the lesson note says so)
+    const auto rect = [&](double r0, double c0, double r1, double c1, const QPen& pen, const QBrush& brush) {
+        auto* item = new QCPItemRect(m_plot);
+        item->setObjectName(QStringLiteral("highlight"));
+        item->topLeft->setCoords(c0 - 0.5, r0 - 0.5);
+        item->bottomRight->setCoords(c1 + 0.5, r1 + 0.5);
+        item->setPen(pen);
+        item->setBrush(brush);
+        item->setClipToAxisRect(true);
+    };
+    // The veil: one rectangle per run of cells in a row that are not highlighted.
+    for (int r = 0; r < rows; ++r) {
+        for (int c = 0; c < cols;) {
+            if (lit[static_cast<std::size_t>(r * cols + c)]) {
+                ++c;
+                continue;
+            }
+            const int start = c;
+            while (c < cols && !lit[static_cast<std::size_t>(r * cols + c)])
+                ++c;
+            rect(r, start, r, c - 1, Qt::NoPen, highlightVeil());
+        }
+    }
+    const auto frame = [&](double r0, double c0, double r1, double c1) {
+        rect(r0, c0, r1, c1, QPen(QColor(20, 20, 20), 5), Qt::NoBrush);
+        rect(r0, c0, r1, c1, QPen(Qt::white, 1.5), Qt::NoBrush);
     };
     for (const auto& [r, c] : m_highlight.cells) {
         if (r < rows && c < cols)
-            emphasise(r, c, r, c);
+            frame(r, c, r, c);
     }
     for (const int r : m_highlight.rows) {
         if (r < rows)
-            emphasise(r, 0, r, cols - 1);
+            frame(r, 0, r, cols - 1);
     }
     for (const int c : m_highlight.columns) {
         if (c < cols)
-            emphasise(0, c, rows - 1, c);
+            frame(0, c, rows - 1, c);
     }
 }
 
