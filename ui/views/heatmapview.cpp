@@ -1,5 +1,6 @@
 #include "views/heatmapview.h"
 
+#include "plot/fitting.h"
 #include "plot/plotting.h"
 
 #include <qcustomplot.h>
@@ -120,6 +121,7 @@ HeatmapView::HeatmapView(QWidget* parent)
     m_plot->xAxis2->setSubTicks(false);
     m_plot->xAxis2->grid()->setVisible(false);
     applyPlotFonts(m_plot, font()); // the CJK fallback families of the application font
+    keepTextsFitting(m_plot);        // a long title breaks into lines rather than run off the plot
     m_plot->setMouseTracking(true);
     connect(m_plot, &QCustomPlot::mouseMove, this, &HeatmapView::onMouseMove);
     connect(m_plot, &QCustomPlot::mousePress, this, &HeatmapView::onMousePress);
@@ -292,20 +294,29 @@ void HeatmapView::labelAxes()
         }
         // Too many probability columns to label them all (a vocabulary): label the columns that
         // hold a real probability somewhere, so the bright cells carry their tokens' names.
+        QMap<double, double> priority;
         if (m_scale == Scale::Probability && cols > kMaxLabelledCells) {
             auto ticker = QSharedPointer<QCPAxisTickerText>::create();
             for (int c = 0; c < cols; ++c) {
-                if (v.col(c).maxCoeff() >= kLabelledProbability)
+                if (v.col(c).maxCoeff() >= kLabelledProbability) {
                     ticker->addTick(c, QString::fromStdString((*m_matrix.colLabels)[static_cast<std::size_t>(c)]));
+                    priority.insert(c, static_cast<double>(v.col(c).maxCoeff()));
+                }
             }
             if (ticker->ticks().size() <= kMaxLabelledCells) {
                 m_plot->xAxis2->setTicker(ticker);
                 m_plot->xAxis2->setTickLabelRotation(-90); // neighbouring tokens stay apart
+            } else {
+                priority.clear();
             }
         }
+        // Of neighbouring columns that both hold a probability, the likelier keeps its label.
+        fitTickLabels(m_plot->xAxis2, priority);
     }
-    if (m_matrix.rowLabels)
+    if (m_matrix.rowLabels) {
         m_plot->yAxis->setTicker(labelTicker(*m_matrix.rowLabels));
+        fitTickLabels(m_plot->yAxis);
+    }
 }
 
 void HeatmapView::drawCellValues()

@@ -29,14 +29,19 @@ StageView::StageView(Session* session, QWidget* parent)
     auto* bar = new QHBoxLayout;
     bar->addWidget(m_shape, 1);
     bar->addWidget(m_matrixChoice);
-    bar->addWidget(m_shared);
-    bar->addWidget(m_sharedScores);
     layout->addLayout(bar);
-    // The output probabilities get the top-k bars of one position beside the matrix.
-    auto* plots = new QHBoxLayout;
-    plots->addWidget(m_heatmap, 3);
-    plots->addWidget(m_topK, 2);
-    layout->addLayout(plots, 1);
+    // The colour-scale switches get a row of their own: beside the shape they crowd a narrow view.
+    auto* switches = new QHBoxLayout;
+    switches->addWidget(m_shared);
+    switches->addWidget(m_sharedScores);
+    switches->addStretch(1);
+    layout->addLayout(switches);
+    // The output probabilities get the top-k bars of one position beside the matrix (below it
+    // in a narrow view: resizeEvent).
+    m_plots = new QBoxLayout(QBoxLayout::LeftToRight);
+    m_plots->addWidget(m_heatmap, 3);
+    m_plots->addWidget(m_topK, 2);
+    layout->addLayout(m_plots, 1);
     m_topK->setVisible(false);
     m_matrixChoice->setFocusPolicy(Qt::NoFocus);
     m_shared->setFocusPolicy(Qt::NoFocus);
@@ -69,6 +74,13 @@ QList<QCustomPlot*> StageView::exportedPlots() const
     if (m_topK->isVisibleTo(this))
         return {m_heatmap->plot(), m_topK->plot()};
     return {m_heatmap->plot()};
+}
+
+void StageView::resizeEvent(QResizeEvent* event)
+{
+    SessionView::resizeEvent(event);
+    // The bars need about 450 px beside a matrix that needs as much: below it when narrower.
+    m_plots->setDirection(width() >= 1000 ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom);
 }
 
 const Stage* StageView::stage() const

@@ -4,6 +4,7 @@
 
 #include "views/sessionview.h"
 
+class QBoxLayout;
 class QCheckBox;
 class QComboBox;
 class QCustomPlot;
@@ -40,6 +41,7 @@ public:
 private:
     void refresh() override;
     void retranslate() override;
+    void resizeEvent(QResizeEvent* event) override;
     /// The ±range the heatmap shares with other stages or heads, or 0 for the stage's own.
     double sharedRange(const Stage& s) const;
 
@@ -47,6 +49,7 @@ private:
     QCheckBox* m_shared;
     QCheckBox* m_sharedScores;
     QLabel* m_shape;
+    QBoxLayout* m_plots; ///< the heatmap and the top-k bars: across, or down in a narrow view
     HeatmapView* m_heatmap;
     TopKView* m_topK;
     QString m_title;

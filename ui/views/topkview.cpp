@@ -1,5 +1,6 @@
 #include "views/topkview.h"
 
+#include "plot/fitting.h"
 #include "plot/plotting.h"
 
 #include <qcustomplot.h>
@@ -71,6 +72,7 @@ TopKView::TopKView(QWidget* parent)
     // The value texts stand right of their bars: the right margin is kept for them (redraw()).
     m_plot->axisRect()->setAutoMargins(QCP::msLeft | QCP::msTop | QCP::msBottom);
     applyPlotFonts(m_plot, font());
+    m_plot->installEventFilter(this);
     retranslate();
 
     connect(m_position, &QSpinBox::valueChanged, this, [this] {
@@ -149,7 +151,11 @@ void TopKView::redraw()
 {
     m_plot->clearPlottables();
     m_plot->clearItems();
-    m_entries = topK(m_matrix.values, row(), k());
+    // As many bars as the plot's height gives a line of text each (k on a tall plot).
+    const int rectHeight = m_plot->axisRect()->height();
+    const int lineHeight = QFontMetrics(m_plot->xAxis->tickLabelFont()).height() + 4;
+    const int fitting = rectHeight > 40 ? std::max(1, rectHeight / lineHeight) : k();
+    m_entries = topK(m_matrix.values, row(), std::min(k(), fitting));
     const int r = row();
     const bool has = !m_entries.empty();
     plotTitle(m_plot)->setText(has ? tr("Position %1 (\u201C%2\u201D): the %3 most probable next tokens")
@@ -187,6 +193,7 @@ void TopKView::redraw()
         }
     }
     m_plot->yAxis->setTicker(ticker);
+    fitTickLabels(m_plot->yAxis); // a short plot shows fewer token names, never overlapping ones
     m_plot->yAxis->setRange(-0.5, std::max<double>(static_cast<double>(m_entries.size()), 1.0) - 0.5);
     // Room right of the axis rect for the texts of the longest bars (p near 1).
     m_plot->axisRect()->setMargins(QMargins(0, 0, widest + 8, 0));
@@ -209,6 +216,22 @@ void TopKView::retranslate()
     m_position->setToolTip(tr("The decoder position whose next-token probabilities are shown (counted from 1)"));
     m_kLabel->setText(tr("Top k:"));
     m_k->setToolTip(tr("How many of the most probable tokens to show"));
+}
+
+bool TopKView::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_plot && event->type() == QEvent::Resize) {
+        // How many bars fit depends on the plot's height (the note under it comes and goes): once
+        // the plot has taken its new size, lay it out there and draw again.
+        QMetaObject::invokeMethod(
+            this,
+            [this] {
+                m_plot->replot(QCustomPlot::rpImmediateRefresh);
+                redraw();
+            },
+            Qt::QueuedConnection);
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 void TopKView::changeEvent(QEvent* event)
