@@ -59,10 +59,10 @@ QStringList breakLine(const QString& line, const QFontMetrics& fm, int width)
     return lines;
 }
 
-/// Fits a text that `get`/`set` read and write, kept by `owner`'s properties, into `width`:
-/// line breaks first, smaller type (down to 70%) only when a single word is wider.
+/// Fits a text that `getText`/`setText` read and write (and its font), kept in `owner`'s
+/// properties, into `width` pixels.
 template <class GetText, class SetText, class GetFont, class SetFont>
-void fitText(QObject* owner, int width, GetText getText, SetText setText, GetFont getFont, SetFont setFont)
+void fitText(QObject* owner, int width, bool oneLine, GetText getText, SetText setText, GetFont getFont, SetFont setFont)
 {
     // A text or font the view set since the last fitting is the new original.
     if (getText() != owner->property(kFittedText).toString())
@@ -71,18 +71,32 @@ void fitText(QObject* owner, int width, GetText getText, SetText setText, GetFon
         owner->setProperty(kBaseFont, getFont());
     const QString full = owner->property(kFullText).toString();
     QFont font = owner->property(kBaseFont).value<QFont>();
+    // One line in type down to 70% first (a title a little too wide keeps its height), then
+    // lines broken at spaces and punctuation, in type down to 70% when a single word is wider.
+    const QFont base = font;
     QStringList lines;
-    for (int step = 0; step < 4; ++step) {
+    // (One line only: down to 60%, then cut with an ellipsis, for figures whose caption has the whole.)
+    const std::vector<double> scales = oneLine ? std::vector<double>{1.0, 0.9, 0.8, 0.7, 0.6}
+                                               : std::vector<double>{1.0, 0.9, 0.8, 0.7, -1.0, -0.9, -0.8, -0.7};
+    for (const double scale : scales) {
+        const bool breaking = scale < 0;
+        if (base.pointSizeF() > 0) // a font set in pixels keeps its size
+            font.setPointSizeF(base.pointSizeF() * std::abs(scale));
         lines.clear();
         bool fits = true;
         for (const QString& line : full.split(QLatin1Char('\n'))) {
-            const QStringList broken = breakLine(line, QFontMetrics(font), width);
+            const QStringList broken = breaking ? breakLine(line, QFontMetrics(font), width)
+                                                : QFontMetrics(font).horizontalAdvance(line) <= width ? QStringList{line}
+                                                                                                      : QStringList{};
             fits = fits && !broken.isEmpty();
             lines += broken.isEmpty() ? QStringList{line} : broken;
         }
         if (fits)
             break;
-        font.setPointSizeF(font.pointSizeF() * 0.9);
+    }
+    if (oneLine) {
+        for (QString& line : lines)
+            line = QFontMetrics(font).elidedText(line, Qt::ElideRight, width);
     }
     const QString fitted = lines.join(QLatin1Char('\n'));
     owner->setProperty(kFittedText, fitted);
@@ -93,10 +107,10 @@ void fitText(QObject* owner, int width, GetText getText, SetText setText, GetFon
         setFont(font);
 }
 
-void fitTitle(QCPTextElement* title, int width)
+void fitTitle(QCPTextElement* title, int width, bool oneLine)
 {
     fitText(
-        title, width, [title] { return title->text(); }, [title](const QString& t) { title->setText(t); },
+        title, width, oneLine, [title] { return title->text(); }, [title](const QString& t) { title->setText(t); },
         [title] { return title->font(); }, [title](const QFont& f) { title->setFont(f); });
 }
 
@@ -109,7 +123,7 @@ int titleRoom(QCustomPlot* plot, QCPLayoutElement* title)
     int column = -1;
     for (int r = 0; r < grid->rowCount() && row < 0; ++r) {
         for (int c = 0; c < grid->columnCount(); ++c) {
-            if (grid->element(r, c) == title) {
+            if (grid->hasElement(r, c) && grid->element(r, c) == title) {
                 row = r;
                 column = c;
                 break;
@@ -123,7 +137,7 @@ int titleRoom(QCustomPlot* plot, QCPLayoutElement* title)
         int widest = 0;
         for (int r = 0; r < grid->rowCount(); ++r) {
             // The column as last laid out (it may be wider than its minimum), or its minimum.
-            if (QCPLayoutElement* e = grid->element(r, c); e && e->visible())
+            if (QCPLayoutElement* e = grid->hasElement(r, c) ? grid->element(r, c) : nullptr; e && e->visible())
                 widest = std::max({widest, e->minimumOuterSizeHint().width(), e->outerRect().width()});
         }
         others += widest + grid->columnSpacing();
@@ -145,7 +159,7 @@ void fitAxes(QCustomPlot* plot)
                 continue; // not laid out yet
             if (!axis->label().isEmpty() || !axis->property(kFullText).toString().isEmpty()) {
                 fitText(
-                    axis, length + 16, [axis] { return axis->label(); }, [axis](const QString& t) { axis->setLabel(t); },
+                    axis, length + 16, false, [axis] { return axis->label(); }, [axis](const QString& t) { axis->setLabel(t); },
                     [axis] { return axis->labelFont(); }, [axis](const QFont& f) { axis->setLabelFont(f); });
             }
             if (axis->ticker().dynamicCast<QCPAxisTickerText>())
@@ -166,18 +180,30 @@ void fitLegend(QCustomPlot* plot)
     QCPLegend* legend = plot->legend;
     if (!legend || !legend->visible() || legend->layout() != plot->plotLayout() || legend->itemCount() == 0)
         return;
-    int widest = 0;
-    int items = 0;
+    std::vector<int> widths; // each entry's width, in the legend's order
     for (int i = 0; i < legend->itemCount(); ++i) {
-        if (QCPAbstractLegendItem* item = legend->item(i)) {
-            widest = std::max(widest, item->minimumOuterSizeHint().width());
-            ++items;
-        }
+        if (QCPAbstractLegendItem* item = legend->item(i))
+            widths.push_back(item->minimumOuterSizeHint().width());
     }
     const QMargins m = legend->margins();
     const int room = plot->width() - m.left() - m.right() - 4;
-    const int columns = std::clamp((room + legend->columnSpacing()) / std::max(1, widest + legend->columnSpacing()), 1, std::max(1, items));
-    if (columns != legend->wrap() || legend->columnCount() > columns) {
+    // The most columns whose widest entries, side by side, fit the plot's width (row by row).
+    const int n = static_cast<int>(widths.size());
+    int columns = 1;
+    for (int c = n; c > 1; --c) {
+        int total = (c - 1) * legend->columnSpacing();
+        for (int j = 0; j < c; ++j) {
+            int widest = 0;
+            for (int i = j; i < n; i += c)
+                widest = std::max(widest, widths[static_cast<std::size_t>(i)]);
+            total += widest;
+        }
+        if (total <= room) {
+            columns = c;
+            break;
+        }
+    }
+    if (columns != legend->wrap()) {
         legend->setWrap(columns);
         legend->setFillOrder(legend->fillOrder(), true); // rearrange the entries into the new columns
         legend->simplify();
@@ -199,7 +225,9 @@ protected:
     QVector<double> createTickVector(double tickStep, const QCPRange& range) override
     {
         QVector<double> all = QCPAxisTickerText::createTickVector(tickStep, range);
-        if (!m_axis || all.size() < 2)
+        // Ticks are made before the axis rect takes its size: before its first layout (an
+        // export of a plot never shown) there is nothing to measure, and every label stays.
+        if (!m_axis || all.size() < 2 || m_axis->axisRect()->width() < 20 || m_axis->axisRect()->height() < 20)
             return all;
         return m_priority.isEmpty() ? evenly(all) : byPriority(all);
     }
@@ -267,11 +295,17 @@ void keepTextsFitting(QCustomPlot* plot)
             return; // not laid out yet
         for (QCPLayoutElement* e : plot->plotLayout()->elements(false)) {
             if (auto* title = qobject_cast<QCPTextElement*>(e))
-                fitTitle(title, titleRoom(plot, title));
+                fitTitle(title, titleRoom(plot, title), plot->property("attnlabOneLineTitles").toBool());
         }
         fitLegend(plot);
         fitAxes(plot);
     });
+}
+
+void keepTitlesOnOneLine(QCustomPlot* plot)
+{
+    plot->setProperty("attnlabOneLineTitles", true);
+    keepTextsFitting(plot);
 }
 
 void fitTickLabels(QCPAxis* axis, const QMap<double, double>& priority)

@@ -16,6 +16,10 @@ namespace attnlab {
 /// (putLegendBelow) wraps into the columns that fit. Calling it again does nothing more.
 void keepTextsFitting(QCustomPlot* plot);
 
+/// The same, but `plot`'s titles stay on one line: smaller type (down to 60%), then cut with an
+/// ellipsis. For figures whose caption gives the whole titles (a comparison's three plots).
+void keepTitlesOnOneLine(QCustomPlot* plot);
+
 /// Makes `axis`'s text ticker (QCPAxisTickerText) draw only labels that fit side by side at its
 /// current rotation and font: evenly every k-th, or, with `priority` (tick → weight), the most
 /// important first (a vocabulary: the columns with the most probability). The ticker keeps every

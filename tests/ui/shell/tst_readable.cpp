@@ -14,6 +14,8 @@
 
 #include <QApplication>
 #include <QScreen>
+#include <QScrollBar>
+#include <QTableWidget>
 #include <QtTest>
 
 using namespace attnlab;
@@ -88,6 +90,10 @@ private slots:
         s.selectCell(1, 2);
         check(QStringLiteral("weights-selected"));
         problems += clippedTexts(w.inspector(), QStringLiteral("inspector (weights)"));
+        // The inspector's table shows every row of its softmax, none behind a scroll bar.
+        QTableWidget* table = w.inspector()->table();
+        if (table->verticalScrollBar()->maximum() > 0)
+            problems << QStringLiteral("inspector (weights): the table of %1 rows scrolls").arg(table->rowCount());
 
         Config c = s.config();
         c.model = ModelKind::Reversal;
