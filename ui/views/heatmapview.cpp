@@ -241,8 +241,10 @@ void HeatmapView::rebuild()
     if (message) {
         drawMessage();
     } else {
+        m_lit = highlightedCells(m_highlight, static_cast<int>(m_matrix.values.rows()), static_cast<int>(m_matrix.values.cols()));
+        drawHighlight(true); // the veil, under the values
         drawCellValues();
-        drawHighlight();
+        drawHighlight(false); // the frames, over them
     }
     drawHoverAndSelection();
     m_plot->replot(QCustomPlot::rpQueuedReplot);
@@ -332,6 +334,7 @@ void HeatmapView::drawCellValues()
         area = QRect(0, 0, std::max(0, m_plot->width() - 170), std::max(0, m_plot->height() - 120));
     const bool fits = m_cellValues && rows > 0 && cols > 0 && rows * cols <= 400 && area.width() / cols >= 34
         && area.height() / rows >= 18;
+    const bool anyLit = std::find(m_lit.begin(), m_lit.end(), 1) != m_lit.end();
     for (int r = 0; r < rows && (fits || !v.allFinite()); ++r) {
         for (int c = 0; c < cols; ++c) {
             const float x = v(r, c);
@@ -346,22 +349,24 @@ void HeatmapView::drawCellValues()
             // Dark text on light cells and light text on dark ones.
             const double t = m_scale == Scale::Probability ? x : 0.5 + 0.5 * std::abs(x) / std::max(1e-9, m_map->dataRange().upper);
             const bool darkCell = std::isfinite(x) && (m_scale == Scale::Probability ? t < 0.6 : t > 0.8);
-            label->setColor(darkCell ? Qt::white : Qt::black);
+            // Under a highlight's veil every cell is light: dark grey text, still readable.
+            const bool veiled = anyLit && !isLit(r, c);
+            label->setColor(veiled ? QColor(90, 90, 90) : darkCell ? QColor(Qt::white) : QColor(Qt::black));
             label->setClipToAxisRect(true);
         }
     }
 }
 
-void HeatmapView::drawHighlight()
+void HeatmapView::drawHighlight(bool veil)
 {
     // A lesson's emphasis, like a laser pointer that keeps the colours honest: a thick frame
     // (dark outside, a white line inside, visible on dark and light cells) around each
-    // highlighted cell, row and column, and a translucent veil over every other cell. The
-    // highlighted cells keep the colour of their value on the colour bar.
+    // highlighted cell, row and column, and a translucent veil over every other cell (drawn
+    // under the values, which stay readable on it). The highlighted cells keep the colour of
+    // their value on the colour bar.
     const int rows = static_cast<int>(m_matrix.values.rows());
     const int cols = static_cast<int>(m_matrix.values.cols());
-    const std::vector<char> lit = highlightedCells(m_highlight, rows, cols);
-    if (std::find(lit.begin(), lit.end(), 1) == lit.end())
+    if (std::find(m_lit.begin(), m_lit.end(), 1) == m_lit.end())
         return; // nothing of the highlight lies in this matrix (the lesson note says so)
     const auto rect = [&](double r0, double c0, double r1, double c1, const QPen& pen, const QBrush& brush) {
         auto* item = new QCPItemRect(m_plot);
@@ -372,18 +377,21 @@ void HeatmapView::drawHighlight()
         item->setBrush(brush);
         item->setClipToAxisRect(true);
     };
-    // The veil: one rectangle per run of cells in a row that are not highlighted.
-    for (int r = 0; r < rows; ++r) {
-        for (int c = 0; c < cols;) {
-            if (lit[static_cast<std::size_t>(r * cols + c)]) {
-                ++c;
-                continue;
+    if (veil) {
+        // One rectangle per run of cells in a row that are not highlighted.
+        for (int r = 0; r < rows; ++r) {
+            for (int c = 0; c < cols;) {
+                if (isLit(r, c)) {
+                    ++c;
+                    continue;
+                }
+                const int start = c;
+                while (c < cols && !isLit(r, c))
+                    ++c;
+                rect(r, start, r, c - 1, Qt::NoPen, highlightVeil());
             }
-            const int start = c;
-            while (c < cols && !lit[static_cast<std::size_t>(r * cols + c)])
-                ++c;
-            rect(r, start, r, c - 1, Qt::NoPen, highlightVeil());
         }
+        return;
     }
     const auto frame = [&](double r0, double c0, double r1, double c1) {
         rect(r0, c0, r1, c1, QPen(QColor(20, 20, 20), 5), Qt::NoBrush);
@@ -401,6 +409,12 @@ void HeatmapView::drawHighlight()
         if (c < cols)
             frame(0, c, rows - 1, c);
     }
+}
+
+bool HeatmapView::isLit(int row, int column) const
+{
+    const auto i = static_cast<std::size_t>(row) * static_cast<std::size_t>(m_matrix.values.cols()) + static_cast<std::size_t>(column);
+    return i < m_lit.size() && m_lit[i];
 }
 
 void HeatmapView::drawHoverAndSelection()

@@ -10,6 +10,8 @@
 #include <QString>
 #include <QWidget>
 
+#include <vector>
+
 class QCustomPlot;
 class QCPColorMap;
 class QCPColorScale;
@@ -71,7 +73,10 @@ private:
     void applyColorRange();
     void labelAxes();
     void drawCellValues();
-    void drawHighlight();
+    /// The highlight's veil over the other cells (`veil`), or its frames.
+    void drawHighlight(bool veil);
+    /// True when the cell is highlighted (m_lit, made at each rebuild).
+    bool isLit(int row, int column) const;
     void drawMessage();
     int messageWidth(const QFont& f) const;
     void drawHoverAndSelection();
@@ -91,6 +96,7 @@ private:
     int m_selCol = -1;
     bool m_cellValues = true;
     Highlight m_highlight;
+    std::vector<char> m_lit; ///< the highlighted cells, row-major (1 = highlighted)
     QString m_message;
     QCPItemRect* m_hover = nullptr; ///< follows the cell under the mouse
 };

@@ -137,7 +137,9 @@ QStringList TopKView::barTexts() const
     QStringList texts;
     const int next = nextColumn();
     for (std::size_t i = 0; i < m_entries.size(); ++i) {
-        QString t = fixedNumber(static_cast<double>(m_entries[i].value), 3);
+        // Three decimals; a probability too small for them is "< 0.001", never a false "0.000".
+        const double p = static_cast<double>(m_entries[i].value);
+        QString t = p > 0 && p < 0.0005 ? QStringLiteral("< 0.001") : fixedNumber(p, 3);
         if (i == 0)
             t += QStringLiteral("  \u25C0 ") + tr("argmax");
         if (m_entries[i].index == next)
