@@ -1,7 +1,8 @@
 // Readable from the back of the room: in English and in Simplified Chinese, on screens of
 // 1600 × 1000 and 1920 × 1080 (and the projectors' 1024 × 768 and 1280 × 720), every view of the
 // studio — each kind of stage of one attention block, the heads, a Transformer's LayerNorm,
-// feed-forward network and output probabilities with their top-k bars, and the cell inspector —
+// feed-forward network and output probabilities with their top-k bars, the lessons' kernel
+// regression and softmax-scaling views, and the cell inspector —
 // draws every title, legend entry, axis label and one-line label inside its box, and no two tick
 // labels of an axis run into each other (tests/support/layout.h measures them).
 
@@ -86,6 +87,10 @@ private slots:
         s.setStepId(QStringLiteral("weights"));
         s.setView(QStringLiteral("heads"));
         check(QStringLiteral("heads"));
+        for (const char* lessonView : {"kernel-regression", "softmax-scaling"}) {
+            s.setView(QString::fromLatin1(lessonView));
+            check(QString::fromLatin1(lessonView));
+        }
         s.setView(QStringLiteral("stage"));
         s.selectCell(1, 2);
         check(QStringLiteral("weights-selected"));
