@@ -79,8 +79,19 @@ QList<QCustomPlot*> StageView::exportedPlots() const
 void StageView::resizeEvent(QResizeEvent* event)
 {
     SessionView::resizeEvent(event);
-    // The bars need about 450 px beside a matrix that needs as much: below it when narrower.
-    m_plots->setDirection(width() >= 1000 ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom);
+    placeTopK();
+}
+
+void StageView::placeTopK()
+{
+    // The bars need about 450 px beside a matrix that needs as much: below it in a narrower view,
+    // and below a matrix much wider than tall (a vocabulary), which needs the width itself.
+    const Eigen::MatrixXf& m = m_heatmap->matrix().values;
+    const bool across = width() >= 1000 && m.cols() <= 2 * m.rows();
+    m_plots->setDirection(across ? QBoxLayout::LeftToRight : QBoxLayout::TopToBottom);
+    // Across: the matrix takes more of the width; down: the bars as much height as its few rows.
+    m_plots->setStretch(0, across ? 3 : 1);
+    m_plots->setStretch(1, across ? 2 : 1);
 }
 
 const Stage* StageView::stage() const
@@ -129,6 +140,7 @@ void StageView::refresh()
     const bool topK = id == QLatin1String("probabilities");
     m_topK->setVisible(topK);
     if (topK) {
+        placeTopK();
         m_topK->setMatrix(m);
         if (session()->selectedRow() >= 0)
             m_topK->setRow(session()->selectedRow());

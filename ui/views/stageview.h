@@ -42,6 +42,8 @@ private:
     void refresh() override;
     void retranslate() override;
     void resizeEvent(QResizeEvent* event) override;
+    /// The top-k bars beside the heatmap or below it, as the view's width and the matrix's shape allow.
+    void placeTopK();
     /// The ±range the heatmap shares with other stages or heads, or 0 for the stage's own.
     double sharedRange(const Stage& s) const;
 
