@@ -1,14 +1,16 @@
 // A lesson's highlight keeps the colours honest: inside a highlighted cell (a cell, a row, a
 // column) the pixel is exactly the colour bar's colour of its value; every other cell lies under
 // the translucent veil (the blend worked out here from the veil's colour and alpha); and frames,
-// not fills, mark what is highlighted.
+// not fills, mark what is highlighted — on screen and in an exported PNG.
 
 #include "views/heatmapview.h"
 
 #include "core/trace.h"
+#include "export/exporter.h"
 
 #include <qcustomplot.h>
 
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <cmath>
@@ -70,14 +72,18 @@ private slots:
     void highlightedCellsKeepTheirColourTheRestIsVeiled_data()
     {
         QTest::addColumn<QString>("what");
-        QTest::newRow("a cell") << "cell";
-        QTest::newRow("a row") << "row";
-        QTest::newRow("a column") << "column";
+        QTest::addColumn<bool>("exported"); // the picture File ▸ Export view writes (and slides draw)
+        QTest::newRow("a cell") << "cell" << false;
+        QTest::newRow("a row") << "row" << false;
+        QTest::newRow("a column") << "column" << false;
+        QTest::newRow("a cell, exported PNG") << "cell" << true;
+        QTest::newRow("a row, exported PNG") << "row" << true;
     }
 
     void highlightedCellsKeepTheirColourTheRestIsVeiled()
     {
         QFETCH(QString, what);
+        QFETCH(bool, exported);
         Highlight h;
         if (what == u"cell")
             h.cells = {{1, 2}};
@@ -97,7 +103,18 @@ private slots:
         v.setMatrix(m, QStringLiteral("S"), HeatmapView::Scale::Signed);
         v.setHighlight(h);
         v.plot()->replot(QCustomPlot::rpImmediateRefresh);
-        const QImage image = v.plot()->toPixmap().toImage();
+        QImage image = v.plot()->toPixmap().toImage();
+        QTemporaryDir dir;
+        if (exported) {
+            // At 96 dpi the PNG has the plot's own pixels.
+            const QString path = dir.filePath(QStringLiteral("highlight.png"));
+            ExportOptions options;
+            options.dpi = 96;
+            const ExportResult r = exportWidget(&v, options, path);
+            QVERIFY2(r.ok, qPrintable(r.error));
+            QVERIFY(image.load(path));
+            QCOMPARE(image.size(), v.plot()->size());
+        }
         const QColor veil = HeatmapView::highlightVeil();
         const double a = veil.alphaF();
         for (int r = 0; r < 4; ++r) {
