@@ -23,7 +23,8 @@ using namespace lessontext;
 
 const std::vector<std::string> kHeaderKeys{"title", "language", "summary", "settings", "sentence", "order"};
 const std::vector<std::string> kDirectives{"sentence", "target", "generate", "settings", "stage",
-                                           "layer",    "block",  "head",     "view",     "highlight", "compare"};
+                                           "layer",    "block",  "head",     "view",     "highlight", "compare",
+                                           "score_colors"};
 const std::vector<std::string> kBlocks{"encoder_self", "decoder_self", "cross"};
 const std::vector<std::string> kLanguages{"en", "zh"};
 
@@ -78,6 +79,7 @@ private:
         Block block = Block::EncoderSelf;
         int blockLine = 0;                  ///< where the block was chosen (0: never)
         std::optional<Comparison> compare;  ///< B, while the lesson compares
+        std::optional<LessonStep::ScoreColors> scoreColors;
     };
 
     /// Stages that exist only in an encoder–decoder model.
@@ -246,6 +248,7 @@ private:
         step.layer = state.layer;
         step.block = state.block;
         step.compare = state.compare;
+        step.scoreColors = state.scoreColors;
         steps.push_back(std::move(step));
         return n;
     }
@@ -342,6 +345,10 @@ private:
             } catch (const std::invalid_argument& e) {
                 fail(n, std::string("compare: ") + e.what());
             }
+        } else if (key == "score_colors") {
+            if (value != "shared" && value != "own")
+                fail(n, unknown("score_colors", value, {"shared", "own"}));
+            state.scoreColors = value == "shared" ? LessonStep::ScoreColors::Shared : LessonStep::ScoreColors::Own;
         } else if (key == "highlight") {
             try {
                 step.highlight = parseHighlight(value);

@@ -48,6 +48,7 @@
 /// - `compare` (compare/comparison.h's written form, or `off`) carries over until a step sets
 ///   it again; a comparison of masks while a model is in force is an error (on the `compare`
 ///   line, or on the `settings` line that brought the model).
+/// - `score_colors` (`shared` or `own`) carries over until a step sets it again.
 /// - Quoted text in messages is cut to about 60 bytes, so a megabyte line gives a short reason.
 /// - A lesson without steps is reported on its last line.
 
@@ -96,6 +97,13 @@ struct LessonStep {
     /// B when the step compares two inputs (carried over; `compare: off` ends it), else nothing.
     std::optional<Comparison> compare;
     Highlight highlight;                 ///< this step's only (not carried over)
+    /// `score_colors`: Scores, Scaled and Masked scores on one colour range, or each on its own;
+    /// carried over; nothing when no step so far said (the viewer's choice stays).
+    enum class ScoreColors {
+        Shared,
+        Own,
+    };
+    std::optional<ScoreColors> scoreColors;
     std::string explanation;             ///< Markdown, without leading/trailing blank lines
 };
 

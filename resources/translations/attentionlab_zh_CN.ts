@@ -1498,6 +1498,10 @@
 →</translation>
     </message>
     <message>
+        <source>↓  × W_Oᵀ + b_O</source>
+        <translation>↓  × W_Oᵀ + b_O</translation>
+    </message>
+    <message>
         <source>O = C·W_Oᵀ + b_O: the output projection mixes the heads&apos; features</source>
         <translation>O = C·W_Oᵀ + b_O：输出投影把各个头的特征混合在一起</translation>
     </message>
@@ -2071,6 +2075,20 @@ scores from %2 to %3, largest weight %4</source>
     <message>
         <source>%1: %2 × %3</source>
         <translation>%1：%2 × %3</translation>
+    </message>
+    <message>
+        <source>One colour scale for Q·Kᵀ, ÷√d_k and + M</source>
+        <translation>Q·Kᵀ、÷√d_k 与 + M 使用同一色标</translation>
+    </message>
+    <message>
+        <source>Scores, scaled scores and masked scores on one colour range (the largest |value| of the three), so dividing by √d_k shows as paler colours</source>
+        <translation>分数、缩放后的分数和加掩码后的分数使用同一颜色范围（取三者中最大的 |值|），这样除以 √d_k 的效果会显示为更浅的颜色</translation>
+    </message>
+    <message>
+        <source>No mask
+M = 0: every query sees every key</source>
+        <translation>没有掩码
+M = 0：每个查询都能看到所有键</translation>
     </message>
 </context>
 <context>
@@ -3104,6 +3122,45 @@ scores from %2 to %3, largest weight %4</source>
     <message>
         <source>B&apos;s mask: which keys each query of B may not look at</source>
         <translation>B 的掩码：B 的每个查询不能查看哪些键</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::TopKView</name>
+    <message>
+        <source>argmax</source>
+        <translation>argmax</translation>
+    </message>
+    <message>
+        <source>next token</source>
+        <translation>下一个词元</translation>
+    </message>
+    <message>
+        <source>Position %1 (“%2”): the %3 most probable next tokens</source>
+        <translation>位置 %1（“%2”）：最可能的 %3 个下一个词元</translation>
+    </message>
+    <message>
+        <source>probability</source>
+        <translation>概率</translation>
+    </message>
+    <message>
+        <source>The next token “%1” has p = %2 (rank %3).</source>
+        <translation>下一个词元“%1”的概率 p = %2（排第 %3 位）。</translation>
+    </message>
+    <message>
+        <source>Position:</source>
+        <translation>位置：</translation>
+    </message>
+    <message>
+        <source>The decoder position whose next-token probabilities are shown (counted from 1)</source>
+        <translation>显示其下一个词元概率的解码器位置（从 1 开始计数）</translation>
+    </message>
+    <message>
+        <source>Top k:</source>
+        <translation>前 k 个：</translation>
+    </message>
+    <message>
+        <source>How many of the most probable tokens to show</source>
+        <translation>显示概率最高的前多少个词元</translation>
     </message>
 </context>
 </TS>

@@ -91,20 +91,28 @@ inline void openOn(MainWindow& w, QScreen* screen)
     QCoreApplication::processEvents(); // the second fit, once the window is framed
 }
 
-/// Runs `test` with the three screens, whatever platform ctest set: the offscreen platform reads
-/// them from a file.
+/// Runs `Test` with the screens of `screensJson` (the offscreen platform's configuration file),
+/// whatever platform ctest set.
 template <class Test>
-int runOnClassroomScreens(int argc, char** argv)
+int runOnScreens(int argc, char** argv, const char* screensJson)
 {
     QTemporaryDir dir;
     QFile config(dir.filePath(QStringLiteral("screens.json")));
-    if (!config.open(QIODevice::WriteOnly) || config.write(kScreens) < 0)
+    if (!config.open(QIODevice::WriteOnly) || config.write(screensJson) < 0)
         return 1;
     config.close();
     qputenv("QT_QPA_PLATFORM", "offscreen:configfile=" + config.fileName().toLocal8Bit());
     QApplication app(argc, argv);
     Test test;
     return QTest::qExec(&test, argc, argv);
+}
+
+/// Runs `test` with the three screens, whatever platform ctest set: the offscreen platform reads
+/// them from a file.
+template <class Test>
+int runOnClassroomScreens(int argc, char** argv)
+{
+    return runOnScreens<Test>(argc, argv, kScreens);
 }
 
 } // namespace attnlab::testing

@@ -1,5 +1,7 @@
 #include "plot/plotting.h"
 
+#include "plot/fitting.h"
+
 #include "core/trace.h"
 
 #include <QRegularExpression>
@@ -58,6 +60,7 @@ void fitTokenLabels(QCustomPlot* plot, const std::vector<QString>& tokens)
     const int n = std::min(static_cast<int>(tokens.size()), kMaxLabelledTokens);
     const int room = n > 0 ? std::max(plot->width() - 90, 100) / n : 0;
     plot->xAxis->setTickLabelRotation(widest + 8 <= room ? 0 : -45);
+    fitTickLabels(plot->xAxis); // and only as many labels as fit side by side
 }
 
 QString withSubscripts(QString text)
@@ -87,6 +90,7 @@ void addPlotTitle(QCustomPlot* plot)
 {
     plot->plotLayout()->insertRow(0);
     plot->plotLayout()->addElement(0, 0, new QCPTextElement(plot, QString()));
+    keepTextsFitting(plot); // the title breaks into lines, the legend into columns, as they fit
 }
 
 QCPTextElement* plotTitle(QCustomPlot* plot)

@@ -93,6 +93,8 @@ bool Session::applyLessonStep(const LessonStep& s, bool force)
     setHead(s.head);
     setView(QString::fromStdString(s.view));
     setHighlight(s.highlight);
+    if (s.scoreColors)
+        setSharedScoreScale(*s.scoreColors == LessonStep::ScoreColors::Shared);
     selectCell(-1, -1);
     return found;
 }
@@ -491,6 +493,14 @@ void Session::setHighlight(const Highlight& highlight)
         return;
     m_highlight = highlight;
     emit highlightChanged();
+}
+
+void Session::setSharedScoreScale(bool on)
+{
+    if (on == m_sharedScoreScale)
+        return;
+    m_sharedScoreScale = on;
+    emit sharedScoreScaleChanged(on);
 }
 
 } // namespace attnlab

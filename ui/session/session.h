@@ -164,6 +164,10 @@ public:
     /// Cells, rows and columns a lesson step emphasises (0-based); empty when none.
     const Highlight& highlight() const { return m_highlight; }
     void setHighlight(const Highlight& highlight);
+    /// One colour range for Scores, Scaled and Masked scores (the largest finite |value| of the
+    /// three), so ÷√d_k shows as paler colours; off: each stage its own range. Lessons may set it.
+    bool sharedScoreScale() const { return m_sharedScoreScale; }
+    void setSharedScoreScale(bool on);
 
     // --- files ---------------------------------------------------------------------------
     /// Saves sentence, settings, weights (path and embedded copy), mask, step and head as JSON
@@ -195,6 +199,7 @@ signals:
     void selectionChanged(int row, int column);
     void viewChanged(const QString& view);
     void highlightChanged();
+    void sharedScoreScaleChanged(bool on);
     /// Sentence, config, weights or mask changed (for widgets that show the input).
     void inputChanged();
     /// A session file was opened (after the input, the trace and the place changed): the input
@@ -269,6 +274,7 @@ private:
     int m_selCol = -1;
     QString m_view = QStringLiteral("stage");
     Highlight m_highlight;
+    bool m_sharedScoreScale = false;
     bool m_comparing = false;
     Comparison m_comparison;
     bool m_comparisonChosen = false; ///< B was set (else the first switch-on swaps A's words)

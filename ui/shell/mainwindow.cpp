@@ -31,7 +31,6 @@
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QScreen>
-#include <QScrollArea>
 #include <QSettings>
 #include <QShortcut>
 #include <QStatusBar>
@@ -126,7 +125,11 @@ void MainWindow::buildCentralWidget()
     layout->addWidget(m_presenter->caption());
     setCentralWidget(central);
     // What a projection does not need: the view, its caption and the counter are the slide.
-    m_presenter->setClutter({m_sentenceLabel, m_sentence, m_compare->toggleButton(), m_views->tabBar(), statusBar()});
+    m_presenter->setClutter({m_sentenceLabel, m_sentence, m_compare->toggleButton(), m_views->tabBar()});
+    // The status bar shows while it has something to say (a message, a warning), never in
+    // presenter mode; it comes and goes at the bottom, so the view's top never moves.
+    connect(statusBar(), &QStatusBar::messageChanged, this, &MainWindow::updateStatusBar);
+    connect(m_presenter, &PresenterMode::toggled, this, &MainWindow::updateStatusBar);
 }
 
 void MainWindow::buildDocks()
@@ -152,12 +155,7 @@ void MainWindow::buildDocks()
     m_settingsDock->setWidget(m_settings);
     m_inspectorDock = new QDockWidget(tr("How was this computed?"), this);
     m_inspectorDock->setObjectName(QStringLiteral("InspectorDock"));
-    // Scrolled when the explanation is longer than the dock: filling it never makes the window taller.
-    auto* inspectorScroll = new QScrollArea(m_inspectorDock);
-    inspectorScroll->setWidget(m_inspector);
-    inspectorScroll->setWidgetResizable(true);
-    inspectorScroll->setFrameShape(QFrame::NoFrame);
-    m_inspectorDock->setWidget(inspectorScroll);
+    m_inspectorDock->setWidget(m_inspector); // it scrolls inside: filling it never makes the window taller
     placeRightDocks();
 }
 
@@ -298,6 +296,7 @@ void MainWindow::showMessages()
     for (const auto& w : m_session->trace()->warnings)
         warnings << messageText(w);
     m_warnings->setWarnings(warnings);
+    updateStatusBar();
 }
 
 QLabel* MainWindow::messageLabel() const
@@ -525,6 +524,11 @@ QStringList MainWindow::recentFiles() const
 bool MainWindow::restoreLastSession()
 {
     return m_files->restoreLastSession();
+}
+
+void MainWindow::updateStatusBar()
+{
+    statusBar()->setVisible(!m_presenter->isOn() && (!statusBar()->currentMessage().isEmpty() || !m_warnings->warnings().isEmpty()));
 }
 
 void MainWindow::startAtFirstStage()

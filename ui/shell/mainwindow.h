@@ -125,6 +125,8 @@ public:
     /// A fresh start (no session to restore): the first stage, and a one-line hint in the
     /// status bar on how to step on, until the first step is taken.
     void startAtFirstStage();
+    /// Shows the status bar while it holds a message or a warning (not in presenter mode).
+    void updateStatusBar();
     /// The autosave of this window's session (it outlives the window): it keeps the lesson's
     /// place too, and restoreLastSession offers what it finds after a crash.
     void setAutosave(Autosave* autosave);

@@ -38,6 +38,15 @@ QPalette highContrast(QPalette p)
     return p;
 }
 
+/// The caption strip: as tall as its text when there is room (its size hint), down to three
+/// lines (scrolling) on a small projector.
+class CaptionBrowser : public QTextBrowser {
+public:
+    using QTextBrowser::QTextBrowser;
+    int wanted = 0;
+    QSize sizeHint() const override { return {QTextBrowser::sizeHint().width(), wanted}; }
+};
+
 } // namespace
 
 PresenterMode::PresenterMode(Session* session, LessonPlayer* lessons, QMainWindow* window)
@@ -46,7 +55,7 @@ PresenterMode::PresenterMode(Session* session, LessonPlayer* lessons, QMainWindo
     , m_lessons(lessons)
     , m_window(window)
     , m_counter(new QLabel(window))
-    , m_caption(new QTextBrowser(window))
+    , m_caption(new CaptionBrowser(window))
     , m_black(new QWidget(window))
     , m_normalFont(QApplication::font())
 {
@@ -172,12 +181,18 @@ void PresenterMode::updateCaption()
         setMarkdownText(m_caption, m_lessons->stepMarkdown());
         // At most a third of the screen: the view keeps the rest.
         const QScreen* s = m_window->screen();
-        const int most = s ? s->geometry().height() / 3 : 360;
+        // At most a third of the screen, and less on a small projector: the view needs 620 pixels.
+        const int height = s ? s->geometry().height() : 1080;
+        const int most = std::max(3 * m_caption->fontMetrics().lineSpacing() + 8, std::min(height / 3, height - 620));
         // Measured at the width it will have (the window's, less the layout's margins), also
         // before the layout has given it that width.
         m_caption->document()->setTextWidth(std::max(m_caption->viewport()->width(), m_window->width() - 40));
-        const int wanted = static_cast<int>(m_caption->document()->size().height()) + 8;
-        m_caption->setFixedHeight(std::min(wanted, most)); // as tall as its text: the view keeps the rest
+        const int wanted = std::min(static_cast<int>(m_caption->document()->size().height()) + 8, most);
+        // As tall as its text where there is room (the view keeps the rest), three lines at least.
+        static_cast<CaptionBrowser*>(m_caption)->wanted = wanted;
+        m_caption->setMaximumHeight(wanted);
+        m_caption->setMinimumHeight(std::min(wanted, 3 * m_caption->fontMetrics().lineSpacing() + 8));
+        m_caption->updateGeometry();
     }
     m_caption->setVisible(shown);
 }

@@ -8,6 +8,7 @@
 #include "explain/cell_explanation.h"
 
 #include <QLabel>
+#include <QScrollArea>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -72,7 +73,17 @@ CellInspector::CellInspector(Session* session, QWidget* parent)
     , m_plot(new SoftmaxBars(this))
     , m_table(new ExplanationTable(this))
 {
-    auto* layout = new QVBoxLayout(this);
+    // The explanation scrolls as a whole when the panel is short; its table shows every row.
+    auto* outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    auto* content = new QWidget(scroll);
+    scroll->setWidget(content);
+    outer->addWidget(scroll);
+    auto* layout = new QVBoxLayout(content);
     layout->setContentsMargins(6, 6, 6, 6);
     m_heading->setWordWrap(true);
     m_heading->setTextFormat(Qt::PlainText);
@@ -87,8 +98,8 @@ CellInspector::CellInspector(Session* session, QWidget* parent)
     layout->addWidget(m_heading);
     layout->addWidget(m_summary, 0);
     layout->addWidget(m_plot, 2);
-    layout->addWidget(m_table, 1);
-    layout->addStretch(0);
+    layout->addWidget(m_table);
+    layout->addStretch(1);
     m_plot->setMinimumHeight(320);
 
     refreshOn(&Session::stepChanged);

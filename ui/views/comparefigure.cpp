@@ -1,6 +1,7 @@
 #include "views/comparefigure.h"
 
 #include "export/exporter.h"
+#include "plot/fitting.h"
 #include "plot/plotting.h"
 
 #include <QCoreApplication>
@@ -201,6 +202,12 @@ void showFigure(const CompareFigure& figure, HeatmapView* a, HeatmapView* b, Hea
 {
     // A and B share one scale: 0..1 for probabilities, else ±(largest |value| of either).
     a->setSharedMaxAbs(figure.sharedMaxAbs());
+    // Three plots side by side: their titles keep one line (the caption says them whole), so the
+    // cells keep their height.
+    for (HeatmapView* h : {a, b, difference}) {
+        if (h)
+            keepTitlesOnOneLine(h->plot());
+    }
     a->setMatrix(figure.a, figure.plotTitleA, figure.scale);
     b->setVisible(figure.b.has_value());
     if (figure.b) {

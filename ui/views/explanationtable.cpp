@@ -103,6 +103,13 @@ void ExplanationTable::finish()
     header->setSectionResizeMode(QHeaderView::ResizeToContents);
     if (columnCount() > 0)
         header->setSectionResizeMode(0, QHeaderView::Stretch);
+    // Every row shown, none behind a scroll bar: the table is as tall as its rows (the inspector
+    // scrolls as a whole when its panel is shorter).
+    int height = 2 * frameWidth() + (header->isHidden() ? 0 : header->sizeHint().height());
+    for (int r = 0; r < rowCount(); ++r)
+        height += rowHeight(r);
+    setFixedHeight(height);
+    setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     scrollToTop();
 }
 

@@ -1,5 +1,6 @@
 #include "views/heatmapview.h"
 
+#include "plot/fitting.h"
 #include "plot/plotting.h"
 #include "views/heatmapzoom.h"
 
@@ -8,7 +9,9 @@
 #include <QToolTip>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace attnlab {
 
@@ -54,7 +57,33 @@ QSharedPointer<QCPAxisTickerText> labelTicker(const std::vector<std::string>& la
     return ticker;
 }
 
+/// Which cells of a rows × cols matrix a highlight covers (row-major, 1 = highlighted).
+std::vector<char> highlightedCells(const Highlight& h, int rows, int cols)
+{
+    std::vector<char> lit(static_cast<std::size_t>(rows) * static_cast<std::size_t>(cols), 0);
+    const auto mark = [&](int r, int c) {
+        if (r >= 0 && c >= 0 && r < rows && c < cols)
+            lit[static_cast<std::size_t>(r * cols + c)] = 1;
+    };
+    for (const auto& [r, c] : h.cells)
+        mark(r, c);
+    for (const int r : h.rows) {
+        for (int c = 0; c < cols; ++c)
+            mark(r, c);
+    }
+    for (const int c : h.columns) {
+        for (int r = 0; r < rows; ++r)
+            mark(r, c);
+    }
+    return lit;
+}
+
 } // namespace
+
+QColor HeatmapView::highlightVeil()
+{
+    return QColor(240, 240, 240, 185); // light grey, mostly opaque: the rest recedes
+}
 
 HeatmapView::HeatmapView(QWidget* parent)
     : QWidget(parent)
@@ -95,6 +124,7 @@ HeatmapView::HeatmapView(QWidget* parent)
     m_plot->xAxis2->setSubTicks(false);
     m_plot->xAxis2->grid()->setVisible(false);
     applyPlotFonts(m_plot, font()); // the CJK fallback families of the application font
+    keepTextsFitting(m_plot);        // a long title breaks into lines rather than run off the plot
     m_plot->setMouseTracking(true);
     connect(m_plot, &QCustomPlot::mouseMove, this, &HeatmapView::onMouseMove);
     connect(m_plot, &QCustomPlot::mousePress, this, &HeatmapView::onMousePress);
@@ -123,6 +153,44 @@ void HeatmapView::setHighlight(const Highlight& highlight)
         return;
     m_highlight = highlight;
     rebuild();
+}
+
+void HeatmapView::setMessage(const QString& message)
+{
+    if (message == m_message)
+        return;
+    m_message = message;
+    rebuild();
+}
+
+void HeatmapView::drawMessage()
+{
+    // Large, in the middle of the (empty) cells, where the eye looks for the matrix.
+    auto* text = new QCPItemText(m_plot);
+    text->setObjectName(QStringLiteral("message"));
+    text->position->setType(QCPItemPosition::ptAxisRectRatio);
+    text->position->setCoords(0.5, 0.5);
+    text->setPositionAlignment(Qt::AlignCenter);
+    text->setTextAlignment(Qt::AlignCenter);
+    text->setText(m_message);
+    QFont f = font();
+    f.setPointSizeF(f.pointSizeF() * 1.6);
+    f.setBold(true);
+    // Smaller type when the plot is narrow, so the longest line stays inside the cells.
+    const int room = std::max(120, m_plot->axisRect()->width() > 10 ? m_plot->axisRect()->width() - 16 : m_plot->width() - 200);
+    for (int i = 0; i < 8 && messageWidth(f) > room; ++i)
+        f.setPointSizeF(f.pointSizeF() * 0.85);
+    text->setFont(f);
+    text->setColor(palette().color(QPalette::WindowText));
+    text->setClipToAxisRect(true);
+}
+
+int HeatmapView::messageWidth(const QFont& f) const
+{
+    int widest = 0;
+    for (const QString& line : m_message.split(QLatin1Char('\n')))
+        widest = std::max(widest, QFontMetrics(f).horizontalAdvance(line));
+    return widest;
 }
 
 void HeatmapView::setCellValuesVisible(bool visible)
@@ -169,8 +237,18 @@ void HeatmapView::rebuild()
     applyColorRange();
     labelAxes();
     m_plot->clearItems();
-    drawCellValues();
-    drawHighlight();
+    // A message in place of the cells hides the colours and the colour bar they would be read on.
+    const bool message = !m_message.isEmpty();
+    m_map->setVisible(!message);
+    m_colorScale->setVisible(!message);
+    if (message) {
+        drawMessage();
+    } else {
+        m_lit = highlightedCells(m_highlight, static_cast<int>(m_matrix.values.rows()), static_cast<int>(m_matrix.values.cols()));
+        drawHighlight(true); // the veil, under the values
+        drawCellValues();
+        drawHighlight(false); // the frames, over them
+    }
     drawHoverAndSelection();
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
@@ -224,20 +302,29 @@ void HeatmapView::labelAxes()
         }
         // Too many probability columns to label them all (a vocabulary): label the columns that
         // hold a real probability somewhere, so the bright cells carry their tokens' names.
+        QMap<double, double> priority;
         if (m_scale == Scale::Probability && cols > maxLabels) {
             auto ticker = QSharedPointer<QCPAxisTickerText>::create();
             for (int c = 0; c < cols; ++c) {
-                if (v.col(c).maxCoeff() >= kLabelledProbability)
+                if (v.col(c).maxCoeff() >= kLabelledProbability) {
                     ticker->addTick(c, QString::fromStdString((*m_matrix.colLabels)[static_cast<std::size_t>(c)]));
+                    priority.insert(c, static_cast<double>(v.col(c).maxCoeff()));
+                }
             }
             if (ticker->ticks().size() <= maxLabels) {
                 m_plot->xAxis2->setTicker(ticker);
                 m_plot->xAxis2->setTickLabelRotation(-90); // neighbouring tokens stay apart
+            } else {
+                priority.clear();
             }
         }
+        // Of neighbouring columns that both hold a probability, the likelier keeps its label.
+        fitTickLabels(m_plot->xAxis2, priority);
     }
-    if (m_matrix.rowLabels)
+    if (m_matrix.rowLabels) {
         m_plot->yAxis->setTicker(labelTicker(*m_matrix.rowLabels, maxLabels));
+        fitTickLabels(m_plot->yAxis);
+    }
 }
 
 QFont HeatmapView::cellValueFont(const QFont& base, const QString& widest, const QSize& cell)
@@ -290,6 +377,7 @@ void HeatmapView::drawCellValues()
                 widest = t;
     const QSize cell = rows > 0 && cols > 0 ? QSize(static_cast<int>(area.width() * zoom / cols), static_cast<int>(area.height() * zoom / rows)) : QSize();
     const QFont valueFont = cellValueFont(font(), widest, cell);
+    const bool anyLit = std::find(m_lit.begin(), m_lit.end(), 1) != m_lit.end();
     for (int r = 0; r < rows && (fits || !v.allFinite()); ++r) {
         for (int c = 0; c < cols; ++c) {
             const float x = v(r, c);
@@ -302,37 +390,72 @@ void HeatmapView::drawCellValues()
             // Dark text on light cells and light text on dark ones.
             const double t = m_scale == Scale::Probability ? x : 0.5 + 0.5 * std::abs(x) / std::max(1e-9, m_map->dataRange().upper);
             const bool darkCell = std::isfinite(x) && (m_scale == Scale::Probability ? t < 0.6 : t > 0.8);
-            label->setColor(darkCell ? Qt::white : Qt::black);
+            // Under a highlight's veil every cell is light: dark grey text, still readable.
+            const bool veiled = anyLit && !isLit(r, c);
+            label->setColor(veiled ? QColor(90, 90, 90) : darkCell ? QColor(Qt::white) : QColor(Qt::black));
             label->setClipToAxisRect(true);
         }
     }
 }
 
-void HeatmapView::drawHighlight()
+void HeatmapView::drawHighlight(bool veil)
 {
-    // A lesson's emphasis: a translucent red wash and a thick red frame, like a laser pointer.
+    // A lesson's emphasis, like a laser pointer that keeps the colours honest: a thick frame
+    // (dark outside, a white line inside, visible on dark and light cells) around each
+    // highlighted cell, row and column, and a translucent veil over every other cell (drawn
+    // under the values, which stay readable on it). The highlighted cells keep the colour of
+    // their value on the colour bar.
     const int rows = static_cast<int>(m_matrix.values.rows());
     const int cols = static_cast<int>(m_matrix.values.cols());
-    const auto emphasise = [&](double r0, double c0, double r1, double c1) {
-        auto* rect = new QCPItemRect(m_plot);
-        rect->topLeft->setCoords(c0 - 0.5, r0 - 0.5);
-        rect->bottomRight->setCoords(c1 + 0.5, r1 + 0.5);
-        rect->setPen(QPen(QColor(230, 20, 20), 4));
-        rect->setBrush(QColor(255, 40, 40, 60));
-        rect->setClipToAxisRect(true);
+    if (std::find(m_lit.begin(), m_lit.end(), 1) == m_lit.end())
+        return; // nothing of the highlight lies in this matrix (the lesson note says so)
+    const auto rect = [&](double r0, double c0, double r1, double c1, const QPen& pen, const QBrush& brush) {
+        auto* item = new QCPItemRect(m_plot);
+        item->setObjectName(QStringLiteral("highlight"));
+        item->topLeft->setCoords(c0 - 0.5, r0 - 0.5);
+        item->bottomRight->setCoords(c1 + 0.5, r1 + 0.5);
+        item->setPen(pen);
+        item->setBrush(brush);
+        item->setClipToAxisRect(true);
+    };
+    if (veil) {
+        // One rectangle per run of cells in a row that are not highlighted.
+        for (int r = 0; r < rows; ++r) {
+            for (int c = 0; c < cols;) {
+                if (isLit(r, c)) {
+                    ++c;
+                    continue;
+                }
+                const int start = c;
+                while (c < cols && !isLit(r, c))
+                    ++c;
+                rect(r, start, r, c - 1, Qt::NoPen, highlightVeil());
+            }
+        }
+        return;
+    }
+    const auto frame = [&](double r0, double c0, double r1, double c1) {
+        rect(r0, c0, r1, c1, QPen(QColor(20, 20, 20), 5), Qt::NoBrush);
+        rect(r0, c0, r1, c1, QPen(Qt::white, 1.5), Qt::NoBrush);
     };
     for (const auto& [r, c] : m_highlight.cells) {
         if (r < rows && c < cols)
-            emphasise(r, c, r, c);
+            frame(r, c, r, c);
     }
     for (const int r : m_highlight.rows) {
         if (r < rows)
-            emphasise(r, 0, r, cols - 1);
+            frame(r, 0, r, cols - 1);
     }
     for (const int c : m_highlight.columns) {
         if (c < cols)
-            emphasise(0, c, rows - 1, c);
+            frame(0, c, rows - 1, c);
     }
+}
+
+bool HeatmapView::isLit(int row, int column) const
+{
+    const auto i = static_cast<std::size_t>(row) * static_cast<std::size_t>(m_matrix.values.cols()) + static_cast<std::size_t>(column);
+    return i < m_lit.size() && m_lit[i];
 }
 
 void HeatmapView::drawHoverAndSelection()

@@ -6,10 +6,13 @@
 #include "lesson/lesson.h"
 #include "core/trace.h"
 
+#include <QColor>
 #include <QFont>
 #include <QSize>
 #include <QString>
 #include <QWidget>
+
+#include <vector>
 
 class QCustomPlot;
 class QCPColorMap;
@@ -42,11 +45,18 @@ public:
     void setSharedMaxAbs(double maxAbs);
     /// Outlines one cell (the selection); (-1, -1) removes the outline.
     void setSelectedCell(int row, int column);
-    /// Emphasises a lesson step's cells, rows and columns (0-based), like a laser pointer;
-    /// positions outside the matrix are ignored.
+    /// Emphasises a lesson step's cells, rows and columns (0-based), like a laser pointer: a
+    /// thick frame around them and highlightVeil() over every other cell, so the highlighted
+    /// cells keep their colour-bar colour. Positions outside the matrix are ignored.
     void setHighlight(const Highlight& highlight);
+    /// Writes `message` across the cells in place of their colours, and hides the colour bar:
+    /// for a matrix whose colours would mislead (the zeros of "no mask"). Empty: the colours again.
+    void setMessage(const QString& message);
+    const QString& message() const { return m_message; }
     /// Draws values inside cells when they fit (default on).
     void setCellValuesVisible(bool visible);
+    /// The translucent colour laid over the cells a highlight leaves out.
+    static QColor highlightVeil();
     /// The scale a stage's main matrix should use: probabilities for "weights", else signed.
     static Scale scaleForStage(const QString& stageId);
 
@@ -73,7 +83,12 @@ private:
     void applyColorRange();
     void labelAxes();
     void drawCellValues();
-    void drawHighlight();
+    /// The highlight's veil over the other cells (`veil`), or its frames.
+    void drawHighlight(bool veil);
+    /// True when the cell is highlighted (m_lit, made at each rebuild).
+    bool isLit(int row, int column) const;
+    void drawMessage();
+    int messageWidth(const QFont& f) const;
     void drawHoverAndSelection();
     void onMouseMove(QMouseEvent* event);
     void onMousePress(QMouseEvent* event);
@@ -92,6 +107,8 @@ private:
     int m_selCol = -1;
     bool m_cellValues = true;
     Highlight m_highlight;
+    std::vector<char> m_lit; ///< the highlighted cells, row-major (1 = highlighted)
+    QString m_message;
     QCPItemRect* m_hover = nullptr; ///< follows the cell under the mouse
 };
 

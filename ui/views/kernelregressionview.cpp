@@ -1,6 +1,7 @@
 #include "views/kernelregressionview.h"
 
 #include "views/heatmapview.h"
+#include "plot/fitting.h"
 #include "plot/plotting.h"
 #include "session/session.h"
 
@@ -334,6 +335,8 @@ void KernelRegressionView::useSparseKeyTicks()
         return;
     top->setTicker(m_keyTicker);
     top->setTickLabelRotation(-45);
+    fitTickLabels(top); // every 5th key, fewer when even those would run into each other
+    m_keyTicker = top->ticker();
 }
 
 void KernelRegressionView::retranslate()

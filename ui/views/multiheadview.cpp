@@ -95,16 +95,18 @@ MultiHeadView::MultiHeadView(Session* session, QWidget* parent)
     auto* concatLayout = new QVBoxLayout(concatPage);
     m_concatCaption->setWordWrap(true);
     concatLayout->addWidget(m_concatCaption);
-    auto* row = new QHBoxLayout;
-    row->addWidget(m_concat, 1);
+    // C and O side by side, or one above the other when they are wider than tall (12 × 32):
+    // showConcat picks the direction that gives the cells the room.
+    m_concatRow = new QBoxLayout(QBoxLayout::LeftToRight);
+    m_concatRow->addWidget(m_concat, 1);
     m_times->setAlignment(Qt::AlignCenter);
     QFont big = font();
     big.setPointSizeF(font().pointSizeF() * 1.5);
     big.setBold(true);
     m_times->setFont(big);
-    row->addWidget(m_times);
-    row->addWidget(m_output, 1);
-    concatLayout->addLayout(row, 1);
+    m_concatRow->addWidget(m_times);
+    m_concatRow->addWidget(m_output, 1);
+    concatLayout->addLayout(m_concatRow, 1);
     m_stack->addWidget(concatPage);
 
     // The head blocks go again whenever the concat heatmap redraws (which removes items).
@@ -400,6 +402,11 @@ void MultiHeadView::showConcat()
     if (static_cast<Eigen::Index>(labels->size()) == c.values.cols())
         c.colLabels = labels;
     const int n = static_cast<int>(c.values.rows());
+    const bool wide = c.values.cols() > c.values.rows();
+    if (wide != (m_concatRow->direction() == QBoxLayout::TopToBottom)) {
+        m_concatRow->setDirection(wide ? QBoxLayout::TopToBottom : QBoxLayout::LeftToRight);
+        retranslate(); // the arrow points down or right
+    }
     m_concat->setMatrix(c, tr("Concatenation C = [Z₁ | … | Z%1]: %2 × %3").arg(subscript(m_concatHeads)).arg(n).arg(c.values.cols()),
                         HeatmapView::Scale::Signed);
     m_output->setMatrix(output->main(), tr("Output O = C·W_Oᵀ + b_O: %1 × %2").arg(n).arg(output->main().values.cols()),
@@ -490,7 +497,8 @@ void MultiHeadView::retranslate()
     m_shared->setText(tr("Shared colour scale"));
     m_shared->setToolTip(tr("Give every head the same colour range (the largest |value| over all heads), "
                             "so colours compare across heads"));
-    m_times->setText(tr("× W_Oᵀ + b_O\n→"));
+    const bool down = m_concatRow->direction() == QBoxLayout::TopToBottom;
+    m_times->setText(down ? tr("↓  × W_Oᵀ + b_O") : tr("× W_Oᵀ + b_O\n→"));
     m_times->setToolTip(tr("O = C·W_Oᵀ + b_O: the output projection mixes the heads' features"));
 }
 

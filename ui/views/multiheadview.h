@@ -25,6 +25,7 @@ class QCheckBox;
 class QCustomPlot;
 class QFrame;
 class QGridLayout;
+class QBoxLayout;
 class QLabel;
 class QStackedWidget;
 
@@ -117,6 +118,7 @@ private:
     QLabel* m_concatCaption;
     HeatmapView* m_concat;
     QLabel* m_times;
+    QBoxLayout* m_concatRow; ///< C, "× W_Oᵀ + b_O", O: across, or down for wide matrices
     HeatmapView* m_output;
     int m_concatHeads = 0; ///< heads and d_k of the drawn concatenation, for its decorations
     int m_concatDk = 0;

@@ -1,6 +1,7 @@
 #include "views/positionalview.h"
 
 #include "views/heatmapview.h"
+#include "plot/fitting.h"
 #include "plot/plotting.h"
 #include "session/session.h"
 
@@ -127,6 +128,7 @@ void PositionalEncodingView::setUpCurvesPlot()
     m_curves->plotLayout()->insertRow(0);
     m_curvesTitle = new QCPTextElement(m_curves);
     m_curves->plotLayout()->addElement(0, 0, m_curvesTitle);
+    keepTextsFitting(m_curves); // the title breaks into lines, the legend takes the columns that fit
     m_curves->yAxis->setRange(-1.15, 1.15); // every encoding here lies in [-1, 1]: a fixed, honest range
     m_curves->legend->setVisible(true);
     m_curves->axisRect()->insetLayout()->take(m_curves->legend);

@@ -1,5 +1,6 @@
 #include "views/scalingview.h"
 
+#include "plot/fitting.h"
 #include "plot/plotting.h"
 
 #include "session/session.h"
@@ -199,6 +200,15 @@ void SoftmaxScalingView::setupBarPlots()
         p->xAxis->grid()->setVisible(false);
         p->xAxis->setRange(0.4, kKeys + 0.6);
         p->yAxis->setRange(0, 1.12); // probabilities: the full 0..1, and room for the labels on top
+        fitTickLabels(p->xAxis);
+        // The values above the bars only while each fits its bar (a projector's narrow plot).
+        connect(p, &QCustomPlot::beforeReplot, p, [p] {
+            const int barWidth = p->axisRect()->width() / kKeys;
+            for (int i = 0; i < p->itemCount(); ++i) {
+                if (auto* label = qobject_cast<QCPItemText*>(p->item(i)); label && label->objectName() == QLatin1String("barValue"))
+                    label->setVisible(p->axisRect()->width() < 20 || QFontMetrics(label->font()).horizontalAdvance(label->text()) + 3 <= barWidth);
+            }
+        });
     }
 }
 

@@ -1,5 +1,6 @@
 #include "views/softmaxbars.h"
 
+#include "plot/fitting.h"
 #include "plot/plotting.h"
 
 #include <QEvent>
@@ -54,6 +55,7 @@ void SoftmaxBars::setupCharts()
     plotLayout()->addElement(0, 0, m_beforeTitle);
     m_afterTitle = new QCPTextElement(this, QString());
     plotLayout()->addElement(2, 0, m_afterTitle);
+    keepTextsFitting(this); // titles break into lines in a narrow panel
     m_afterRect = new QCPAxisRect(this);
     plotLayout()->addElement(3, 0, m_afterRect);
     // Same left margin in both charts, so a key's two bars stand exactly above each other.
@@ -118,8 +120,8 @@ void SoftmaxBars::showRow(const std::vector<double>& scores, const std::vector<d
     setBars(scores, weights, maskedKeys);
     fitKeyLabels(keyLabels);
     addMinusInfinityMarkers(maskedKeys);
-    if (weights.size() <= static_cast<std::size_t>(kMaxBarValueLabels))
-        addWeightLabels(weights);
+    m_weights = weights;
+    addWeightLabels();
     m_beforeTitle->setText(beforeTitle);
     m_afterTitle->setText(afterTitle);
     replot(QCustomPlot::rpQueuedReplot);
@@ -196,21 +198,41 @@ void SoftmaxBars::addMinusInfinityMarkers(const std::vector<int>& maskedKeys)
     }
 }
 
-void SoftmaxBars::addWeightLabels(const std::vector<double>& weights)
+void SoftmaxBars::resizeEvent(QResizeEvent* event)
 {
+    QCustomPlot::resizeEvent(event);
+    addWeightLabels(); // whether the values fit their bars depends on the width
+}
+
+void SoftmaxBars::addWeightLabels()
+{
+    for (int i = itemCount() - 1; i >= 0; --i) {
+        if (item(i)->objectName() == QLatin1String("weightLabel"))
+            removeItem(i);
+    }
     QFont small = font();
     small.setPointSizeF(std::max(6.0, small.pointSizeF() - 1));
-    for (std::size_t c = 0; c < weights.size(); ++c) {
+    // Each value must fit its bar's width (the table below lists them all), and the
+    // tall ones stand inside their bar, so "1.00" is not cut off at the top of the chart.
+    const int n = static_cast<int>(m_weights.size());
+    const int plotWidth = m_afterRect->width() > 20 ? m_afterRect->width() : width() - 70;
+    const int barWidth = n > 0 ? plotWidth / n : 0;
+    if (n == 0 || n > kMaxBarValueLabels || QFontMetrics(small).horizontalAdvance(QStringLiteral("0.00")) + 4 > barWidth)
+        return;
+    for (std::size_t c = 0; c < m_weights.size(); ++c) {
+        const bool inside = m_weights[c] > 0.75;
         auto* text = new QCPItemText(this);
+        text->setObjectName(QStringLiteral("weightLabel"));
         text->setClipAxisRect(m_afterRect);
         text->position->setAxes(m_afterRect->axis(QCPAxis::atBottom), m_afterRect->axis(QCPAxis::atLeft));
-        text->position->setCoords(static_cast<double>(c), weights[c]);
-        text->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+        text->position->setCoords(static_cast<double>(c), m_weights[c]);
+        text->setPositionAlignment(Qt::AlignHCenter | (inside ? Qt::AlignTop : Qt::AlignBottom));
         // Exactly 0 (a masked key) reads "0", never a rounded "0.00".
-        text->setText(weights[c] == 0.0 ? QStringLiteral("0") : QString::number(weights[c], 'f', 2));
+        text->setText(m_weights[c] == 0.0 ? QStringLiteral("0") : QString::number(m_weights[c], 'f', 2));
         text->setFont(small);
-        text->setColor(palette().color(QPalette::WindowText));
+        text->setColor(inside ? QColor(Qt::white) : palette().color(QPalette::WindowText));
     }
+    replot(QCustomPlot::rpQueuedReplot);
 }
 
 } // namespace attnlab

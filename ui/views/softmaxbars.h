@@ -23,6 +23,7 @@ public:
 
 protected:
     void changeEvent(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     void setupCharts();
@@ -30,7 +31,8 @@ private:
     void setBars(const std::vector<double>& scores, const std::vector<double>& weights, const std::vector<int>& maskedKeys);
     void fitKeyLabels(const std::vector<QString>& keyLabels);
     void addMinusInfinityMarkers(const std::vector<int>& maskedKeys);
-    void addWeightLabels(const std::vector<double>& weights);
+    /// The weights' values on their bars, when each fits its bar's width (again on every resize).
+    void addWeightLabels();
 
     QCPAxisRect* m_beforeRect = nullptr;
     QCPAxisRect* m_afterRect = nullptr;
@@ -40,6 +42,7 @@ private:
     QCPBars* m_weightBars = nullptr;
     double m_low = 0;  ///< the bottom of the score bars and −∞ arrows
     double m_span = 1; ///< the scores' range
+    std::vector<double> m_weights; ///< the row drawn, for its labels
 };
 
 } // namespace attnlab

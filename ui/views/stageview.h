@@ -4,6 +4,7 @@
 
 #include "views/sessionview.h"
 
+class QBoxLayout;
 class QCheckBox;
 class QComboBox;
 class QCustomPlot;
@@ -12,6 +13,7 @@ class QLabel;
 namespace attnlab {
 
 class HeatmapView;
+class TopKView;
 class Session;
 struct Stage;
 
@@ -21,22 +23,37 @@ public:
     explicit StageView(Session* session, QWidget* parent = nullptr);
 
     HeatmapView* heatmap() const { return m_heatmap; }
+    /// The top-k bars of one position, beside the output probabilities (hidden for other stages).
+    TopKView* topK() const { return m_topK; }
     QCheckBox* sharedScaleBox() const { return m_shared; }
+    /// "One colour scale for Q·Kᵀ, ÷√d_k and + M" (Session::sharedScoreScale), on those stages.
+    QCheckBox* sharedScoresBox() const { return m_sharedScores; }
+    /// Scores, Scaled and Masked scores: the stages that may share one colour range.
+    static bool isScoreStage(const QString& id);
     /// The stage shown (null for steps without a matrix, such as "tokens").
     const Stage* stage() const;
     /// The title drawn above the heatmap (also used for exports).
     QString title() const { return m_title; }
-    /// The heatmap's plot: the stage view exports as one vector plot with its title and colour bar.
+    /// The heatmap's plot: the stage view exports as one vector plot with its title and colour bar;
+    /// with the top-k bars beside it (the output probabilities), both.
     QList<QCustomPlot*> exportedPlots() const override;
 
 private:
     void refresh() override;
     void retranslate() override;
+    void resizeEvent(QResizeEvent* event) override;
+    /// The top-k bars beside the heatmap or below it, as the view's width and the matrix's shape allow.
+    void placeTopK();
+    /// The ±range the heatmap shares with other stages or heads, or 0 for the stage's own.
+    double sharedRange(const Stage& s) const;
 
     QComboBox* m_matrixChoice;
     QCheckBox* m_shared;
+    QCheckBox* m_sharedScores;
     QLabel* m_shape;
+    QBoxLayout* m_plots; ///< the heatmap and the top-k bars: across, or down in a narrow view
     HeatmapView* m_heatmap;
+    TopKView* m_topK;
     QString m_title;
 };
 

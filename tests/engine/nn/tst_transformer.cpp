@@ -572,7 +572,7 @@ private slots:
         QCOMPARE(enc->main().values, t.encoderOutput);
         QCOMPARE(dec->main().values, t.decoderOutput);
         QCOMPARE(*enc->main().rowLabels, in.srcTokens);
-        QCOMPARE(*dec->main().rowLabels, (std::vector<std::string>{"0", "1"}));
+        QCOMPARE(*dec->main().rowLabels, (std::vector<std::string>{"1", "2"})); // positions, counted from 1
         // The decoder's cross-attention reads the encoder output (after its final norm).
         const Eigen::MatrixXf& k = t.find("k", 1, 2, Block::Cross)->main().values;
         const AttentionWeights& ca = w.decoder[2].crossAttn;

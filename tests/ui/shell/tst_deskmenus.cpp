@@ -264,6 +264,7 @@ private slots:
         seed->setFocus(Qt::MouseFocusReason);
         press(Qt::CTRL | Qt::Key_A);
         QTest::keyClicks(seed, QStringLiteral("77"));
+        press(Qt::Key_Return); // a number is taken on Enter (or on leaving the box)
         QTRY_COMPARE(s.config().seed, std::uint64_t(77));
         QCoreApplication::processEvents();
         press(Qt::CTRL | Qt::Key_Z);

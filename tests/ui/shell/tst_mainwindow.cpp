@@ -429,7 +429,6 @@ private slots:
         QCOMPARE(w.font().pointSizeF(), normal);
         QVERIFY(w.menuBar()->height() > 0);
         QVERIFY(w.sentenceEdit()->isVisible());
-        QVERIFY(w.statusBar()->isVisible());
         QVERIFY(w.tabs()->tabBar()->isVisible());
         // The banner's type is the window's again (issue 11 §2: it kept presenter size and wrapped).
         QCOMPARE(w.banner()->formulaLabel()->font().pointSizeF(), formula);

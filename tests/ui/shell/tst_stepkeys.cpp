@@ -500,12 +500,17 @@ private slots:
         QVERIFY(w.isPresenterMode());
         press(w, Qt::Key_Escape);
         QVERIFY(!w.isPresenterMode());
-        // Typing a b in the sentence box is a letter, not a black screen.
+        // Typing a b in a text field on the projection (the positional encoding's dimensions;
+        // the sentence row steps aside in presenter mode) is a letter, not a black screen.
         w.setPresenterMode(true);
-        QTest::mouseClick(w.sentenceEdit(), Qt::LeftButton);
+        QVERIFY(!w.sentenceEdit()->isVisible());
+        s.setStepId(QStringLiteral("positional_encoding"));
+        auto* dims = w.visibleView()->findChild<QLineEdit*>();
+        QVERIFY(dims && dims->isVisible());
+        QTest::mouseClick(dims, Qt::LeftButton);
         press(w, Qt::Key_B);
         QVERIFY(!black->isVisible());
-        QVERIFY(w.sentenceEdit()->text().contains(QLatin1Char('b')));
+        QVERIFY(dims->text().contains(QLatin1Char('b')));
     }
 };
 
