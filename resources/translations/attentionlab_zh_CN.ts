@@ -2166,16 +2166,16 @@ M = 0：每个查询都能看到所有键</translation>
         <translation>X = E + P</translation>
     </message>
     <message>
-        <source>Q_h = X·W_Q,h + b_Q,h</source>
-        <translation>Q_h = X·W_Q,h + b_Q,h</translation>
+        <source>Q_h = X·W_Q,hᵀ + b_Q,h</source>
+        <translation>Q_h = X·W_Q,hᵀ + b_Q,h</translation>
     </message>
     <message>
-        <source>K_h = X·W_K,h + b_K,h</source>
-        <translation>K_h = X·W_K,h + b_K,h</translation>
+        <source>K_h = X·W_K,hᵀ + b_K,h</source>
+        <translation>K_h = X·W_K,hᵀ + b_K,h</translation>
     </message>
     <message>
-        <source>V_h = X·W_V,h + b_V,h</source>
-        <translation>V_h = X·W_V,h + b_V,h</translation>
+        <source>V_h = X·W_V,hᵀ + b_V,h</source>
+        <translation>V_h = X·W_V,hᵀ + b_V,h</translation>
     </message>
     <message>
         <source>S_h = Q_h·K_hᵀ</source>

@@ -247,11 +247,11 @@ QString stepFormula(const QString& id, bool scaled, bool embedScaled, Positional
     if (id == u"input")
         return embedScaled ? Stages::tr("X = E\u00B7√d_model + P") : Stages::tr("X = E + P");
     if (id == u"q")
-        return Stages::tr("Q_h = X\u00B7W_Q,h + b_Q,h");
+        return Stages::tr("Q_h = X\u00B7W_Q,h\u1D40 + b_Q,h");
     if (id == u"k")
-        return Stages::tr("K_h = X\u00B7W_K,h + b_K,h");
+        return Stages::tr("K_h = X\u00B7W_K,h\u1D40 + b_K,h");
     if (id == u"v")
-        return Stages::tr("V_h = X\u00B7W_V,h + b_V,h");
+        return Stages::tr("V_h = X\u00B7W_V,h\u1D40 + b_V,h");
     if (id == u"scores")
         return Stages::tr("S_h = Q_h\u00B7K_h\u1D40");
     if (id == u"scaled")

@@ -35,8 +35,13 @@ private slots:
         Session s;
         const Stage* output = s.trace()->find("output");
         QVERIFY(output);
-        QCOMPARE(stepFormula(QStringLiteral("output"), true, true, PositionalEncoding::Sinusoidal), QString::fromStdString(output->formula));
         QVERIFY(QString::fromStdString(output->formula).contains(QStringLiteral("W_O\u1D40")));
+        // The banner writes each projection as the engine computes it (x·Wᵀ + b).
+        for (const char* id : {"q", "k", "v", "output"}) {
+            const Stage* stage = s.trace()->find(id, isPerHeadStage(id) ? std::optional<int>(0) : std::nullopt);
+            QVERIFY(stage);
+            QCOMPARE(stepFormula(QString::fromLatin1(id), true, true, PositionalEncoding::Sinusoidal), QString::fromStdString(stage->formula));
+        }
     }
 
     void stepsAreHeadedByTheirSublayer()
