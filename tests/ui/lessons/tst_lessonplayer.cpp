@@ -6,6 +6,9 @@
 #include "shell/mainwindow.h"
 #include "session/session.h"
 
+#include <QDir>
+#include <QFile>
+#include <QRegularExpression>
 #include <QLabel>
 #include <QListWidget>
 #include <QTemporaryDir>
@@ -36,6 +39,27 @@ private slots:
     {
         QStandardPaths::setTestModeEnabled(true);
         LanguageManager::useSimplifiedChineseGlyphs();
+    }
+
+    // Issue 11 §1: one notation for the projections, PyTorch's x·Wᵀ + b (W stored [out, in]),
+    // in the lessons as in the banner: no formula multiplies by a bare W_Q, W_K, W_V or W_O.
+    void shippedLessonsWriteProjectionsOneWay()
+    {
+        static const QRegularExpression code(QStringLiteral("`[^`]*`"));
+        static const QRegularExpression bare(QStringLiteral("\u00B7W_[QKVO](?![\u1D40,])"));
+        for (const QString& language : {QStringLiteral("en"), QStringLiteral("zh")}) {
+            const QDir dir(QStringLiteral(":/lessons/") + language);
+            QVERIFY(dir.entryList({QStringLiteral("*.md")}).size() >= 14);
+            for (const QString& name : dir.entryList({QStringLiteral("*.md")})) {
+                QFile f(dir.filePath(name));
+                QVERIFY(f.open(QIODevice::ReadOnly));
+                const QString text = QString::fromUtf8(f.readAll());
+                for (auto it = code.globalMatch(text); it.hasNext();) {
+                    const QString span = it.next().captured();
+                    QVERIFY2(!bare.match(span).hasMatch(), qPrintable(language + QLatin1Char('/') + name + QStringLiteral(": ") + span));
+                }
+            }
+        }
     }
 
     void everyShippedLessonPlaysThrough_data()
