@@ -275,8 +275,10 @@ void StageNavigator::syncHeads()
 void StageNavigator::changeEvent(QEvent* event)
 {
     QWidget::changeEvent(event);
-    if (event->type() == QEvent::LanguageChange)
+    if (event->type() == QEvent::LanguageChange) {
         retranslate();
+        syncHeads(); // "1 of 4" ↔ "1 / 4"
+    }
 }
 
 } // namespace attnlab

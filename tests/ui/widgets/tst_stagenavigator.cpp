@@ -2,6 +2,7 @@
 // and output, and the layer and block selectors jump to the same stage elsewhere.
 
 #include "session/session.h"
+#include "shell/languages.h"
 #include "widgets/stagenavigator.h"
 
 #include <QComboBox>
@@ -22,6 +23,22 @@ private slots:
         QCOMPARE(nav.list()->count(), static_cast<int>(attnlab::steps().size()));
         QVERIFY(!nav.layerBox()->isVisible());
         QVERIFY(!nav.blockBox()->isVisible());
+    }
+
+    // Switching the language at run time wrote the head box's "1 of 4" again only on the next
+    // change of heads.
+    void theHeadBoxFollowsTheLanguage()
+    {
+        LanguageManager languages;
+        Session s;
+        StageNavigator nav(&s);
+        QCOMPARE(nav.headBox()->suffix(), QStringLiteral(" of 4"));
+        QVERIFY(languages.setLanguage(QStringLiteral("zh_CN")));
+        QCoreApplication::processEvents();
+        QCOMPARE(nav.headBox()->suffix(), QStringLiteral(" / 4"));
+        QVERIFY(languages.setLanguage(QStringLiteral("en")));
+        QCoreApplication::processEvents();
+        QCOMPARE(nav.headBox()->suffix(), QStringLiteral(" of 4"));
     }
 
     void transformerStepsAreGroupedByLayer()
