@@ -333,11 +333,11 @@ QFont HeatmapView::cellValueFont(const QFont& base, const QString& widest, const
     f.setPointSizeF(std::max(6.0, base.pointSizeF() - 1));
     if (widest.isEmpty() || cell.isEmpty())
         return f;
-    // The largest size (up to 3 times the text's) whose widest number takes at most 80 % of the
+    // The largest size (up to twice the text's) whose widest number takes at most 80 % of the
     // cell's width and whose line at most half its height.
     const double smallest = f.pointSizeF();
     double lo = smallest;
-    double hi = base.pointSizeF() * 3;
+    double hi = base.pointSizeF() * 2; // beside axis labels of the base size, still balanced in exports
     const auto fitsIn = [&](double size) {
         QFont g = base;
         g.setPointSizeF(size);

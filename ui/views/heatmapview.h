@@ -71,7 +71,7 @@ public:
     QPoint cellAt(const QPointF& pos) const;
 
     /// The type of the numbers in cells of `cell` pixels whose widest number is `widest`: as
-    /// large as the cell allows (up to 3 times `base`), never smaller than `base` less a point.
+    /// large as the cell allows (up to twice `base`), never smaller than `base` less a point.
     static QFont cellValueFont(const QFont& base, const QString& widest, const QSize& cell);
 
 signals:
