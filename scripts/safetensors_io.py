@@ -1,7 +1,9 @@
 """Minimal safetensors reader/writer (standard library + torch + numpy).
 
 Used by scripts/gen_reference.py and usable wherever the `safetensors` package is not
-installed.  Supports the dtypes F32, F64, F16 and BF16.
+installed.  Supports the dtypes F32, F64, F16, BF16 and, for the integer and boolean
+buffers that Hugging Face checkpoints carry (embeddings.position_ids, GPT-2's attn.bias),
+I64, I32, U8 and BOOL.
 
 File format (https://github.com/huggingface/safetensors):
 
@@ -12,8 +14,10 @@ File format (https://github.com/huggingface/safetensors):
                  (offsets are relative to the first byte after the header)
     data         the tensors, little-endian, row-major
 
-The writer lays the tensors out contiguously in sorted key order and pads the header
-with spaces so that 8 + N is a multiple of 8.  Output is deterministic: the same
+The writer lays the tensors out contiguously as the safetensors library does: larger
+element sizes first (so every tensor starts on a multiple of its element size), then by
+name; the header lists them in that order and is padded with spaces so that 8 + N is a
+multiple of 8.  Output is deterministic: the same
 tensors and metadata always give the same bytes.
 
     from safetensors_io import save_file, load_file
@@ -33,6 +37,10 @@ _DTYPES = {
     "F64": (torch.float64, 8, np.dtype("<f8")),
     "F16": (torch.float16, 2, np.dtype("<f2")),
     "BF16": (torch.bfloat16, 2, np.dtype("<i2")),  # raw bits, reinterpreted by torch
+    "I64": (torch.int64, 8, np.dtype("<i8")),
+    "I32": (torch.int32, 4, np.dtype("<i4")),
+    "U8": (torch.uint8, 1, np.dtype("u1")),
+    "BOOL": (torch.bool, 1, np.dtype("?")),
 }
 _TORCH_TO_NAME = {v[0]: k for k, v in _DTYPES.items()}
 
@@ -43,7 +51,8 @@ def _tensor_bytes(t):
     t = t.detach().cpu().contiguous()
     name = _TORCH_TO_NAME.get(t.dtype)
     if name is None:
-        raise ValueError(f"unsupported dtype {t.dtype} (supported: F32, F64, F16, BF16)")
+        raise ValueError(f"unsupported dtype {t.dtype} "
+                         f"(supported: {', '.join(_DTYPES)})")
     _, _, npd = _DTYPES[name]
     if name == "BF16":
         arr = t.view(torch.int16).numpy()
@@ -64,7 +73,11 @@ def save_file(tensors, path, metadata=None):
         header["__metadata__"] = dict(sorted(metadata.items()))
     chunks = []
     offset = 0
-    for name in sorted(tensors):
+    def order(name):  # the safetensors library's order: wider dtypes first, then the name
+        t = tensors[name]
+        return (-t.element_size(), name)
+
+    for name in sorted(tensors, key=order):
         if name == "__metadata__":
             raise ValueError("'__metadata__' is not a valid tensor name")
         t = tensors[name]
