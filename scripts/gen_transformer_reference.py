@@ -194,11 +194,44 @@ class Recorder:
         return diff
 
 
+def attention_heads(Q, K, V, M, h):
+    """Per head j (feature columns j*d_k .. (j+1)*d_k - 1 of Q, K, V): the dict of its
+    stages q, k, v, scores, scaled, masked_scores, weights, head_output."""
+    dk = Q.shape[1] // h
+    c = torch.tensor(np.float32(1.0 / math.sqrt(dk)))
+    ph = []
+    for j in range(h):
+        sl = slice(j * dk, (j + 1) * dk)
+        Qj, Kj, Vj = Q[:, sl].contiguous(), K[:, sl].contiguous(), V[:, sl].contiguous()
+        Sj = Qj @ Kj.T                      # scores: (n x m) = Q_j (n x d_k) * K_j^T
+        Spj = Sj * c                        # scaled by float32(1/sqrt(d_k))
+        Sppj = Spj + M                      # masked: -inf where a key is hidden
+        Aj = softmax_rows(Sppj)             # row softmax, row max subtracted
+        Zj = Aj @ Vj                        # head output: (n x d_k)
+        ph.append(dict(q=Qj, k=Kj, v=Vj, scores=Sj, scaled=Spj, masked_scores=Sppj,
+                       weights=Aj, head_output=Zj))
+    return ph
+
+
+def record_attention(rec, ph, M, C, O, layer, block):
+    """The attention stages in the engine's order: each per-head stage for every head
+    (head 0 first) before the next stage id."""
+    h = len(ph)
+    for sid in ("q", "k", "v", "scores", "scaled"):
+        for j in range(h):
+            rec.add(sid, layer, block, j, ph[j][sid])
+    rec.add("mask", layer, block, None, M)
+    for sid in ("masked_scores", "weights", "head_output"):
+        for j in range(h):
+            rec.add(sid, layer, block, j, ph[j][sid])
+    rec.add("concat", layer, block, None, C)
+    rec.add("output", layer, block, None, O)
+
+
 def attention(rec, what, mha, xq, xkv, attn_mask, kpm, layer, block):
     """One multi-head attention block, stage by stage (docs/engine.md section 6)."""
     d = mha.embed_dim
     h = mha.num_heads
-    dk = d // h
     W, b = mha.in_proj_weight.detach(), mha.in_proj_bias.detach()
     Q = F.linear(xq, W[:d], b[:d])
     K = F.linear(xkv, W[d:2 * d], b[d:2 * d])
@@ -206,18 +239,7 @@ def attention(rec, what, mha, xq, xkv, attn_mask, kpm, layer, block):
     rows, cols = xq.shape[0], xkv.shape[0]
     mb = combined_mask(rows, cols, attn_mask, kpm)
     M = torch.zeros(rows, cols, dtype=torch.float32).masked_fill(mb, float("-inf"))
-    c = torch.tensor(np.float32(1.0 / math.sqrt(dk)))
-    ph = []
-    for j in range(h):
-        sl = slice(j * dk, (j + 1) * dk)
-        Qj, Kj, Vj = Q[:, sl].contiguous(), K[:, sl].contiguous(), V[:, sl].contiguous()
-        Sj = Qj @ Kj.T
-        Spj = Sj * c
-        Sppj = Spj + M
-        Aj = softmax_rows(Sppj)
-        Zj = Aj @ Vj
-        ph.append(dict(q=Qj, k=Kj, v=Vj, scores=Sj, scaled=Spj, masked_scores=Sppj,
-                       weights=Aj, head_output=Zj))
+    ph = attention_heads(Q, K, V, M, h)
     C = torch.cat([p["head_output"] for p in ph], dim=1)
     O = F.linear(C, mha.out_proj.weight.detach(), mha.out_proj.bias.detach())
 
@@ -237,15 +259,7 @@ def attention(rec, what, mha, xq, xkv, attn_mask, kpm, layer, block):
     rec.check(what + " weights", A_c, w_mod)
     rec.check(what + " output", O_c, out_mod)
 
-    for sid in ("q", "k", "v", "scores", "scaled"):
-        for j in range(h):
-            rec.add(sid, layer, block, j, ph[j][sid])
-    rec.add("mask", layer, block, None, M)
-    for sid in ("masked_scores", "weights", "head_output"):
-        for j in range(h):
-            rec.add(sid, layer, block, j, ph[j][sid])
-    rec.add("concat", layer, block, None, C)
-    rec.add("output", layer, block, None, O)
+    record_attention(rec, ph, M, C, O, layer, block)
     return O, full_rows
 
 
