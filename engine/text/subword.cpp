@@ -1,0 +1,53 @@
+#include "text/subword.h"
+
+#include "io/fileio.h"
+#include "io/safetensors.h"
+
+#include <stdexcept>
+
+namespace attnlab {
+
+Vocabulary::Vocabulary(std::vector<std::string> tokens)
+    : m_tokens(std::move(tokens))
+{
+    m_ids.reserve(m_tokens.size());
+    for (std::size_t i = 0; i < m_tokens.size(); ++i)
+        m_ids.insert_or_assign(m_tokens[i], static_cast<int>(i));
+}
+
+std::optional<int> Vocabulary::id(std::string_view token) const
+{
+    const auto it = m_ids.find(token);
+    return it == m_ids.end() ? std::nullopt : std::optional<int>(it->second);
+}
+
+const std::string& Vocabulary::token(int id) const
+{
+    if (id < 0 || id >= size())
+        throw std::out_of_range("token id " + std::to_string(id) + " is outside the vocabulary (0 … "
+                                + std::to_string(size() - 1) + ")");
+    return m_tokens[static_cast<std::size_t>(id)];
+}
+
+namespace subword {
+
+std::string readFile(const std::string& path)
+{
+    try {
+        return attnlab::readFile(path, 256ULL * 1024 * 1024);
+    } catch (const FileError& e) {
+        throw FormatError(e.what());
+    }
+}
+
+void fillTokens(SubwordEncoding& encoding, const Vocabulary& vocabulary)
+{
+    encoding.tokens.clear();
+    encoding.tokens.reserve(encoding.ids.size());
+    for (const int id : encoding.ids)
+        encoding.tokens.push_back(vocabulary.token(id));
+}
+
+} // namespace subword
+
+} // namespace attnlab

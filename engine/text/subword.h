@@ -1,0 +1,53 @@
+#pragma once
+/// What the two subword tokenizers share (docs/tokenizers.md): the encoding they return and the
+/// vocabulary (id ↔ token string) they look tokens up in.
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace attnlab {
+
+/// One text as a subword tokenizer splits it.
+struct SubwordEncoding {
+    std::vector<int> ids;            ///< vocabulary ids
+    std::vector<std::string> tokens; ///< the vocabulary strings: "Ġworld", "##ing", "[CLS]"
+    std::vector<int> segmentIds;     ///< WordPiece: 0 or 1 per token (token_type_ids); empty for BPE
+};
+
+/// A tokenizer's vocabulary: token strings numbered 0 … size − 1. When a string appears twice,
+/// id() gives its last id (as a Python dict built in order does); token() gives each id's own.
+class Vocabulary {
+public:
+    Vocabulary() = default;
+    explicit Vocabulary(std::vector<std::string> tokens);
+
+    int size() const { return static_cast<int>(m_tokens.size()); }
+    std::optional<int> id(std::string_view token) const;
+    /// Throws std::out_of_range for an id outside 0 … size − 1.
+    const std::string& token(int id) const;
+
+private:
+    struct Hash {
+        using is_transparent = void;
+        std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+    };
+    std::vector<std::string> m_tokens;
+    std::unordered_map<std::string, int, Hash, std::equal_to<>> m_ids;
+};
+
+namespace subword {
+
+/// The bytes of a tokenizer file. Throws FormatError (io/safetensors.h) naming the file and why
+/// it cannot be read (missing, a folder, unreadable, over 256 MB).
+std::string readFile(const std::string& path);
+
+/// The tokens of `encoding.ids` looked up in `vocabulary`.
+void fillTokens(SubwordEncoding& encoding, const Vocabulary& vocabulary);
+
+} // namespace subword
+
+} // namespace attnlab
