@@ -38,16 +38,21 @@ Pass pass(const ModelSpec& s, const RunShape& shape, I m)
     }
     // Embeddings (as looked up and scaled), positions, input; the stacks' final outputs.
     p.cells = 4 * (n + m) * d + (n + m) * (d + 2);
-    for (int l = 0; l < s.encoderLayers; ++l) {
+    // A decoder-only model's layers read the sentence itself, as an encoder's do (without cross-attention).
+    const bool decoderOnly = s.architecture == Architecture::DecoderOnly;
+    const int selfLayers = decoderOnly ? s.decoderLayers : s.encoderLayers;
+    for (int l = 0; l < selfLayers; ++l) {
         p.cells += blockCells(n, n, d, h) + layerCells(n, d, ff, 2);
         p.operations += blockOperations(n, n, d) + 4.0 * static_cast<double>(n * d * ff);
     }
-    for (int l = 0; m > 0 && l < s.decoderLayers; ++l) {
+    for (int l = 0; !decoderOnly && m > 0 && l < s.decoderLayers; ++l) {
         p.cells += blockCells(m, m, d, h) + blockCells(m, n, d, h) + layerCells(m, d, ff, 3);
         p.operations += blockOperations(m, m, d) + blockOperations(m, n, d) + 4.0 * static_cast<double>(m * d * ff);
     }
-    p.cells += 2 * m * shape.vocabulary;
-    p.operations += 2.0 * static_cast<double>(m * d * shape.vocabulary);
+    // The output head reads the decoder's rows, or the sentence's when there is no decoder input.
+    const I rows = m > 0 ? m : n;
+    p.cells += 2 * rows * shape.vocabulary;
+    p.operations += 2.0 * static_cast<double>(rows * d * shape.vocabulary);
     return p;
 }
 
@@ -58,6 +63,8 @@ I weightCount(const ModelSpec& s, bool singleBlock)
     if (singleBlock)
         return attention;
     const I ffn = 2 * d * ff + ff + d;
+    if (s.architecture == Architecture::DecoderOnly)
+        return s.decoderLayers * (attention + ffn + 4 * d) + 2 * d;
     return s.encoderLayers * (attention + ffn + 4 * d) + s.decoderLayers * (2 * attention + ffn + 6 * d) + 4 * d;
 }
 

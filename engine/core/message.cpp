@@ -128,6 +128,16 @@ Message targetWithoutDecoder()
     return {"target_without_decoder", {}, "this model is an encoder stack without a decoder: a target does not apply"};
 }
 
+Message pretrainedTarget()
+{
+    return {"pretrained_target", {}, "GPT-2 and BERT read one text: a target (teacher forcing) is for encoder–decoder models"};
+}
+
+Message segmentBNotBert()
+{
+    return {"segment_b_not_bert", {}, "a second segment ([SEP] between two sentences) is for BERT models"};
+}
+
 Message largeRun(double megabytes, double seconds)
 {
     const std::string mb = str(static_cast<long long>(megabytes + 0.5)), s = str(static_cast<long long>(seconds + 0.5));

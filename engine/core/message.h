@@ -102,6 +102,10 @@ Message noModelFile();
 Message noOutputHead();
 /// target_without_decoder: a target was given to an encoder stack. No arguments.
 Message targetWithoutDecoder();
+/// pretrained_target: a target (teacher forcing) was given to GPT-2 or BERT. No arguments.
+Message pretrainedTarget();
+/// segment_b_not_bert: a second segment was given to a model that is not BERT. No arguments.
+Message segmentBNotBert();
 /// compare_mask_model: a comparison of masks was asked of a Transformer, whose masks are fixed.
 /// No arguments.
 Message compareMaskWithModel();

@@ -12,9 +12,10 @@ namespace {
 
 using detail::NameTable;
 
-constexpr NameTable<Architecture, 2> kArchitectureNames{{
+constexpr NameTable<Architecture, 3> kArchitectureNames{{
     {Architecture::EncoderStack, "encoder"},
     {Architecture::EncoderDecoder, "encoder-decoder"},
+    {Architecture::DecoderOnly, "decoder"},
 }};
 
 constexpr NameTable<AttentionKind, 1> kAttentionNames{{
@@ -32,14 +33,17 @@ constexpr NameTable<NormPlacement, 2> kNormNames{{
     {NormPlacement::Pre, "pre"},
 }};
 
-constexpr NameTable<Activation, 2> kActivationNames{{
+constexpr NameTable<Activation, 3> kActivationNames{{
     {Activation::Relu, "relu"},
     {Activation::Gelu, "gelu"},
+    {Activation::GeluTanh, "gelu-tanh"},
 }};
 
-constexpr NameTable<ModelTokenizer, 2> kTokenizerNames{{
+constexpr NameTable<ModelTokenizer, 4> kTokenizerNames{{
     {ModelTokenizer::Words, "words"},
     {ModelTokenizer::Chars, "chars"},
+    {ModelTokenizer::Bpe, "gpt2-bpe"},
+    {ModelTokenizer::WordPiece, "wordpiece"},
 }};
 
 std::string str(long long v)
@@ -57,8 +61,16 @@ std::string between(const char* name, long long value, long long lo, long long h
 /// stack's count otherwise.
 void layerProblems(const ModelSpec& s, std::vector<std::string>& out)
 {
-    const int maxLayers = ConfigLimits::maxLayers;
+    const bool pretrained = s.tokenizer == ModelTokenizer::Bpe || s.tokenizer == ModelTokenizer::WordPiece;
+    const int maxLayers = pretrained ? ConfigLimits::maxPretrainedLayers : ConfigLimits::maxLayers;
     const bool encoderStack = s.architecture == Architecture::EncoderStack;
+    if (s.architecture == Architecture::DecoderOnly) {
+        if (s.decoderLayers < 1 || s.decoderLayers > maxLayers)
+            out.push_back(between("layers", s.decoderLayers, 1, maxLayers));
+        if (s.encoderLayers != 0)
+            out.push_back("a decoder-only model has no encoder layers (encoder_layers is " + str(s.encoderLayers) + ")");
+        return;
+    }
     if (encoderStack || s.encoderLayers == s.decoderLayers) {
         if (s.encoderLayers < 1 || s.encoderLayers > maxLayers)
             out.push_back(between("layers", s.encoderLayers, 1, maxLayers));
@@ -99,7 +111,7 @@ std::optional<ModelTokenizer> parseModelTokenizer(std::string_view s) { return d
 
 void ModelSpec::setLayers(int n)
 {
-    encoderLayers = n;
+    encoderLayers = architecture == Architecture::DecoderOnly ? 0 : n;
     decoderLayers = architecture == Architecture::EncoderStack ? 0 : n;
 }
 

@@ -21,6 +21,7 @@ namespace attnlab {
 enum class Architecture {
     EncoderStack,   ///< encoder layers only (BERT's shape): every token sees every token
     EncoderDecoder, ///< the paper's: an encoder, and a decoder reading it through cross-attention
+    DecoderOnly,    ///< decoder layers only, causal self-attention and no cross-attention (GPT-2's shape)
 };
 
 /// Which attention a block computes (attention/kind.h lists each kind's kernel and stages).
@@ -45,12 +46,15 @@ enum class NormPlacement {
 enum class Activation {
     Relu, ///< max(0, x)
     Gelu, ///< x·Φ(x) = x/2·(1 + erf(x/√2)), the exact form (PyTorch's F.gelu default)
+    GeluTanh, ///< GELU's tanh approximation (GPT-2's gelu_new, PyTorch's approximate="tanh")
 };
 
 /// How a model splits text into its vocabulary's tokens.
 enum class ModelTokenizer {
     Words, ///< Attention Lab's tokenizer (text/tokenizer.h): words, punctuation, one token per CJK character
     Chars, ///< every character except white space is a token
+    Bpe,       ///< GPT-2's byte-level BPE (text/bpe.h), from a model folder's vocab.json and merges.txt
+    WordPiece, ///< BERT's WordPiece (text/wordpiece.h), from a model folder's vocab.txt
 };
 
 /// Limits shared by validation and the UI's spin boxes.
@@ -61,6 +65,8 @@ struct ConfigLimits {
     /// n^2 * heads: above this a trace would need more memory than a laptop has to spare.
     static constexpr std::int64_t maxAttentionCells = 16LL * 1024 * 1024;
     static constexpr int maxLayers = 12;
+    /// A pretrained model's (its tokenizer GPT-2's or BERT's): GPT-2 medium and BERT-large have 24.
+    static constexpr int maxPretrainedLayers = 24;
     static constexpr int maxDFF = 8192; ///< = 4·maxDModel, so d_ff = 0 (4·d_model) is always within it
 };
 
@@ -120,12 +126,12 @@ struct ModelSpec {
 };
 
 // Names used on the command line, in trace JSON, in model files and in session files.
-std::string_view toString(Architecture);       // "encoder", "encoder-decoder"
+std::string_view toString(Architecture);       // "encoder", "encoder-decoder", "decoder"
 std::string_view toString(AttentionKind);      // "full"
 std::string_view toString(PositionalEncoding); // "sinusoidal", "learned", "none"
 std::string_view toString(NormPlacement);      // "post", "pre"
-std::string_view toString(Activation);         // "relu", "gelu"
-std::string_view toString(ModelTokenizer);     // "words", "chars"
+std::string_view toString(Activation);         // "relu", "gelu", "gelu-tanh"
+std::string_view toString(ModelTokenizer);     // "words", "chars", "gpt2-bpe", "wordpiece"
 /// Parsers return nothing for an unknown name; the caller names the allowed ones.
 std::optional<Architecture> parseArchitecture(std::string_view);
 std::optional<AttentionKind> parseAttentionKind(std::string_view);

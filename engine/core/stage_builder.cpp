@@ -50,4 +50,12 @@ void reserveMore(StageList& stages, std::size_t more)
         stages.reserve(std::max(needed, 2 * stages.capacity()));
 }
 
+void putNormStatistics(Stage& stage, const Eigen::VectorXf& mean, const Eigen::VectorXf& variance, const Labels& rows)
+{
+    static const Labels kMean = std::make_shared<const std::vector<std::string>>(std::vector<std::string>{"mean"});
+    static const Labels kVariance = std::make_shared<const std::vector<std::string>>(std::vector<std::string>{"variance"});
+    putMatrix(stage, "mean", mean, rows, kMean);
+    putMatrix(stage, "variance", variance, rows, kVariance);
+}
+
 } // namespace attnlab::detail

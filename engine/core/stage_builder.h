@@ -25,6 +25,10 @@ Stage& addStage(StageList& stages, StageKey key, std::string title, std::string 
 /// Appends a labelled matrix to `stage` (the first one put is the stage's main matrix).
 void putMatrix(Stage& stage, std::string name, Eigen::MatrixXf values, Labels rows, Labels cols);
 
+/// Appends a LayerNorm's statistics to `stage` after its output: "mean" and "variance" (n x 1)
+/// of the LayerNorm's input rows.
+void putNormStatistics(Stage& stage, const Eigen::VectorXf& mean, const Eigen::VectorXf& variance, const Labels& rows);
+
 /// Makes room for `more` stages without giving up geometric growth (a stack of layers reserves
 /// once per block; exact reservations would reallocate every time).
 void reserveMore(StageList& stages, std::size_t more);

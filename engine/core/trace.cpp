@@ -72,6 +72,12 @@ const std::vector<std::string>& modelStageIds()
     return kIds;
 }
 
+const std::vector<std::string>& pretrainedStageIds()
+{
+    static const std::vector<std::string> kIds{"segment_embedding", "embedding_sum", "mlm_transform"};
+    return kIds;
+}
+
 bool isLayerNormStage(std::string_view id)
 {
     return id == "attn_norm" || id == "cross_norm" || id == "ffn_norm";

@@ -117,6 +117,10 @@ struct Trace {
     std::shared_ptr<const AttentionWeights> weights;
     /// A model's trace (model.h): the decoder's input tokens, <sos> first; empty otherwise.
     std::vector<std::string> targetTokens;
+    /// A pretrained model's trace (GPT-2, BERT): the vocabulary id of each token, and BERT's
+    /// segment (token type) ids; empty otherwise.
+    std::vector<int> tokenIds;
+    std::vector<int> segmentIds;
     /// A model's trace: the model (shared); null for a single attention block.
     std::shared_ptr<const Seq2SeqModel> model;
     /// Where find(id, head) looks: layer none and Block::None for a whole trace (every stage of a
@@ -150,6 +154,9 @@ bool isPerHeadStage(std::string_view id);
 const std::vector<std::string>& layerStageIds();
 /// The ids of a whole model's output head (docs/model-format.md): logits, probabilities.
 const std::vector<std::string>& modelStageIds();
+/// The ids only pretrained models' traces hold (pretrained/forward.h): segment_embedding,
+/// embedding_sum (BERT's embeddings), mlm_transform (BERT's masked-LM head).
+const std::vector<std::string>& pretrainedStageIds();
 /// True for the LayerNorm stages, whose "mean" and "variance" (n x 1) follow the main matrix:
 /// attn_norm, cross_norm, ffn_norm (encoder_output / decoder_output carry them when a final
 /// norm is applied).

@@ -98,8 +98,9 @@ nlohmann::ordered_json configToJson(const Config& c)
     if (c.model != ModelKind::None) {
         j["model"] = toString(c.model);
         j["architecture"] = toString(c.architecture);
-        j["layers"] = c.encoderLayers;
-        if (c.decoderLayers != c.encoderLayers && c.architecture != Architecture::EncoderStack)
+        // A decoder-only model's layers are its decoder's: "layers" counts them.
+        j["layers"] = c.architecture == Architecture::DecoderOnly ? c.decoderLayers : c.encoderLayers;
+        if (c.decoderLayers != c.encoderLayers && c.architecture == Architecture::EncoderDecoder)
             j["decoder_layers"] = c.decoderLayers;
         j["d_ff"] = c.feedForwardWidth();
         j["norm"] = toString(c.norm);

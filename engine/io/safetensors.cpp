@@ -21,14 +21,17 @@ constexpr std::uint64_t kMaxHeader = 100ULL * 1024 * 1024;
 /// million. The limit keeps a 100 MB header of tiny values from taking gigabytes as parsed JSON.
 constexpr std::size_t kMaxHeaderValues = 8'000'000;
 
+/// Bytes per value of a dtype safetensors defines; 0 for an unknown one.
 int dtypeSize(const std::string& dtype)
 {
-    if (dtype == "F32")
-        return 4;
-    if (dtype == "F64")
+    if (dtype == "F64" || dtype == "I64" || dtype == "U64")
         return 8;
-    if (dtype == "F16" || dtype == "BF16")
+    if (dtype == "F32" || dtype == "I32" || dtype == "U32")
+        return 4;
+    if (dtype == "F16" || dtype == "BF16" || dtype == "I16" || dtype == "U16")
         return 2;
+    if (dtype == "I8" || dtype == "U8" || dtype == "BOOL")
+        return 1;
     return 0;
 }
 
@@ -60,26 +63,19 @@ void appendLe32(std::string& out, std::uint32_t v)
         out += static_cast<char>((v >> (8 * i)) & 0xFF);
 }
 
-/// Where a tensor's bytes lie in the data section: [begin, end).
-struct DataRange {
-    std::uint64_t begin = 0;
-    std::uint64_t end = 0;
-    std::string name;
-};
-
-Tensor parseEntry(const std::string& name, const nlohmann::json& entry, std::string_view data, DataRange& range)
+TensorEntry parseEntry(const std::string& name, const nlohmann::json& entry, std::uint64_t dataSize)
 {
     const auto fail = [&](const std::string& why) { throw FormatError("tensor " + inQuotes(name) + ": " + why); };
     if (!entry.is_object())
         fail("its header entry is not an object");
-    Tensor t;
+    TensorEntry t;
     const auto dtype = entry.find("dtype");
     if (dtype == entry.end() || !dtype->is_string())
         fail("no dtype");
     t.dtype = dtype->get<std::string>();
     const int size = dtypeSize(t.dtype);
     if (size == 0)
-        fail("dtype " + t.dtype + " is not supported (use F32, F64, F16 or BF16)");
+        fail("dtype " + t.dtype.substr(0, 20) + " is not a safetensors dtype");
 
     const auto shape = entry.find("shape");
     if (shape == entry.end() || !shape->is_array())
@@ -103,28 +99,14 @@ Tensor parseEntry(const std::string& name, const nlohmann::json& entry, std::str
     if (offsets == entry.end() || !offsets->is_array() || offsets->size() != 2 || !(*offsets)[0].is_number_unsigned()
         || !(*offsets)[1].is_number_unsigned())
         fail("data_offsets must be two non-negative integers");
-    const auto begin = (*offsets)[0].get<std::uint64_t>();
-    const auto end = (*offsets)[1].get<std::uint64_t>();
-    if (begin > end || end > data.size())
-        fail("data_offsets [" + std::to_string(begin) + ", " + std::to_string(end) + "] lie outside the "
-             + std::to_string(data.size()) + " data bytes (truncated file?)");
-    if (end - begin != count * static_cast<std::uint64_t>(size))
-        fail("holds " + std::to_string(end - begin) + " bytes but its shape and dtype need "
+    t.begin = (*offsets)[0].get<std::uint64_t>();
+    t.end = (*offsets)[1].get<std::uint64_t>();
+    if (t.begin > t.end || t.end > dataSize)
+        fail("data_offsets [" + std::to_string(t.begin) + ", " + std::to_string(t.end) + "] lie outside the "
+             + std::to_string(dataSize) + " data bytes (truncated file?)");
+    if (t.end - t.begin != count * static_cast<std::uint64_t>(size))
+        fail("holds " + std::to_string(t.end - t.begin) + " bytes but its shape and dtype need "
              + std::to_string(count * static_cast<std::uint64_t>(size)));
-    range = {begin, end, name};
-
-    t.values.resize(count);
-    const char* p = data.data() + begin;
-    for (std::uint64_t i = 0; i < count; ++i) {
-        if (size == 4)
-            t.values[i] = loadLe<float>(p + 4 * i);
-        else if (size == 8)
-            t.values[i] = static_cast<float>(loadLe<double>(p + 8 * i));
-        else if (t.dtype == "F16")
-            t.values[i] = halfToFloat(loadLe<std::uint16_t>(p + 2 * i));
-        else
-            t.values[i] = bfloat16ToFloat(loadLe<std::uint16_t>(p + 2 * i));
-    }
     return t;
 }
 
@@ -158,28 +140,37 @@ nlohmann::json parseHeader(std::string_view text)
 }
 
 /// Two tensors may not share bytes: writing one would change the other.
-void checkNoOverlap(std::vector<DataRange> ranges)
+void checkNoOverlap(const std::map<std::string, TensorEntry>& tensors)
 {
-    std::erase_if(ranges, [](const DataRange& r) { return r.begin == r.end; }); // empty tensors own no bytes
-    std::sort(ranges.begin(), ranges.end(), [](const DataRange& a, const DataRange& b) { return a.begin < b.begin; });
+    std::vector<std::pair<const std::string*, const TensorEntry*>> ranges;
+    for (const auto& [name, t] : tensors) {
+        if (t.begin != t.end) // empty tensors own no bytes
+            ranges.emplace_back(&name, &t);
+    }
+    std::sort(ranges.begin(), ranges.end(), [](const auto& a, const auto& b) { return a.second->begin < b.second->begin; });
     for (std::size_t i = 1; i < ranges.size(); ++i) {
-        const DataRange& a = ranges[i - 1];
-        const DataRange& b = ranges[i];
+        const TensorEntry& a = *ranges[i - 1].second;
+        const TensorEntry& b = *ranges[i].second;
         if (b.begin < a.end)
-            throw FormatError("tensors " + inQuotes(a.name) + " [" + std::to_string(a.begin) + ", " + std::to_string(a.end) + ") and "
-                              + inQuotes(b.name) + " [" + std::to_string(b.begin) + ", " + std::to_string(b.end)
-                              + ") overlap in the data section");
+            throw FormatError("tensors " + inQuotes(*ranges[i - 1].first) + " [" + std::to_string(a.begin) + ", "
+                              + std::to_string(a.end) + ") and " + inQuotes(*ranges[i].first) + " [" + std::to_string(b.begin)
+                              + ", " + std::to_string(b.end) + ") overlap in the data section");
     }
 }
 
 } // namespace
 
-std::int64_t Tensor::numel() const
+std::int64_t shapeProduct(const std::vector<std::int64_t>& shape)
 {
     std::int64_t n = 1;
     for (const auto d : shape)
         n *= d;
     return n;
+}
+
+std::int64_t Tensor::numel() const
+{
+    return shapeProduct(shape);
 }
 
 float halfToFloat(std::uint16_t h)
@@ -203,7 +194,7 @@ float bfloat16ToFloat(std::uint16_t bits)
     return std::bit_cast<float>(static_cast<std::uint32_t>(bits) << 16);
 }
 
-TensorFile parseSafetensors(std::string_view bytes)
+SafetensorsLayout parseSafetensorsLayout(std::string_view bytes)
 {
     if (bytes.size() < 8)
         throw FormatError("not a safetensors file: it has " + std::to_string(bytes.size())
@@ -220,9 +211,9 @@ TensorFile parseSafetensors(std::string_view bytes)
     if (!header.is_object())
         throw FormatError("safetensors header is not a JSON object");
 
-    const std::string_view data = bytes.substr(8 + headerLen);
-    TensorFile file;
-    std::vector<DataRange> ranges;
+    SafetensorsLayout layout;
+    layout.dataOffset = 8 + headerLen;
+    const std::uint64_t dataSize = bytes.size() - layout.dataOffset;
     for (const auto& [name, entry] : header.items()) {
         if (name == "__metadata__") {
             if (!entry.is_object())
@@ -230,13 +221,60 @@ TensorFile parseSafetensors(std::string_view bytes)
             for (const auto& [k, v] : entry.items()) {
                 if (!v.is_string())
                     throw FormatError("safetensors __metadata__ value " + inQuotes(k) + " is not a string");
-                file.metadata[k] = v.get<std::string>();
+                layout.metadata[k] = v.get<std::string>();
             }
             continue;
         }
-        file.tensors.emplace(name, parseEntry(name, entry, data, ranges.emplace_back()));
+        layout.tensors.emplace(name, parseEntry(name, entry, dataSize));
     }
-    checkNoOverlap(std::move(ranges));
+    checkNoOverlap(layout.tensors);
+    return layout;
+}
+
+bool isFloatDtype(const std::string& dtype)
+{
+    return dtype == "F32" || dtype == "F64" || dtype == "F16" || dtype == "BF16";
+}
+
+void convertToFloat(const TensorEntry& t, const char* bytes, float* out)
+{
+    if (!isFloatDtype(t.dtype))
+        throw FormatError("dtype " + t.dtype + " is not a floating-point type");
+    const std::uint64_t count = (t.end - t.begin) / static_cast<std::uint64_t>(dtypeSize(t.dtype));
+    const char* p = bytes + t.begin;
+    for (std::uint64_t i = 0; i < count; ++i) {
+        if (t.dtype == "F32")
+            out[i] = loadLe<float>(p + 4 * i);
+        else if (t.dtype == "F64")
+            out[i] = static_cast<float>(loadLe<double>(p + 8 * i));
+        else if (t.dtype == "F16")
+            out[i] = halfToFloat(loadLe<std::uint16_t>(p + 2 * i));
+        else
+            out[i] = bfloat16ToFloat(loadLe<std::uint16_t>(p + 2 * i));
+    }
+}
+
+std::int64_t TensorEntry::numel() const
+{
+    return shapeProduct(shape);
+}
+
+TensorFile parseSafetensors(std::string_view bytes)
+{
+    SafetensorsLayout layout = parseSafetensorsLayout(bytes);
+    const char* data = bytes.data() + layout.dataOffset;
+    TensorFile file;
+    file.metadata = std::move(layout.metadata);
+    for (const auto& [name, entry] : layout.tensors) {
+        if (!isFloatDtype(entry.dtype))
+            throw FormatError("tensor " + inQuotes(name) + ": dtype " + entry.dtype + " is not supported (use F32, F64, F16 or BF16)");
+        Tensor t;
+        t.dtype = entry.dtype;
+        t.shape = entry.shape;
+        t.values.resize(static_cast<std::size_t>(entry.numel()));
+        convertToFloat(entry, data, t.values.data());
+        file.tensors.emplace(name, std::move(t));
+    }
     return file;
 }
 

@@ -31,6 +31,35 @@ struct TensorFile {
     std::map<std::string, std::string> metadata;
 };
 
+/// The number of values of a tensor of this shape (1 for a scalar, shape []).
+std::int64_t shapeProduct(const std::vector<std::int64_t>& shape);
+
+/// Where one tensor lies in a safetensors file, as its header says (checked against the file).
+struct TensorEntry {
+    std::string dtype; ///< any safetensors dtype: F32, F64, F16, BF16, I64, I32, …, U8, BOOL
+    std::vector<std::int64_t> shape;
+    std::uint64_t begin = 0; ///< byte range [begin, end) in the data section
+    std::uint64_t end = 0;
+
+    std::int64_t numel() const;
+};
+
+/// A safetensors file's header: every tensor's place, the metadata, and where the data begins.
+struct SafetensorsLayout {
+    std::map<std::string, TensorEntry> tensors;
+    std::map<std::string, std::string> metadata;
+    std::uint64_t dataOffset = 0; ///< bytes before the data section (8 + the header's length)
+};
+
+/// Parses and checks the header of a safetensors file (`bytes` is the whole file: every range must
+/// lie inside it, no two may overlap, sizes must match shapes and dtypes). Throws FormatError.
+SafetensorsLayout parseSafetensorsLayout(std::string_view bytes);
+/// F32, F64, F16 or BF16: the dtypes convertToFloat reads.
+bool isFloatDtype(const std::string& dtype);
+/// Converts one tensor's values to float32 (row-major) into `out` (numel() floats); `data` is
+/// the start of the data section. Throws FormatError for a dtype that is not a float.
+void convertToFloat(const TensorEntry& entry, const char* data, float* out);
+
 /// Parses the bytes of a safetensors file. Throws FormatError naming what is wrong.
 TensorFile parseSafetensors(std::string_view bytes);
 /// Reads and parses a file. Throws FormatError (also for a missing or unreadable file).

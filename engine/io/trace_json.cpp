@@ -1,10 +1,12 @@
 #include "io/trace_json.h"
 
 #include "io/config_json.h"
+#include "model/model.h"
 #include "nn/weights.h"
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 
 namespace attnlab {
@@ -68,7 +70,7 @@ Json keyJson(const StageKey& k)
 
 } // namespace
 
-std::string traceToJson(const Trace& trace, int indent)
+std::string traceToJson(const Trace& trace, int indent, const std::vector<std::string>& only)
 {
     Json j = Json::object();
     j["format"] = "attention-lab.trace";
@@ -77,10 +79,18 @@ std::string traceToJson(const Trace& trace, int indent)
     // A model's trace also names the decoder's input (absent for a single attention block).
     if (!trace.targetTokens.empty())
         j["target_tokens"] = trace.targetTokens;
-    j["config"] = configJson(trace.config, trace.weights ? trace.weights->source : std::string("seeded"));
+    // A pretrained model's (GPT-2, BERT) vocabulary ids, and BERT's segment ids.
+    if (!trace.tokenIds.empty())
+        j["token_ids"] = trace.tokenIds;
+    if (!trace.segmentIds.empty())
+        j["segment_ids"] = trace.segmentIds;
+    const std::string weights = trace.weights ? trace.weights->source : trace.model && trace.model->pretrained ? trace.model->source : "seeded";
+    j["config"] = configJson(trace.config, weights);
     j["warnings"] = texts(trace.warnings);
     Json stages = Json::array();
     for (const auto& s : trace.stages) {
+        if (!only.empty() && std::find(only.begin(), only.end(), s.id) == only.end())
+            continue;
         Json st = Json::object();
         st["id"] = s.id;
         const Json key = keyJson(s.key());

@@ -6,12 +6,14 @@
 #include "core/trace.h"
 
 #include <string>
+#include <vector>
 
 namespace attnlab {
 
 inline constexpr int kTraceFormatVersion = 1;
 
-/// The trace as JSON text: compact, or indented by `indent` spaces when indent >= 0.
-std::string traceToJson(const Trace& trace, int indent = -1);
+/// The trace as JSON text: compact, or indented by `indent` spaces when indent >= 0; with `only`,
+/// just the stages with those ids.
+std::string traceToJson(const Trace& trace, int indent = -1, const std::vector<std::string>& only = {});
 
 } // namespace attnlab

@@ -4,6 +4,8 @@
 
 #include "model/model.h"
 
+#include "pretrained/model_folder.h"
+
 #include "nn/embedding.h"
 #include "nn/input_stages.h"
 #include "nn/softmax.h"
@@ -163,6 +165,11 @@ Trace decode(const std::shared_ptr<const Seq2SeqModel>& model, const Encoded& en
 
 } // namespace
 
+
+bool Seq2SeqModel::hasHead() const
+{
+    return pretrained ? pretrained->hasHead() : generatorWeight.size() > 0;
+}
 
 // --- Running ---
 

@@ -24,6 +24,9 @@
 
 namespace attnlab {
 
+struct PretrainedModel;
+struct PretrainedTokens;
+
 struct Seq2SeqModel {
     /// What the model is: its architecture, sizes, norm placement, activation, ε, final norms,
     /// positions, embedding scale, tokenizer and generation limit (scaleScores follows the Config).
@@ -40,11 +43,15 @@ struct Seq2SeqModel {
     Eigen::VectorXf generatorBias;
     std::string name;
     std::string description;
-    /// Where the model came from: "seeded", "file:<path>", "built-in:reversal".
+    /// Where the model came from: "seeded", "file:<path>", "built-in:reversal", "folder:<path>".
     std::string source;
+    /// A GPT-2 or BERT opened from a Hugging Face folder (pretrained/model_folder.h): its weights,
+    /// tokenizer and vocabulary live there, and the fields above hold only spec and names.
+    std::shared_ptr<const PretrainedModel> pretrained;
 
-    bool openVocabulary() const { return srcVocab.empty(); }
-    bool hasHead() const { return generatorWeight.size() > 0; }
+    bool openVocabulary() const { return srcVocab.empty() && !pretrained; }
+    /// True when the model computes logits and probabilities (a trained head, an LM or MLM head).
+    bool hasHead() const;
 };
 
 /// The model a ModelSpec describes (model=seeded), with final norms: attention projections
@@ -56,7 +63,8 @@ Seq2SeqModel seededModel(const ModelSpec& spec);
 /// Reads a model from safetensors tensors and metadata (docs/model-format.md). Throws
 /// FormatError naming the missing, mis-shaped or unknown tensor or the bad metadata key.
 Seq2SeqModel modelFromTensors(const TensorFile& file);
-/// Reads a model file (at most 1 GiB). Throws FormatError.
+/// Reads a model file (at most 1 GiB) or a Hugging Face model folder (model/open.h's openModel
+/// without state-dict options). Throws FormatError.
 Seq2SeqModel loadModel(const std::string& path);
 /// The model's tensors (F32) and metadata, readable by modelFromTensors (an open vocabulary
 /// is written as metadata open_vocabulary = true and its seed, without embedding tensors).
@@ -88,6 +96,11 @@ std::vector<std::string> teacherForcingInput(const Seq2SeqModel& model, std::str
 /// a closed vocabulary, too many attention cells).
 Trace computeModelTrace(std::shared_ptr<const Seq2SeqModel> model, const std::vector<std::string>& source,
                         const std::vector<std::string>& decoderInput, const Config& config);
+
+/// One pass of a pretrained model (model.pretrained) on its tokens: every stage of
+/// pretrained/forward.h; trace.tokens are the vocabulary strings, with their ids and segments.
+/// config's d_model and heads must be the model's. Throws std::invalid_argument as computeModelTrace.
+Trace computePretrainedTrace(std::shared_ptr<const Seq2SeqModel> model, const PretrainedTokens& tokens, const Config& config);
 
 struct GenerationState;
 

@@ -3,6 +3,7 @@
 // (docs/model-format.md).
 
 #include "model/model.h"
+#include "model/open.h"
 
 #include "io/fileio.h"
 #include "io/tensor_reader.h"
@@ -108,6 +109,20 @@ std::vector<std::string> metadataVocabulary(const TensorFile& f, const std::stri
     return out;
 }
 
+/// A model file's tokenizer: its own (words, chars); GPT-2's and BERT's need their folders' files.
+std::optional<ModelTokenizer> parseFileTokenizer(std::string_view s)
+{
+    const auto t = parseModelTokenizer(s);
+    return t == ModelTokenizer::Words || t == ModelTokenizer::Chars ? t : std::nullopt;
+}
+
+/// An Attention Lab model file's activation: relu or gelu (exact).
+std::optional<Activation> parseFileActivation(std::string_view s)
+{
+    const auto a = parseActivation(s);
+    return a == Activation::Relu || a == Activation::Gelu ? a : std::nullopt;
+}
+
 std::optional<PositionalEncoding> parseModelPositional(std::string_view s)
 {
     if (s == "sinusoidal")
@@ -163,7 +178,7 @@ Seq2SeqModel modelFromTensors(const TensorFile& f)
     o.encoderLayers = metadataInt(f, "encoder_layers", {}, 1, ConfigLimits::maxLayers);
     o.decoderLayers = metadataInt(f, "decoder_layers", {}, 0, ConfigLimits::maxLayers);
     o.norm = metadataEnum(f, "norm", NormPlacement::Post, parseNormPlacement, "post or pre");
-    o.activation = metadataEnum(f, "activation", Activation::Relu, parseActivation, "relu or gelu");
+    o.activation = metadataEnum(f, "activation", Activation::Relu, parseFileActivation, "relu or gelu");
     o.finalNorms = metadataBool(f, "final_norms", true);
     o.architecture = o.decoderLayers == 0 ? Architecture::EncoderStack : Architecture::EncoderDecoder;
     if (const std::string* eps = metadataValue(f, "layer_norm_eps")) {
@@ -180,7 +195,7 @@ Seq2SeqModel modelFromTensors(const TensorFile& f)
     }
     m.spec.embedScale = metadataBool(f, "embed_scale", true);
     m.spec.positional = metadataEnum(f, "positional_encoding", PositionalEncoding::Sinusoidal, parseModelPositional, "sinusoidal or none");
-    m.spec.tokenizer = metadataEnum(f, "tokenizer", ModelTokenizer::Words, parseModelTokenizer, "words or chars");
+    m.spec.tokenizer = metadataEnum(f, "tokenizer", ModelTokenizer::Words, parseFileTokenizer, "words or chars");
     m.spec.lowercase = metadataBool(f, "lowercase", false);
     m.spec.maxTargetLength = metadataInt(f, "max_target_length", 32, 1, kMaxTargetLength);
     if (const std::string* v = metadataValue(f, "name"))
@@ -219,16 +234,7 @@ Seq2SeqModel modelFromTensors(const TensorFile& f)
 
 Seq2SeqModel loadModel(const std::string& path)
 {
-    try {
-        Seq2SeqModel m = modelFromTensors(parseSafetensors(readFile(path, kMaxModelBytes)));
-        m.source = "file:" + path;
-        m.weights.source = m.source;
-        return m;
-    } catch (const FormatError& e) {
-        throw FormatError("'" + path + "': " + e.what());
-    } catch (const std::runtime_error& e) {
-        throw FormatError(e.what());
-    }
+    return openModel(path);
 }
 
 TensorFile modelToTensors(const Seq2SeqModel& m)

@@ -1,6 +1,7 @@
 #include "model/run.h"
 
 #include "model/shipped.h"
+#include "pretrained/model_folder.h"
 #include "text/tokenizer.h"
 
 #include <algorithm>
@@ -25,6 +26,16 @@ RunResult runModel(const RunRequest& r)
     const std::shared_ptr<const Seq2SeqModel>& model = r.model;
     RunResult out;
     std::vector<Message>& warnings = out.inputWarnings;
+    if (r.segmentB && !(model->pretrained && model->pretrained->wordPiece))
+        throw Error(messages::segmentBNotBert());
+    if (model->pretrained) {
+        if (r.target)
+            throw Error(messages::pretrainedTarget());
+        const PretrainedTokens tokens = pretrainedTokens(*model->pretrained, r.text, r.segmentB, c.maxTokens);
+        warnings = tokens.warnings;
+        out.trace = withWarnings(std::make_shared<const Trace>(computePretrainedTrace(model, tokens, c)), warnings);
+        return out;
+    }
     const std::vector<std::string> source = modelTokens(*model, r.text, false, c.maxTokens, warnings);
     if (model->spec.architecture == Architecture::EncoderStack) {
         if (r.target)
@@ -58,6 +69,12 @@ RunCost estimateRun(const RunRequest& r, const Seq2SeqModel* model)
     }
     const ModelSpec& spec = model ? model->spec : static_cast<const ModelSpec&>(c);
     std::vector<Message> ignored;
+    if (model && model->pretrained) {
+        shape.source = static_cast<std::int64_t>(pretrainedTokens(*model->pretrained, r.text, r.segmentB, c.maxTokens).ids.size());
+        shape.makeWeights = false;
+        shape.vocabulary = model->hasHead() ? model->pretrained->config().vocabulary : 0;
+        return estimateCost(spec, shape);
+    }
     shape.source = static_cast<std::int64_t>(specTokens(spec, r.text, false, c.maxTokens, ignored).size());
     shape.makeWeights = !model;
     if (spec.architecture == Architecture::EncoderDecoder) {

@@ -26,6 +26,8 @@ struct RunRequest {
     std::string text;
     /// Teacher forcing: the decoder reads <sos> + these tokens. None: see above.
     std::optional<std::string> target;
+    /// BERT's second segment: [CLS] text [SEP] segmentB [SEP] (token type ids 0, then 1).
+    std::optional<std::string> segmentB;
     Config config;
     /// One attention block: the weights (imported, or made by ModelCache); null makes them from
     /// config.weightsPreset.

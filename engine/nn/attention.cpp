@@ -41,6 +41,29 @@ std::string str(long long v)
     return std::to_string(v);
 }
 
+/// The checks of the heads' part of a block, before any work is done: m queries, n keys, d wide.
+void checkHeadArguments(Eigen::Index m, Eigen::Index n, Eigen::Index d, int heads, const BoolMatrix& blocked,
+                        const AttentionBlockContext& c)
+{
+    if (heads < 1)
+        throw std::invalid_argument("heads (" + str(heads) + ") must be at least 1");
+    if (d < 1 || d % heads != 0)
+        throw std::invalid_argument("d_model (" + str(d) + ") must be a multiple of heads (" + str(heads) + ")");
+    if (m < 1 || n < 1)
+        throw std::invalid_argument("attention needs at least one query and one key");
+    if (blocked.rows() != m || blocked.cols() != n)
+        throw std::invalid_argument("the mask is " + str(blocked.rows()) + " x " + str(blocked.cols()) + " but must be "
+                                    + str(m) + " x " + str(n) + " (queries x keys)");
+    if (!c.queryLabels || !c.keyLabels || static_cast<Eigen::Index>(c.queryLabels->size()) != m
+        || static_cast<Eigen::Index>(c.keyLabels->size()) != n)
+        throw std::invalid_argument("attention needs one label per query and one per key");
+    if (c.featureLabels && static_cast<Eigen::Index>(c.featureLabels->size()) != d)
+        throw std::invalid_argument("attention needs one feature label per column of d_model");
+    if (m * n * heads > ConfigLimits::maxAttentionCells)
+        throw std::invalid_argument(str(m) + " queries times " + str(n) + " keys times heads (" + str(heads) + ") exceeds "
+                                    + str(ConfigLimits::maxAttentionCells) + " attention cells: use fewer tokens or heads");
+}
+
 /// The argument checks of attentionBlock: every shape must agree before any work is done.
 void checkBlockArguments(const Eigen::MatrixXf& xq, const Eigen::MatrixXf& xkv, const AttentionWeights& w, int heads,
                          const BoolMatrix& blocked, const AttentionBlockContext& c)
@@ -50,66 +73,34 @@ void checkBlockArguments(const Eigen::MatrixXf& xq, const Eigen::MatrixXf& xkv, 
         || w.inProjBias.size() != 3 * d || w.outProjBias.size() != d)
         throw std::invalid_argument("the attention weights are inconsistent: in_proj_weight must be [3d, d], "
                                     "in_proj_bias [3d], out_proj.weight [d, d] and out_proj.bias [d]");
-    if (heads < 1)
-        throw std::invalid_argument("heads (" + str(heads) + ") must be at least 1");
-    if (d % heads != 0)
-        throw std::invalid_argument("d_model (" + str(d) + ") must be a multiple of heads (" + str(heads) + ")");
-    if (xq.rows() < 1 || xkv.rows() < 1)
-        throw std::invalid_argument("attention needs at least one query and one key");
     if (xq.cols() != d || xkv.cols() != d)
         throw std::invalid_argument("the attention inputs have " + str(xq.cols()) + " and " + str(xkv.cols())
                                     + " columns but the weights' d_model is " + str(d));
-    if (blocked.rows() != xq.rows() || blocked.cols() != xkv.rows())
-        throw std::invalid_argument("the mask is " + str(blocked.rows()) + " x " + str(blocked.cols()) + " but must be "
-                                    + str(xq.rows()) + " x " + str(xkv.rows()) + " (queries x keys)");
-    if (!c.queryLabels || !c.keyLabels || static_cast<Eigen::Index>(c.queryLabels->size()) != xq.rows()
-        || static_cast<Eigen::Index>(c.keyLabels->size()) != xkv.rows())
-        throw std::invalid_argument("attention needs one label per query and one per key");
-    if (c.featureLabels && static_cast<Eigen::Index>(c.featureLabels->size()) != d)
-        throw std::invalid_argument("attention needs one feature label per column of d_model");
-    if (xq.rows() * xkv.rows() * heads > ConfigLimits::maxAttentionCells)
-        throw std::invalid_argument(str(xq.rows()) + " queries times " + str(xkv.rows()) + " keys times heads (" + str(heads)
-                                    + ") exceeds " + str(ConfigLimits::maxAttentionCells)
-                                    + " attention cells: use fewer tokens or heads");
+    checkHeadArguments(xq.rows(), xkv.rows(), d, heads, blocked, c);
 }
 
 } // namespace
 
-// limits: maths kernel
-Eigen::MatrixXf attentionBlock(const Eigen::MatrixXf& queryInput, const Eigen::MatrixXf& keyValueInput,
-                               const AttentionWeights& weights, int heads, bool scaleScores, const BoolMatrix& blocked,
-                               const AttentionBlockContext& context, StageList& stages,
+Eigen::MatrixXf attentionHeads(const Eigen::Ref<const Eigen::MatrixXf>& qProj, const Eigen::Ref<const Eigen::MatrixXf>& kProj,
+                               const Eigen::Ref<const Eigen::MatrixXf>& vProj, int heads, bool scaleScores,
+                               const BoolMatrix& blocked, const AttentionBlockContext& context, StageList& stages,
                                std::vector<Message>& warnings)
 {
-    checkBlockArguments(queryInput, keyValueInput, weights, heads, blocked, context);
-    const bool self = &queryInput == &keyValueInput;
-    const Eigen::Index m = queryInput.rows(); // queries
-    const int d = weights.dModel();
-    const int dK = d / heads;
+    const Eigen::Index d = qProj.cols();
+    if (kProj.cols() != d || vProj.cols() != d || kProj.rows() != vProj.rows())
+        throw std::invalid_argument("the projections Q, K and V must be as wide, and K and V as long");
+    checkHeadArguments(qProj.rows(), kProj.rows(), d, heads, blocked, context);
+    const Eigen::Index m = qProj.rows(); // queries
+    const int dK = static_cast<int>(d) / heads;
+    const bool cross = !(context.queryInput == context.keyValueInput);
     const Labels& queries = context.queryLabels;
     const Labels& keys = context.keyLabels;
-    const Labels dims = context.featureLabels ? context.featureLabels : numberedLabels(d);
     const Labels headDims = numberedLabels(dK);
     const std::optional<int> layer = context.layer;
     const Block block = context.block;
     // Every stage's key in this block, and the module whose weights it used.
     const auto key = [&](const char* id, std::optional<int> head = std::nullopt) { return StageKey{id, head, layer, block}; };
-    const std::string& module = context.module;
     detail::reserveMore(stages, 3 + 8 * static_cast<std::size_t>(heads));
-
-    // The projections, each (rows x d) = input (rows x d) · W_*ᵀ (d x d) + b_*.
-    // Self-attention: all three in one GEMM, (n x 3d) = X (n x d) · W_inᵀ (d x 3d).
-    // Cross-attention: Q from the query input (m x d), K and V from the memory (n x 2d).
-    Eigen::MatrixXf qkv, qProj, kvProj;
-    if (self) {
-        qkv = queryInput * weights.inProjWeight.transpose();
-        qkv.rowwise() += weights.inProjBias.transpose();
-    } else {
-        qProj = queryInput * weights.inProjWeight.topRows(d).transpose();
-        qProj.rowwise() += weights.inProjBias.head(d).transpose();
-        kvProj = keyValueInput * weights.inProjWeight.bottomRows(2 * d).transpose();
-        kvProj.rowwise() += weights.inProjBias.tail(2 * d).transpose();
-    }
 
     // q, k, v: head h takes feature columns h·d_k .. (h+1)·d_k - 1 of each projection.
     const char* names[3] = {"q", "k", "v"};
@@ -117,16 +108,15 @@ Eigen::MatrixXf attentionBlock(const Eigen::MatrixXf& queryInput, const Eigen::M
     const char* selfFormulas[3] = {"Q_h = X·W_Q,hᵀ + b_Q,h", "K_h = X·W_K,hᵀ + b_K,h", "V_h = X·W_V,hᵀ + b_V,h"};
     const char* crossFormulas[3] = {"Q_h = X·W_Q,hᵀ + b_Q,h", "K_h = Mem·W_K,hᵀ + b_K,h", "V_h = Mem·W_V,hᵀ + b_V,h"};
     const char* matNames[3] = {"Q_h", "K_h", "V_h"};
+    const Eigen::Ref<const Eigen::MatrixXf>* sources[3] = {&qProj, &kProj, &vProj};
     std::vector<Eigen::MatrixXf> q(heads), k(heads), v(heads);
     std::vector<Eigen::MatrixXf>* qkvHeads[3] = {&q, &k, &v};
     for (int p = 0; p < 3; ++p) {
-        const Eigen::MatrixXf& source = self ? qkv : (p == 0 ? qProj : kvProj);
-        const int offset = self ? p * d : (p == 0 ? 0 : (p - 1) * d);
         const Labels& rows = p == 0 ? queries : keys;
         for (int h = 0; h < heads; ++h) {
-            (*qkvHeads[p])[h] = source.middleCols(offset + h * dK, dK);
-            putMatrix(addStage(stages, key(names[p], h), titles[p], self ? selfFormulas[p] : crossFormulas[p],
-                               {p == 0 ? context.queryInput : context.keyValueInput}, module),
+            (*qkvHeads[p])[h] = sources[p]->middleCols(h * dK, dK);
+            putMatrix(addStage(stages, key(names[p], h), titles[p], cross ? crossFormulas[p] : selfFormulas[p],
+                               {p == 0 ? context.queryInput : context.keyValueInput}, context.module),
                       matNames[p], (*qkvHeads[p])[h], rows, headDims);
         }
     }
@@ -140,12 +130,47 @@ Eigen::MatrixXf attentionBlock(const Eigen::MatrixXf& queryInput, const Eigen::M
         headOutputs.push_back(key("head_output", h));
     putMatrix(addStage(stages, key("concat"), "Concatenated heads", "C = [Z_0 | Z_1 | … | Z_h-1]", std::move(headOutputs)), "C",
               concat, queries, concatLabels(heads, dK));
+    return concat;
+}
+
+void addAttentionOutput(const Eigen::MatrixXf& out, const AttentionBlockContext& context, StageList& stages)
+{
+    const Labels dims = context.featureLabels ? context.featureLabels : numberedLabels(static_cast<int>(out.cols()));
+    const StageKey concat{"concat", std::nullopt, context.layer, context.block};
+    putMatrix(addStage(stages, {"output", std::nullopt, context.layer, context.block}, "Output projection", "O = C·W_Oᵀ + b_O",
+                       {concat}, context.module),
+              "O", out, context.queryLabels, dims);
+}
+
+Eigen::MatrixXf attentionBlock(const Eigen::MatrixXf& queryInput, const Eigen::MatrixXf& keyValueInput,
+                               const AttentionWeights& weights, int heads, bool scaleScores, const BoolMatrix& blocked,
+                               const AttentionBlockContext& context, StageList& stages,
+                               std::vector<Message>& warnings)
+{
+    checkBlockArguments(queryInput, keyValueInput, weights, heads, blocked, context);
+    const Eigen::Index d = weights.dModel();
+    // The projections, each (rows x d) = input (rows x d) · W_*ᵀ (d x d) + b_*.
+    // Self-attention: all three in one GEMM, (n x 3d) = X (n x d) · W_inᵀ (d x 3d).
+    // Cross-attention: Q from the query input (m x d), K and V from the memory (n x 2d).
+    Eigen::MatrixXf concat;
+    if (&queryInput == &keyValueInput) {
+        Eigen::MatrixXf qkv = queryInput * weights.inProjWeight.transpose();
+        qkv.rowwise() += weights.inProjBias.transpose();
+        concat = attentionHeads(qkv.leftCols(d), qkv.middleCols(d, d), qkv.rightCols(d), heads, scaleScores, blocked, context,
+                                stages, warnings);
+    } else {
+        Eigen::MatrixXf qProj = queryInput * weights.inProjWeight.topRows(d).transpose();
+        qProj.rowwise() += weights.inProjBias.head(d).transpose();
+        Eigen::MatrixXf kvProj = keyValueInput * weights.inProjWeight.bottomRows(2 * d).transpose();
+        kvProj.rowwise() += weights.inProjBias.tail(2 * d).transpose();
+        concat = attentionHeads(qProj, kvProj.leftCols(d), kvProj.rightCols(d), heads, scaleScores, blocked, context, stages,
+                                warnings);
+    }
 
     // output: O (m x d) = C (m x d) · W_Oᵀ (d x d) + b_O.
     Eigen::MatrixXf out = concat * weights.outProjWeight.transpose();
     out.rowwise() += weights.outProjBias.transpose();
-    putMatrix(addStage(stages, key("output"), "Output projection", "O = C·W_Oᵀ + b_O", {key("concat")}, module), "O", out, queries,
-              dims);
+    addAttentionOutput(out, context, stages);
     return out;
 }
 

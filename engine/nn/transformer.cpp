@@ -128,22 +128,11 @@ public:
     {
         Stage& s = addStage(m_stages, key, std::move(title), std::move(formula), {input}, moduleName(module));
         putMatrix(s, std::move(name), r.output, m_rows, m_dims);
-        putMatrix(s, "mean", r.mean, m_rows, meanLabel());
-        putMatrix(s, "variance", r.variance, m_rows, varianceLabel());
+        detail::putNormStatistics(s, r.mean, r.variance, m_rows);
     }
 
 private:
     std::string moduleName(const char* module) const { return module ? m_prefix + module : std::string(); }
-    static Labels meanLabel()
-    {
-        static const Labels kLabel = std::make_shared<const std::vector<std::string>>(std::vector<std::string>{"mean"});
-        return kLabel;
-    }
-    static Labels varianceLabel()
-    {
-        static const Labels kLabel = std::make_shared<const std::vector<std::string>>(std::vector<std::string>{"variance"});
-        return kLabel;
-    }
 
     StageList& m_stages;
     std::optional<int> m_layer;
@@ -152,42 +141,20 @@ private:
     Labels m_dims;
 };
 
-const char* activationName(Activation a)
-{
-    return a == Activation::Gelu ? "GELU" : "ReLU";
-}
-
 /// ffn_hidden then ffn_output on `x` (the FFN's input: the stage `input`, named `in` in the
 /// formula); returns F. Both stages are in `block`.
-Eigen::MatrixXf feedForwardStages(const Eigen::MatrixXf& x, const StageKey& input, const std::string& in, const FeedForwardWeights& w,
-                                  const ModelSpec& o, Block block, LayerStages& out)
+Eigen::MatrixXf feedForwardStages(const Eigen::MatrixXf& x, const StageKey& input, const std::string& in, const LayerParts& parts,
+                                  const ModelSpec& o, LayerStages& out)
 {
-    const Eigen::MatrixXf hidden = feedForwardHidden(x, w, o.activation);
+    const Block block = parts.block;
+    const Eigen::MatrixXf hidden = parts.hidden(x);
     out.add(out.key("ffn_hidden", block), "Feed-forward hidden layer",
-            std::string("H = ") + activationName(o.activation) + "(" + in + "·W_1ᵀ + b_1)", {input}, "H", hidden, "linear1",
-            numberedLabels(o.feedForwardWidth(), "f"));
-    Eigen::MatrixXf f = feedForwardOutput(hidden, w);
+            std::string("H = ") + activationName(o.activation) + "(" + in + "·W_1ᵀ + b_1)", {input}, "H", hidden,
+            parts.modules[2].c_str(), numberedLabels(static_cast<int>(hidden.cols()), "f"));
+    Eigen::MatrixXf f = parts.output(hidden);
     out.add(out.key("ffn_output", block), "Feed-forward output", "F = H·W_2ᵀ + b_2", {out.key("ffn_hidden", block)}, "F", f,
-            "linear2");
+            parts.modules[3].c_str());
     return f;
-}
-
-/// The stack's final output stage (`id` = encoder_output or decoder_output): LN(x) with its
-/// statistics, or x itself without a final norm. `last` is the last layer's output stage.
-Eigen::MatrixXf stackOutput(const char* id, const char* title, const char* name, const Eigen::MatrixXf& x, const StageKey& last,
-                            const std::optional<LayerNormWeights>& finalNorm, const ModelSpec& o, const Labels& tokens,
-                            const Labels& dims, StageList& stages)
-{
-    const bool encoder = std::string_view(id) == "encoder_output";
-    LayerStages out(stages, std::nullopt, encoder ? "encoder." : "decoder.", tokens, dims);
-    const StageKey key{id};
-    if (!finalNorm) {
-        out.add(key, title, std::string(name) + " = output of the last layer", {last}, name, x);
-        return x;
-    }
-    LayerNormResult r = layerNorm(x, *finalNorm, o.layerNormEps);
-    out.addNorm(key, title, std::string(name) + " = LN(output of the last layer)", last, "norm", name, r);
-    return std::move(r.output);
 }
 
 /// The stage that feeds layer `layer` of a stack in `block`: the embeddings' input for the
@@ -200,6 +167,25 @@ StageKey layerInput(int layer, Block block)
 }
 
 } // namespace
+
+/// The stack's final output stage (`id` = encoder_output or decoder_output): LN(x) with its
+/// statistics (the LayerNorm `module`), or x itself without a final norm. `last` is the last
+/// layer's output stage.
+Eigen::MatrixXf stackOutput(const char* id, const char* title, const char* name, const Eigen::MatrixXf& x, const StageKey& last,
+                            const LayerNormWeights* finalNorm, float eps, const std::string& module, const Labels& tokens,
+                            const Labels& dims, StageList& stages)
+{
+    LayerStages out(stages, std::nullopt, {}, tokens, dims);
+    const StageKey key{id};
+    if (!finalNorm) {
+        out.add(key, title, std::string(name) + " = output of the last layer", {last}, name, x);
+        return x;
+    }
+    LayerNormResult r = layerNorm(x, *finalNorm, eps);
+    out.addNorm(key, title, std::string(name) + " = LN(output of the last layer)", last, module.c_str(), name, r);
+    return std::move(r.output);
+}
+
 
 
 LayerNormResult layerNorm(const Eigen::MatrixXf& x, const LayerNormWeights& w, float eps)
@@ -238,10 +224,36 @@ float gelu(float x)
     return 0.5f * x * (1.0f + std::erf(x * 0.70710678118654752440f));
 }
 
+float geluTanh(float x)
+{
+    // GPT-2's gelu_new: x/2·(1 + tanh(√(2/π)·(x + 0.044715·x³))), in float32 as PyTorch computes it.
+    const float inner = 0.7978845608028654f * (x + 0.044715f * x * x * x);
+    return 0.5f * x * (1.0f + std::tanh(inner));
+}
+
+const char* activationName(Activation a)
+{
+    switch (a) {
+    case Activation::Gelu:
+        return "GELU";
+    case Activation::GeluTanh:
+        return "GELU_tanh";
+    case Activation::Relu:
+        break;
+    }
+    return "ReLU";
+}
+
 Eigen::MatrixXf activate(Activation activation, const Eigen::MatrixXf& x)
 {
-    if (activation == Activation::Gelu)
+    switch (activation) {
+    case Activation::Gelu:
         return x.unaryExpr([](float v) { return gelu(v); });
+    case Activation::GeluTanh:
+        return x.unaryExpr([](float v) { return geluTanh(v); });
+    case Activation::Relu:
+        break;
+    }
     return x.cwiseMax(0.0f);
 }
 
@@ -274,51 +286,69 @@ Eigen::MatrixXf encoderLayer(const Eigen::MatrixXf& x, const EncoderLayerWeights
     checkEncoderWeights(w, o);
     checkMask(blocked, x.rows(), x.rows(), "the mask");
     const Labels dims = numberedLabels(o.dModel);
-    const std::string prefix = "encoder.layers." + str(layer) + ".";
-    LayerStages out(stages, layer, prefix, tokens, dims);
-    const Block b = Block::EncoderSelf;
-    const StageKey in = layerInput(layer, b);
-    const auto key = [&](const char* id) { return out.key(id, b); };
+    LayerParts parts;
+    parts.modulePrefix = "encoder.layers." + str(layer) + ".";
+    parts.block = Block::EncoderSelf;
     // The self-attention block, on `input` as queries, keys and values.
-    const auto attention = [&](const Eigen::MatrixXf& input, const StageKey& inputKey) {
-        const AttentionBlockContext c{tokens, tokens, dims, layer, b, inputKey, inputKey, prefix + "self_attn", o.attention};
+    parts.attention = [&](const Eigen::MatrixXf& input, const StageKey& inputKey) {
+        const AttentionBlockContext c{tokens, tokens, dims, layer, parts.block, inputKey, inputKey, parts.modulePrefix + "self_attn",
+                                      o.attention};
         return attentionBlock(input, input, w.selfAttn, o.heads, o.scaleScores, blocked, c, stages, warnings);
     };
+    parts.hidden = [&](const Eigen::MatrixXf& in) { return feedForwardHidden(in, w.ffn, o.activation); };
+    parts.output = [&](const Eigen::MatrixXf& h) { return feedForwardOutput(h, w.ffn); };
+    parts.norm1 = &w.norm1;
+    parts.norm2 = &w.norm2;
+    return layerOfParts(x, parts, o, tokens, layer, stages);
+}
+
+Eigen::MatrixXf layerOfParts(const Eigen::MatrixXf& x, const LayerParts& parts, const ModelSpec& o, const Labels& tokens,
+                             int layer, StageList& stages)
+{
+    checkStream(x, tokens, o, "the layer's input");
+    checkNorm(*parts.norm1, o.dModel, parts.modules[0]);
+    checkNorm(*parts.norm2, o.dModel, parts.modules[1]);
+    LayerStages out(stages, layer, parts.modulePrefix, tokens, numberedLabels(o.dModel));
+    const Block b = parts.block;
+    const StageKey in = layerInput(layer, b);
+    const auto key = [&](const char* id) { return out.key(id, b); };
+    const char* norm1 = parts.modules[0].c_str();
+    const char* norm2 = parts.modules[1].c_str();
 
     if (o.norm == NormPlacement::Post) {
         // attention stages: SA(X), queries, keys and values all from X.
-        const Eigen::MatrixXf sa = attention(x, in);
+        const Eigen::MatrixXf sa = parts.attention(x, in);
         // attn_residual: R_1 (n x d) = X + SA(X).
         const Eigen::MatrixXf r1 = residual(x, sa);
         out.add(key("attn_residual"), "Residual: input + attention", "R_1 = X + SA(X)", {in, key("output")}, "R_1", r1);
         // attn_norm: N_1 = LN_1(R_1) (Add & Norm).
-        const LayerNormResult n1 = layerNorm(r1, w.norm1, o.layerNormEps);
-        out.addNorm(key("attn_norm"), "Add & Norm (attention)", "N_1 = LN_1(R_1)", key("attn_residual"), "norm1", "N_1", n1);
+        const LayerNormResult n1 = layerNorm(r1, *parts.norm1, o.layerNormEps);
+        out.addNorm(key("attn_norm"), "Add & Norm (attention)", "N_1 = LN_1(R_1)", key("attn_residual"), norm1, "N_1", n1);
         // ffn_hidden, ffn_output: F = FFN(N_1).
-        const Eigen::MatrixXf f = feedForwardStages(n1.output, key("attn_norm"), "N_1", w.ffn, o, b, out);
+        const Eigen::MatrixXf f = feedForwardStages(n1.output, key("attn_norm"), "N_1", parts, o, out);
         // ffn_residual: R_2 = N_1 + F.
         const Eigen::MatrixXf r2 = residual(n1.output, f);
         out.add(key("ffn_residual"), "Residual: + feed-forward", "R_2 = N_1 + F", {key("attn_norm"), key("ffn_output")}, "R_2", r2);
         // ffn_norm: N_2 = LN_2(R_2), the layer's output.
-        LayerNormResult n2 = layerNorm(r2, w.norm2, o.layerNormEps);
-        out.addNorm(key("ffn_norm"), "Add & Norm (feed-forward)", "N_2 = LN_2(R_2)", key("ffn_residual"), "norm2", "N_2", n2);
+        LayerNormResult n2 = layerNorm(r2, *parts.norm2, o.layerNormEps);
+        out.addNorm(key("ffn_norm"), "Add & Norm (feed-forward)", "N_2 = LN_2(R_2)", key("ffn_residual"), norm2, "N_2", n2);
         out.add(key("layer_output"), "Layer output", "Y = N_2", {key("ffn_norm")}, "Y", n2.output);
         return std::move(n2.output);
     }
 
     // Pre-LN. attn_norm: N_1 = LN_1(X), the input of self-attention.
-    const LayerNormResult n1 = layerNorm(x, w.norm1, o.layerNormEps);
-    out.addNorm(key("attn_norm"), "Layer norm before attention", "N_1 = LN_1(X)", in, "norm1", "N_1", n1);
+    const LayerNormResult n1 = layerNorm(x, *parts.norm1, o.layerNormEps);
+    out.addNorm(key("attn_norm"), "Layer norm before attention", "N_1 = LN_1(X)", in, norm1, "N_1", n1);
     // attention stages: SA(N_1).
-    const Eigen::MatrixXf sa = attention(n1.output, key("attn_norm"));
+    const Eigen::MatrixXf sa = parts.attention(n1.output, key("attn_norm"));
     // attn_residual: R_1 = X + SA(N_1); the stream itself stays unnormalised.
     const Eigen::MatrixXf r1 = residual(x, sa);
     out.add(key("attn_residual"), "Residual: input + attention", "R_1 = X + SA(N_1)", {in, key("output")}, "R_1", r1);
     // ffn_norm: N_2 = LN_2(R_1), the input of the feed-forward network.
-    const LayerNormResult n2 = layerNorm(r1, w.norm2, o.layerNormEps);
-    out.addNorm(key("ffn_norm"), "Layer norm before feed-forward", "N_2 = LN_2(R_1)", key("attn_residual"), "norm2", "N_2", n2);
+    const LayerNormResult n2 = layerNorm(r1, *parts.norm2, o.layerNormEps);
+    out.addNorm(key("ffn_norm"), "Layer norm before feed-forward", "N_2 = LN_2(R_1)", key("attn_residual"), norm2, "N_2", n2);
     // ffn_hidden, ffn_output: F = FFN(N_2).
-    const Eigen::MatrixXf f = feedForwardStages(n2.output, key("ffn_norm"), "N_2", w.ffn, o, b, out);
+    const Eigen::MatrixXf f = feedForwardStages(n2.output, key("ffn_norm"), "N_2", parts, o, out);
     // ffn_residual: R_2 = R_1 + F, the layer's output.
     Eigen::MatrixXf r2 = residual(r1, f);
     out.add(key("ffn_residual"), "Residual: + feed-forward", "R_2 = R_1 + F", {key("attn_residual"), key("ffn_output")}, "R_2", r2);
@@ -359,6 +389,10 @@ Eigen::MatrixXf decoderLayer(const Eigen::MatrixXf& y, const Eigen::MatrixXf& me
         const AttentionBlockContext c{targetTokens, memoryTokens, dims, layer, bc, inputKey, mem, prefix + "multihead_attn", o.attention};
         return attentionBlock(input, memory, w.crossAttn, o.heads, o.scaleScores, crossBlocked, c, stages, warnings);
     };
+    LayerParts ffn;
+    ffn.block = bs;
+    ffn.hidden = [&](const Eigen::MatrixXf& in) { return feedForwardHidden(in, w.ffn, o.activation); };
+    ffn.output = [&](const Eigen::MatrixXf& h) { return feedForwardOutput(h, w.ffn); };
 
     if (o.norm == NormPlacement::Post) {
         // attention stages (decoder_self): SA(Y).
@@ -378,7 +412,7 @@ Eigen::MatrixXf decoderLayer(const Eigen::MatrixXf& y, const Eigen::MatrixXf& me
         out.addNorm(cross("cross_norm"), "Add & Norm (cross-attention)", "N_2 = LN_2(R_2)", cross("cross_residual"), "norm2", "N_2",
                     n2);
         // ffn_hidden, ffn_output: F = FFN(N_2);  ffn_residual: R_3 = N_2 + F;  ffn_norm: N_3 = LN_3(R_3).
-        const Eigen::MatrixXf f = feedForwardStages(n2.output, cross("cross_norm"), "N_2", w.ffn, o, bs, out);
+        const Eigen::MatrixXf f = feedForwardStages(n2.output, cross("cross_norm"), "N_2", ffn, o, out);
         const Eigen::MatrixXf r3 = residual(n2.output, f);
         out.add(self("ffn_residual"), "Residual: + feed-forward", "R_3 = N_2 + F", {cross("cross_norm"), self("ffn_output")}, "R_3", r3);
         LayerNormResult n3 = layerNorm(r3, w.norm3, o.layerNormEps);
@@ -403,7 +437,7 @@ Eigen::MatrixXf decoderLayer(const Eigen::MatrixXf& y, const Eigen::MatrixXf& me
     // ffn_norm: N_3 = LN_3(R_2);  ffn_hidden, ffn_output: F = FFN(N_3);  ffn_residual: R_3 = R_2 + F.
     const LayerNormResult n3 = layerNorm(r2, w.norm3, o.layerNormEps);
     out.addNorm(self("ffn_norm"), "Layer norm before feed-forward", "N_3 = LN_3(R_2)", cross("cross_residual"), "norm3", "N_3", n3);
-    const Eigen::MatrixXf f = feedForwardStages(n3.output, self("ffn_norm"), "N_3", w.ffn, o, bs, out);
+    const Eigen::MatrixXf f = feedForwardStages(n3.output, self("ffn_norm"), "N_3", ffn, o, out);
     Eigen::MatrixXf r3 = residual(r2, f);
     out.add(self("ffn_residual"), "Residual: + feed-forward", "R_3 = R_2 + F", {cross("cross_residual"), self("ffn_output")}, "R_3", r3);
     out.add(self("layer_output"), "Layer output", "Y' = R_3", {self("ffn_residual")}, "Y'", r3);
@@ -432,8 +466,8 @@ Eigen::MatrixXf encoderStack(const Eigen::MatrixXf& x, const std::vector<Encoder
         h = encoderLayer(h, layers[i], spec, blocked, tokens, static_cast<int>(i), stages, warnings);
     // encoder_output: Mem (n x d) = LN(Y_N) with a final norm, else Y_N.
     const StageKey last = layerInput(static_cast<int>(layers.size()), Block::EncoderSelf);
-    return stackOutput("encoder_output", "Encoder output", "Mem", h, last, finalNorm, spec, tokens, numberedLabels(spec.dModel),
-                       stages);
+    return stackOutput("encoder_output", "Encoder output", "Mem", h, last, finalNorm ? &*finalNorm : nullptr, spec.layerNormEps,
+                       "encoder.norm", tokens, numberedLabels(spec.dModel), stages);
 }
 
 Eigen::MatrixXf decoderStack(const Eigen::MatrixXf& y, const Eigen::MatrixXf& memory, const std::vector<DecoderLayerWeights>& layers,
@@ -461,8 +495,8 @@ Eigen::MatrixXf decoderStack(const Eigen::MatrixXf& y, const Eigen::MatrixXf& me
                          static_cast<int>(i), stages, warnings);
     // decoder_output: (m x d) = LN(Y'_M) with a final norm, else Y'_M.
     const StageKey last = layerInput(static_cast<int>(layers.size()), Block::DecoderSelf);
-    return stackOutput("decoder_output", "Decoder output", "Out", h, last, finalNorm, spec, targetTokens,
-                       numberedLabels(spec.dModel), stages);
+    return stackOutput("decoder_output", "Decoder output", "Out", h, last, finalNorm ? &*finalNorm : nullptr, spec.layerNormEps,
+                       "decoder.norm", targetTokens, numberedLabels(spec.dModel), stages);
 }
 
 TransformerTrace computeTransformer(const TransformerInputs& in, const TransformerWeights& weights, const ModelSpec& spec)

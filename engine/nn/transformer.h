@@ -23,6 +23,8 @@
 
 #include <Eigen/Core>
 
+#include <array>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -88,6 +90,10 @@ Eigen::MatrixXf residual(const Eigen::MatrixXf& x, const Eigen::MatrixXf& sublay
 
 /// Exact GELU of one value: x/2·(1 + erf(x/√2)).
 float gelu(float x);
+/// GELU's tanh approximation (GPT-2's gelu_new): x/2·(1 + tanh(√(2/π)·(x + 0.044715·x³))).
+float geluTanh(float x);
+/// "ReLU", "GELU", "GELU_tanh": the activation as formulas write it.
+const char* activationName(Activation activation);
 /// The activation applied to every element.
 Eigen::MatrixXf activate(Activation activation, const Eigen::MatrixXf& x);
 
@@ -108,6 +114,35 @@ Eigen::MatrixXf feedForwardOutput(const Eigen::MatrixXf& hidden, const FeedForwa
 Eigen::MatrixXf encoderLayer(const Eigen::MatrixXf& x, const EncoderLayerWeights& w, const ModelSpec& spec,
                              const BoolMatrix& blocked, const Labels& tokens, int layer, StageList& stages,
                              std::vector<Message>& warnings);
+
+/// The parts of one layer whose weights are not laid out as PyTorch's (GPT-2's and BERT's,
+/// engine/pretrained/): each part computes its matrix; layerOfParts appends the stages around them
+/// exactly as encoderLayer does (Post-LN or Pre-LN as the spec says).
+struct LayerParts {
+    /// Self-attention on `input` (held by the stage `inputKey`): appends q .. output, returns O.
+    std::function<Eigen::MatrixXf(const Eigen::MatrixXf& input, const StageKey& inputKey)> attention;
+    /// The feed-forward network: H = act(X·W_1ᵀ + b_1) (n x d_ff), then F = H·W_2ᵀ + b_2 (n x d).
+    std::function<Eigen::MatrixXf(const Eigen::MatrixXf& x)> hidden;
+    std::function<Eigen::MatrixXf(const Eigen::MatrixXf& h)> output;
+    const LayerNormWeights* norm1 = nullptr; ///< around (Post-LN) or before (Pre-LN) the attention
+    const LayerNormWeights* norm2 = nullptr; ///< around or before the feed-forward network
+    /// The stages' modules under modulePrefix: the two norms, then the FFN's two linear layers.
+    std::array<std::string, 4> modules{"norm1", "norm2", "linear1", "linear2"};
+    std::string modulePrefix; ///< "encoder.layers.0.", "h.0."
+    Block block = Block::EncoderSelf;
+};
+
+/// One layer made of `parts` on X (n x d), with the stages of encoderLayer in parts.block;
+/// returns layer_output. Throws std::invalid_argument for a stream or norms of the wrong shape.
+Eigen::MatrixXf layerOfParts(const Eigen::MatrixXf& x, const LayerParts& parts, const ModelSpec& spec, const Labels& tokens,
+                             int layer, StageList& stages);
+
+/// A stack's final stage `id` (encoder_output, decoder_output), named `name` in its formula:
+/// LN(x) with its statistics when `norm` is given (the LayerNorm module `module`, e.g. "ln_f"),
+/// else x itself. `last` is the last layer's output stage.
+Eigen::MatrixXf stackOutput(const char* id, const char* title, const char* name, const Eigen::MatrixXf& x, const StageKey& last,
+                            const LayerNormWeights* norm, float eps, const std::string& module, const Labels& tokens,
+                            const Labels& dims, StageList& stages);
 
 /// One decoder layer on Y (m x d) with the encoder output Mem (n x d): self-attention (block
 /// "decoder_self", mask selfBlocked m x m, usually causal), cross-attention (block "cross", mask

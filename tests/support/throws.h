@@ -19,4 +19,16 @@ QString invalidArgumentMessage(F f)
     return {};
 }
 
+/// Calls f, which should throw an E; returns its message (empty when it threw nothing).
+template <typename E, typename F>
+QString errorMessage(F f)
+{
+    try {
+        f();
+    } catch (const E& e) {
+        return QString::fromStdString(e.what());
+    }
+    return {};
+}
+
 } // namespace attnlab::testing

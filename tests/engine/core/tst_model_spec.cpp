@@ -123,13 +123,13 @@ private slots:
 
     void namesBothWays()
     {
-        for (const auto a : {Architecture::EncoderStack, Architecture::EncoderDecoder})
+        for (const auto a : {Architecture::EncoderStack, Architecture::EncoderDecoder, Architecture::DecoderOnly})
             QVERIFY(parseArchitecture(toString(a)) == a);
         QCOMPARE(QString::fromUtf8(toString(Architecture::EncoderDecoder).data()), QString("encoder-decoder"));
         QVERIFY(parseAttentionKind("full") == AttentionKind::Full);
-        for (const auto t : {ModelTokenizer::Words, ModelTokenizer::Chars})
+        for (const auto t : {ModelTokenizer::Words, ModelTokenizer::Chars, ModelTokenizer::Bpe, ModelTokenizer::WordPiece})
             QVERIFY(parseModelTokenizer(toString(t)) == t);
-        QVERIFY(!parseArchitecture("decoder"));
+        QVERIFY(!parseArchitecture("decoder-only"));
         QVERIFY(!parseModelTokenizer("bpe"));
     }
 

@@ -1,0 +1,94 @@
+#include "io/mapped_safetensors.h"
+
+#include "text/printable.h"
+
+#include <bit>
+#include <cerrno>
+#include <cstring>
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace attnlab {
+
+namespace {
+
+/// Closes a file descriptor however the function that opened it ends.
+struct FdCloser {
+    int fd;
+    ~FdCloser()
+    {
+        if (fd >= 0)
+            ::close(fd);
+    }
+};
+
+} // namespace
+
+std::shared_ptr<const MappedSafetensors> MappedSafetensors::open(const std::string& path)
+{
+    const auto fail = [&](const std::string& why) { return FormatError(inQuotes(path) + ": " + why); };
+    const FdCloser fd{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
+    if (fd.fd < 0)
+        throw fail(std::strerror(errno));
+    struct stat st {};
+    if (::fstat(fd.fd, &st) != 0)
+        throw fail(std::strerror(errno));
+    if (!S_ISREG(st.st_mode))
+        throw fail("not a regular file");
+    std::shared_ptr<MappedSafetensors> file(new MappedSafetensors);
+    file->m_path = path;
+    file->m_size = static_cast<std::uint64_t>(st.st_size);
+    if (file->m_size > 0) {
+        void* p = ::mmap(nullptr, file->m_size, PROT_READ, MAP_PRIVATE, fd.fd, 0);
+        if (p == MAP_FAILED)
+            throw fail(std::string("cannot map the file: ") + std::strerror(errno));
+        file->m_bytes = static_cast<const char*>(p);
+    }
+    try {
+        file->m_layout = parseSafetensorsLayout(std::string_view(file->m_bytes ? file->m_bytes : "", file->m_size));
+    } catch (const FormatError& e) {
+        throw fail(e.what());
+    }
+    return file;
+}
+
+MappedSafetensors::~MappedSafetensors()
+{
+    if (m_bytes)
+        ::munmap(const_cast<char*>(m_bytes), m_size);
+}
+
+const TensorEntry* MappedSafetensors::find(const std::string& name) const
+{
+    const auto it = m_layout.tensors.find(name);
+    return it == m_layout.tensors.end() ? nullptr : &it->second;
+}
+
+FloatSpan MappedSafetensors::floats(const std::string& name) const
+{
+    const TensorEntry* t = find(name);
+    if (!t)
+        throw FormatError(inQuotes(m_path) + ": no tensor " + inQuotes(name));
+    FloatSpan span;
+    span.size = t->numel();
+    span.shape = t->shape;
+    const char* data = m_bytes + m_layout.dataOffset;
+    const char* at = data + t->begin;
+    const bool aligned = reinterpret_cast<std::uintptr_t>(at) % alignof(float) == 0;
+    if (t->dtype == "F32" && aligned && std::endian::native == std::endian::little) {
+        span.data = reinterpret_cast<const float*>(at);
+        span.owner = shared_from_this();
+        span.mapped = true;
+        return span;
+    }
+    auto values = std::make_shared<std::vector<float>>(static_cast<std::size_t>(span.size));
+    convertToFloat(*t, data, values->data());
+    span.data = values->data();
+    span.owner = std::move(values);
+    return span;
+}
+
+} // namespace attnlab

@@ -1,0 +1,73 @@
+#include "pretrained/forward.h"
+
+#include "core/stage_builder.h"
+#include "nn/softmax.h"
+
+#include <stdexcept>
+
+namespace attnlab {
+
+namespace detail {
+
+Eigen::MatrixXf gatherRows(const EmbeddingTable& table, const std::vector<int>& ids)
+{
+    const RowMatrixMap t = table.map();
+    Eigen::MatrixXf out(static_cast<Eigen::Index>(ids.size()), t.cols());
+    for (std::size_t i = 0; i < ids.size(); ++i)
+        out.row(static_cast<Eigen::Index>(i)) = t.row(ids[i]);
+    return out;
+}
+
+void addOutputStages(const Eigen::MatrixXf& x, const EmbeddingTable& table, const Eigen::VectorXf& bias, const StageKey& input,
+                     const char* formula, const char* module, const Labels& rows, const Labels& vocabulary, StageList& stages)
+{
+    // logits: (n x V) = X (n x d) · Tᵀ (d x V) (+ b): one GEMM over the mapped table.
+    Eigen::MatrixXf logits(x.rows(), table.rows);
+    logits.noalias() = x * table.map().transpose();
+    if (bias.size() > 0)
+        logits.rowwise() += bias.transpose();
+    // probabilities: (n x V) = softmax of each row of the logits.
+    Eigen::MatrixXf p = rowSoftmax(logits);
+    putMatrix(addStage(stages, {"logits"}, "Logits", formula, {input}, module), "logits", std::move(logits), rows, vocabulary);
+    putMatrix(addStage(stages, {"probabilities"}, "Next-token probabilities", "P = softmax(logits) per row", {{"logits"}}), "P",
+              std::move(p), rows, vocabulary);
+}
+
+} // namespace detail
+
+void pretrainedPass(const PretrainedWeights& w, const ModelSpec& spec, const PretrainedInput& in, const Labels& vocabulary,
+                    StageList& stages, std::vector<Message>& warnings)
+{
+    const HfConfig& c = w.config;
+    const auto n = static_cast<int>(in.ids.size());
+    if (n == 0)
+        throw Error(messages::noTokens("sentence"));
+    if (n > c.positions)
+        throw std::invalid_argument(std::to_string(n) + " tokens are more than the model's " + std::to_string(c.positions)
+                                    + " positions");
+    if (!in.tokens || static_cast<int>(in.tokens->size()) != n)
+        throw std::invalid_argument("a pass needs one label per token");
+    for (const int id : in.ids) {
+        if (id < 0 || id >= c.vocabulary)
+            throw std::invalid_argument("token id " + std::to_string(id) + " is outside the vocabulary (0 … "
+                                        + std::to_string(c.vocabulary - 1) + ")");
+    }
+    if (!in.segments.empty()) {
+        if (static_cast<int>(in.segments.size()) != n)
+            throw std::invalid_argument("a pass needs one segment id per token");
+        for (const int s : in.segments) {
+            if (s < 0 || s >= std::max(c.typeVocabulary, 1))
+                throw std::invalid_argument("segment id " + std::to_string(s) + " is outside the model's "
+                                            + std::to_string(c.typeVocabulary) + " token types");
+        }
+    }
+    const std::int64_t cells = static_cast<std::int64_t>(n) * n * c.heads;
+    if (cells > ConfigLimits::maxAttentionCells)
+        throw Error(messages::tooManyCells(n, c.heads, ConfigLimits::maxAttentionCells));
+    if (c.family == PretrainedFamily::Gpt2)
+        detail::gpt2Pass(w, spec, in, vocabulary, stages, warnings);
+    else
+        detail::bertPass(w, spec, in, vocabulary, stages, warnings);
+}
+
+} // namespace attnlab

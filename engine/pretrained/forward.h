@@ -1,0 +1,47 @@
+#pragma once
+/// One pass of a pretrained GPT-2 or BERT, stage by stage (docs/pretrained-models.md). Stage ids
+/// are the Transformer's (docs/transformer-layers.md): GPT-2's layers are in block decoder_self,
+/// BERT's in encoder_self, and so are their embeddings' stages.
+///
+///   GPT-2   X = W_te[ids] + W_pe[0..n)                      embedding, positional_encoding, input
+///           Pre-LN layers, causal self-attention, GELU_tanh  h.{i}
+///           Out = LN_f(Y_L);  logits = Out·W_teᵀ             decoder_output, logits, probabilities
+///   BERT    S = W_word[ids] + W_pos[0..n) + W_type[segments]  embedding, positional_encoding,
+///           X = LN(S)                                          segment_embedding, embedding_sum, input
+///           Post-LN layers, full self-attention, GELU          encoder.layer.{i}
+///           T = LN(GELU(Y_L·W_tᵀ + b_t));  logits = T·W_wordᵀ + b   encoder_output, mlm_transform, logits, probabilities
+
+#include "pretrained/weights.h"
+
+#include <string>
+#include <vector>
+
+namespace attnlab {
+
+/// What one pass reads: vocabulary ids, BERT's segment ids, and the labels of the rows.
+struct PretrainedInput {
+    std::vector<int> ids;
+    std::vector<int> segments; ///< BERT: one per token (0 or 1); empty means all 0
+    Labels tokens;             ///< one per token
+};
+
+/// Appends every stage of one pass to `stages`; `spec` is the model's (its scaleScores is the
+/// run's).
+/// Throws std::invalid_argument for no tokens, more than the model's positions, an id outside
+/// the vocabulary or a segment outside its token types.
+void pretrainedPass(const PretrainedWeights& w, const ModelSpec& spec, const PretrainedInput& in, const Labels& vocabulary,
+                    StageList& stages, std::vector<Message>& warnings);
+
+namespace detail {
+void gpt2Pass(const PretrainedWeights& w, const ModelSpec& spec, const PretrainedInput& in, const Labels& vocabulary,
+              StageList& stages, std::vector<Message>& warnings);
+void bertPass(const PretrainedWeights& w, const ModelSpec& spec, const PretrainedInput& in, const Labels& vocabulary,
+              StageList& stages, std::vector<Message>& warnings);
+/// Rows `ids` of a table (n x d).
+Eigen::MatrixXf gatherRows(const EmbeddingTable& table, const std::vector<int>& ids);
+/// logits = X·Tᵀ + bias (bias may be empty) and their row softmax, as the stages logits and probabilities.
+void addOutputStages(const Eigen::MatrixXf& x, const EmbeddingTable& table, const Eigen::VectorXf& bias, const StageKey& input,
+                     const char* formula, const char* module, const Labels& rows, const Labels& vocabulary, StageList& stages);
+} // namespace detail
+
+} // namespace attnlab

@@ -1,0 +1,166 @@
+#include "pretrained/generate.h"
+
+#include "core/random.h"
+#include "model/model.h"
+#include "nn/transformer.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <stdexcept>
+
+namespace attnlab {
+
+namespace {
+
+/// LayerNorm of one row (the same arithmetic as nn/transformer.h's layerNorm).
+Eigen::RowVectorXf normRow(const Eigen::RowVectorXf& x, const LayerNormWeights& w, float eps)
+{
+    return layerNorm(x, w, eps).output;
+}
+
+/// Softmax of one row in float, the largest first subtracted.
+Eigen::RowVectorXf softmax(const Eigen::RowVectorXf& x)
+{
+    const float m = x.maxCoeff();
+    Eigen::RowVectorXf e = (x.array() - m).exp();
+    return e / e.sum();
+}
+
+int sample(const Eigen::RowVectorXf& logits, const SamplingOptions& o, SplitMix64& random)
+{
+    const Eigen::RowVectorXf p = softmax(logits / *o.temperature);
+    std::vector<int> order(static_cast<std::size_t>(p.size()));
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return p(a) > p(b); });
+    std::size_t keep = o.topK > 0 ? std::min(order.size(), static_cast<std::size_t>(o.topK)) : order.size();
+    double sum = 0;
+    for (std::size_t i = 0; i < keep; ++i) {
+        sum += p(order[i]);
+        if (sum >= o.topP) { // the fewest tokens whose probabilities reach p
+            keep = i + 1;
+            break;
+        }
+    }
+    double total = 0;
+    for (std::size_t i = 0; i < keep; ++i)
+        total += p(order[i]);
+    double u = random.uniform53() * total;
+    for (std::size_t i = 0; i < keep; ++i) {
+        u -= p(order[i]);
+        if (u < 0)
+            return order[i];
+    }
+    return order[keep - 1];
+}
+
+} // namespace
+
+Gpt2Cache::Gpt2Cache(const PretrainedWeights& weights)
+    : m_w(weights)
+{
+    if (weights.config.family != PretrainedFamily::Gpt2)
+        throw std::invalid_argument("only GPT-2 generates text");
+    const int layers = static_cast<int>(weights.gpt2.size());
+    for (int i = 0; i < layers; ++i) {
+        m_keys.emplace_back(0, weights.config.dModel);
+        m_values.emplace_back(0, weights.config.dModel);
+    }
+}
+
+Eigen::RowVectorXf Gpt2Cache::step(int id)
+{
+    const HfConfig& c = m_w.config;
+    if (m_length >= c.positions)
+        throw std::invalid_argument("the model has no position after " + std::to_string(c.positions) + " tokens");
+    const int d = c.dModel;
+    const int heads = c.heads;
+    const int dK = d / heads;
+    const float scale = 1.0f / std::sqrt(static_cast<float>(dK));
+    // x (1 x d) = W_te[id] + W_pe[t].
+    Eigen::RowVectorXf x = m_w.tokens.map().row(id) + m_w.positions.map().row(m_length);
+    for (std::size_t l = 0; l < m_w.gpt2.size(); ++l) {
+        const Gpt2Layer& w = m_w.gpt2[l];
+        const Eigen::RowVectorXf qkv = w.attention.apply(normRow(x, w.ln1, c.layerNormEps));
+        // The cache grows by one row: the new position's key and value.
+        Eigen::MatrixXf& k = m_keys[l];
+        Eigen::MatrixXf& v = m_values[l];
+        k.conservativeResize(m_length + 1, Eigen::NoChange);
+        v.conservativeResize(m_length + 1, Eigen::NoChange);
+        k.row(m_length) = qkv.segment(d, d);
+        v.row(m_length) = qkv.segment(2 * d, d);
+        Eigen::RowVectorXf concat(d);
+        for (int h = 0; h < heads; ++h) {
+            // scores (1 x t+1) = q_h · K_hᵀ / √d_k: every cached key is at or before this position.
+            const Eigen::RowVectorXf scores = (qkv.segment(h * dK, dK) * k.middleCols(h * dK, dK).transpose()) * scale;
+            concat.segment(h * dK, dK) = softmax(scores) * v.middleCols(h * dK, dK);
+        }
+        const Eigen::RowVectorXf r1 = x + w.projection.apply(concat);
+        const Eigen::RowVectorXf hidden = activate(c.activation, w.fc.apply(normRow(r1, w.ln2, c.layerNormEps)));
+        x = r1 + w.fcProjection.apply(hidden);
+    }
+    ++m_length;
+    const Eigen::RowVectorXf out = normRow(x, m_w.finalNorm, c.layerNormEps);
+    return out * m_w.outputTable()->map().transpose();
+}
+
+GeneratedTokens generateTokens(const PretrainedWeights& w, const std::vector<int>& prompt, int maxNewTokens,
+                               const SamplingOptions& o, const std::function<void(int, int)>& progress)
+{
+    const HfConfig& c = w.config;
+    if (prompt.empty())
+        throw Error(messages::noTokens("prompt"));
+    if (static_cast<int>(prompt.size()) > c.positions)
+        throw std::invalid_argument("the prompt's " + std::to_string(prompt.size()) + " tokens are more than the model's "
+                                    + std::to_string(c.positions) + " positions");
+    for (const int id : prompt) {
+        if (id < 0 || id >= c.vocabulary)
+            throw std::invalid_argument("token id " + std::to_string(id) + " is outside the vocabulary");
+    }
+    if (maxNewTokens < 1 || maxNewTokens > kMaxTargetLength)
+        throw std::invalid_argument("max_new_tokens (" + std::to_string(maxNewTokens) + ") must be between 1 and "
+                                    + std::to_string(kMaxTargetLength));
+    if (o.temperature && !(*o.temperature > 0 && std::isfinite(*o.temperature)))
+        throw std::invalid_argument("the temperature must be a positive number");
+    if (o.topK < 0)
+        throw std::invalid_argument("top-k must be 0 (every token) or more");
+    if (!(o.topP > 0 && o.topP <= 1))
+        throw std::invalid_argument("top-p must be above 0 and at most 1");
+
+    Gpt2Cache cache(w);
+    Eigen::RowVectorXf logits;
+    for (const int id : prompt)
+        logits = cache.step(id);
+    SplitMix64 random(mixSeed(o.seed));
+    GeneratedTokens out;
+    const int most = std::min(maxNewTokens, c.positions - static_cast<int>(prompt.size()) + 1);
+    for (int t = 0; t < most; ++t) {
+        const int next = o.temperature ? sample(logits, o, random) : static_cast<int>(argmaxFirst(logits));
+        out.ids.push_back(next);
+        out.probabilities.push_back(softmax(logits)(next));
+        if (progress)
+            progress(t + 1, most);
+        if (c.eosTokenId && next == *c.eosTokenId) {
+            out.endOfText = true;
+            break;
+        }
+        if (t + 1 < most)
+            logits = cache.step(next);
+    }
+    return out;
+}
+
+std::vector<std::pair<int, float>> topProbabilities(const Eigen::Ref<const Eigen::RowVectorXf>& p, int k)
+{
+    std::vector<int> order(static_cast<std::size_t>(p.size()));
+    std::iota(order.begin(), order.end(), 0);
+    const auto n = std::min(order.size(), static_cast<std::size_t>(std::max(k, 0)));
+    std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(n), order.end(),
+                      [&](int a, int b) { return p(a) > p(b) || (p(a) == p(b) && a < b); });
+    std::vector<std::pair<int, float>> out;
+    for (std::size_t i = 0; i < n; ++i)
+        out.emplace_back(order[i], p(order[i]));
+    return out;
+}
+
+} // namespace attnlab

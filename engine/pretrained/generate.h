@@ -1,0 +1,61 @@
+#pragma once
+/// GPT-2 writes on: one token a step, greedy or sampled, with a key/value cache so that a step
+/// computes one position, not the whole prefix again (docs/pretrained-models.md).
+///
+///   step t:  x = W_te[y_t] + W_pe[t];  per layer: K, V gain one row each; the new query attends
+///            every cached row (causal by construction); logits = LN_f(x_L)·W_teᵀ
+///   greedy:  y_{t+1} = argmax logits (the first on a tie, as torch.argmax)
+///   sampling: logits / T, keep the k likeliest (top-k), then the fewest whose probabilities sum
+///            to at least p (top-p), renormalise, draw with SplitMix64(seed) (core/random.h)
+
+#include "pretrained/weights.h"
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <vector>
+
+namespace attnlab {
+
+struct SamplingOptions {
+    /// Sampling when given (> 0); greedy without.
+    std::optional<float> temperature;
+    int topK = 0;     ///< 0: every token
+    float topP = 1.0f; ///< (0, 1]
+    std::uint64_t seed = 0;
+};
+
+struct GeneratedTokens {
+    std::vector<int> ids;
+    /// The probability the model gave each chosen token (its softmax at temperature 1).
+    std::vector<float> probabilities;
+    /// True when generation stopped at the end-of-text token; false at the limit or the model's positions.
+    bool endOfText = false;
+};
+
+/// The key/value cache of a GPT-2: every layer's keys and values so far (rows = positions).
+class Gpt2Cache {
+public:
+    explicit Gpt2Cache(const PretrainedWeights& weights);
+    /// Feeds one token at the next position; returns that position's logits (V).
+    Eigen::RowVectorXf step(int id);
+    int length() const { return m_length; }
+
+private:
+    const PretrainedWeights& m_w;
+    std::vector<Eigen::MatrixXf> m_keys;   ///< per layer: (capacity x d)
+    std::vector<Eigen::MatrixXf> m_values; ///< per layer: (capacity x d)
+    int m_length = 0;
+};
+
+/// Generates up to maxNewTokens after `prompt` (stopping at <|endoftext|> when the config names
+/// it, or at the model's positions). progress, when given, gets (done, most) after each token.
+/// Throws std::invalid_argument for an empty prompt, an id outside the vocabulary, a prompt
+/// longer than the positions, or sampling options out of range.
+GeneratedTokens generateTokens(const PretrainedWeights& weights, const std::vector<int>& prompt, int maxNewTokens,
+                               const SamplingOptions& sampling, const std::function<void(int, int)>& progress = {});
+
+/// The `k` largest probabilities of a row, largest first (ties: the smaller id first).
+std::vector<std::pair<int, float>> topProbabilities(const Eigen::Ref<const Eigen::RowVectorXf>& probabilities, int k);
+
+} // namespace attnlab

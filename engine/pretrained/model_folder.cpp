@@ -1,0 +1,230 @@
+#include "pretrained/model_folder.h"
+
+#include "io/fileio.h"
+#include "model/model.h"
+#include "pretrained/forward.h"
+#include "text/bpe.h"
+#include "text/printable.h"
+#include "text/wordpiece.h"
+
+#include <algorithm>
+#include <filesystem>
+
+#include <nlohmann/json.hpp>
+
+namespace attnlab {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr std::uint64_t kMaxTextFile = 64ULL * 1024 * 1024; ///< config.json, vocabularies
+
+std::string readText(const fs::path& path)
+{
+    try {
+        return readFile(path.string(), kMaxTextFile);
+    } catch (const std::runtime_error& e) {
+        throw FormatError(e.what());
+    }
+}
+
+bool isFile(const fs::path& p)
+{
+    std::error_code ec;
+    return fs::is_regular_file(p, ec);
+}
+
+/// BERT's do_lower_case from tokenizer_config.json: true when the file or the key is missing.
+bool doLowerCase(const fs::path& folder)
+{
+    const fs::path path = folder / "tokenizer_config.json";
+    if (!isFile(path))
+        return true;
+    nlohmann::json j;
+    try {
+        j = nlohmann::json::parse(readText(path));
+    } catch (const nlohmann::json::exception& e) {
+        throw FormatError("tokenizer_config.json is not valid JSON: " + std::string(e.what()));
+    }
+    const auto it = j.find("do_lower_case");
+    if (!j.is_object() || it == j.end() || it->is_null())
+        return true;
+    if (!it->is_boolean())
+        throw FormatError("tokenizer_config.json: do_lower_case must be true or false");
+    return it->get<bool>();
+}
+
+/// The model's weights file, or the reason there is none.
+fs::path weightsFile(const fs::path& folder)
+{
+    const fs::path st = folder / "model.safetensors";
+    if (isFile(st))
+        return st;
+    if (isFile(folder / "model.safetensors.index.json"))
+        throw FormatError(inQuotes(folder.string()) + " holds a checkpoint split into several files (model.safetensors.index.json); "
+                          "Attention Lab reads one model.safetensors");
+    if (isFile(folder / "pytorch_model.bin"))
+        throw FormatError(inQuotes(folder.string()) + " has pytorch_model.bin but no model.safetensors: Attention Lab reads safetensors "
+                          "only; convert it with scripts/convert_to_safetensors.py FOLDER (needs PyTorch) or download the "
+                          "model's model.safetensors");
+    throw FormatError(inQuotes(folder.string()) + " has no model.safetensors");
+}
+
+Labels vocabularyLabels(const PretrainedModel& m)
+{
+    const int v = m.config().vocabulary;
+    auto labels = std::make_shared<std::vector<std::string>>();
+    labels->reserve(static_cast<std::size_t>(v));
+    const int known = m.bpe ? m.bpe->size() : m.wordPiece->size();
+    for (int id = 0; id < v; ++id) {
+        if (id >= known)
+            labels->push_back("<id " + std::to_string(id) + ">");
+        else
+            labels->push_back(m.bpe ? m.bpe->display(id) : m.wordPiece->token(id));
+    }
+    return labels;
+}
+
+void loadTokenizer(const fs::path& folder, PretrainedModel& m)
+{
+    if (m.family() == PretrainedFamily::Gpt2) {
+        for (const char* f : {"vocab.json", "merges.txt"}) {
+            if (!isFile(folder / f))
+                throw FormatError(inQuotes(folder.string()) + " has no " + f + " (GPT-2's tokenizer needs vocab.json and merges.txt)");
+        }
+        m.bpe = std::make_shared<const BpeTokenizer>(
+            BpeTokenizer::fromStrings(readText(folder / "vocab.json"), readText(folder / "merges.txt")));
+    } else {
+        if (!isFile(folder / "vocab.txt"))
+            throw FormatError(inQuotes(folder.string()) + " has no vocab.txt (BERT's tokenizer needs it)");
+        m.wordPiece = std::make_shared<const WordPieceTokenizer>(
+            WordPieceTokenizer::fromString(readText(folder / "vocab.txt"), doLowerCase(folder)));
+    }
+    const int size = m.bpe ? m.bpe->size() : m.wordPiece->size();
+    if (size > m.config().vocabulary)
+        throw FormatError(std::string(m.bpe ? "vocab.json" : "vocab.txt") + " has " + std::to_string(size)
+                          + " tokens but config.json's vocab_size is " + std::to_string(m.config().vocabulary));
+}
+
+/// Cuts a BERT encoding to `limit` tokens, keeping [CLS] and each segment's [SEP]: the longer
+/// segment loses its last pieces first (Hugging Face's longest_first).
+void cutBert(PretrainedTokens& t, std::size_t limit)
+{
+    const std::size_t n = t.ids.size();
+    // [CLS] A… [SEP] (B… [SEP]): A's [SEP] stands just before the first token of segment 1.
+    const auto firstB = static_cast<std::size_t>(std::find(t.segments.begin(), t.segments.end(), 1) - t.segments.begin());
+    const std::size_t sepA = std::min(firstB, n) - 1;
+    const bool pair = sepA + 1 < n;
+    std::size_t a = sepA - 1;                // A's pieces: [1, sepA)
+    std::size_t b = pair ? n - sepA - 2 : 0; // B's pieces: [sepA + 1, n − 1)
+    const std::size_t specials = pair ? 3 : 2;
+    while (a + b + specials > limit && a + b > 0)
+        (a > b ? a : b) -= 1;
+    std::vector<std::size_t> keep{0};
+    for (std::size_t i = 1; i <= a; ++i)
+        keep.push_back(i);
+    keep.push_back(sepA);
+    if (pair) {
+        for (std::size_t i = 0; i < b; ++i)
+            keep.push_back(sepA + 1 + i);
+        keep.push_back(n - 1);
+    }
+    const auto pick = [&](auto& v) {
+        std::decay_t<decltype(v)> out;
+        for (const std::size_t i : keep)
+            out.push_back(v[i]);
+        v = std::move(out);
+    };
+    pick(t.ids);
+    pick(t.tokens);
+    pick(t.labels);
+    pick(t.segments);
+}
+
+} // namespace
+
+bool isModelFolder(const std::string& path)
+{
+    std::error_code ec;
+    return fs::is_directory(path, ec);
+}
+
+PretrainedTokens pretrainedTokens(const PretrainedModel& m, std::string_view text, const std::optional<std::string>& segmentB,
+                                  int maxTokens)
+{
+    PretrainedTokens t;
+    SubwordEncoding e = m.bpe ? m.bpe->encode(text) : m.wordPiece->encode(text, segmentB ? std::optional<std::string_view>(*segmentB) : std::nullopt);
+    t.ids = std::move(e.ids);
+    t.tokens = std::move(e.tokens);
+    t.segments = std::move(e.segmentIds);
+    for (const int id : t.ids)
+        t.labels.push_back(m.bpe ? m.bpe->display(id) : m.wordPiece->token(id));
+    const auto limit = static_cast<std::size_t>(std::max(1, std::min(maxTokens, m.config().positions)));
+    if (t.ids.size() <= limit)
+        return t;
+    t.warnings.push_back(messages::tokensCut(static_cast<long long>(t.ids.size()), static_cast<long long>(limit)));
+    if (m.wordPiece && limit >= 3) {
+        cutBert(t, limit);
+    } else {
+        t.ids.resize(limit);
+        t.tokens.resize(limit);
+        t.labels.resize(limit);
+        if (!t.segments.empty())
+            t.segments.resize(limit);
+    }
+    return t;
+}
+
+Trace computePretrainedTrace(std::shared_ptr<const Seq2SeqModel> model, const PretrainedTokens& tokens, const Config& config)
+{
+    if (!model || !model->pretrained)
+        throw std::invalid_argument("not a pretrained model");
+    const PretrainedModel& m = *model->pretrained;
+    if (config.dModel != model->spec.dModel || config.heads != model->spec.heads)
+        throw std::invalid_argument("d_model and heads must be the model's: d_model " + std::to_string(model->spec.dModel) + ", heads "
+                                    + std::to_string(model->spec.heads));
+    ModelSpec spec = model->spec;
+    spec.scaleScores = config.scaleScores;
+    Trace t;
+    t.config = config;
+    t.tokens = tokens.tokens;
+    t.tokenIds = tokens.ids;
+    t.segmentIds = tokens.segments;
+    t.model = model;
+    const PretrainedInput in{tokens.ids, tokens.segments, std::make_shared<const std::vector<std::string>>(tokens.labels)};
+    pretrainedPass(m.weights, spec, in, m.vocabulary, t.stages, t.warnings);
+    return t;
+}
+
+Seq2SeqModel loadModelFolder(const std::string& folderName)
+{
+    const fs::path folder(folderName);
+    if (!isModelFolder(folderName))
+        throw FormatError(inQuotes(folderName) + " is not a folder");
+    if (!isFile(folder / "config.json"))
+        throw FormatError(inQuotes(folderName) + " has no config.json (a Hugging Face model folder has config.json, "
+                          "model.safetensors and the tokenizer's files)");
+    const HfConfig config = parseHfConfig(readText(folder / "config.json"));
+    const fs::path weights = weightsFile(folder);
+    auto pretrained = std::make_shared<PretrainedModel>();
+    try {
+        pretrained->weights = readPretrainedWeights(config, MappedSafetensors::open(weights.string()));
+    } catch (const FormatError& e) {
+        const std::string what = e.what();
+        throw FormatError(what.starts_with("'") ? what : "model.safetensors: " + what);
+    }
+    pretrained->folder = folderName;
+    loadTokenizer(folder, *pretrained);
+    pretrained->vocabulary = vocabularyLabels(*pretrained);
+
+    Seq2SeqModel m;
+    m.spec = pretrainedSpec(config);
+    m.name = folder.filename().empty() ? folder.parent_path().filename().string() : folder.filename().string();
+    m.description = std::string(config.family == PretrainedFamily::Gpt2 ? "GPT-2" : "BERT") + " from " + folderName;
+    m.source = "folder:" + folderName;
+    m.pretrained = std::move(pretrained);
+    return m;
+}
+
+} // namespace attnlab

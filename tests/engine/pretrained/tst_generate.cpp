@@ -1,0 +1,112 @@
+// GPT-2's generation with a key/value cache: greedy picks and their probabilities against the
+// full-recompute generation of scripts/gen_hf_reference.py, each cached step against a full
+// pass, and sampling's options.
+
+#include "io/fileio.h"
+#include "pretrained/forward.h"
+#include "pretrained/generate.h"
+#include "support/hf.h"
+#include "support/reference.h"
+#include "support/throws.h"
+
+#include <QtTest>
+
+using namespace attnlab;
+using namespace attnlab::testing;
+
+namespace {
+
+/// The logits of a full pass over `ids` (n x V).
+Eigen::MatrixXf fullLogits(const PretrainedWeights& w, const std::vector<int>& ids)
+{
+    PretrainedInput in;
+    in.ids = ids;
+    in.tokens = std::make_shared<const std::vector<std::string>>(ids.size(), "t");
+    auto vocabulary = std::make_shared<const std::vector<std::string>>(static_cast<std::size_t>(w.config.vocabulary), "v");
+    StageList stages;
+    std::vector<Message> warnings;
+    pretrainedPass(w, pretrainedSpec(w.config), in, vocabulary, stages, warnings);
+    return findStage(stages, "logits", std::nullopt, std::nullopt, Block::None)->main().values;
+}
+
+} // namespace
+
+class TestGenerate : public QObject {
+    Q_OBJECT
+
+private slots:
+    void greedyMatchesTheReference()
+    {
+        int checked = 0;
+        for (const char* name : {"gpt2_f32", "gpt2_prefix_f16", "gpt2_bf16"}) {
+            const auto golden = readJson(hfDir() + "/" + name + ".json");
+            const PretrainedWeights w = openWeights(hfDir() + "/" + golden.at("folder").get<std::string>());
+            for (const auto& input : golden.at("inputs")) {
+                const auto prompt = input.at("token_ids").get<std::vector<int>>();
+                const auto& want = input.at("generation");
+                const auto wantIds = want.at("new_ids").get<std::vector<int>>();
+                const GeneratedTokens got = generateTokens(w, prompt, static_cast<int>(wantIds.size()), {});
+                QCOMPARE(got.ids, wantIds);
+                for (std::size_t i = 0; i < wantIds.size(); ++i)
+                    QVERIFY(std::abs(got.probabilities[i] - want.at("probabilities")[i].get<float>()) < 1e-4f);
+                ++checked;
+            }
+        }
+        QCOMPARE(checked, 9);
+    }
+
+    void aCachedStepEqualsAFullPass()
+    {
+        const PretrainedWeights w = openWeights(hfDir() + "/gpt2_f32");
+        const std::vector<int> ids{464, 269, 265, 373, 256, 72, 445, 13, 586};
+        const Eigen::MatrixXf full = fullLogits(w, ids);
+        Gpt2Cache cache(w);
+        for (std::size_t t = 0; t < ids.size(); ++t) {
+            const Eigen::RowVectorXf step = cache.step(ids[t]);
+            const float largest = full.row(static_cast<Eigen::Index>(t)).cwiseAbs().maxCoeff();
+            QVERIFY((step - full.row(static_cast<Eigen::Index>(t))).cwiseAbs().maxCoeff() <= 1e-4f * largest);
+        }
+        QCOMPARE(cache.length(), 9);
+    }
+
+    void samplingIsSeededAndOptionsAreChecked()
+    {
+        const PretrainedWeights w = openWeights(hfDir() + "/gpt2_f32");
+        const std::vector<int> prompt{464, 269, 265};
+        SamplingOptions o;
+        o.temperature = 1.5f;
+        o.seed = 7;
+        const GeneratedTokens a = generateTokens(w, prompt, 12, o);
+        const GeneratedTokens b = generateTokens(w, prompt, 12, o);
+        QCOMPARE(a.ids, b.ids);
+        o.seed = 8;
+        QVERIFY(generateTokens(w, prompt, 12, o).ids != a.ids);
+        // top-k 1 leaves one token: the greedy choice whatever the temperature and seed.
+        o.topK = 1;
+        QCOMPARE(generateTokens(w, prompt, 6, o).ids, generateTokens(w, prompt, 6, {}).ids);
+        // A tiny top-p also keeps only the likeliest token.
+        o.topK = 0;
+        o.topP = 1e-6f;
+        QCOMPARE(generateTokens(w, prompt, 6, o).ids, generateTokens(w, prompt, 6, {}).ids);
+        SamplingOptions bad;
+        bad.temperature = 0.0f;
+        QVERIFY(!invalidArgumentMessage([&] { generateTokens(w, prompt, 4, bad); }).isEmpty());
+        bad = {};
+        bad.topP = 1.5f;
+        QVERIFY(invalidArgumentMessage([&] { generateTokens(w, prompt, 4, bad); }).contains("top-p"));
+        QVERIFY(!invalidArgumentMessage([&] { generateTokens(w, {}, 4, {}); }).isEmpty());
+        QVERIFY(invalidArgumentMessage([&] { generateTokens(w, {100000}, 4, {}); }).contains("outside the vocabulary"));
+    }
+
+    void generationStopsAtTheModelsPositions()
+    {
+        const PretrainedWeights w = openWeights(hfDir() + "/gpt2_bf16"); // 24 positions
+        const std::vector<int> prompt(20, 300);
+        const GeneratedTokens g = generateTokens(w, prompt, 100, {});
+        QVERIFY(g.endOfText || static_cast<int>(prompt.size() + g.ids.size()) <= w.config.positions + 1);
+        QVERIFY(g.ids.size() <= 5);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestGenerate)
+#include "tst_generate.moc"
