@@ -35,6 +35,7 @@ Trace computeCliTrace(const TraceOptions& o, Generation* generation)
     }
     r.text = o.source;
     r.target = o.target;
+    r.segmentB = o.segmentB;
     r.model = o.model;
     r.maxSteps = o.maxLength;
     if (!o.costChecked)

@@ -10,6 +10,7 @@
 #include "io/fileio.h"
 #include "io/trace_json.h"
 #include "nn/weights.h"
+#include "pretrained/model_folder.h"
 #include "text/printable.h"
 
 #include "lessons/deck.h"
@@ -157,7 +158,14 @@ int runTrace(const std::vector<std::string>& args)
     cli::TraceOptions o;
     Trace trace;
     try {
-        o = cli::parseTraceOptions(args);
+        std::vector<std::string> only;
+        o = cli::parseTraceOptions(args, [&only](const std::string& a, const std::function<const std::string&()>& value) {
+            if (a != "--stages")
+                return false;
+            only = cli::parseStageList(value());
+            return true;
+        });
+        o.stages = std::move(only);
         trace = cli::computeCliTrace(o);
     } catch (const std::exception& e) {
         return failWith(2, e);
@@ -175,7 +183,7 @@ int runTrace(const std::vector<std::string>& args)
         std::cerr << "attention-lab-cli: note: writing about " << numbers * 11 / (1 << 20) << " MB of JSON\n";
     try {
         saveWeightsAsAsked(o, trace, o.output);
-        const std::string json = traceToJson(trace, o.pretty ? 1 : -1) + "\n";
+        const std::string json = traceToJson(trace, o.pretty ? 1 : -1, o.stages) + "\n";
         if (o.output == "-") {
             std::cout << json << std::flush;
             if (!std::cout)
@@ -492,7 +500,21 @@ int main(int argc, char** argv)
         return runExport(rest, argv[0]);
     if (command == "lesson")
         return runLesson(rest, argv[0]);
-    if (command == "generate")
+    if (command == "generate" || command == "fill-mask") {
+        // A model folder (GPT-2, BERT) has its own commands' options.
+        const auto model = std::find(rest.begin(), rest.end(), "--model");
+        if (command == "fill-mask" || (model != rest.end() && model + 1 != rest.end() && attnlab::isModelFolder(*(model + 1)))) {
+            try {
+                return command == "generate" ? attnlab::cli::runPretrainedGenerate(rest) : attnlab::cli::runFillMask(rest);
+            } catch (const attnlab::cli::UsageError& e) {
+                return failWith(2, e);
+            } catch (const std::invalid_argument& e) {
+                return failWith(2, e);
+            } catch (const std::exception& e) {
+                return failWith(1, e);
+            }
+        }
         return runGenerate(rest);
+    }
     return fail(2, "unknown command " + attnlab::inQuotes(command) + "; try 'attention-lab-cli help'");
 }

@@ -41,6 +41,20 @@ std::string allowed(std::initializer_list<const char*> names)
 
 } // namespace
 
+void readOptions(const std::vector<std::string>& args, const ExtraOption& take)
+{
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        const std::function<const std::string&()> value = [&]() -> const std::string& {
+            if (i + 1 >= args.size())
+                throw UsageError(a + " needs a value");
+            return args[++i];
+        };
+        if (!take(a, value))
+            throw UsageError("unknown option " + inQuotes(a) + " (see --help)");
+    }
+}
+
 int parseIntOption(const std::string& option, const std::string& value)
 {
     return parseInt<int>(option, value);
@@ -60,6 +74,7 @@ struct GivenOptions {
     std::optional<std::string> modelFile;
     std::optional<std::string> sentence;
     std::optional<std::string> source;
+    std::optional<std::string> segmentB;
     std::optional<int> layers;
     std::optional<int> dFF;
     std::optional<NormPlacement> norm;
@@ -68,12 +83,6 @@ struct GivenOptions {
     /// --seed, --pe, --no-embed-scale as given: a trained model has its own (issue 11 §1).
     std::vector<std::string> modelOwns;
 };
-
-/// "sinusoidal positions, embeddings × √d_model": what a trained model fixes, in words.
-std::string positionsOf(const Seq2SeqModel& m)
-{
-    return std::string(toString(m.spec.positional)) + " positions, embeddings " + (m.spec.embedScale ? "× √d_model" : "unscaled");
-}
 
 /// A named value of an enum option, or a UsageError listing the allowed names.
 template <typename Parse>
@@ -93,6 +102,9 @@ bool readModelOption(const std::string& a, const std::function<const std::string
         g.sentence = value();
     } else if (a == "--source") {
         g.source = value();
+    } else if (a == "--segment-b") {
+        g.segmentB = value();
+        o.segmentB = g.segmentB;
     } else if (a == "--target") {
         o.target = value();
     } else if (a == "--model") {
@@ -113,7 +125,10 @@ bool readModelOption(const std::string& a, const std::function<const std::string
             throw UsageError("--layer-norm-eps expects a positive number, got '" + v + "'");
         g.eps = e;
     } else if (a == "--activation") {
-        g.activation = parseChoice(a, value(), parseActivation, {"relu", "gelu"});
+        g.activation = parseChoice(a, value(), [](std::string_view v) {
+            const auto a = parseActivation(v);
+            return a == Activation::GeluTanh ? std::optional<Activation>() : a;
+        }, {"relu", "gelu"});
     } else {
         return false;
     }
@@ -173,14 +188,11 @@ bool readBlockOption(const std::string& a, const std::function<const std::string
 void finishTransformer(const GivenOptions& g, TraceOptions& o)
 {
     Config& c = o.request.config;
-    const bool seededStack = g.layers || g.dFF || g.norm || g.activation || g.eps;
     const bool encoderDecoder = g.source || o.target;
-    if (g.modelFile && seededStack)
-        throw UsageError("--layers, --d-ff, --norm, --activation and --layer-norm-eps describe a seeded model; a --model file has its own");
-    if (g.sentence && encoderDecoder)
+    if (!g.modelFile && g.sentence && encoderDecoder)
         throw UsageError("--sentence is the input of an encoder stack; an encoder–decoder reads --source and --target");
-    if (g.modelFile && g.sentence)
-        throw UsageError("a model translates a --source (and optionally a --target), not a --sentence");
+    if (!g.modelFile && g.segmentB)
+        throw UsageError("--segment-b is BERT's second segment: give --model with a BERT folder");
     for (const auto& [given, name] : {std::pair{g.weightsFile.has_value() || g.preset.has_value(), "--weights/--weights-preset"},
                                       std::pair{g.mask.has_value() || g.maskFile.has_value(), "--mask/--mask-file"},
                                       std::pair{c.padTo > 0, "--pad-to"}}) {
@@ -200,23 +212,12 @@ void finishTransformer(const GivenOptions& g, TraceOptions& o)
     c.layerNormEps = g.eps.value_or(c.layerNormEps);
     o.source = g.source ? *g.source : g.sentence ? *g.sentence : std::string(kDefaultSentence);
     if (g.modelFile) {
-        // Either throws FormatError with the reason.
-        std::shared_ptr<const Seq2SeqModel> m;
-        if (*g.modelFile == "reversal" && !std::filesystem::exists(*g.modelFile)) {
-            m = shippedModel();
-            c.model = ModelKind::Reversal;
-        } else {
-            m = std::make_shared<const Seq2SeqModel>(loadModel(*g.modelFile));
-            c.model = ModelKind::File;
-        }
-        if (!g.modelOwns.empty())
-            throw UsageError(g.modelOwns.front() + " does not apply to a trained model: its positions, embedding scale and seed "
-                             "are part of it (" + positionsOf(*m) + "); --no-scale does apply");
-        if ((g.dModel && *g.dModel != m->spec.dModel) || (g.heads && *g.heads != m->spec.heads))
-            throw UsageError("--d-model and --heads must be the model's (d_model " + std::to_string(m->spec.dModel) + ", heads "
-                             + std::to_string(m->spec.heads) + ")");
-        adoptModel(c, *m);
-        o.model = std::move(m);
+        ModelOptions m{*g.modelFile, g.dModel, g.heads, g.layers, g.dFF, g.norm, g.activation, g.eps,
+                       g.sentence.has_value(), g.source.has_value(), o.target.has_value(), g.segmentB.has_value(), g.modelOwns};
+        o.model = openCliModel(m, c, c.model);
+        adoptModel(c, *o.model);
+        if (g.sentence)
+            o.source = *g.sentence;
     } else {
         c.model = ModelKind::Seeded;
         if (const auto p = c.problems(); !p.empty())
@@ -283,17 +284,9 @@ TraceOptions parseTraceOptions(const std::vector<std::string>& args, const Extra
     TraceOptions o;
     o.request.sentence = kDefaultSentence;
     GivenOptions g;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        const std::function<const std::string&()> value = [&]() -> const std::string& {
-            if (i + 1 >= args.size())
-                throw UsageError(a + " needs a value");
-            return args[++i];
-        };
-        if ((extra && extra(a, value)) || readModelOption(a, value, g, o) || readBlockOption(a, value, g, o))
-            continue;
-        throw UsageError("unknown option " + inQuotes(a) + " (see --help)");
-    }
+    readOptions(args, [&](const std::string& a, const std::function<const std::string&()>& value) {
+        return (extra && extra(a, value)) || readModelOption(a, value, g, o) || readBlockOption(a, value, g, o);
+    });
     // Without a model or a source, a target would be decoded by a seeded model reading the
     // default sentence: never what was meant.
     if (o.target && !g.modelFile && !g.source)

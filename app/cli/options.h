@@ -32,12 +32,40 @@ struct TraceOptions {
     std::shared_ptr<const Seq2SeqModel> model;
     std::string source;                       ///< the encoder's text (--source, or --sentence for an encoder stack)
     std::optional<std::string> target;        ///< --target: teacher forcing; without it a trained model generates
+    std::optional<std::string> segmentB;      ///< --segment-b: BERT's second segment
+    std::vector<std::string> stages;          ///< trace's --stages: the stage ids to write (all when empty)
     std::optional<std::string> saveModel;     ///< --save-model FILE
     int maxLength = 0;                        ///< generate's --max-length (0: the model's limit)
     /// The run's cost was checked and, when large, announced on stderr (before a seeded model's
     /// weights were made); computeCliTrace does it otherwise.
     bool costChecked = false;
 };
+
+/// What the command line says about --model and the options that may go with it.
+struct ModelOptions {
+    std::string path; ///< --model PATH ("reversal": the shipped model)
+    std::optional<int> dModel, heads, layers, dFF;
+    std::optional<NormPlacement> norm;
+    std::optional<Activation> activation;
+    std::optional<float> eps;
+    bool sentence = false, source = false, target = false, segmentB = false; ///< which inputs were given
+    /// --seed, --pe, --no-embed-scale as given: a trained model has its own.
+    std::vector<std::string> modelOwns;
+};
+
+/// Opens the model --model names (model/open.h: a folder, an Attention Lab model, the shipped
+/// one, or a bare state dict when --heads is given), sets `kind`, and checks the other options
+/// against it. Throws UsageError or FormatError.
+std::shared_ptr<const Seq2SeqModel> openCliModel(const ModelOptions& options, const Config& config, ModelKind& kind);
+
+/// generate with a GPT-2 folder (--model DIR --prompt TEXT --max-new-tokens N, sampling options,
+/// --json, --output-dir): one line per token on stdout. Throws UsageError or another exception.
+int runPretrainedGenerate(const std::vector<std::string>& args);
+/// fill-mask with a BERT folder: the likeliest tokens at each [MASK]. Throws as above.
+int runFillMask(const std::vector<std::string>& args);
+
+/// trace's --stages ID,ID,…: every id must be one a trace can hold. Throws UsageError.
+std::vector<std::string> parseStageList(const std::string& value);
 
 /// Checks what `request` will cost (model: the model it runs, null for a seeded one not made
 /// yet) and says on stderr when it is large, before any of it is built. Throws Error (too_large).
@@ -57,6 +85,10 @@ Trace computeCliTrace(const TraceOptions& options, Generation* generation = null
 /// Lets another command claim options before trace's own: called with each option and a
 /// function that takes its value; returns true when it handled the option.
 using ExtraOption = std::function<bool(const std::string& option, const std::function<const std::string&()>& value)>;
+
+/// Hands each option of `args` (and a function that takes its value) to `take`; an option
+/// `take` does not know is a UsageError, as is an option whose value is missing.
+void readOptions(const std::vector<std::string>& args, const ExtraOption& take);
 
 /// Parses the options that follow "trace". Loads the weights and mask files named on the line.
 /// `extra`, when given, sees every option first (export's --stage, --output, ...).

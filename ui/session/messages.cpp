@@ -164,6 +164,10 @@ QString messageText(const Message& m)
                             "instead (teacher forcing)");
     if (c == u"target_without_decoder")
         return Messages::tr("this model is an encoder stack without a decoder: a target does not apply");
+    if (c == u"pretrained_target")
+        return Messages::tr("GPT-2 and BERT read one text: a target (teacher forcing) is for encoder\u2013decoder models");
+    if (c == u"segment_b_not_bert")
+        return Messages::tr("a second segment ([SEP] between two sentences) is for BERT models");
     if (c == u"compare_mask_model")
         return Messages::tr("a Transformer's masks are fixed (the decoder's look-ahead mask is always on): compare masks with "
                             "one attention block");

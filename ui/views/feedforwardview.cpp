@@ -38,15 +38,10 @@ protected:
     }
 };
 
-QString activationName(Activation a)
-{
-    return a == Activation::Gelu ? QStringLiteral("GELU") : QStringLiteral("ReLU");
-}
-
 /// Switched off by the activation: ReLU gives exactly 0; GELU, smooth, gives 0 or a small negative value.
 bool isOff(float h, Activation a)
 {
-    return a == Activation::Gelu ? h <= 0.0f : h == 0.0f;
+    return a != Activation::Relu ? h <= 0.0f : h == 0.0f;
 }
 
 } // namespace
@@ -235,7 +230,7 @@ void FeedForwardView::countHistogram()
 void FeedForwardView::writeCaption()
 {
     // The shapes with the numbers, and what the activation does.
-    const QString act = activationName(m_activation);
+    const QString act = QString::fromLatin1(activationName(m_activation));
     const Eigen::Index values = m_hidden.values.size();
     QString text = tr("Feed-forward network: d_model = %1 → d_ff = %2 → d_model = %1, with %3. Each token goes "
                       "through the same two linear layers on its own (tokens do not look at each other here): "
@@ -244,7 +239,7 @@ void FeedForwardView::writeCaption()
                        .arg(dFF())
                        .arg(act);
     text += QLatin1Char('\n');
-    if (m_activation == Activation::Gelu)
+    if (m_activation != Activation::Relu)
         text += tr("GELU(x) = x·Φ(x) is smooth: a negative input gives a small negative value (never below about "
                    "−0.17) rather than exactly 0. Here %1 of all %2 hidden values are negative or zero.")
                     .arg(percent(m_overallZero))
@@ -265,7 +260,7 @@ void FeedForwardView::drawZeroFractions()
         keys[i] = i;
     auto* bars = qobject_cast<QCPBars*>(m_zeroPlot->plottable(0));
     bars->setData(keys, QVector<double>(m_zeroFractions.begin(), m_zeroFractions.end()), true);
-    const bool gelu = m_activation == Activation::Gelu;
+    const bool gelu = m_activation != Activation::Relu;
     bars->setName(gelu ? tr("negative or zero (GELU)") : tr("exactly 0 (ReLU)"));
     m_zeroPlot->graph(0)->setData({-0.6, n - 0.4}, {m_overallZero, m_overallZero});
     m_zeroPlot->graph(0)->setName(tr("all tokens: %1").arg(percent(m_overallZero)));
@@ -300,7 +295,7 @@ void FeedForwardView::drawHistogram()
     onBars->setWidth(width);
     offBars->setData(keys, off, true);
     onBars->setData(keys, on, true);
-    const bool gelu = m_activation == Activation::Gelu;
+    const bool gelu = m_activation != Activation::Relu;
     offBars->setName(gelu ? tr("h ≤ 0 (negative or zero)") : tr("h = 0 (switched off)"));
     onBars->setName(tr("h > 0"));
     // Always show h = 0 (the dashed line), with half a bin of room at both ends.
