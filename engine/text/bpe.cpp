@@ -1,6 +1,7 @@
 #include "text/bpe.h"
 
 #include "io/safetensors.h"
+#include "text/lines.h"
 #include "text/printable.h"
 #include "text/unicode.h"
 
@@ -87,21 +88,6 @@ std::vector<std::string> parseVocabJson(std::string_view json, std::string_view 
         tokens[index] = token;
     }
     return tokens;
-}
-
-/// The lines of a text file; a "\r" before a "\n" is dropped, the empty piece after a final newline too.
-std::vector<std::string_view> splitLines(std::string_view text)
-{
-    std::vector<std::string_view> lines;
-    while (!text.empty()) {
-        const std::size_t end = text.find('\n');
-        std::string_view line = text.substr(0, end);
-        if (line.ends_with('\r'))
-            line.remove_suffix(1);
-        lines.push_back(line);
-        text = end == std::string_view::npos ? std::string_view() : text.substr(end + 1);
-    }
-    return lines;
 }
 
 /// The parts of a merges.txt line, split at ASCII white space.

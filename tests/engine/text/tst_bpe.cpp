@@ -51,14 +51,6 @@ std::string byteVocab(const QStringList& extra = {})
     return vocab.dump();
 }
 
-QStringList tokensOf(const SubwordEncoding& e)
-{
-    QStringList out;
-    for (const auto& t : e.tokens)
-        out << QString::fromStdString(t);
-    return out;
-}
-
 } // namespace
 
 class TestBpe : public QObject {
