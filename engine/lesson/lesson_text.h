@@ -3,6 +3,7 @@
 // numbers and keys of a lesson file, and wording its messages.
 
 #include "lesson/lesson.h"
+#include "text/lines.h" // splitLines
 
 #include <cstddef>
 #include <cstdint>
@@ -89,9 +90,6 @@ bool isTitleHeading(std::string_view line);
 std::string_view headingTitle(std::string_view line);
 
 std::optional<Fence> fenceOf(std::string_view line);
-
-/// Splits into lines at LF, CRLF or a lone CR. A final line break does not start a new line.
-std::vector<std::string_view> splitLines(std::string_view text);
 
 /// applySettings (lesson.h) that also lists the setting names the text gave, in its order
 /// ("weights_preset" as "weights").

@@ -1,6 +1,7 @@
 #include "text/bpe.h"
 
 #include "io/safetensors.h"
+#include "text/lines.h"
 #include "text/printable.h"
 #include "text/unicode.h"
 
@@ -74,34 +75,20 @@ std::vector<std::string> parseVocabJson(std::string_view json, std::string_view 
     for (const auto& [token, value] : object.items()) {
         if (!value.is_number_integer())
             throw FormatError(fileName(name) + "the id of token " + inQuotes(token) + " is not an integer: " + value.dump());
-        const auto id = value.get<std::int64_t>();
-        if (id < 0 || static_cast<std::uint64_t>(id) >= n)
-            throw FormatError(fileName(name) + "the id of token " + inQuotes(token) + ", " + std::to_string(id)
+        // Non-negative integers are read as unsigned, negative ones as signed.
+        const bool inRange = value.is_number_unsigned() && value.get<std::uint64_t>() < n;
+        if (!inRange)
+            throw FormatError(fileName(name) + "the id of token " + inQuotes(token) + ", " + value.dump()
                               + ", is outside 0 … " + std::to_string(n - 1) + " (the ids must number the "
                               + std::to_string(n) + " tokens)");
-        const auto index = static_cast<std::size_t>(id);
+        const auto index = static_cast<std::size_t>(value.get<std::uint64_t>());
         if (seen[index])
             throw FormatError(fileName(name) + "tokens " + inQuotes(tokens[index]) + " and " + inQuotes(token)
-                              + " have the same id " + std::to_string(id));
+                              + " have the same id " + value.dump());
         seen[index] = true;
         tokens[index] = token;
     }
     return tokens;
-}
-
-/// The lines of a text file; a "\r" before a "\n" is dropped, the empty piece after a final newline too.
-std::vector<std::string_view> splitLines(std::string_view text)
-{
-    std::vector<std::string_view> lines;
-    while (!text.empty()) {
-        const std::size_t end = text.find('\n');
-        std::string_view line = text.substr(0, end);
-        if (line.ends_with('\r'))
-            line.remove_suffix(1);
-        lines.push_back(line);
-        text = end == std::string_view::npos ? std::string_view() : text.substr(end + 1);
-    }
-    return lines;
 }
 
 /// The parts of a merges.txt line, split at ASCII white space.
@@ -130,24 +117,24 @@ MergeTable parseMerges(std::string_view text, const Vocabulary& vocab, std::stri
     const std::vector<std::string_view> lines = splitLines(text);
     int rank = 0;
     for (std::size_t i = 0; i < lines.size(); ++i) {
-        const std::string where = fileName(name) + "line " + std::to_string(i + 1) + ": ";
+        const auto where = [&] { return fileName(name) + "line " + std::to_string(i + 1) + ": "; };
         if (i == 0 && lines[i].starts_with("#version"))
             continue;
         const std::vector<std::string_view> parts = splitWords(lines[i]);
         if (parts.empty())
             continue;
         if (parts.size() != 2)
-            throw FormatError(where + "expected two tokens separated by a space, found " + std::to_string(parts.size())
+            throw FormatError(where() + "expected two tokens separated by a space, found " + std::to_string(parts.size())
                               + ": " + inQuotes(lines[i]));
         const std::optional<int> left = vocab.id(parts[0]);
         const std::optional<int> right = vocab.id(parts[1]);
         for (const auto& [part, id] : {std::pair{parts[0], left}, std::pair{parts[1], right}})
             if (!id)
-                throw FormatError(where + inQuotes(part) + " is not in the vocabulary (" + inQuotes(vocabName) + ")");
+                throw FormatError(where() + inQuotes(part) + " is not in the vocabulary (" + inQuotes(vocabName) + ")");
         const std::string joined = std::string(parts[0]) + std::string(parts[1]);
         const std::optional<int> result = vocab.id(joined);
         if (!result)
-            throw FormatError(where + "the merge of " + inQuotes(parts[0]) + " and " + inQuotes(parts[1]) + ", "
+            throw FormatError(where() + "the merge of " + inQuotes(parts[0]) + " and " + inQuotes(parts[1]) + ", "
                               + inQuotes(joined) + ", is not in the vocabulary (" + inQuotes(vocabName) + ")");
         merges.insert_or_assign(pairKey(*left, *right), Merge{rank++, *result});
     }

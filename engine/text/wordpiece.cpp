@@ -1,6 +1,7 @@
 #include "text/wordpiece.h"
 
 #include "io/safetensors.h"
+#include "text/lines.h"
 #include "text/printable.h"
 #include "text/unicode.h"
 
@@ -11,25 +12,6 @@
 namespace attnlab {
 
 namespace {
-
-/// vocab.txt's lines as Python's readlines() in text mode gives them: a line ends at "\n",
-/// "\r\n" or "\r"; a final line terminator does not start an empty last line.
-std::vector<std::string_view> universalLines(std::string_view text)
-{
-    std::vector<std::string_view> lines;
-    std::size_t start = 0;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        if (text[i] != '\n' && text[i] != '\r')
-            continue;
-        lines.push_back(text.substr(start, i - start));
-        if (text[i] == '\r' && i + 1 < text.size() && text[i + 1] == '\n')
-            ++i;
-        start = i + 1;
-    }
-    if (start < text.size())
-        lines.push_back(text.substr(start));
-    return lines;
-}
 
 /// _is_whitespace of tokenization_utils.py: space, tab, newline, carriage return or Zs.
 bool isBertWhitespace(char32_t c)
@@ -139,7 +121,8 @@ struct WordPieceTokenizer::Data {
 
 WordPieceTokenizer WordPieceTokenizer::fromString(std::string_view vocabTxt, bool doLowerCase, std::string_view name)
 {
-    const std::vector<std::string_view> lines = universalLines(vocabTxt);
+    // The lines as Python's readlines() in text mode gives them (universal newlines).
+    const std::vector<std::string_view> lines = splitLines(vocabTxt);
     std::vector<std::string> tokens;
     tokens.reserve(lines.size());
     for (std::size_t i = 0; i < lines.size(); ++i) {

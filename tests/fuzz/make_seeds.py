@@ -157,6 +157,31 @@ def lessons(out):
         write(os.path.join(out, "fuzz_tokenizer"), "sentence_%02d" % i, bytes([32, i % 33]) + s.encode())
 
 
+def subword(out):
+    """fuzz_subword.cpp: a first byte for the mode, then text (the reference cases), a small
+    vocab.txt, or a vocab.json of the 256 byte characters, a NUL and merges."""
+    folder = os.path.join(out, "fuzz_subword")
+    with open(os.path.join(ROOT, "tests/reference/tokenizers/cases.json"), encoding="utf-8") as f:
+        cases = json.load(f)
+    for c in cases["gpt2"]:
+        text = bytes.fromhex(c["text_hex"]) if "text_hex" in c else c["text"].encode()
+        write(folder, "gpt2_" + c["name"], b"\x00" + text)
+    for c in cases["bert_uncased"]:
+        text = bytes.fromhex(c["text_hex"]) if "text_hex" in c else c["text"].encode()
+        if "text_b" in c:
+            text += b"\x1f" + c["text_b"].encode()
+        write(folder, "bert_" + c["name"], b"\x05" + text)
+    write(folder, "vocab_txt", b"\x06[PAD]\n[UNK]\r\n[CLS]\r[SEP]\n[MASK]\nthe\nun\n##aff\n##able\n\n[\n]\n")
+    printable = list(range(0x21, 0x7F)) + list(range(0xA1, 0xAD)) + list(range(0xAE, 0x100))
+    alphabet, extra = [], 0
+    for b in range(256):
+        alphabet.append(chr(b) if b in printable else chr(0x100 + extra))
+        extra += b not in printable
+    vocab = {ch: i for i, ch in enumerate(alphabet + ["ab", "abc", "\u0120a", "<|endoftext|>"])}
+    merges = "#version: 0.2\na b\nab c\n\u0120 a\n"
+    write(folder, "bpe_files", b"\x03" + json.dumps(vocab, ensure_ascii=False).encode() + b"\x00" + merges.encode())
+
+
 def masks(out):
     for path in sorted(glob.glob(os.path.join(ROOT, "tests/reference/mha/*.mask"))):
         with open(path, "rb") as f:
@@ -218,6 +243,7 @@ def main():
     tensor_files(out)
     lessons(out)
     masks(out)
+    subword(out)
     configs(out)
     sessions(out)
 

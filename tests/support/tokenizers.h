@@ -4,9 +4,11 @@
 // two subword tokenizers.
 
 #include "io/safetensors.h"
+#include "text/subword.h"
 
 #include <QByteArray>
 #include <QString>
+#include <QStringList>
 
 #include <nlohmann/json.hpp>
 
@@ -54,6 +56,15 @@ inline std::string caseText(const nlohmann::json& c, const char* key = "text")
         return c.at(key).get<std::string>();
     const std::string hex = c.at(std::string(key) + "_hex").get<std::string>();
     return QByteArray::fromHex(QByteArray::fromStdString(hex)).toStdString();
+}
+
+/// The vocabulary strings of an encoding, for QCOMPARE.
+inline QStringList tokensOf(const SubwordEncoding& e)
+{
+    QStringList out;
+    for (const auto& t : e.tokens)
+        out << QString::fromStdString(t);
+    return out;
 }
 
 /// "" when the two lists are equal, else where they first differ.

@@ -51,14 +51,6 @@ std::string byteVocab(const QStringList& extra = {})
     return vocab.dump();
 }
 
-QStringList tokensOf(const SubwordEncoding& e)
-{
-    QStringList out;
-    for (const auto& t : e.tokens)
-        out << QString::fromStdString(t);
-    return out;
-}
-
 } // namespace
 
 class TestBpe : public QObject {
@@ -216,7 +208,9 @@ private slots:
                                    << QStringList{"'my_vocab.json'", "token 'a'", "not an integer: \"0\""};
         QTest::newRow("id_out_of_range") << QByteArray("{\"a\": 0, \"b\": 7}") << QByteArray()
                                          << QStringList{"'my_vocab.json'", "token 'b', 7, is outside 0 … 1"};
-        QTest::newRow("negative_id") << QByteArray("{\"a\": -1}") << QByteArray() << QStringList{"token 'a', -1, is outside"};
+        QTest::newRow("negative_id") << QByteArray("{\"a\": -1}") << QByteArray() << QStringList{"token 'a', -1, is outside 0 … 0"};
+        QTest::newRow("huge_id") << QByteArray("{\"a\": 18446744073709551615}") << QByteArray()
+                                 << QStringList{"token 'a', 18446744073709551615, is outside 0 … 0"};
         QTest::newRow("duplicate_ids") << QByteArray("{\"a\": 0, \"b\": 0}") << QByteArray()
                                        << QStringList{"'my_vocab.json'", "tokens 'a' and 'b' have the same id 0"};
         QTest::newRow("byte_without_token") << QByteArray("{\"a\": 0}") << QByteArray()

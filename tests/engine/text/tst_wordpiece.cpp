@@ -21,14 +21,6 @@ const WordPieceTokenizer& bert(bool lower)
     return lower ? uncased : cased;
 }
 
-QStringList tokensOf(const SubwordEncoding& e)
-{
-    QStringList out;
-    for (const auto& t : e.tokens)
-        out << QString::fromStdString(t);
-    return out;
-}
-
 } // namespace
 
 class TestWordPiece : public QObject {
