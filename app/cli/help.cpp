@@ -22,8 +22,13 @@ Model:
   --mask KIND            none (default) | causal | padding | causal+padding
   --mask-file FILE       a custom n x n mask: n lines of n values 0/1, 1 = masked
 Transformer (docs/transformer-layers.md, docs/model-format.md):
-  --model FILE           an encoder–decoder model in safetensors (docs/model-format.md);
-                         'reversal' is the trained model shipped inside the program
+  --model PATH           an encoder–decoder model in safetensors (docs/model-format.md);
+                         'reversal' is the trained model shipped inside the program; a
+                         Hugging Face folder of GPT-2 or BERT (config.json, model.safetensors,
+                         tokenizer files; docs/pretrained-models.md), which reads --sentence;
+                         or a bare PyTorch state dict of nn.Transformer's modules, with --heads
+                         (and --norm, --activation, --layer-norm-eps when not PyTorch's defaults)
+  --segment-b TEXT       BERT's second segment: [CLS] sentence [SEP] TEXT [SEP]
   --source TEXT          the encoder's input of an encoder–decoder
   --target TEXT          teacher forcing: the decoder reads <sos> + TEXT (needs --model, or
                          --source for a seeded model). Without it a trained model generates
@@ -45,6 +50,7 @@ Weights:
 Output:
   --output FILE, -o FILE where to write the trace JSON; - is stdout (default)
   --pretty               indent the JSON
+  --stages ID,ID,...     trace: write only the stages with these ids (e.g. weights,logits)
 )";
 }
 

@@ -53,6 +53,15 @@ Commands:
                                         [--output-dir DIR] [--max-length N]
              prints each generated token with its probability; --output-dir writes
              the trace of every step (step-01.json, ...)
+             With a GPT-2 folder (docs/pretrained-models.md), a key/value cache:
+             attention-lab-cli generate --model DIR --prompt TEXT --max-new-tokens N
+                 [--temperature T] [--top-k K] [--top-p P] [--seed S] [--output-dir DIR] [--json]
+             greedy unless --temperature is given; one line per token: its text as a JSON
+             string, a tab, its probability; --json: {"prompt_ids", "generated_ids",
+             "tokens", "probabilities"}
+  fill-mask  BERT's likeliest tokens at each [MASK]:
+             attention-lab-cli fill-mask --model DIR --sentence "Paris is the [MASK] of France."
+                 [--segment-b TEXT] [--top-k K] [--json]
   help       show this help
   --version  print the version
 
@@ -62,6 +71,8 @@ Examples:
   attention-lab-cli trace --layers 6 --d-model 512 --heads 8 --sentence "A six-layer encoder"
   attention-lab-cli export --model reversal --source "attention" --stage weights --layer 2 --block cross --head 1 --output cross.png
   attention-lab-cli export --sentence "狗咬了人" --pe none --compare "人咬了狗" --stage weights --head 1 --output compare.png
+  attention-lab-cli trace --model ~/models/gpt2 --sentence "The animal didn't cross the street" --stages weights
+  attention-lab-cli fill-mask --model ~/models/bert-base-uncased --sentence "Paris is the [MASK] of France."
 
 The trace JSON is {"format": "attention-lab.trace", "version": 1, "tokens", "config",
 "warnings", "stages"}; each stage is {"id", "head", "title", "formula", "matrices"} with
@@ -486,7 +497,7 @@ int main(int argc, char** argv)
     const std::string& command = args.front();
     const std::vector<std::string> rest(args.begin() + 1, args.end());
     const bool wantsHelp = !rest.empty() && (rest.front() == "--help" || rest.front() == "-h");
-    if (command == "help" || command == "--help" || command == "-h" || ((command == "trace" || command == "export" || command == "lesson" || command == "generate") && wantsHelp)) {
+    if (command == "help" || command == "--help" || command == "-h" || ((command == "trace" || command == "export" || command == "lesson" || command == "generate" || command == "fill-mask") && wantsHelp)) {
         std::cout << kUsage << attnlab::cli::traceOptionsHelp() << '\n' << attnlab::cli::exportOptionsHelp();
         return 0;
     }

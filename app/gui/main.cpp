@@ -3,6 +3,7 @@
 #include "common/allocator.h"
 #include "shell/languages.h"
 #include "lessons/lessonplayer.h"
+#include "shell/fileactions.h"
 #include "shell/mainwindow.h"
 #include "shell/quitsignals.h"
 #include "session/autosave.h"
@@ -43,6 +44,11 @@ int main(int argc, char** argv)
     parser.addOption(lesson);
     const QCommandLineOption presenter(QStringLiteral("presenter"), QStringLiteral("Start in presenter mode (full screen, large type)."));
     parser.addOption(presenter);
+    const QCommandLineOption model(QStringLiteral("model"),
+                                   QStringLiteral("Open a model: a Hugging Face folder (GPT-2, BERT), an Attention Lab model "
+                                                  "file, or a PyTorch state dict (its options are asked)."),
+                                   QStringLiteral("path"));
+    parser.addOption(model);
     parser.addPositionalArgument(QStringLiteral("sentence"), QStringLiteral("The sentence to start with (default: a built-in one)."));
     parser.process(app);
 
@@ -81,6 +87,8 @@ int main(int argc, char** argv)
     } else if (!window->restoreLastSession()) {
         window->startAtFirstStage();
     }
+    if (parser.isSet(model))
+        window->fileActions()->importModel(parser.value(model)); // a failure is shown in the window
     if (parser.isSet(lesson))
         window->lessonPlayer()->openLessonFile(lessonFile(parser.value(lesson))); // a broken file is reported in the lesson panel
     if (parser.isSet(presenter))

@@ -15,6 +15,17 @@ ModelOrigin originOf(const Seq2SeqModel& m)
     return ModelOrigin::AttentionLab;
 }
 
+bool isBareStateDict(const std::string& path)
+{
+    if (isModelFolder(path))
+        return false;
+    try {
+        return !parseSafetensorsLayout(readFile(path, 1ULL << 30)).metadata.contains("format");
+    } catch (const std::exception&) {
+        return false; // openModel says what is wrong
+    }
+}
+
 Seq2SeqModel openModel(const std::string& path, const std::optional<StateDictOptions>& stateDict)
 {
     if (isModelFolder(path))

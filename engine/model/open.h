@@ -18,6 +18,10 @@ enum class ModelOrigin {
 };
 ModelOrigin originOf(const Seq2SeqModel& model);
 
+/// True when `path` is a safetensors file without Attention Lab's metadata: opening it needs
+/// StateDictOptions. False for a folder, a model file, or a file that cannot be read.
+bool isBareStateDict(const std::string& path);
+
 /// Opens `path`: a folder as a Hugging Face model; a file with Attention Lab's metadata as an
 /// Attention Lab model; any other safetensors file as a bare state dict when `stateDict` is
 /// given (else FormatError saying to give its heads). Throws FormatError naming the file.

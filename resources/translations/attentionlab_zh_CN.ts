@@ -519,8 +519,8 @@
         <translation>safetensors 权重文件 (*.safetensors)</translation>
     </message>
     <message>
-        <source>Attention Lab models (*.safetensors)</source>
-        <translation>Attention Lab 模型 (*.safetensors)</translation>
+        <source>Models and PyTorch state dicts (*.safetensors)</source>
+        <translation>模型与 PyTorch 状态字典 (*.safetensors)</translation>
     </message>
     <message>
         <source>&amp;Open session…</source>
@@ -816,6 +816,14 @@
         <source>Restored the work saved at %1</source>
         <translation>已恢复 %1 保存的工作</translation>
     </message>
+    <message>
+        <source>Open model &amp;folder (GPT-2, BERT)…</source>
+        <translation>打开模型文件夹（GPT-2、BERT）(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>Open model folder (GPT-2, BERT)</source>
+        <translation>打开模型文件夹（GPT-2、BERT）</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::FormulaBanner</name>
@@ -842,6 +850,14 @@
     <message>
         <source>X is the previous layer&apos;s output.</source>
         <translation>X 是上一层的输出。</translation>
+    </message>
+    <message>
+        <source>GPT-2 cuts the text into subwords with byte-level BPE: frequent words stay whole, rare ones split into pieces; ␣ marks a piece that starts with a space.</source>
+        <translation>GPT-2 用字节级 BPE 把文本切成子词：常见词保持完整，罕见词拆成几段；␣ 表示以空格开头的片段。</translation>
+    </message>
+    <message>
+        <source>BERT cuts the text into WordPiece subwords (## continues a word) and wraps it in [CLS] … [SEP].</source>
+        <translation>BERT 把文本切成 WordPiece 子词（## 表示接续前一个词），并在两端加上 [CLS] … [SEP]。</translation>
     </message>
 </context>
 <context>
@@ -2057,6 +2073,10 @@ scores from %2 to %3, largest weight %4</source>
         <source>Feed-forward network</source>
         <translation>前馈网络</translation>
     </message>
+    <message>
+        <source>Input</source>
+        <translation>输入</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::StageView</name>
@@ -2501,6 +2521,42 @@ M = 0：每个查询都能看到所有键</translation>
         <source>Softmax turns each row of logits into next-token probabilities; greedy decoding takes the largest.</source>
         <translation>Softmax 把每一行 logits 变成下一个词元的概率；贪心解码取其中最大的一个。</translation>
     </message>
+    <message>
+        <source>Segment embedding</source>
+        <translation>段嵌入</translation>
+    </message>
+    <message>
+        <source>Sum of embeddings</source>
+        <translation>嵌入之和</translation>
+    </message>
+    <message>
+        <source>Masked-LM transform</source>
+        <translation>掩码语言模型变换</translation>
+    </message>
+    <message>
+        <source>T = W_type[segment]: segment A rows 0, segment B rows 1</source>
+        <translation>T = W_type[段]：A 段取第 0 行，B 段取第 1 行</translation>
+    </message>
+    <message>
+        <source>S = E + T + P</source>
+        <translation>S = E + T + P</translation>
+    </message>
+    <message>
+        <source>T = LN(GELU(Mem·W_tᵀ + b_t))</source>
+        <translation>T = LN(GELU(Mem·W_tᵀ + b_t))</translation>
+    </message>
+    <message>
+        <source>BERT reads one or two sentences: every token also looks up the vector of its segment (A or B).</source>
+        <translation>BERT 读入一句或两句话：每个词元还要查出它所在段（A 或 B）的向量。</translation>
+    </message>
+    <message>
+        <source>BERT adds the token, segment and position embeddings; a LayerNorm then makes the layers&apos; input X.</source>
+        <translation>BERT 把词元、段和位置三种嵌入相加，再经过一次 LayerNorm，得到各层的输入 X。</translation>
+    </message>
+    <message>
+        <source>The masked-LM head transforms each output vector once more before scoring the vocabulary: at a [MASK] it guesses the hidden word.</source>
+        <translation>掩码语言模型头在给词表打分之前再变换一次每个输出向量：在 [MASK] 处它猜出被遮住的词。</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::TokensView</name>
@@ -2569,6 +2625,14 @@ M = 0：每个查询都能看到所有键</translation>
     <message>
         <source>%1 tokens. Each becomes one row of every matrix that follows.</source>
         <translation>%1 个词元。每个词元都对应后面每个矩阵中的一行。</translation>
+    </message>
+    <message>
+        <source>segment A</source>
+        <translation>A 段</translation>
+    </message>
+    <message>
+        <source>segment B</source>
+        <translation>B 段</translation>
     </message>
 </context>
 <context>
@@ -3172,6 +3236,45 @@ M = 0：每个查询都能看到所有键</translation>
     <message>
         <source>a second segment ([SEP] between two sentences) is for BERT models</source>
         <translation>第二段文本（两句之间用 [SEP] 分隔）只用于 BERT 模型</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::StateDictDialog</name>
+    <message>
+        <source>Open a PyTorch state dict</source>
+        <translation>打开 PyTorch 状态字典</translation>
+    </message>
+    <message>
+        <source>%1 has no Attention Lab metadata: it is read as the state dict of PyTorch&apos;s nn.TransformerEncoderLayer, nn.TransformerEncoder, nn.TransformerDecoderLayer or nn.Transformer. Its widths and layers come from its shapes; say what they cannot tell. The embeddings are seeded.</source>
+        <translation>%1 没有 Attention Lab 元数据：它将作为 PyTorch 的 nn.TransformerEncoderLayer、nn.TransformerEncoder、nn.TransformerDecoderLayer 或 nn.Transformer 的状态字典读入。宽度和层数来自张量形状；请补充形状无法说明的设置。嵌入由种子生成。</translation>
+    </message>
+    <message>
+        <source>nhead: the number of attention heads (d_model must be a multiple of it)</source>
+        <translation>nhead：注意力头数（d_model 必须是它的倍数）</translation>
+    </message>
+    <message>
+        <source>after each sublayer (Post-LN, norm_first=False)</source>
+        <translation>在每个子层之后（Post-LN，norm_first=False）</translation>
+    </message>
+    <message>
+        <source>before each sublayer (Pre-LN, norm_first=True)</source>
+        <translation>在每个子层之前（Pre-LN，norm_first=True）</translation>
+    </message>
+    <message>
+        <source>&amp;Heads:</source>
+        <translation>头数(&amp;H)：</translation>
+    </message>
+    <message>
+        <source>&amp;LayerNorm:</source>
+        <translation>LayerNorm(&amp;L)：</translation>
+    </message>
+    <message>
+        <source>&amp;Activation:</source>
+        <translation>激活函数(&amp;A)：</translation>
+    </message>
+    <message>
+        <source>LayerNorm &amp;ε:</source>
+        <translation>LayerNorm &amp;ε：</translation>
     </message>
 </context>
 </TS>

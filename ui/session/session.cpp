@@ -294,8 +294,16 @@ std::shared_ptr<const Trace> Session::blockView(const std::shared_ptr<const Trac
     t->warnings = full.warnings;
     t->model = full.model;
     t->targetTokens = full.targetTokens;
+    t->tokenIds = full.tokenIds;
+    t->segmentIds = full.segmentIds;
     const bool target = block == Block::DecoderSelf || block == Block::Cross;
-    t->tokens = target ? full.targetTokens : full.tokens;
+    // GPT-2's layers are decoder layers reading the text itself; a pretrained model's rows are
+    // labelled for people ("␣world", not the vocabulary's "Ġworld").
+    t->tokens = target && !full.targetTokens.empty() ? full.targetTokens : full.tokens;
+    if (full.model && full.model->pretrained) {
+        if (const Stage* input = full.find("input", std::nullopt, std::nullopt, block); input && input->main().rowLabels)
+            t->tokens = *input->main().rowLabels;
+    }
     // The decoder's self-attention is masked; the views say so through the config.
     t->config.mask = block == Block::DecoderSelf && layer ? MaskKind::Causal : MaskKind::None;
     t->config.padTo = 0;
@@ -354,9 +362,9 @@ int Session::stepIndex(const QString& id, std::optional<int> layer, Block block)
     return -1;
 }
 
-bool Session::importModel(const QString& path, QString* error)
+bool Session::importModel(const QString& path, QString* error, const std::optional<StateDictOptions>& stateDict)
 {
-    auto m = readModelFile(path, error);
+    auto m = readModelFile(path, error, stateDict);
     if (!m)
         return false;
     m_fileModel = std::move(m);

@@ -8,6 +8,7 @@
 #include "nn/attention.h"
 #include "lesson/lesson.h"
 #include "model/model.h"
+#include "model/open.h"
 #include "model/run.h"
 #include "session/stages.h"
 
@@ -82,8 +83,9 @@ public:
     const std::shared_ptr<const Seq2SeqModel>& model() const { return m_model; }
     /// The model file opened with importModel (for config.model = file).
     const QString& modelPath() const { return m_modelPath; }
-    /// Reads a model file and switches to it; on failure returns false and changes nothing.
-    bool importModel(const QString& path, QString* error);
+    /// Reads a model file or a Hugging Face model folder (GPT-2, BERT) and switches to it; a bare
+    /// PyTorch state dict needs `stateDict` (model/open.h). On failure returns false and changes nothing.
+    bool importModel(const QString& path, QString* error, const std::optional<StateDictOptions>& stateDict = std::nullopt);
     /// Writes the model in use (docs/model-format.md); on failure returns false with the reason.
     bool saveModel(const QString& path, QString* error) const;
     /// The typed target; nullopt means generation (a trained model) or the source itself (a
@@ -230,7 +232,8 @@ private:
     /// Sets d_model and heads of a trained or file model into `c`.
     void adoptModelSizes(Config& c);
     /// Reads a model file (docs/model-format.md); null with the reason in `error` on failure.
-    static std::shared_ptr<const Seq2SeqModel> readModelFile(const QString& path, QString* error);
+    static std::shared_ptr<const Seq2SeqModel> readModelFile(const QString& path, QString* error,
+                                                             const std::optional<StateDictOptions>& stateDict = std::nullopt);
     /// Recomputes trace() from fullTrace() for the current step.
     void project();
     /// The stages of `full` that belong to `layer` and `block` (a Transformer's block view).

@@ -23,10 +23,11 @@ std::shared_ptr<const AttentionWeights> weightsFrom(const std::optional<SessionW
 
 } // namespace
 
-std::shared_ptr<const Seq2SeqModel> Session::readModelFile(const QString& path, QString* error)
+std::shared_ptr<const Seq2SeqModel> Session::readModelFile(const QString& path, QString* error,
+                                                         const std::optional<StateDictOptions>& stateDict)
 {
     try {
-        return std::make_shared<const Seq2SeqModel>(loadModel(path.toStdString()));
+        return std::make_shared<const Seq2SeqModel>(openModel(QFile::encodeName(path).toStdString(), stateDict));
     } catch (const std::exception& e) {
         if (error)
             *error = QString::fromStdString(e.what());

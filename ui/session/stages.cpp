@@ -159,6 +159,12 @@ QString layerStepFormula(const QString& id)
         return Stages::tr("D = LN(decoder's last layer)");
     if (id == u"logits")
         return Stages::tr("logits = D\u00B7W\u1D40 + b");
+    if (id == u"segment_embedding")
+        return Stages::tr("T = W_type[segment]: segment A rows 0, segment B rows 1");
+    if (id == u"embedding_sum")
+        return Stages::tr("S = E + T + P");
+    if (id == u"mlm_transform")
+        return Stages::tr("T = LN(GELU(Mem\u00B7W_t\u1D40 + b_t))");
     if (id == u"probabilities")
         return Stages::tr("P = softmax(logits)");
     return {};
@@ -198,6 +204,12 @@ QString stepName(const QString& id)
         return Stages::tr("Tokens");
     if (id == u"embedding")
         return Stages::tr("Embedding");
+    if (id == u"segment_embedding")
+        return Stages::tr("Segment embedding");
+    if (id == u"embedding_sum")
+        return Stages::tr("Sum of embeddings");
+    if (id == u"mlm_transform")
+        return Stages::tr("Masked-LM transform");
     if (id == u"positional_encoding")
         return Stages::tr("Positional encoding");
     if (id == u"input")
@@ -328,6 +340,12 @@ QString stepExplanation(const QString& id, PositionalEncoding pe)
         return Stages::tr("The decoder's output: one vector per target position, ready to be turned into a word.");
     if (id == u"logits")
         return Stages::tr("A linear layer scores every word of the vocabulary for the next position.");
+    if (id == u"segment_embedding")
+        return Stages::tr("BERT reads one or two sentences: every token also looks up the vector of its segment (A or B).");
+    if (id == u"embedding_sum")
+        return Stages::tr("BERT adds the token, segment and position embeddings; a LayerNorm then makes the layers' input X.");
+    if (id == u"mlm_transform")
+        return Stages::tr("The masked-LM head transforms each output vector once more before scoring the vocabulary: at a [MASK] it guesses the hidden word.");
     if (id == u"probabilities")
         return Stages::tr("Softmax turns each row of logits into next-token probabilities; greedy decoding takes the largest.");
     if (id == u"tokens")

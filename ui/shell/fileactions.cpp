@@ -9,6 +9,7 @@
 #include "lessons/lessonplayer.h"
 #include "session/autosave.h"
 #include "session/session.h"
+#include "widgets/statedictdialog.h"
 #include "shell/viewstack.h"
 #include "views/compareview.h"
 #include "views/heatmapview.h"
@@ -38,7 +39,7 @@ namespace {
 constexpr int kMaxRecent = 8;
 const char* kSessionFilter = QT_TRANSLATE_NOOP("attnlab::FileActions", "Attention Lab sessions (*.attnlab.json *.json)");
 const char* kWeightsFilter = QT_TRANSLATE_NOOP("attnlab::FileActions", "safetensors weights (*.safetensors)");
-const char* kModelFilter = QT_TRANSLATE_NOOP("attnlab::FileActions", "Attention Lab models (*.safetensors)");
+const char* kModelFilter = QT_TRANSLATE_NOOP("attnlab::FileActions", "Models and PyTorch state dicts (*.safetensors)");
 
 QString fileName(const QString& path)
 {
@@ -83,6 +84,7 @@ void FileActions::addTo(QMenu* file)
     file->addAction(tr("Open &mask\u2026"), this, &FileActions::openMaskDialog);
     file->addSeparator();
     file->addAction(tr("Open mo&del\u2026"), this, &FileActions::openModelDialog);
+    file->addAction(tr("Open model &folder (GPT-2, BERT)\u2026"), this, &FileActions::openModelFolderDialog);
     file->addAction(tr("Save model as\u2026"), this, &FileActions::saveModelDialog);
     file->addSeparator();
     file->addAction(tr("&Export view as image\u2026"), QKeySequence(Qt::CTRL | Qt::Key_E), this, &FileActions::exportViewDialog);
@@ -116,7 +118,14 @@ bool FileActions::saveSession(const QString& path)
 bool FileActions::importModel(const QString& path)
 {
     QString error;
-    const bool ok = m_session->importModel(path, &error);
+    // A bare PyTorch state dict cannot say its heads, norm placement, activation and ε: ask.
+    std::optional<StateDictOptions> stateDict;
+    if (isBareStateDict(QFile::encodeName(path).toStdString())) {
+        stateDict = StateDictDialog::ask(fileName(path), m_window);
+        if (!stateDict)
+            return false; // cancelled: nothing happens
+    }
+    const bool ok = m_session->importModel(path, &error, stateDict);
     return report(ok, tr("Could not open the model: %1").arg(error), tr("Model from %1").arg(fileName(path)));
 }
 
@@ -382,6 +391,14 @@ void FileActions::openMaskDialog()
 void FileActions::openModelDialog()
 {
     askThen(Ask::Open, tr("Open model"), QString(), tr(kModelFilter), &FileActions::importModel);
+}
+
+void FileActions::openModelFolderDialog()
+{
+    // A Hugging Face folder: config.json, model.safetensors and the tokenizer's files.
+    const QString dir = QFileDialog::getExistingDirectory(m_window, tr("Open model folder (GPT-2, BERT)"));
+    if (!dir.isEmpty())
+        importModel(dir);
 }
 
 void FileActions::saveModelDialog()

@@ -82,6 +82,7 @@ public:
     void saveWeightsDialog();
     void openMaskDialog();
     void openModelDialog();
+    void openModelFolderDialog();
     void saveModelDialog();
     /// Asks for the file (its name suggested from the stage, head and sentence), then for the
     /// resolution when it is a PNG.

@@ -218,7 +218,8 @@ void MainWindow::connectInput()
 void MainWindow::labelSentence()
 {
     // A Transformer's sentence is its encoder's source.
-    m_sentenceLabel->setText(m_session->isModel() ? tr("&Source:") : tr("&Sentence:"));
+    const bool translates = m_session->isModel() && m_session->model() && m_session->model()->spec.architecture == Architecture::EncoderDecoder;
+    m_sentenceLabel->setText(translates ? tr("&Source:") : tr("&Sentence:"));
 }
 
 bool MainWindow::stepKey(StepKey key)

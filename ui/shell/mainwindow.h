@@ -56,6 +56,7 @@ public:
     /// Comparing two inputs: the switch (View ▸ Compare two inputs, Ctrl+D) and what B is.
     CompareBar* compareBar() const { return m_compare; }
     LessonPlayer* lessonPlayer() const { return m_lessons; }
+    FileActions* fileActions() const { return m_files; }
     FormulaBanner* banner() const { return m_banner; }
     /// Why the views do not show what was asked: the last error of a computation or a file.
     ErrorBanner* errorBanner() const { return m_errors; }

@@ -392,15 +392,8 @@ void MultiHeadView::showConcat()
     m_concatHeads = trace->config.heads;
     m_concatDk = trace->config.dK();
 
-    // Column labels name the head as people count it (1-based), like the block labels.
-    LabeledMatrix c = concat->main();
-    auto labels = std::make_shared<std::vector<std::string>>();
-    for (int h = 0; h < m_concatHeads; ++h) {
-        for (int i = 0; i < m_concatDk; ++i)
-            labels->push_back(QStringLiteral("h%1·d%2").arg(h + 1).arg(i).toStdString()); // "h1·d0"
-    }
-    if (static_cast<Eigen::Index>(labels->size()) == c.values.cols())
-        c.colLabels = labels;
+    // The engine's column labels name head and dimension as people count them: "h1·d1".
+    const LabeledMatrix& c = concat->main();
     const int n = static_cast<int>(c.values.rows());
     const bool wide = c.values.cols() > c.values.rows();
     if (wide != (m_concatRow->direction() == QBoxLayout::TopToBottom)) {

@@ -126,7 +126,13 @@ void TokensView::refresh()
         const std::string& t = trace.tokens[static_cast<std::size_t>(i)];
         const QString token = QString::fromStdString(t);
         QStringList lines{QStringLiteral("#%1").arg(i + 1), kindOf(token)};
-        if (vocab) {
+        if (i < static_cast<int>(trace.tokenIds.size())) {
+            // A pretrained model's subword: its vocabulary id, and BERT's segment.
+            QString id = tr("id %1").arg(trace.tokenIds[static_cast<std::size_t>(i)]);
+            if (i < static_cast<int>(trace.segmentIds.size()))
+                id += QStringLiteral(" · ") + (trace.segmentIds[static_cast<std::size_t>(i)] == 0 ? tr("segment A") : tr("segment B"));
+            lines << id;
+        } else if (vocab) {
             const auto at = std::find(vocab->begin(), vocab->end(), t);
             lines << (at == vocab->end() ? tr("not in the vocabulary") : tr("id %1").arg(at - vocab->begin()));
         } else {

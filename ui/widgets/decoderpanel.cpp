@@ -147,7 +147,9 @@ void DecoderPanel::applyTarget()
 
 void DecoderPanel::sync()
 {
-    const bool model = m_session->isModel() && m_session->model() && m_session->model()->spec.decoderLayers > 0;
+    // Teacher forcing and generation belong to an encoder–decoder (GPT-2's decoder reads the sentence itself).
+    const bool model = m_session->isModel() && m_session->model() && m_session->model()->spec.decoderLayers > 0
+        && m_session->model()->spec.architecture == Architecture::EncoderDecoder;
     setVisible(model);
     if (!model)
         return;

@@ -65,6 +65,16 @@ void FormulaBanner::refresh()
 
     QString formula = stepFormula(id, trace.config.scaleScores, trace.config.embedScale, trace.config.positional);
     QString explanation = stepExplanation(id, trace.config.positional);
+    if (trace.model && trace.model->pretrained) {
+        // GPT-2's and BERT's own embeddings and heads: the engine's formula says exactly what they do.
+        if (const Stage* s = trace.find(id.toStdString(), std::nullopt); s && !step.layer && !s->formula.empty())
+            formula = QString::fromStdString(s->formula);
+        if (id == u"tokens")
+            explanation = trace.model->spec.tokenizer == ModelTokenizer::Bpe
+                ? tr("GPT-2 cuts the text into subwords with byte-level BPE: frequent words stay whole, rare ones split into "
+                     "pieces; ␣ marks a piece that starts with a space.")
+                : tr("BERT cuts the text into WordPiece subwords (## continues a word) and wraps it in [CLS] … [SEP].");
+    }
     // In a Transformer's layer, say what X is: the projections' input differs by block and layer.
     if (step.layer && trace.model && (id == u"q" || id == u"k" || id == u"v")) {
         const bool memory = step.block == Block::Cross && id != u"q";

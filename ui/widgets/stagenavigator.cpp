@@ -176,7 +176,12 @@ void StageNavigator::retranslate()
         if (step < 0) {
             const Step& s = steps[static_cast<std::size_t>(item->data(Qt::UserRole + 1).toInt())];
             QString title;
-            if (!s.layer)
+            // A model that reads one text (GPT-2, BERT, an encoder stack) has no source and target: its input.
+            const auto& model = m_session->model();
+            const bool oneText = model && model->spec.architecture != Architecture::EncoderDecoder;
+            if (!s.layer && oneText && s.block != Block::None)
+                title = tr("Input");
+            else if (!s.layer)
                 title = s.block == Block::EncoderSelf ? tr("Source") : s.block == Block::DecoderSelf ? tr("Target") : tr("Output");
             else
                 title = s.block == Block::EncoderSelf ? tr("Encoder layer %1").arg(*s.layer + 1) : tr("Decoder layer %1").arg(*s.layer + 1);

@@ -243,14 +243,14 @@ private slots:
             keys << a->shortcut();
         }
         QCOMPARE(texts, (QStringList{"&Open session\u2026", "Open &recent", "&Save session", "Save session &as\u2026", "-",
-                                     "Open &weights\u2026", "Save weights\u2026", "Open &mask\u2026", "-", "Open mo&del\u2026",
+                                     "Open &weights\u2026", "Save weights\u2026", "Open &mask\u2026", "-", "Open mo&del\u2026", "Open model &folder (GPT-2, BERT)\u2026",
                                      "Save model as\u2026", "-", "&Export view as image\u2026", "Export matrix as &CSV\u2026",
                                      "Export &all stages\u2026", "C&opy image", "Export &lesson\u2026"}));
         QCOMPARE(keys.at(0), QKeySequence(QKeySequence::Open));
         QCOMPARE(keys.at(2), QKeySequence(QKeySequence::Save));
         QCOMPARE(keys.at(3), QKeySequence(QKeySequence::SaveAs));
-        QCOMPARE(keys.at(12), QKeySequence(Qt::CTRL | Qt::Key_E));
-        QCOMPARE(keys.at(15), QKeySequence(QKeySequence::Copy));
+        QCOMPARE(keys.at(13), QKeySequence(Qt::CTRL | Qt::Key_E));
+        QCOMPARE(keys.at(16), QKeySequence(QKeySequence::Copy));
     }
 };
 
