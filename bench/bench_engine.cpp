@@ -3,7 +3,7 @@
 // against what this machine reaches. Run: ./build/bench/bench_engine
 
 #include "nn/attention.h"
-#include "common/allocator.h"
+#include "bench_main.h"
 #include "model/model.h"
 
 #include <benchmark/benchmark.h>
@@ -182,11 +182,5 @@ BENCHMARK(BM_EncoderDecoder)->Apply(transformerSizes);
 BENCHMARK(BM_GenerateShipped)->Unit(benchmark::kMillisecond);
 int main(int argc, char** argv)
 {
-    attnlab::keepLargeAllocationsOnHeap();
-    benchmark::Initialize(&argc, argv);
-    if (benchmark::ReportUnrecognizedArguments(argc, argv))
-        return 1;
-    benchmark::RunSpecifiedBenchmarks();
-    benchmark::Shutdown();
-    return 0;
+    return attnlab::bench::runBenchmarks(argc, argv);
 }

@@ -4,7 +4,7 @@
 // "warm") and the first time ("cold", a freshly loaded tokenizer); and a 1 MB paste.
 // Run: ./build/bench/bench_tokenizers
 
-#include "common/allocator.h"
+#include "bench_main.h"
 #include "text/bpe.h"
 #include "text/wordpiece.h"
 
@@ -174,11 +174,5 @@ BENCHMARK(BM_LoadBert)->Unit(benchmark::kMillisecond);
 
 int main(int argc, char** argv)
 {
-    attnlab::keepLargeAllocationsOnHeap();
-    benchmark::Initialize(&argc, argv);
-    if (benchmark::ReportUnrecognizedArguments(argc, argv))
-        return 1;
-    benchmark::RunSpecifiedBenchmarks();
-    benchmark::Shutdown();
-    return 0;
+    return attnlab::bench::runBenchmarks(argc, argv);
 }

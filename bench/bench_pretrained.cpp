@@ -1,0 +1,418 @@
+// Benchmarks of pretrained models at their real sizes (issue 12, section 4): random-weight
+// folders of GPT-2 small's shape (124 M parameters) and BERT-base's are written to a temporary
+// folder at start-up (bench/pretrained_folders.h) and opened as a user opens a downloaded one.
+//   BM_Gpt2Trace, BM_BertTrace   a full trace through run(), every stage kept
+//   BM_Gpt2Gemm, BM_BertGemm     the same pass's matrix products alone, plain Eigen: what this
+//                                machine reaches on the same floating-point work
+//   BM_Gpt2Open                  openModel on the folder from a warm page cache, and the
+//                                resident memory it adds (measured in a fresh process)
+//   BM_Gpt2TraceMemory           the peak resident memory of a trace at n = 1024, in a fresh
+//                                process, with the trace's bytes by stage id
+//   BM_Gpt2Generate              tokens per second of generateTokens with its key/value cache
+// One thread. Run: scripts/bench_pretrained.sh (about two minutes).
+
+#include "bench_main.h"
+#include "common/allocator.h"
+#include "io/trace_json.h"
+#include "model/open.h"
+#include "model/run.h"
+#include "pretrained/generate.h"
+#include "pretrained/model_folder.h"
+#include "pretrained_folders.h"
+#include "process_memory.h"
+
+#include <benchmark/benchmark.h>
+
+#include <Eigen/Core>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace attnlab;
+namespace fs = std::filesystem;
+
+const fs::path kTokenizers = ATTNLAB_TOKENIZER_DATA;
+constexpr std::uint64_t kSeed = 12;
+
+double secondsSince(std::chrono::steady_clock::time_point start)
+{
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// 114 words, repeated as often as a length needs (tokensOf checks that they give n tokens).
+const char* const kParagraph =
+    "Attention is the part of a Transformer that lets every token look at every other token. Each token "
+    "is turned into three vectors: a query, a key and a value. The query of one token is compared with "
+    "the keys of all tokens, the scores are scaled by the square root of the key's width, and a softmax "
+    "turns them into weights that add up to one. The output for the token is the weighted sum of the "
+    "values. In a decoder a causal mask hides the tokens that come later, so that the model cannot read "
+    "the answer it is asked to predict. Teachers like to show what a trained model attends to. ";
+
+/// A text of at least n tokens for either model (cut to n by maxTokens).
+std::string textOf(int n)
+{
+    std::string s;
+    for (int i = 0; i <= n / 100; ++i)
+        s += kParagraph;
+    return s;
+}
+
+/// The temporary folder of both models, removed at exit.
+const fs::path& rootFolder()
+{
+    static const bench::TemporaryFolder root;
+    return root.path();
+}
+
+/// Writes a model folder once, saying how long it took.
+fs::path writtenFolder(const char* name, std::int64_t (*write)(const fs::path&, const fs::path&, std::uint64_t))
+{
+    const fs::path folder = rootFolder() / name;
+    const auto start = std::chrono::steady_clock::now();
+    const std::int64_t parameters = write(folder, kTokenizers, kSeed);
+    std::fprintf(stderr, "wrote %s: %lld parameters, %.0f MB, in %.1f s (%s)\n", name, static_cast<long long>(parameters),
+                 static_cast<double>(fs::file_size(folder / "model.safetensors")) / (1 << 20), secondsSince(start),
+                 folder.c_str());
+    return folder;
+}
+
+const fs::path& gpt2Folder()
+{
+    static const fs::path folder = writtenFolder("gpt2-small", bench::writeGpt2Small);
+    return folder;
+}
+
+const fs::path& bertFolder()
+{
+    static const fs::path folder = writtenFolder("bert-base-uncased", bench::writeBertBase);
+    return folder;
+}
+
+/// The models, opened once for the cases that run them.
+std::shared_ptr<const Seq2SeqModel> gpt2Model()
+{
+    static const auto model = std::make_shared<const Seq2SeqModel>(openModel(gpt2Folder().string()));
+    return model;
+}
+
+std::shared_ptr<const Seq2SeqModel> bertModel()
+{
+    static const auto model = std::make_shared<const Seq2SeqModel>(openModel(bertFolder().string()));
+    return model;
+}
+
+/// The model's settings for a run of n tokens, as the command line makes them.
+Config configFor(const Seq2SeqModel& m, int n)
+{
+    Config c;
+    adoptModel(c, m);
+    c.model = ModelKind::File;
+    c.maxTokens = n;
+    return c;
+}
+
+/// n tokens of the paragraph, as the model reads it (BERT's [CLS] and [SEP] included).
+PretrainedTokens tokensOf(const Seq2SeqModel& m, int n)
+{
+    PretrainedTokens t = pretrainedTokens(*m.pretrained, textOf(n), std::nullopt, n);
+    if (static_cast<int>(t.ids.size()) != n)
+        throw std::logic_error("the paragraph is too short for " + std::to_string(n) + " tokens");
+    return t;
+}
+
+/// One pass's floating-point work, a multiply-add counted as 2. Per layer: the projections
+/// Q, K, V and W_O (8·n·d²), Q·Kᵀ and A·V over all heads (4·n²·d; the engine computes every
+/// score, the causal ones too), the MLP (4·n·d·d_ff). The head: BERT's transform (2·n·d²) and
+/// the logits (2·n·d·V).
+double passFlops(const HfConfig& c, double n)
+{
+    const double d = c.dModel, ff = c.dFF, v = c.vocabulary;
+    const double layer = 8 * n * d * d + 4 * n * n * d + 4 * n * d * ff;
+    const double head = (c.family == PretrainedFamily::Bert ? 2 * n * d * d : 0) + 2 * n * d * v;
+    return c.layers * layer + head;
+}
+
+// A full trace through the engine's one entry point, every stage kept, as the command line's
+// `trace --model DIR` and the studio compute it.
+void traceCase(benchmark::State& state, const std::shared_ptr<const Seq2SeqModel>& model)
+{
+    const int n = static_cast<int>(state.range(0));
+    RunRequest r;
+    r.text = textOf(n);
+    r.config = configFor(*model, n);
+    r.model = model;
+    if (run(r).trace->tokens.size() != static_cast<std::size_t>(n)) {
+        state.SkipWithError("the text does not give n tokens");
+        return;
+    }
+    for (auto _ : state) {
+        RunResult out = run(r);
+        benchmark::DoNotOptimize(out.trace->stages.back().main().values.data());
+    }
+    state.counters["FLOPS"] = benchmark::Counter(passFlops(model->pretrained->config(), n), benchmark::Counter::kIsIterationInvariantRate);
+}
+
+void BM_Gpt2Trace(benchmark::State& state) { traceCase(state, gpt2Model()); }
+void BM_BertTrace(benchmark::State& state) { traceCase(state, bertModel()); }
+
+/// out = x · Wᵀ for a linear layer as it lies in the file (nn.Linear [out, in]; Conv1D [in, out]).
+void product(Eigen::MatrixXf& out, const Eigen::MatrixXf& x, const LinearLayer& l)
+{
+    if (l.inOut)
+        out.noalias() = x * l.stored();
+    else
+        out.noalias() = x * l.stored().transpose();
+}
+
+/// The matrix products of one pass and nothing else, with the pass's shapes, on the model's own
+/// mapped weights: no bias, softmax, LayerNorm or GELU, no stage kept. The inputs are fixed
+/// random matrices (not the last product's output) so that no value drifts towards a denormal.
+class PassGemms {
+public:
+    PassGemms(const PretrainedWeights& w, Eigen::Index n)
+        : m_w(w), m_x(Eigen::MatrixXf::Random(n, w.config.dModel)), m_h(Eigen::MatrixXf::Random(n, w.config.dFF))
+    {
+    }
+
+    void run()
+    {
+        for (const Gpt2Layer& l : m_w.gpt2) {
+            product(m_qkv, m_x, l.attention); // (n x 3d) = X · c_attn
+            const Eigen::Index d = m_x.cols();
+            attention(m_qkv.leftCols(d), m_qkv.middleCols(d, d), m_qkv.rightCols(d));
+            mlp(l.projection, l.fc, l.fcProjection);
+        }
+        for (const BertLayer& l : m_w.bert) {
+            product(m_q, m_x, l.query);
+            product(m_k, m_x, l.key);
+            product(m_v, m_x, l.value);
+            attention(m_q, m_k, m_v);
+            mlp(l.attentionOutput, l.intermediate, l.output);
+        }
+        if (m_w.mlm)
+            product(m_out, m_x, m_w.mlm->transform);
+        const EmbeddingTable& table = *m_w.outputTable();
+        m_logits.noalias() = m_x * table.map().transpose(); // (n x V) = X · Tᵀ
+        benchmark::DoNotOptimize(m_logits.data());
+        benchmark::ClobberMemory();
+    }
+
+private:
+    /// Per head: S = Q_h·K_hᵀ (n x n), O_h = S·V_h (n x d_k).
+    template <typename Q, typename K, typename V>
+    void attention(const Q& q, const K& k, const V& v)
+    {
+        const Eigen::Index dk = m_x.cols() / m_w.config.heads;
+        m_concat.resize(m_x.rows(), m_x.cols());
+        for (Eigen::Index h = 0; h < m_w.config.heads; ++h) {
+            m_scores.noalias() = q.middleCols(h * dk, dk) * k.middleCols(h * dk, dk).transpose();
+            m_concat.middleCols(h * dk, dk).noalias() = m_scores * v.middleCols(h * dk, dk);
+        }
+    }
+
+    /// W_O on the heads' concatenation, then the MLP's two layers.
+    void mlp(const LinearLayer& wo, const LinearLayer& up, const LinearLayer& down)
+    {
+        product(m_out, m_concat, wo);
+        product(m_hidden, m_x, up);
+        product(m_out, m_h, down);
+    }
+
+    const PretrainedWeights& m_w;
+    const Eigen::MatrixXf m_x, m_h;
+    Eigen::MatrixXf m_qkv, m_q, m_k, m_v, m_scores, m_concat, m_out, m_hidden, m_logits;
+};
+
+void gemmCase(benchmark::State& state, const std::shared_ptr<const Seq2SeqModel>& model)
+{
+    const auto n = state.range(0);
+    PassGemms gemms(model->pretrained->weights, n);
+    for (auto _ : state)
+        gemms.run();
+    state.counters["FLOPS"] = benchmark::Counter(passFlops(model->pretrained->config(), static_cast<double>(n)),
+                                                 benchmark::Counter::kIsIterationInvariantRate);
+}
+
+void BM_Gpt2Gemm(benchmark::State& state) { gemmCase(state, gpt2Model()); }
+void BM_BertGemm(benchmark::State& state) { gemmCase(state, bertModel()); }
+
+/// Reads every file of `folder` once, so that the page cache holds them.
+void warmPageCache(const fs::path& folder)
+{
+    std::vector<char> buffer(1 << 20);
+    for (const auto& entry : fs::directory_iterator(folder)) {
+        std::ifstream in(entry.path(), std::ios::binary);
+        while (in.read(buffer.data(), static_cast<std::streamsize>(buffer.size())) || in.gcount() > 0) {
+        }
+    }
+}
+
+// Opening GPT-2 small as `--model DIR` does: config.json, the mapped model.safetensors, the
+// tokenizer (50257 tokens, 50000 merges) and the vocabulary's labels. The time is the median of
+// opens in this process; the memory, and the time of a process's first open, come from a fresh
+// process (a heap that kept earlier frees would hide what the open allocates).
+void BM_Gpt2Open(benchmark::State& state)
+{
+    const std::string folder = gpt2Folder().string();
+    warmPageCache(folder);
+    for (auto _ : state) {
+        Seq2SeqModel m = openModel(folder);
+        benchmark::DoNotOptimize(&m);
+    }
+    const auto f = bench::parseFigures(bench::runSelf({"--child", "open", folder}));
+    state.counters["first_open_ms"] = 1000 * f.at("seconds");
+    state.counters["RSS_MB"] = f.at("rss_after") - f.at("rss_before");
+    state.counters["anon_MB"] = f.at("anon_after") - f.at("anon_before");
+    state.counters["file_MB"] = f.at("file_after") - f.at("file_before");
+}
+
+/// The trace's stages by id, largest first, on standard error.
+void printBreakdown(const std::map<std::string, double>& f, const std::string& title)
+{
+    std::vector<std::pair<double, std::string>> rows;
+    for (const auto& [key, mb] : f) {
+        if (key.starts_with("stage."))
+            rows.emplace_back(mb, key.substr(6));
+    }
+    std::sort(rows.rbegin(), rows.rend());
+    std::fprintf(stderr, "%s: the trace's matrices by stage id, all layers and heads (MB)\n", title.c_str());
+    for (const auto& [mb, id] : rows)
+        std::fprintf(stderr, "  %-22s %9.1f\n", id.c_str(), mb);
+    std::fprintf(stderr, "  %-22s %9.1f\n", "(all stages)", f.at("trace_stages"));
+}
+
+// The peak resident memory of a process that opens GPT-2 small and traces n tokens (the
+// engine's computePretrainedTrace: run() and the command line refuse a trace this large up
+// front). With arg 1, it then writes the JSON of the `weights` stages alone, as `trace --stages
+// weights` does: the filter applies when writing, so the engine holds the full trace either way.
+void BM_Gpt2TraceMemory(benchmark::State& state)
+{
+    const std::string n = std::to_string(state.range(0));
+    const bool weightsOnly = state.range(1) != 0;
+    std::map<std::string, double> f;
+    for (auto _ : state) {
+        f = bench::parseFigures(bench::runSelf({"--child", "trace", gpt2Folder().string(), n, weightsOnly ? "weights" : "all"}));
+        state.SetIterationTime(f.at("seconds"));
+    }
+    state.counters["peak_MB"] = f.at("peak");
+    state.counters["start_MB"] = f.at("rss_start");
+    state.counters["opened_MB"] = f.at("rss_opened");
+    state.counters["stages_MB"] = f.at("trace_stages");
+    state.counters["weights_file_MB"] = f.at("file_after");
+    if (weightsOnly)
+        state.counters["json_MB"] = f.at("json");
+    printBreakdown(f, "GPT-2 small, n = " + n + (weightsOnly ? ", --stages weights" : ", full trace"));
+}
+
+// GPT-2 writing on: 32 new tokens, greedy, after a 16-token prompt, with the key/value cache.
+void BM_Gpt2Generate(benchmark::State& state)
+{
+    const auto model = gpt2Model();
+    const PretrainedTokens prompt = tokensOf(*model, 16);
+    std::int64_t tokens = 0;
+    for (auto _ : state) {
+        const GeneratedTokens g = generateTokens(model->pretrained->weights, prompt.ids, 32, SamplingOptions{});
+        tokens += static_cast<std::int64_t>(g.ids.size());
+    }
+    state.counters["tokens_per_s"] = benchmark::Counter(static_cast<double>(tokens), benchmark::Counter::kIsRate);
+    state.SetLabel("16-token prompt, " + std::to_string(tokens / std::max<std::int64_t>(1, state.iterations())) + " new tokens");
+}
+
+void print(const char* key, double value) { std::printf("%s %.6f\n", key, value); }
+
+/// `--child open DIR`: the resident memory before and after opening the folder.
+void childOpen(const std::string& folder)
+{
+    const bench::MemoryStatus before = bench::memoryStatus();
+    const auto start = std::chrono::steady_clock::now();
+    const Seq2SeqModel m = openModel(folder);
+    print("seconds", secondsSince(start));
+    const bench::MemoryStatus after = bench::memoryStatus();
+    print("rss_before", before.rss);
+    print("rss_after", after.rss);
+    print("anon_before", before.anon);
+    print("anon_after", after.anon);
+    print("file_before", before.file);
+    print("file_after", after.file);
+}
+
+/// `--child trace DIR N all|weights`: the trace's peak, its stages' bytes by id.
+void childTrace(const std::string& folder, int n, bool weightsJson)
+{
+    print("rss_start", bench::memoryStatus().rss);
+    const auto model = std::make_shared<const Seq2SeqModel>(openModel(folder));
+    print("rss_opened", bench::memoryStatus().rss);
+    const PretrainedTokens tokens = tokensOf(*model, n);
+    const auto start = std::chrono::steady_clock::now();
+    const Trace trace = computePretrainedTrace(model, tokens, configFor(*model, n));
+    print("seconds", secondsSince(start));
+    std::map<std::string, double> bytes;
+    double all = 0;
+    for (const Stage& s : trace.stages) {
+        for (const LabeledMatrix& m : s.matrices) {
+            bytes[s.id] += 4.0 * static_cast<double>(m.values.size());
+            all += 4.0 * static_cast<double>(m.values.size());
+        }
+    }
+    for (const auto& [id, b] : bytes)
+        print(("stage." + id).c_str(), b / (1 << 20));
+    print("trace_stages", all / (1 << 20));
+    if (weightsJson) {
+        const std::string json = traceToJson(trace, -1, {"weights"});
+        print("json", static_cast<double>(json.size()) / (1 << 20));
+    }
+    const bench::MemoryStatus end = bench::memoryStatus();
+    print("peak", end.peak);
+    print("file_after", end.file);
+    print("anon_after", end.anon);
+}
+
+int childMain(int argc, char** argv)
+{
+    try {
+        const std::string what = argc > 2 ? argv[2] : "";
+        if (what == "open" && argc == 4) {
+            childOpen(argv[3]);
+            return 0;
+        }
+        if (what == "trace" && argc == 6) {
+            childTrace(argv[3], std::stoi(argv[4]), std::string(argv[5]) == "weights");
+            return 0;
+        }
+        std::fprintf(stderr, "bench_pretrained --child: open DIR | trace DIR N all|weights\n");
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "bench_pretrained --child: %s\n", e.what());
+    }
+    return 1;
+}
+
+} // namespace
+
+BENCHMARK(BM_Gpt2Trace)->ArgName("n")->Arg(64)->Unit(benchmark::kMillisecond)->MinTime(2);
+BENCHMARK(BM_Gpt2Gemm)->ArgName("n")->Arg(64)->Unit(benchmark::kMillisecond)->MinTime(2);
+BENCHMARK(BM_BertTrace)->ArgName("n")->Arg(128)->Unit(benchmark::kMillisecond)->MinTime(2);
+BENCHMARK(BM_BertGemm)->ArgName("n")->Arg(128)->Unit(benchmark::kMillisecond)->MinTime(2);
+BENCHMARK(BM_Gpt2Open)->Unit(benchmark::kMillisecond)->MinTime(2);
+BENCHMARK(BM_Gpt2TraceMemory)->ArgNames({"n", "weights_json"})->Args({1024, 0})->Args({1024, 1})->Iterations(1)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Gpt2Generate)->Unit(benchmark::kMillisecond)->MinTime(2);
+
+int main(int argc, char** argv)
+{
+    attnlab::keepLargeAllocationsOnHeap(); // the measuring children too, as the programs do
+#ifdef _OPENMP
+    Eigen::setNbThreads(1); // the floors are one thread's
+#endif
+    if (argc > 1 && std::string(argv[1]) == "--child")
+        return childMain(argc, argv);
+    return attnlab::bench::runBenchmarks(argc, argv);
+}
