@@ -187,6 +187,8 @@ int runTrace(const std::vector<std::string>& args)
     // A trace of 100 million numbers is a gigabyte of JSON: say so before writing it.
     std::int64_t numbers = 0;
     for (const Stage& s : trace.stages) {
+        if (!o.stages.empty() && std::find(o.stages.begin(), o.stages.end(), s.id) == o.stages.end())
+            continue; // --stages: only these are written
         for (const auto& m : s.matrices)
             numbers += m.values.size();
     }
