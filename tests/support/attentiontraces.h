@@ -7,6 +7,9 @@
 #include "model/run.h"
 #include "session/session.h"
 
+#include <QTest>
+#include <QWidget>
+
 #include <memory>
 #include <string>
 
@@ -45,6 +48,14 @@ inline std::shared_ptr<const Trace> folderTrace(const std::string& folder, const
     adoptModel(r.config, *model);
     r.config.model = ModelKind::File;
     return run(r).trace;
+}
+
+/// Shows `w` at width × height and waits until it is on the screen.
+inline bool showSized(QWidget& w, int width, int height)
+{
+    w.resize(width, height);
+    w.show();
+    return QTest::qWaitForWindowExposed(&w);
 }
 
 } // namespace attnlab::testing

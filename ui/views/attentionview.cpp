@@ -63,6 +63,16 @@ bool AttentionView::followStepBlock()
     return true;
 }
 
+bool AttentionView::stepMoved()
+{
+    const Step& step = session()->currentStep();
+    if (m_seenBlock && *m_seenBlock == step.block && m_seenLayer == step.layer)
+        return false;
+    m_seenBlock = step.block;
+    m_seenLayer = step.layer;
+    return true;
+}
+
 void AttentionView::retranslateBlocks()
 {
     m_blockLabel->setText(tr("Block:"));

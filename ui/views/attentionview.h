@@ -6,6 +6,8 @@
 
 #include "views/captionedview.h"
 
+#include <optional>
+
 class QComboBox;
 class QLabel;
 
@@ -30,6 +32,9 @@ protected:
     bool updateBlocks();
     /// Shows the block of the studio's step when the trace has it; false when it has not.
     bool followStepBlock();
+    /// True (once) when the studio's step is in another layer or block than at the last call:
+    /// the views then follow it, and otherwise keep what the user chose.
+    bool stepMoved();
     /// Draws block() (after it changed).
     virtual void showBlock() = 0;
     /// The block label and list in the interface's language.
@@ -42,6 +47,8 @@ private:
     QComboBox* m_blockBox;
     Block m_block = Block::None;
     bool m_blockShown = false; ///< a block was picked (else the step's is taken)
+    std::optional<int> m_seenLayer; ///< the step's layer and block at the last stepMoved()
+    std::optional<Block> m_seenBlock;
 };
 
 } // namespace attnlab

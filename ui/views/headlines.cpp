@@ -20,6 +20,7 @@ namespace {
 
 constexpr int kMinTextWidth = 40; // px of a token column, at least
 constexpr double kMaxTextShare = 0.3; // of the width, at most, for each token column
+constexpr double kRoomyRows = 1.6;    // a row's pitch, in label heights, when the tokens fit
 
 } // namespace
 
@@ -138,9 +139,11 @@ HeadLines::Layout HeadLines::layoutIn(const QRect& r) const
             widest = std::max(widest, fm.horizontalAdvance((*tokens)[static_cast<std::size_t>(i)]) + 12);
     }
     l.textWidth = std::min(widest, static_cast<int>(r.width() * kMaxTextShare));
-    // A row per token when they fit, else the tokens share the height (and labels thin out).
-    l.queryStep = queries() > 0 ? std::min<double>(l.rowHeight, static_cast<double>(r.height()) / queries()) : l.rowHeight;
-    l.keyStep = keys() > 0 ? std::min<double>(l.rowHeight, static_cast<double>(r.height()) / keys()) : l.rowHeight;
+    // Rows with some air between them when the tokens fit (the lines fan out more), else the
+    // tokens share the height (and the labels thin out).
+    const double roomy = l.rowHeight * kRoomyRows;
+    l.queryStep = queries() > 0 ? std::min(roomy, static_cast<double>(r.height()) / queries()) : roomy;
+    l.keyStep = keys() > 0 ? std::min(roomy, static_cast<double>(r.height()) / keys()) : roomy;
     return l;
 }
 

@@ -117,16 +117,9 @@ void HeadView::showBlock()
 
 void HeadView::refresh()
 {
-    // The layer shown while the block has it (the first time: the step's).
-    const bool first = m_lines->heads() == 0;
     if (!updateBlocks())
         return;
-    const Step& step = session()->currentStep();
-    if (first && step.block == block() && step.layer) {
-        const QSignalBlocker quiet(m_layerBox);
-        m_layerBox->setMaximum(std::max(m_layerBox->maximum(), *step.layer + 1));
-        m_layerBox->setValue(*step.layer + 1);
-    }
+    followStep();
     showBlock();
 }
 
@@ -160,10 +153,20 @@ void HeadView::rebuildLegend(int heads)
 
 void HeadView::followStep()
 {
-    // Stepping to an attention stage of a layer shows that layer (and block) here.
+    // The studio's step went to another layer or block: show that layer here (a hidden view
+    // follows at its next refresh); otherwise the layer the user chose stays.
+    if (isRefreshPending() || !stepMoved())
+        return;
     const Step& step = session()->currentStep();
-    if (step.layer && followStepBlock())
-        setLayer(*step.layer);
+    if (!step.layer || blockBox()->findData(static_cast<int>(step.block)) < 0)
+        return;
+    {
+        const QSignalBlocker quiet(m_layerBox);
+        m_layerBox->setMaximum(std::max(m_layerBox->maximum(), *step.layer + 1));
+        m_layerBox->setValue(*step.layer + 1);
+    }
+    setBlock(step.block); // draws when the block changes
+    showLayer();
 }
 
 void HeadView::followSelection(int row)
@@ -220,7 +223,7 @@ QSize HeadView::figureSize() const
         return {};
     const int line = QFontMetrics(font()).height();
     const int rows = std::max(m_lines->queries(), m_lines->keys());
-    const int picture = std::clamp(rows * (line + 4), 240, 1600);
+    const int picture = std::clamp(rows * (line + 4) * 8 / 5, 240, 1600); // HeadLines' roomy rows
     const int legendRows = (headBoxCount() + 5) / 6;
     return {kFigureWidth, 2 * kFigureMargin + line + 8 + legendRows * (line + 6) + 8 + picture};
 }

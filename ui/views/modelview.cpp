@@ -13,6 +13,7 @@
 #include <QPainter>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QTimer>
 #include <QSizePolicy>
 #include <QVBoxLayout>
 
@@ -125,10 +126,7 @@ ModelView::ModelView(Session* session, QWidget* parent)
     setFocusProxy(m_grid);
 
     connect(m_grid, &ModelGrid::cellActivated, this, &ModelView::open);
-    connect(m_grid, &ModelGrid::focusCellChanged, this, [this](int layer, int head) {
-        const QRect r = m_grid->thumbnailRect(layer, head);
-        m_scroll->ensureVisible(r.center().x(), r.center().y(), r.width() / 2 + 16, r.height() / 2 + 16);
-    });
+    connect(m_grid, &ModelGrid::focusCellChanged, this, &ModelView::revealFocusCell);
     connect(m_tokenBox, &QComboBox::currentIndexChanged, this, [this](int index) {
         m_grid->setQueryToken(index);
         updateCaption();
@@ -158,8 +156,11 @@ void ModelView::setQueryToken(int token)
 
 void ModelView::refresh()
 {
-    if (updateBlocks())
-        showBlock();
+    if (!updateBlocks())
+        return;
+    if (stepMoved())
+        followStepBlock();
+    showBlock();
 }
 
 void ModelView::showBlock()
@@ -198,8 +199,30 @@ void ModelView::showOpened()
 
 void ModelView::followStep()
 {
-    followStepBlock(); // stepping into another block's attention shows that block
+    // Stepping into another block's attention shows that block (a hidden view follows at its
+    // next refresh); otherwise the block the user chose stays.
+    if (!isRefreshPending() && stepMoved())
+        followStepBlock();
     showOpened();
+}
+
+void ModelView::showEvent(QShowEvent* event)
+{
+    AttentionView::showEvent(event);
+    // The keyboard starts at the layer and head the studio shows, scrolled into view once the
+    // grid has its size.
+    const auto [layer, head] = m_grid->openedCell();
+    if (layer < 0)
+        return;
+    m_grid->setFocusCell(layer, head);
+    QTimer::singleShot(0, this, &ModelView::revealFocusCell);
+}
+
+void ModelView::revealFocusCell()
+{
+    const auto [layer, head] = m_grid->focusCell();
+    const QRect r = m_grid->thumbnailRect(layer, head);
+    m_scroll->ensureVisible(r.center().x(), r.center().y(), r.width() / 2 + 16, r.height() / 2 + 16);
 }
 
 void ModelView::followSelection(int row)

@@ -56,6 +56,9 @@ private:
     void followSelection(int row);
     void followStep();
     void open(int layer, int head);
+    void showEvent(QShowEvent* event) override;
+    /// Scrolls the keyboard's cell into view.
+    void revealFocusCell();
     void updateCaption();
 
     ModelGrid* m_grid;

@@ -10,12 +10,15 @@
 #include "views/attentionmaps.h"
 #include "views/headlines.h"
 #include "views/headview.h"
+#include "views/multiheadview.h"
+#include "shell/viewstack.h"
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QElapsedTimer>
 #include <QLabel>
 #include <QPushButton>
+#include <QSet>
 #include <QSpinBox>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -188,9 +191,7 @@ private slots:
         Session s;
         QVERIFY(useSeededModel(s, 3, 2, true));
         HeadView v(&s);
-        v.resize(900, 600);
-        v.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&v));
+        QVERIFY(showSized(v, 900, 600));
         HeadLines* lines = v.lines();
         const HeadLines::Layout layout = lines->layoutIn(lines->rect().adjusted(2, 2, -2, -2));
         QTest::mouseClick(lines, Qt::LeftButton, {}, QPoint(layout.area.left() + 10, static_cast<int>(layout.queryY(4)) + 2));
@@ -219,6 +220,40 @@ private slots:
         QCOMPARE(lines->token(), 6);
     }
 
+    void aHiddenViewFollowsTheStepWhenShown()
+    {
+        // The view waits behind another tab while the studio goes to layer 3 (or opens a session
+        // there); shown, it draws that layer.
+        Session s;
+        QWidget window;
+        ViewStack stack(&s, &window);
+        QObject::connect(&s, &Session::stepChanged, &stack, &ViewStack::showStep);
+        QObject::connect(&s, &Session::viewChanged, &stack, &ViewStack::showStep);
+        QVERIFY(showSized(window, 1000, 700));
+        QVERIFY(useSeededModel(s, 3, 4, true));
+        s.setStep(s.stepIndex(QStringLiteral("weights"), 2, Block::EncoderSelf));
+        auto* v = static_cast<HeadView*>(stack.tabView(ViewKind::HeadLines));
+        QVERIFY(!v->isVisible());
+        s.setView(QStringLiteral("head-view"));
+        QVERIFY(v->isVisible());
+        QCOMPARE(v->layer(), 2);
+        QCOMPARE(v->lines()->layer(), 2);
+        // The layer chosen here stays while the studio steps inside that layer.
+        v->setLayer(0);
+        s.setStep(s.stepIndex(QStringLiteral("scores"), 2, Block::EncoderSelf));
+        QCOMPARE(v->layer(), 0);
+        s.setStep(s.stepIndex(QStringLiteral("scores"), 1, Block::EncoderSelf));
+        QCOMPARE(v->layer(), 1);
+    }
+
+    void sixteenHeadsHaveSixteenColours()
+    {
+        QSet<QRgb> colours;
+        for (int h = 0; h < 16; ++h)
+            colours.insert(MultiHeadView::headColor(h).rgb());
+        QCOMPARE(colours.size(), 16);
+    }
+
     void aLongSentenceThinsItsLabels()
     {
         // One attention block of 1024 tokens: the labels that fit, the lines that can be seen.
@@ -232,9 +267,7 @@ private slots:
         s.setSentence(words.join(QLatin1Char(' ')));
         QCOMPARE(s.fullTrace()->tokens.size(), std::size_t(1024));
         HeadView v(&s);
-        v.resize(1000, 700);
-        v.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&v));
+        QVERIFY(showSized(v, 1000, 700));
         HeadLines* lines = v.lines();
         QCOMPARE(lines->queries(), 1024);
         lines->setToken(700);

@@ -208,9 +208,7 @@ private slots:
         Session s;
         QVERIFY(useReversalModel(s));
         ModelView v(&s);
-        v.resize(1000, 700);
-        v.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&v));
+        QVERIFY(showSized(v, 1000, 700));
         ModelGrid* g = v.grid();
         const int n = g->maps().queries();
         QVERIFY(n > 4);
@@ -246,9 +244,7 @@ private slots:
         Session s;
         QVERIFY(useSeededModel(s, 3, 4));
         ModelView v(&s);
-        v.resize(1000, 800);
-        v.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&v));
+        QVERIFY(showSized(v, 1000, 800));
         v.setBlock(Block::Cross);
         QSignalSpy opened(&v, &ModelView::headOpened);
         s.setView(QStringLiteral("model"));
@@ -274,9 +270,7 @@ private slots:
         Session s;
         QVERIFY(useSeededModel(s, 3, 4, true));
         ModelView v(&s);
-        v.resize(900, 700);
-        v.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&v));
+        QVERIFY(showSized(v, 900, 700));
         ModelGrid* g = v.grid();
         g->setFocus();
         QCOMPARE(g->focusCell(), std::make_pair(0, 0));
@@ -323,9 +317,7 @@ private slots:
         Session s;
         QVERIFY(useSeededModel(s, 3, 4, true));
         ModelView v(&s);
-        v.resize(900, 700);
-        v.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&v));
+        QVERIFY(showSized(v, 900, 700));
         ModelGrid* g = v.grid();
         const QPoint at = g->thumbnailRect(2, 3).center();
         QHelpEvent help(QEvent::ToolTip, at, g->mapToGlobal(at));
@@ -338,9 +330,7 @@ private slots:
         Session s;
         QVERIFY(useSeededModel(s, 12, 8, true));
         ModelView v(&s);
-        v.resize(700, 500);
-        v.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&v));
+        QVERIFY(showSized(v, 700, 500));
         ModelGrid* g = v.grid();
         QCOMPARE(g->layers(), 12);
         QCOMPARE(g->cellSize(), ModelGrid::kMinCell);
@@ -353,6 +343,17 @@ private slots:
         const QRect shown(QPoint(v.scrollArea()->horizontalScrollBar()->value(), v.scrollArea()->verticalScrollBar()->value()),
                           v.scrollArea()->viewport()->size());
         QVERIFY2(shown.contains(last), qPrintable(QStringLiteral("last row at y %1, viewport from %2").arg(last.top()).arg(shown.top())));
+        // Shown again, the grid starts at the layer and head the studio shows, in view.
+        v.hide();
+        s.setStep(s.stepIndex(QStringLiteral("weights"), 10, Block::EncoderSelf));
+        s.setHead(6);
+        v.scrollArea()->verticalScrollBar()->setValue(0);
+        v.scrollArea()->horizontalScrollBar()->setValue(0);
+        v.show();
+        QCOMPARE(g->focusCell(), std::make_pair(10, 6));
+        QTRY_VERIFY(QRect(QPoint(v.scrollArea()->horizontalScrollBar()->value(), v.scrollArea()->verticalScrollBar()->value()),
+                          v.scrollArea()->viewport()->size())
+                        .contains(g->thumbnailRect(10, 6)));
         // Room enough: the pictures grow and nothing scrolls.
         v.resize(1400, 1400);
         QTRY_VERIFY(g->cellSize() > ModelGrid::kMinCell);
