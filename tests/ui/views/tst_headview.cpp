@@ -306,6 +306,8 @@ private slots:
         QVERIFY(exportFigure(v, png, dir.filePath("h.png")).ok);
         const QImage image(dir.filePath("h.png"));
         QCOMPARE(image.size(), v.figureSize());
+        if (const QString shots = qEnvironmentVariable("ATTNLAB_SCREENSHOTS"); !shots.isEmpty())
+            image.save(shots + QStringLiteral("/head-view-export.png"));
         // Head 1's colour is in the picture (a line of it, or its legend square).
         const QColor head1 = v.headBox(0)->icon().pixmap(14, 14).toImage().pixelColor(7, 7);
         bool found = false;
