@@ -2645,6 +2645,14 @@ M = 0：每个查询都能看到所有键</translation>
         <source>All heads</source>
         <translation>所有头</translation>
     </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Head view</source>
+        <translation>头视图</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::CompareBar</name>
@@ -3275,6 +3283,128 @@ M = 0：每个查询都能看到所有键</translation>
     <message>
         <source>LayerNorm &amp;ε:</source>
         <translation>LayerNorm &amp;ε：</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::AttentionView</name>
+    <message>
+        <source>This computation has no attention weights to show.</source>
+        <translation>这次计算没有可显示的注意力权重。</translation>
+    </message>
+    <message>
+        <source>Block:</source>
+        <translation>注意力块：</translation>
+    </message>
+    <message>
+        <source>%1 · query token “%2”</source>
+        <translation>%1 · 查询词元“%2”</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::AttentionMaps</name>
+    <message>
+        <source>One attention block</source>
+        <translation>单个注意力块</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ModelGrid</name>
+    <message>
+        <source>L%1</source>
+        <translation>层%1</translation>
+    </message>
+    <message>
+        <source>H%1</source>
+        <translation>头%1</translation>
+    </message>
+    <message>
+        <source>layer %1, head %2</source>
+        <translation>第 %1 层，头 %2</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ModelView</name>
+    <message>
+        <source>largest</source>
+        <translation>最大值</translation>
+    </message>
+    <message>
+        <source>One attention block: the attention weights of each of its %1 heads, pictures of %2 × %3 weights. The row of the query token “%4” is framed in each. Click a picture, or press Enter on it, to open that head.</source>
+        <translation>单个注意力块：它的 %1 个头各自的注意力权重，每幅小图有 %2 × %3 个权重。查询词元“%4”所在的行在每幅图中都加了框。点击一幅小图（或选中后按 Enter）即可打开这个头。</translation>
+    </message>
+    <message>
+        <source>%1: the attention weights of every layer (rows) and head (columns), %2 × %3 pictures of %4 × %5 weights. The row of the query token “%6” is framed in each. Click a picture, or press Enter on it, to open that layer and head.</source>
+        <translation>%1：每一层（行）每个头（列）的注意力权重，共 %2 × %3 幅小图，每幅 %4 × %5 个权重。查询词元“%6”所在的行在每幅图中都加了框。点击一幅小图（或选中后按 Enter）即可打开这一层的这个头。</translation>
+    </message>
+    <message>
+        <source>Query token:</source>
+        <translation>查询词元：</translation>
+    </message>
+    <message>
+        <source>Colours: attention weight from 0 to 1, or to each picture&apos;s largest weight (a picture of many tokens shows the largest weight of the cells each pixel covers)</source>
+        <translation>颜色：注意力权重，从 0 到 1，或从 0 到每幅小图自己的最大权重（词元很多时，每个像素显示它覆盖的单元格中的最大权重）</translation>
+    </message>
+    <message>
+        <source>Stretch colours</source>
+        <translation>拉伸颜色</translation>
+    </message>
+    <message>
+        <source>Colour each picture from 0 to its own largest weight, so heads that spread their attention thin show their pattern too</source>
+        <translation>每幅小图按 0 到它自己的最大权重着色，这样把注意力分散得很薄的头也能看出模式</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::HeadLines</name>
+    <message>
+        <source>Query “%1”: click to show where it looks</source>
+        <translation>查询“%1”：点击以显示它关注哪里</translation>
+    </message>
+    <message>
+        <source>Key “%1”</source>
+        <translation>键“%1”</translation>
+    </message>
+    <message>
+        <source>head %1: %2</source>
+        <translation>头 %1：%2</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::HeadView</name>
+    <message>
+        <source>Layer %1 of %2</source>
+        <translation>%2的第 %1 层</translation>
+    </message>
+    <message>
+        <source>%1: where the query token “%2” looks, a line to each key in every head&apos;s colour, thicker and more opaque for a larger weight. Click a token on the left or press ↑/↓ to choose another; ←/→ change the layer; the check boxes switch heads on and off.</source>
+        <translation>%1：查询词元“%2”关注哪里——每个头用自己的颜色向每个键画一条线，权重越大，线越粗、越不透明。点击左侧的词元或按 ↑/↓ 选择另一个词元；←/→ 切换层；复选框可打开或关闭各个头。</translation>
+    </message>
+    <message>
+        <source>Layer:</source>
+        <translation>层：</translation>
+    </message>
+    <message>
+        <source>All</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <source>Show every head&apos;s lines</source>
+        <translation>显示所有头的线</translation>
+    </message>
+    <message>
+        <source>None</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>Hide every head&apos;s lines</source>
+        <translation>隐藏所有头的线</translation>
+    </message>
+    <message>
+        <source>Head %1</source>
+        <translation>头 %1</translation>
+    </message>
+    <message>
+        <source>Show or hide the lines of head %1</source>
+        <translation>显示或隐藏头 %1 的线</translation>
     </message>
 </context>
 </TS>

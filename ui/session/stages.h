@@ -59,8 +59,11 @@ enum class ViewKind {
     SoftmaxScaling,   ///< softmax with and without ÷√d_k (lesson view)
     LayerNorm,        ///< per-token mean and variance before a LayerNorm, the rows after it
     FeedForward,      ///< the FFN's hidden activations (n × d_ff) and how many are zero
+    Model,            ///< every layer × head of one attention block (views/modelview.h)
+    HeadLines,        ///< the chosen token's lines to the keys in one layer, all heads (views/headview.h)
 };
-/// `view` is "stage", "heads", "kernel-regression" or "softmax-scaling" (docs/lesson-format.md).
+/// `view` is "stage", "heads", "kernel-regression" or "softmax-scaling" (docs/lesson-format.md), or
+/// the studio's "model" and "head-view" tabs.
 /// Decided by the view registry (ui/views/registry.cpp).
 ViewKind viewKindFor(const QString& stageId, const QString& view);
 

@@ -5,6 +5,7 @@
 #include "export/compareexport.h"
 #include "export/exporter.h"
 #include "export/exportname.h"
+#include "export/figureexport.h"
 #include "lessons/deck.h"
 #include "lessons/lessonplayer.h"
 #include "session/autosave.h"
@@ -188,7 +189,9 @@ bool FileActions::exportCurrentView(const QString& path, int dpi)
         options.width = kCompareExportWidth;
         options.height = kCompareExportHeight;
     }
+    const SessionView* painted = paintedFigure(view); // the model view, the head view
     const ExportResult r = compare && compare->figure() ? exportComparison(*compare->figure(), options, path)
+        : painted                                       ? exportFigure(*painted, options, path)
         : plot                                          ? exportPlot(plot, options, path)
                                                         : exportWidget(view, options, path);
     return report(r.ok, tr("The image was not exported: %1").arg(r.error), tr("Exported %1").arg(fileName(path)));
@@ -234,7 +237,8 @@ void FileActions::copyImage()
 {
     QWidget* view = m_views->visibleView();
     QCustomPlot* plot = figurePlot(view);
-    const QPixmap image = plot ? plot->toPixmap() : view->grab();
+    const SessionView* painted = paintedFigure(view);
+    const QPixmap image = painted ? figurePixmap(*painted) : plot ? plot->toPixmap() : view->grab();
     QApplication::clipboard()->setPixmap(image);
     report(true, QString(), tr("The image is on the clipboard."));
 }
@@ -478,6 +482,15 @@ QString FileActions::suggestedName(const QString& suffix) const
     if (step.perHead)
         parts.head = m_session->head() + 1;
     parts.text = m_session->sentence();
+    // A view of its own figure (the model view, the head view) is named after itself.
+    const auto* view = dynamic_cast<const SessionView*>(m_views->visibleView());
+    if (const FigureName figure = view ? view->figureName() : FigureName(); !figure.view.isEmpty() && !m_session->isComparing()) {
+        parts.stage = figure.view;
+        parts.layer = figure.layer;
+        parts.block = figure.block != Block::None ? QString::fromLatin1(toString(figure.block)) : QString();
+        parts.head.reset();
+        parts.allHeads = false;
+    }
     return suggestedExportName(parts, suffix);
 }
 

@@ -1,5 +1,7 @@
 #include "shell/stepkeys.h"
 
+#include "views/sessionview.h"
+
 #include <QAbstractSpinBox>
 #include <QAction>
 #include <QApplication>
@@ -54,6 +56,15 @@ bool editsText(const QKeyEvent* e)
     if (key && *key != StepKey::Blackout)
         return false; // B and the period are letters in a field
     return !e->text().isEmpty() && !e->text().at(0).isSpace(); // Tab, Enter: not typing
+}
+
+/// An arrow key for a widget that takes them while it has the focus (views/sessionview.h's
+/// kOwnsArrowKeys: the model view's grid, the head view's tokens).
+bool ownedArrow(const QWidget* owner, const QKeyEvent* e)
+{
+    const int k = e->key();
+    const bool arrow = k == Qt::Key_Left || k == Qt::Key_Right || k == Qt::Key_Up || k == Qt::Key_Down;
+    return arrow && owner && owner->property(kOwnsArrowKeys).toBool();
 }
 
 } // namespace
@@ -172,7 +183,7 @@ bool StepKeys::eventFilter(QObject* watched, QEvent* event)
             return true; // left unaccepted: the shortcut fires, the field never sees the key
         const auto key = stepKeyFor(e->key(), e->modifiers());
         QWidget* owner = keyOwner(watched);
-        if (!key || *key == StepKey::Blackout || qobject_cast<QMenuBar*>(owner))
+        if (!key || *key == StepKey::Blackout || qobject_cast<QMenuBar*>(owner) || ownedArrow(owner, e))
             return false;
         if (m_typing && fieldOf(owner) == m_typing && !isClickerKey(e->key()) && *key != StepKey::Escape)
             return false;
@@ -259,8 +270,8 @@ bool StepKeys::keyPress(QObject* receiver, QKeyEvent* e)
 {
     m_tabPressed = e->key() == Qt::Key_Tab || e->key() == Qt::Key_Backtab;
     QWidget* owner = keyOwner(receiver);
-    if (qobject_cast<QMenuBar*>(owner))
-        return false; // the menus, opened with Alt, take the arrows
+    if (qobject_cast<QMenuBar*>(owner) || ownedArrow(owner, e))
+        return false; // the menus, opened with Alt, take the arrows; so does a grid that owns them
     QWidget* field = fieldOf(owner);
     const auto key = stepKeyFor(e->key(), e->modifiers());
     if (m_typing && field == m_typing) {

@@ -4,7 +4,9 @@
 // the first or last, ↑/↓ change the head, B (or the period, as in presentation software) blacks
 // the projector out, Esc leaves. A table, a heatmap, a list, a button, a tab or a spin box never
 // swallows them. Only a text field the user is typing in keeps its keys (the clicker's
-// PageUp/PageDown still step); Enter or Esc gives them back.
+// PageUp/PageDown still step); Enter or Esc gives them back. A widget marked with the property
+// kOwnsArrowKeys (views/sessionview.h: the model view's grid, the head view's tokens) keeps the
+// four arrows while it has the focus; the clicker's keys, Space, Home and End still step.
 //
 // A field counts as typed in once the user clicked into its text, typed or pasted in it, or put
 // the focus there on purpose (Ctrl+L, its label's Alt shortcut, the Tab key) — not when Qt moved

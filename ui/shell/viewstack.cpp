@@ -16,7 +16,6 @@ namespace attnlab {
 namespace {
 
 constexpr int kStageTab = 0;
-constexpr int kHeadsTab = 1;
 
 } // namespace
 
@@ -25,17 +24,18 @@ ViewStack::ViewStack(Session* session, QWidget* parent)
     , m_session(session)
     , m_stack(new QStackedWidget(this))
 {
-    // Every view of the registry is a page of the "Stage" tab, except the grid of every head,
-    // which is the second tab.
+    // Every view of the registry is a page of the "Stage" tab, except those with a tab of their
+    // own (every head, the model view, the head view), which follow it in the registry's order.
     for (const ViewEntry& e : viewRegistry()) {
         SessionView* view = e.make(session, this);
-        if (e.kind == ViewKind::Heads) {
-            m_headsView = static_cast<MultiHeadView*>(view);
+        if (e.tab) {
+            m_tabViews.emplace_back(e.kind, view);
             continue;
         }
         m_stack->addWidget(view);
         m_pages.emplace_back(e.kind, view);
     }
+    m_headsView = static_cast<MultiHeadView*>(tabView(ViewKind::Heads));
     m_stageView = static_cast<StageView*>(pageFor(ViewKind::Matrix));
     m_compareView = new CompareView(session, this);
     m_stack->addWidget(m_compareView);
@@ -44,18 +44,23 @@ ViewStack::ViewStack(Session* session, QWidget* parent)
     // (at presenter-mode type sizes) from pushing the window past the projector's edge.
     for (int i = 0; i < m_stack->count(); ++i)
         m_stack->widget(i)->setMinimumSize(320, 240);
-    m_headsView->setMinimumSize(320, 240);
     addTab(m_stack, QString());
-    addTab(m_headsView, QString());
+    for (const auto& [kind, view] : m_tabViews) {
+        view->setMinimumSize(320, 240);
+        addTab(view, QString());
+    }
     retranslate();
     connect(this, &QTabWidget::currentChanged, this, [this](int index) {
         // The tab follows the lesson's view and the lesson's view follows the tab (while
         // comparing, the comparison is in front whatever the view).
         if (m_session->isComparing())
             return;
-        if (index == kHeadsTab && m_session->view() != u"heads")
-            m_session->setView(QStringLiteral("heads"));
-        else if (index == kStageTab && m_session->view() == u"heads")
+        const auto tab = std::find_if(m_tabViews.begin(), m_tabViews.end(), [&](const auto& t) { return indexOf(t.second) == index; });
+        const bool onTabView = std::any_of(m_tabViews.begin(), m_tabViews.end(),
+                                           [&](const auto& t) { return viewEntry(t.first).lessonView == m_session->view(); });
+        if (tab != m_tabViews.end())
+            m_session->setView(viewEntry(tab->first).lessonView);
+        else if (index == kStageTab && onTabView)
             m_session->setView(QStringLiteral("stage"));
     });
     connect(session, &Session::comparisonChanged, this, &ViewStack::showStep);
@@ -69,7 +74,13 @@ QWidget* ViewStack::currentStageWidget() const
 
 QWidget* ViewStack::visibleView() const
 {
-    return currentIndex() == kHeadsTab ? static_cast<QWidget*>(m_headsView) : currentStageWidget();
+    return currentIndex() == kStageTab ? currentStageWidget() : currentWidget();
+}
+
+QWidget* ViewStack::tabView(ViewKind kind) const
+{
+    const auto tab = std::find_if(m_tabViews.begin(), m_tabViews.end(), [kind](const auto& t) { return t.first == kind; });
+    return tab != m_tabViews.end() ? tab->second : nullptr;
 }
 
 QWidget* ViewStack::pageFor(ViewKind kind) const
@@ -83,14 +94,18 @@ void ViewStack::showStep()
     const ViewKind kind = viewKindFor(m_session->stepId(), m_session->view());
     const bool comparing = showsComparison(*m_session);
     m_stack->setCurrentWidget(comparing ? m_compareView : pageFor(kind));
-    setCurrentIndex(kind == ViewKind::Heads && !comparing ? kHeadsTab : kStageTab);
-    setTabEnabled(kHeadsTab, !m_session->isComparing()); // the comparison shows one head at a time
+    QWidget* tab = comparing ? nullptr : tabView(kind);
+    setCurrentIndex(tab ? indexOf(tab) : kStageTab);
+    // The comparison shows one head of one layer at a time.
+    for (const auto& t : m_tabViews)
+        setTabEnabled(indexOf(t.second), !m_session->isComparing());
 }
 
 void ViewStack::retranslate()
 {
     setTabText(indexOf(m_stack), tr("Stage"));
-    setTabText(indexOf(m_headsView), tr("All heads"));
+    for (const auto& [kind, view] : m_tabViews)
+        setTabText(indexOf(view), tr(viewEntry(kind).tab));
 }
 
 void ViewStack::changeEvent(QEvent* event)

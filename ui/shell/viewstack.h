@@ -1,9 +1,10 @@
 #pragma once
 // The views of the studio's centre: one page per kind of view (the tokens table, the stage's
 // heatmap, the PE plots, concat, LayerNorm, FFN, a lesson's kernel-regression or softmax-scaling
-// view) in a "Stage" tab, and the grid of every head in an "All heads" tab. Which page and tab
-// show follows the Session's step and view. While the Session compares two inputs, the comparison
-// view takes the place of the stage's own (and the "All heads" tab waits).
+// view) in a "Stage" tab, and a tab of its own for each view the registry gives one (the grid of
+// every head, the model view, the head view: registry.h's `tab`). Which page and tab show follows
+// the Session's step and view ("heads", "model", "head-view"). While the Session compares two
+// inputs, the comparison view takes the place of the stage's own (and the other tabs wait).
 
 #include "session/stages.h"
 
@@ -30,6 +31,8 @@ public:
     StageView* stageView() const { return m_stageView; }
     /// The grid of every head, the second tab.
     MultiHeadView* headsView() const { return m_headsView; }
+    /// The view of `kind`'s own tab (the model view, the head view, every head), or null.
+    QWidget* tabView(ViewKind kind) const;
     /// A, B and A − B: the page of every step (but a lesson's demonstrations) while comparing.
     CompareView* compareView() const { return m_compareView; }
     /// The page of the "Stage" tab showing the current step.
@@ -55,6 +58,7 @@ private:
     MultiHeadView* m_headsView = nullptr;
     CompareView* m_compareView = nullptr;
     std::vector<std::pair<ViewKind, QWidget*>> m_pages; ///< in the order of the stack
+    std::vector<std::pair<ViewKind, QWidget*>> m_tabViews; ///< tabs 1, 2, … in order
 };
 
 } // namespace attnlab

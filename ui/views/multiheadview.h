@@ -67,7 +67,7 @@ public:
     /// Object name of the coloured bars marking the head blocks in concatView()->plot().
     static QString headBlockItemName() { return QStringLiteral("headBlock"); }
 
-    /// The colour of 0-based `head` (Okabe–Ito, repeating after 8).
+    /// The colour of 0-based `head` (Okabe–Ito, then eight of Kelly's colours; repeating after 16).
     static QColor headColor(int head);
 
     /// The plots of the mode shown: the heads' small multiples, or the concatenation and the output.

@@ -1,13 +1,17 @@
 #include "views/registry.h"
 
 #include "views/feedforwardview.h"
+#include "views/headview.h"
 #include "views/kernelregressionview.h"
 #include "views/layernormview.h"
+#include "views/modelview.h"
 #include "views/multiheadview.h"
 #include "views/positionalview.h"
 #include "views/scalingview.h"
 #include "views/stageview.h"
 #include "views/tokensview.h"
+
+#include <QtGlobal>
 
 namespace attnlab {
 
@@ -41,12 +45,15 @@ const std::vector<ViewEntry>& viewRegistry()
         {ViewKind::Matrix, {}, {}, make<StageView>},
         {ViewKind::Positional, {QStringLiteral("positional_encoding")}, {}, make<PositionalEncodingView>},
         {ViewKind::Concat, {QStringLiteral("concat")}, {}, makeConcat},
-        {ViewKind::Heads, {}, QStringLiteral("heads"), make<MultiHeadView>},
+        {ViewKind::Heads, {}, QStringLiteral("heads"), make<MultiHeadView>, nullptr, QT_TRANSLATE_NOOP("attnlab::ViewStack", "All heads")},
         {ViewKind::KernelRegression, {}, QStringLiteral("kernel-regression"), make<KernelRegressionView>},
         {ViewKind::SoftmaxScaling, {}, QStringLiteral("softmax-scaling"), make<SoftmaxScalingView>, finishStatistics},
         {ViewKind::LayerNorm, {QStringLiteral("attn_norm"), QStringLiteral("cross_norm"), QStringLiteral("ffn_norm")}, {},
          make<LayerNormView>},
         {ViewKind::FeedForward, {QStringLiteral("ffn_hidden")}, {}, make<FeedForwardView>},
+        // The attention of a whole model: every layer × head of a block, and one layer's heads as lines.
+        {ViewKind::Model, {}, QStringLiteral("model"), make<ModelView>, nullptr, QT_TRANSLATE_NOOP("attnlab::ViewStack", "Model")},
+        {ViewKind::HeadLines, {}, QStringLiteral("head-view"), make<HeadView>, nullptr, QT_TRANSLATE_NOOP("attnlab::ViewStack", "Head view")},
     };
     return kViews;
 }

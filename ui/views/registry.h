@@ -27,6 +27,10 @@ struct ViewEntry {
     SessionView* (*make)(Session* session, QWidget* parent);
     /// Readies a view made for a slide (finishes work it does in the background); may be null.
     void (*prepareForSlide)(SessionView* view) = nullptr;
+    /// The title of the view's own tab beside the "Stage" tab (untranslated, in the context
+    /// "attnlab::ViewStack"), for a view the user picks whatever the step: every head, the model
+    /// view, the head view. Null for a page of the "Stage" tab, which shows the step's own view.
+    const char* tab = nullptr;
 };
 
 /// Every view, in the order the view stack holds them.

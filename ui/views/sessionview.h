@@ -20,16 +20,35 @@
 // empty. CaptionedView (views/captionedview.h) adds a caption over the plots and a message in
 // their place for the steps a view has nothing for.
 
+#include "core/stage_key.h"
+
 #include <QList>
+#include <QString>
 #include <QWidget>
+
+#include <optional>
 
 class QCustomPlot;
 class QEvent;
+class QPainter;
 class QShowEvent;
 
 namespace attnlab {
 
 class Session;
+
+/// The dynamic property (true) of a widget that takes the arrow keys while it has the keyboard
+/// focus (the model view's grid, the head view's tokens): the studio's stepping keys
+/// (shell/stepkeys.h) leave ←, →, ↑ and ↓ to it; the clicker's keys still step.
+inline constexpr char kOwnsArrowKeys[] = "attnlab_ownsArrowKeys";
+
+/// What an export of a view is named after when its figure is not the current stage's picture
+/// (export/exportname.h): the view ("model", "head-view"), the 1-based layer and the block shown.
+struct FigureName {
+    QString view; ///< empty: the export is named after the current step
+    std::optional<int> layer;
+    Block block = Block::None;
+};
 
 class SessionView : public QWidget {
     Q_OBJECT
@@ -39,6 +58,14 @@ public:
     /// The plots that make up the view's figure, for exports and slides: by default every
     /// QCustomPlot inside the view (the heatmaps' plots included).
     virtual QList<QCustomPlot*> exportedPlots() const;
+
+    /// A view that paints its figure itself (no plot inside): the size of its figure in an
+    /// export, in logical pixels; an empty size for a view of plots (the default).
+    virtual QSize figureSize() const { return {}; }
+    /// Paints the figure (black on white) on a canvas of figureSize(): a PNG, SVG or PDF page.
+    virtual void paintFigure(QPainter&) const {}
+    /// What the view's exports are named after (FigureName); by default the current step.
+    virtual FigureName figureName() const { return {}; }
 
     /// True while a redraw waits for the view's next show.
     bool isRefreshPending() const { return m_pending; }

@@ -2,7 +2,7 @@
 // 1600 × 1000 and 1920 × 1080 (and the projectors' 1024 × 768 and 1280 × 720), every view of the
 // studio — each kind of stage of one attention block, the heads, a Transformer's LayerNorm,
 // feed-forward network and output probabilities with their top-k bars, the lessons' kernel
-// regression and softmax-scaling views, and the cell inspector —
+// regression and softmax-scaling views, the model view and the head view, and the cell inspector —
 // draws every title, legend entry, axis label and one-line label inside its box, and no two tick
 // labels of an axis run into each other (tests/support/layout.h measures them).
 
@@ -108,6 +108,12 @@ private slots:
             s.setStepId(QString::fromLatin1(id));
             check(QString::fromLatin1(id));
         }
+        // The model view and the head view of the model's attention.
+        for (const char* view : {"model", "head-view"}) {
+            s.setView(QString::fromLatin1(view));
+            check(QString::fromLatin1(view));
+        }
+        s.setView(QStringLiteral("stage"));
         s.selectCell(3, 5);
         check(QStringLiteral("probabilities-selected"));
         problems += clippedTexts(w.inspector(), QStringLiteral("inspector (probabilities)"));

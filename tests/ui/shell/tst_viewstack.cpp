@@ -58,6 +58,8 @@ private slots:
         QTest::newRow("every head") << "scores" << "heads" << "attnlab::MultiHeadView" << 1;
         QTest::newRow("kernel regression") << "weights" << "kernel-regression" << "attnlab::KernelRegressionView" << 0;
         QTest::newRow("softmax scaling") << "scaled" << "softmax-scaling" << "attnlab::SoftmaxScalingView" << 0;
+        QTest::newRow("the model view") << "weights" << "model" << "attnlab::ModelView" << 2;
+        QTest::newRow("the head view") << "ffn_hidden" << "head-view" << "attnlab::HeadView" << 3;
     }
 
     void pageAndTabFollowTheSession()
@@ -96,6 +98,35 @@ private slots:
         QCOMPARE(s.view(), QStringLiteral("kernel-regression"));
         QCOMPARE(v.tabText(0), QStringLiteral("Stage"));
         QCOMPARE(v.tabText(1), QStringLiteral("All heads"));
+    }
+
+    void theModelAndHeadViewTabsLeadTheView()
+    {
+        Session s;
+        ViewStack v(&s);
+        s.setStepId(QStringLiteral("weights"));
+        v.showStep();
+        QCOMPARE(v.tabText(2), QStringLiteral("Model"));
+        QCOMPARE(v.tabText(3), QStringLiteral("Head view"));
+        v.setCurrentIndex(2);
+        QCOMPARE(s.view(), QStringLiteral("model"));
+        QCOMPARE(v.visibleView(), v.tabView(ViewKind::Model));
+        v.setCurrentIndex(3);
+        QCOMPARE(s.view(), QStringLiteral("head-view"));
+        QCOMPARE(v.visibleView(), v.tabView(ViewKind::HeadLines));
+        v.setCurrentIndex(0);
+        QCOMPARE(s.view(), QStringLiteral("stage"));
+        QCOMPARE(v.visibleView(), static_cast<QWidget*>(v.stageView()));
+        // While comparing two inputs the comparison is in front and these tabs wait.
+        s.setView(QStringLiteral("model"));
+        s.setComparing(true);
+        v.showStep();
+        QCOMPARE(v.currentIndex(), 0);
+        QVERIFY(!v.isTabEnabled(2) && !v.isTabEnabled(3));
+        s.setComparing(false);
+        v.showStep();
+        QCOMPARE(v.currentIndex(), 2);
+        QVERIFY(v.isTabEnabled(2) && v.isTabEnabled(3));
     }
 };
 

@@ -20,7 +20,8 @@ private slots:
         Session session;
         const ViewKind kinds[] = {ViewKind::Tokens,           ViewKind::Matrix,         ViewKind::Positional,
                                   ViewKind::Concat,           ViewKind::Heads,          ViewKind::KernelRegression,
-                                  ViewKind::SoftmaxScaling,   ViewKind::LayerNorm,      ViewKind::FeedForward};
+                                  ViewKind::SoftmaxScaling,   ViewKind::LayerNorm,      ViewKind::FeedForward,
+                                  ViewKind::Model,            ViewKind::HeadLines};
         QCOMPARE(viewRegistry().size(), std::size(kinds));
         for (const ViewKind kind : kinds) {
             const ViewEntry& e = viewEntry(kind);
@@ -46,6 +47,8 @@ private slots:
         QTest::newRow("heads over the stage") << "weights" << "heads" << int(ViewKind::Heads);
         QTest::newRow("a lesson's view over the stage") << "concat" << "kernel-regression" << int(ViewKind::KernelRegression);
         QTest::newRow("softmax scaling") << "scaled" << "softmax-scaling" << int(ViewKind::SoftmaxScaling);
+        QTest::newRow("the model view over any step") << "ffn_hidden" << "model" << int(ViewKind::Model);
+        QTest::newRow("the head view over any step") << "tokens" << "head-view" << int(ViewKind::HeadLines);
     }
 
     void stepsFindTheirView()
@@ -54,6 +57,20 @@ private slots:
         QFETCH(QString, view);
         QFETCH(int, kind);
         QCOMPARE(int(viewKindFor(stage, view)), kind);
+    }
+
+    void theTabsAreTheViewsPickedWhateverTheStep()
+    {
+        // Every head, the model view and the head view have a tab of their own, and a Session
+        // view name that asks for it; the other views are the Stage tab's pages.
+        QStringList tabs;
+        for (const ViewEntry& e : viewRegistry()) {
+            if (e.tab) {
+                QVERIFY(!e.lessonView.isEmpty());
+                tabs << e.lessonView;
+            }
+        }
+        QCOMPARE(tabs, (QStringList{"heads", "model", "head-view"}));
     }
 };
 
