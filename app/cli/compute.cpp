@@ -38,6 +38,10 @@ Trace computeCliTrace(const TraceOptions& o, Generation* generation)
     r.segmentB = o.segmentB;
     r.model = o.model;
     r.maxSteps = o.maxLength;
+    // A pretrained model's trace keeps every stage the command writes (--stages: only those,
+    // so that GPT-2 small's n = 1024 weights fit in memory), never a compact one.
+    r.keep.detail = TraceDetail::Full;
+    r.keep.only = o.stages;
     if (!o.costChecked)
         checkRunCost(r, o.model.get());
     // A long generation says how far it is: a line per tenth of its length limit on stderr,

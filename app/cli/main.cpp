@@ -196,13 +196,18 @@ int runTrace(const std::vector<std::string>& args)
         std::cerr << "attention-lab-cli: note: writing about " << numbers * 11 / (1 << 20) << " MB of JSON\n";
     try {
         saveWeightsAsAsked(o, trace, o.output);
-        const std::string json = traceToJson(trace, o.pretty ? 1 : -1, o.stages) + "\n";
+        // Written a stage at a time: GPT-2's 144 weights stages at n = 1024 are 1.2 GB of JSON.
+        const auto produce = [&](const ByteSink& sink) {
+            writeTraceJson(trace, o.pretty ? 1 : -1, o.stages, sink);
+            sink("\n");
+        };
         if (o.output == "-") {
-            std::cout << json << std::flush;
+            produce([](std::string_view piece) { std::cout << piece; });
+            std::cout << std::flush;
             if (!std::cout)
                 return fail(1, "cannot write to standard output");
         } else {
-            writeFileAtomically(o.output, json);
+            writeFileAtomically(o.output, produce);
         }
     } catch (const std::exception& e) {
         return failWith(1, e);

@@ -21,8 +21,7 @@ Labels numberedLabels(int count, std::string_view prefix)
 Stage& addStage(StageList& stages, StageKey key, std::string title, std::string formula, std::vector<StageKey> inputs,
                 std::string module)
 {
-    Stage& s = stages.add();
-    static_cast<StageKey&>(s) = std::move(key);
+    Stage& s = stages.add(key);
     s.title = std::move(title);
     s.formula = std::move(formula);
     s.inputs = std::move(inputs);

@@ -12,6 +12,53 @@ Stage& StageList::add()
     return s;
 }
 
+Stage& StageList::add(const StageKey& key)
+{
+    if (m_keep && !m_keep(key)) {
+        if (m_remember)
+            m_dropped.push_back({key, m_stages.size()});
+        m_scratch = std::make_shared<Stage>(); // the previous scratch stage's matrices are freed
+        static_cast<StageKey&>(*m_scratch) = key;
+        return *m_scratch;
+    }
+    Stage& s = add();
+    static_cast<StageKey&>(s) = key;
+    return s;
+}
+
+void StageList::skip(const StageKey& key)
+{
+    if (m_remember)
+        m_dropped.push_back({key, m_stages.size()});
+}
+
+void StageList::setKeep(KeepFilter keep, bool remember)
+{
+    m_keep = std::move(keep);
+    m_remember = remember;
+}
+
+void StageList::endKeep()
+{
+    m_keep = nullptr;
+    m_remember = false;
+    m_scratch.reset();
+}
+
+std::vector<StageKey> StageList::keys() const
+{
+    std::vector<StageKey> out;
+    out.reserve(m_stages.size() + m_dropped.size());
+    auto dropped = m_dropped.begin();
+    for (std::size_t i = 0; i <= m_stages.size(); ++i) {
+        for (; dropped != m_dropped.end() && dropped->before == i; ++dropped)
+            out.push_back(dropped->key);
+        if (i < m_stages.size())
+            out.push_back(m_stages[i]->key());
+    }
+    return out;
+}
+
 void StageList::shareAll(const StageList& other)
 {
     m_stages.insert(m_stages.end(), other.m_stages.begin(), other.m_stages.end());

@@ -10,6 +10,7 @@
 
 #include <compare>
 #include <cstddef>
+#include <functional>
 #include <iterator>
 #include <memory>
 #include <optional>
@@ -51,12 +52,26 @@ struct Stage : StageKey {
     const LabeledMatrix& main() const { return matrices.front(); }
 };
 
+/// A stage a list computed but did not keep (StageList::setKeep): its key, and where it came
+/// (before the kept stage at index `before`).
+struct DroppedStage {
+    StageKey key;
+    std::size_t before = 0;
+};
+
 /// The stages of a trace, in the order they were computed. Stages are immutable once added and
 /// shared, not copied, between traces (generation steps share the encoder's; a Session's view of
 /// one block shares the full trace's).
+///
+/// A list may keep only some stages (a compact trace of a large model, or `trace --stages`): the
+/// others are still computed, each in a scratch stage freed when the next one is added, and
+/// their keys are remembered in order (dropped()), so that they can be listed and made again on
+/// demand (pretrained/trace_detail.h).
 class StageList {
 public:
     using Pointer = std::shared_ptr<const Stage>;
+    /// True for the keys a list keeps.
+    using KeepFilter = std::function<bool(const StageKey&)>;
 
     /// Iterates as `const Stage&`.
     class const_iterator {
@@ -97,6 +112,23 @@ public:
 
     /// Appends a new, empty stage and returns it for filling in; its address never changes.
     Stage& add();
+    /// Appends a new stage with this key, or, when the keep filter refuses the key, returns a
+    /// scratch stage that the list drops (remembering the key when asked to).
+    Stage& add(const StageKey& key);
+    /// From now on keeps only the keys `keep` accepts (null: every key); with `remember`, the
+    /// keys of the others are listed in dropped().
+    void setKeep(KeepFilter keep, bool remember);
+    /// Notes a stage not even computed because the list would not keep it (listed in dropped()
+    /// when remembering, like the others).
+    void skip(const StageKey& key);
+    /// True when a stage with this key would be kept.
+    bool keeps(const StageKey& key) const { return !m_keep || m_keep(key); }
+    /// Ends filtering: keeps every stage added from now on and frees the scratch stage.
+    void endKeep();
+    /// The stages computed but not kept, in the order they came.
+    const std::vector<DroppedStage>& dropped() const { return m_dropped; }
+    /// Every key, kept or dropped, in the order the stages were computed.
+    std::vector<StageKey> keys() const;
     /// Appends a stage another list holds (shared, not copied).
     void share(Pointer stage) { m_stages.push_back(std::move(stage)); }
     /// Appends every stage of `other` (shared, not copied).
@@ -106,6 +138,10 @@ public:
 
 private:
     std::vector<Pointer> m_stages;
+    KeepFilter m_keep;
+    bool m_remember = false;
+    std::shared_ptr<Stage> m_scratch;
+    std::vector<DroppedStage> m_dropped;
 };
 
 struct Trace {

@@ -226,6 +226,11 @@ void syncFolder(const std::string& folder)
 
 void writeFileAtomically(const std::string& path, std::string_view bytes)
 {
+    writeFileAtomically(path, [bytes](const ByteSink& sink) { sink(bytes); });
+}
+
+void writeFileAtomically(const std::string& path, const std::function<void(const ByteSink&)>& produce)
+{
     std::error_code ec;
     if (fs::is_directory(path, ec))
         throw writeError(path, "is_folder", path, 0);
@@ -244,10 +249,22 @@ void writeFileAtomically(const std::string& path, std::string_view bytes)
     struct stat earlier {};
     if (::stat(target.c_str(), &earlier) == 0 && S_ISREG(earlier.st_mode))
         ::fchmod(file.fd, earlier.st_mode & 07777);
+    bool written = ::ftruncate(file.fd, 0) == 0;
+    int err = errno;
+    try {
+        produce([&](std::string_view piece) {
+            if (written && !writeAll(file.fd, piece)) {
+                written = false;
+                err = errno;
+            }
+        });
+    } catch (...) {
+        ::unlink(tmp.c_str());
+        throw;
+    }
     // Everything on the disk before the rename, so the new name never points at a partial file.
-    if (::ftruncate(file.fd, 0) != 0 || !writeAll(file.fd, bytes) || ::fsync(file.fd) != 0
-        || ::rename(tmp.c_str(), target.c_str()) != 0) {
-        const int err = errno;
+    if (!written || ::fsync(file.fd) != 0 || ::rename(tmp.c_str(), target.c_str()) != 0) {
+        err = written ? errno : err;
         ::unlink(tmp.c_str()); // still ours: the lock is held until the descriptor closes
         throw writingError(path, err);
     }

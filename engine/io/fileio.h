@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <stdexcept>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -50,6 +51,13 @@ private:
 /// take turns (a lock on the temporary file). Throws FileError saying why: the folder does not
 /// exist, a file is in the way, the folder is read-only or not ours, the disk is full.
 void writeFileAtomically(const std::string& path, std::string_view bytes);
+
+/// Receives the pieces of a file being written, in order.
+using ByteSink = std::function<void(std::string_view)>;
+/// The same for a file made piece by piece (a trace's JSON of a gigabyte is never held whole):
+/// `produce` hands its pieces to the sink it is given. An exception from `produce` removes the
+/// temporary file and is passed on.
+void writeFileAtomically(const std::string& path, const std::function<void(const ByteSink&)>& produce);
 
 /// Checks that a file can be written at `path` (by making and removing a temporary file beside
 /// it), so that a command with several outputs can refuse before it writes any. Throws

@@ -70,7 +70,54 @@ Json keyJson(const StageKey& k)
 
 } // namespace
 
-std::string traceToJson(const Trace& trace, int indent, const std::vector<std::string>& only)
+namespace {
+
+/// One stage as JSON.
+Json stageJson(const Stage& s)
+{
+    Json st = Json::object();
+    st["id"] = s.id;
+    const Json key = keyJson(s.key());
+    for (const char* field : {"head", "layer", "block"})
+        st[field] = key.at(field);
+    st["title"] = s.title;
+    st["formula"] = s.formula;
+    Json mats = Json::array();
+    for (const auto& m : s.matrices)
+        mats.push_back(matrixJson(m));
+    st["matrices"] = std::move(mats);
+    // How it was made: the stages it read and the module whose weights it used.
+    Json inputs = Json::array();
+    for (const StageKey& k : s.inputs)
+        inputs.push_back(keyJson(k));
+    st["inputs"] = std::move(inputs);
+    st["module"] = s.module.empty() ? Json(nullptr) : Json(s.module);
+    return st;
+}
+
+std::string dumped(const Json& j, int indent)
+{
+    // Invalid UTF-8 cannot reach here (the tokenizer replaced it), but never throw on output.
+    return j.dump(indent, ' ', false, Json::error_handler_t::replace);
+}
+
+/// `text` with `spaces` more spaces at the start of every line (JSON strings hold no raw newline).
+std::string indented(const std::string& text, int spaces)
+{
+    const std::string pad(static_cast<std::size_t>(spaces), ' ');
+    std::string out = pad;
+    out.reserve(text.size() + text.size() / 8);
+    for (const char c : text) {
+        out += c;
+        if (c == '\n')
+            out += pad;
+    }
+    return out;
+}
+
+} // namespace
+
+void writeTraceJson(const Trace& trace, int indent, const std::vector<std::string>& only, const ByteSink& sink)
 {
     Json j = Json::object();
     j["format"] = "attention-lab.trace";
@@ -87,32 +134,30 @@ std::string traceToJson(const Trace& trace, int indent, const std::vector<std::s
     const std::string weights = trace.weights ? trace.weights->source : trace.model && trace.model->pretrained ? trace.model->source : "seeded";
     j["config"] = configJson(trace.config, weights);
     j["warnings"] = texts(trace.warnings);
-    Json stages = Json::array();
+    // The head, then the stages one at a time (a trace's JSON can be a gigabyte): written as
+    // nlohmann writes the whole document, key "stages" last.
+    std::string head = dumped(j, indent);
+    const bool pretty = indent >= 0;
+    head.resize(head.size() - (pretty ? 2 : 1)); // the closing "\n}" or "}"
+    head += pretty ? ",\n" + std::string(static_cast<std::size_t>(indent), ' ') + "\"stages\": [" : ",\"stages\":[";
+    sink(head);
+    bool first = true;
     for (const auto& s : trace.stages) {
         if (!only.empty() && std::find(only.begin(), only.end(), s.id) == only.end())
             continue;
-        Json st = Json::object();
-        st["id"] = s.id;
-        const Json key = keyJson(s.key());
-        for (const char* field : {"head", "layer", "block"})
-            st[field] = key.at(field);
-        st["title"] = s.title;
-        st["formula"] = s.formula;
-        Json mats = Json::array();
-        for (const auto& m : s.matrices)
-            mats.push_back(matrixJson(m));
-        st["matrices"] = std::move(mats);
-        // How it was made: the stages it read and the module whose weights it used.
-        Json inputs = Json::array();
-        for (const StageKey& k : s.inputs)
-            inputs.push_back(keyJson(k));
-        st["inputs"] = std::move(inputs);
-        st["module"] = s.module.empty() ? Json(nullptr) : Json(s.module);
-        stages.push_back(std::move(st));
+        const std::string st = dumped(stageJson(s), indent);
+        sink(first ? "" : ",");
+        sink(pretty ? "\n" + indented(st, 2 * indent) : st);
+        first = false;
     }
-    j["stages"] = std::move(stages);
-    // Invalid UTF-8 cannot reach here (the tokenizer replaced it), but never throw on output.
-    return j.dump(indent, ' ', false, Json::error_handler_t::replace);
+    sink(pretty ? (first ? "]\n}" : "\n" + std::string(static_cast<std::size_t>(indent), ' ') + "]\n}") : "]}");
+}
+
+std::string traceToJson(const Trace& trace, int indent, const std::vector<std::string>& only)
+{
+    std::string out;
+    writeTraceJson(trace, indent, only, [&](std::string_view piece) { out += piece; });
+    return out;
 }
 
 } // namespace attnlab

@@ -12,6 +12,7 @@
 ///   probabilities (m x V) = softmax of each row of logits
 
 #include "nn/transformer.h"
+#include "pretrained/trace_detail.h"
 
 #include <Eigen/Core>
 
@@ -99,8 +100,10 @@ Trace computeModelTrace(std::shared_ptr<const Seq2SeqModel> model, const std::ve
 
 /// One pass of a pretrained model (model.pretrained) on its tokens: every stage of
 /// pretrained/forward.h; trace.tokens are the vocabulary strings, with their ids and segments.
-/// config's d_model and heads must be the model's. Throws std::invalid_argument as computeModelTrace.
-Trace computePretrainedTrace(std::shared_ptr<const Seq2SeqModel> model, const PretrainedTokens& tokens, const Config& config);
+/// config's d_model and heads must be the model's; `options` say how much of it the trace keeps
+/// (pretrained/trace_detail.h: compact when large). Throws std::invalid_argument as computeModelTrace.
+Trace computePretrainedTrace(std::shared_ptr<const Seq2SeqModel> model, const PretrainedTokens& tokens, const Config& config,
+                             const TraceKeep& options = {});
 
 struct GenerationState;
 

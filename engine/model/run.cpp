@@ -33,7 +33,7 @@ RunResult runModel(const RunRequest& r)
             throw Error(messages::pretrainedTarget());
         const PretrainedTokens tokens = pretrainedTokens(*model->pretrained, r.text, r.segmentB, c.maxTokens);
         warnings = tokens.warnings;
-        out.trace = withWarnings(std::make_shared<const Trace>(computePretrainedTrace(model, tokens, c)), warnings);
+        out.trace = withWarnings(std::make_shared<const Trace>(computePretrainedTrace(model, tokens, c, r.keep)), warnings);
         return out;
     }
     const std::vector<std::string> source = modelTokens(*model, r.text, false, c.maxTokens, warnings);
@@ -73,7 +73,10 @@ RunCost estimateRun(const RunRequest& r, const Seq2SeqModel* model)
         shape.source = static_cast<std::int64_t>(pretrainedTokens(*model->pretrained, r.text, r.segmentB, c.maxTokens).ids.size());
         shape.makeWeights = false;
         shape.vocabulary = model->hasHead() ? model->pretrained->config().vocabulary : 0;
-        return estimateCost(spec, shape);
+        RunCost cost = estimateCost(spec, shape);
+        cost.traceBytes = pretrainedTraceBytes(spec, shape.source, shape.vocabulary, r.keep);
+        cost.traceNumbers = cost.traceBytes / 4;
+        return cost;
     }
     shape.source = static_cast<std::int64_t>(specTokens(spec, r.text, false, c.maxTokens, ignored).size());
     shape.makeWeights = !model;

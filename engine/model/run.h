@@ -12,6 +12,7 @@
 #include "core/config.h"
 #include "core/cost.h"
 #include "model/model.h"
+#include "pretrained/trace_detail.h"
 #include "nn/attention.h"
 
 #include <functional>
@@ -42,6 +43,9 @@ struct RunRequest {
     int maxSteps = 0;
     /// Generation: called after each step with (steps done, most steps), when given.
     std::function<void(int, int)> progress;
+    /// A pretrained model (GPT-2, BERT): how much of the pass the trace keeps
+    /// (pretrained/trace_detail.h; by default compact when large).
+    TraceKeep keep;
 };
 
 struct RunResult {

@@ -2,11 +2,8 @@
 
 #include "core/stage_builder.h"
 #include "nn/attention.h"
-#include "nn/mask.h"
 
 namespace attnlab::detail {
-
-namespace {
 
 /// Layer i's stages: self-attention (query, key, value, attention.output.dense), Add & Norm,
 /// intermediate.dense with GELU, output.dense, Add & Norm (Post-LN).
@@ -37,8 +34,6 @@ Eigen::MatrixXf bertLayer(const Eigen::MatrixXf& x, const BertLayer& w, int i, c
     parts.output = [&](const Eigen::MatrixXf& h) { return w.output.apply(h); };
     return layerOfParts(x, parts, spec, tokens, i, stages);
 }
-
-} // namespace
 
 void bertPass(const PretrainedWeights& w, const ModelSpec& spec, const PretrainedInput& in, const Labels& vocabulary,
               StageList& stages, std::vector<Message>& warnings)
@@ -74,10 +69,9 @@ void bertPass(const PretrainedWeights& w, const ModelSpec& spec, const Pretraine
     putMatrix(input, "X", x.output, tokens, dims);
     putNormStatistics(input, x.mean, x.variance, tokens);
 
-    const BoolMatrix none = BoolMatrix::Constant(n, n, false);
     Eigen::MatrixXf h = std::move(x.output);
     for (std::size_t i = 0; i < w.bert.size(); ++i)
-        h = bertLayer(h, w.bert[i], static_cast<int>(i), spec, none, tokens, dims, stages, warnings);
+        h = pretrainedLayer(w, spec, static_cast<int>(i), h, tokens, stages, warnings);
 
     // encoder_output: the last layer's output (BERT has no final norm).
     const StageKey last{"layer_output", std::nullopt, static_cast<int>(w.bert.size()) - 1, block};

@@ -1,6 +1,7 @@
 #include "pretrained/forward.h"
 
 #include "core/stage_builder.h"
+#include "nn/mask.h"
 #include "nn/softmax.h"
 
 #include <stdexcept>
@@ -26,11 +27,31 @@ void addOutputStages(const Eigen::MatrixXf& x, const EmbeddingTable& table, cons
     logits.noalias() = x * table.map().transpose();
     if (bias.size() > 0)
         logits.rowwise() += bias.transpose();
+    Stage& stage = addStage(stages, {"logits"}, "Logits", formula, {input}, module);
+    putMatrix(stage, "logits", std::move(logits), rows, vocabulary);
+    // A compact trace makes the probabilities when they are shown: not even for a moment are
+    // two n x V matrices held then.
+    if (stages.keeps({"probabilities"}))
+        addProbabilities(stage.main().values, rows, vocabulary, stages);
+    else
+        stages.skip({"probabilities"});
+}
+
+void addProbabilities(const Eigen::MatrixXf& logits, const Labels& rows, const Labels& vocabulary, StageList& stages)
+{
     // probabilities: (n x V) = softmax of each row of the logits.
-    Eigen::MatrixXf p = rowSoftmax(logits);
-    putMatrix(addStage(stages, {"logits"}, "Logits", formula, {input}, module), "logits", std::move(logits), rows, vocabulary);
     putMatrix(addStage(stages, {"probabilities"}, "Next-token probabilities", "P = softmax(logits) per row", {{"logits"}}), "P",
-              std::move(p), rows, vocabulary);
+              rowSoftmax(logits), rows, vocabulary);
+}
+
+Eigen::MatrixXf pretrainedLayer(const PretrainedWeights& w, const ModelSpec& spec, int i, const Eigen::MatrixXf& x, const Labels& tokens,
+                                StageList& stages, std::vector<Message>& warnings)
+{
+    const Labels dims = numberedLabels(spec.dModel);
+    const auto layer = static_cast<std::size_t>(i);
+    if (w.config.family == PretrainedFamily::Gpt2)
+        return gpt2Layer(x, w.gpt2.at(layer), i, spec, causalMask(x.rows()), tokens, dims, stages, warnings);
+    return bertLayer(x, w.bert.at(layer), i, spec, BoolMatrix::Constant(x.rows(), x.rows(), false), tokens, dims, stages, warnings);
 }
 
 } // namespace detail

@@ -37,6 +37,18 @@ void gpt2Pass(const PretrainedWeights& w, const ModelSpec& spec, const Pretraine
               StageList& stages, std::vector<Message>& warnings);
 void bertPass(const PretrainedWeights& w, const ModelSpec& spec, const PretrainedInput& in, const Labels& vocabulary,
               StageList& stages, std::vector<Message>& warnings);
+/// GPT-2's layer i (h.{i}): its stages appended to `stages`; returns its output.
+Eigen::MatrixXf gpt2Layer(const Eigen::MatrixXf& x, const Gpt2Layer& w, int i, const ModelSpec& spec, const BoolMatrix& causal,
+                          const Labels& tokens, const Labels& dims, StageList& stages, std::vector<Message>& warnings);
+/// BERT's layer i (encoder.layer.{i}), the same way.
+Eigen::MatrixXf bertLayer(const Eigen::MatrixXf& x, const BertLayer& w, int i, const ModelSpec& spec, const BoolMatrix& blocked,
+                          const Labels& tokens, const Labels& dims, StageList& stages, std::vector<Message>& warnings);
+/// Layer i of either family on its input x (n x d), with the family's mask: what a pass computes
+/// for that layer, stage for stage.
+Eigen::MatrixXf pretrainedLayer(const PretrainedWeights& w, const ModelSpec& spec, int i, const Eigen::MatrixXf& x, const Labels& tokens,
+                                StageList& stages, std::vector<Message>& warnings);
+/// The probabilities stage: P = softmax of each row of the logits.
+void addProbabilities(const Eigen::MatrixXf& logits, const Labels& rows, const Labels& vocabulary, StageList& stages);
 /// Rows `ids` of a table (n x d).
 Eigen::MatrixXf gatherRows(const EmbeddingTable& table, const std::vector<int>& ids);
 /// logits = X·Tᵀ + bias (bias may be empty) and their row softmax, as the stages logits and probabilities.

@@ -2,11 +2,8 @@
 
 #include "core/stage_builder.h"
 #include "nn/attention.h"
-#include "nn/mask.h"
 
 namespace attnlab::detail {
-
-namespace {
 
 /// Layer i's stages: ln_1, causal self-attention (c_attn's Q | K | V, c_proj), ln_2, MLP.
 Eigen::MatrixXf gpt2Layer(const Eigen::MatrixXf& x, const Gpt2Layer& w, int i, const ModelSpec& spec, const BoolMatrix& causal,
@@ -36,8 +33,6 @@ Eigen::MatrixXf gpt2Layer(const Eigen::MatrixXf& x, const Gpt2Layer& w, int i, c
     return layerOfParts(x, parts, spec, tokens, i, stages);
 }
 
-} // namespace
-
 void gpt2Pass(const PretrainedWeights& w, const ModelSpec& spec, const PretrainedInput& in, const Labels& vocabulary,
               StageList& stages, std::vector<Message>& warnings)
 {
@@ -60,9 +55,8 @@ void gpt2Pass(const PretrainedWeights& w, const ModelSpec& spec, const Pretraine
                        {{"embedding", std::nullopt, std::nullopt, block}, {"positional_encoding", std::nullopt, std::nullopt, block}}),
               "X", x, tokens, dims);
 
-    const BoolMatrix causal = causalMask(n);
     for (std::size_t i = 0; i < w.gpt2.size(); ++i)
-        x = gpt2Layer(x, w.gpt2[i], static_cast<int>(i), spec, causal, tokens, dims, stages, warnings);
+        x = pretrainedLayer(w, spec, static_cast<int>(i), x, tokens, stages, warnings);
 
     // decoder_output: Out = LN_f(Y_L);  logits = Out · W_teᵀ (the LM head, tied to the token embeddings).
     const StageKey last{"layer_output", std::nullopt, static_cast<int>(w.gpt2.size()) - 1, block};

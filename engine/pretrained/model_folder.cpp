@@ -176,7 +176,8 @@ PretrainedTokens pretrainedTokens(const PretrainedModel& m, std::string_view tex
     return t;
 }
 
-Trace computePretrainedTrace(std::shared_ptr<const Seq2SeqModel> model, const PretrainedTokens& tokens, const Config& config)
+Trace computePretrainedTrace(std::shared_ptr<const Seq2SeqModel> model, const PretrainedTokens& tokens, const Config& config,
+                             const TraceKeep& options)
 {
     if (!model || !model->pretrained)
         throw std::invalid_argument("not a pretrained model");
@@ -193,7 +194,10 @@ Trace computePretrainedTrace(std::shared_ptr<const Seq2SeqModel> model, const Pr
     t.segmentIds = tokens.segments;
     t.model = model;
     const PretrainedInput in{tokens.ids, tokens.segments, std::make_shared<const std::vector<std::string>>(tokens.labels)};
+    const auto n = static_cast<std::int64_t>(tokens.ids.size());
+    keepStages(t.stages, isCompact(spec, n, m.hasHead() ? m.config().vocabulary : 0, options), options.only);
     pretrainedPass(m.weights, spec, in, m.vocabulary, t.stages, t.warnings);
+    t.stages.endKeep();
     return t;
 }
 

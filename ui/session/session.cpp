@@ -205,6 +205,7 @@ RunRequest Session::requestFor(ModelCache& models, const QString& sentence, cons
             checkCost(estimateRun(r, nullptr)); // before making the weights, not after
         r.model = models.model(c, file); // no file open: an Error (no_model_file) in the interface's language
         r.generationStep = generationStep;
+        r.keep.detail = m_traceDetail;
     }
     return r;
 }
@@ -270,6 +271,14 @@ void Session::adoptModelSizes(Config& c)
         adoptModelWidths(c, *m);
 }
 
+void Session::setTraceDetail(TraceDetail detail)
+{
+    if (detail == m_traceDetail)
+        return;
+    m_traceDetail = detail;
+    recompute();
+}
+
 void Session::project()
 {
     if (!isModel() || !m_full || !m_full->model) {
@@ -280,7 +289,14 @@ void Session::project()
     const Step& st = currentStep();
     if (m_projectedBlock && st.layer == m_projectedLayer && st.block == *m_projectedBlock && m_trace)
         return;
-    m_trace = blockView(m_full, st.layer, st.block);
+    try {
+        m_trace = blockView(m_full, st.layer, st.block);
+    } catch (const std::exception& e) {
+        // Making a compact trace's layer again ran out of memory (or worse): the step's own
+        // stages are missing, the views say so; the rest stays as it was.
+        m_trace = std::make_shared<const Trace>(*m_full);
+        emit errorOccurred(QString::fromStdString(e.what()));
+    }
     m_projectedLayer = st.layer;
     m_projectedBlock = st.block;
     projectComparison();
@@ -310,11 +326,8 @@ std::shared_ptr<const Trace> Session::blockView(const std::shared_ptr<const Trac
     // The views find this block's stages by id and head: they share the full trace's.
     t->scopeLayer = layer;
     t->scopeBlock = block;
-    for (std::size_t i = 0; i < full.stages.size(); ++i) {
-        const Stage& s = full.stages[i];
-        if (s.layer == layer && s.block == block)
-            t->stages.share(full.stages.pointer(i));
-    }
+    // A compact trace of a large model makes this layer's dropped stages again (pretrained/trace_detail.h).
+    t->stages = blockStages(full, layer, block);
     // The attention block's inputs, as the trace recorded them: "input" is what its queries
     // were projected from, "key_input" what its keys and values were (cross-attention: the memory).
     const Stage* q = t->find("q", 0);

@@ -86,6 +86,10 @@ public:
     /// Reads a model file or a Hugging Face model folder (GPT-2, BERT) and switches to it; a bare
     /// PyTorch state dict needs `stateDict` (model/open.h). On failure returns false and changes nothing.
     bool importModel(const QString& path, QString* error, const std::optional<StateDictOptions>& stateDict = std::nullopt);
+    /// How much of a pretrained model's pass the trace keeps (pretrained/trace_detail.h; Auto:
+    /// compact when large, its layers made again when shown). Recomputes when it changes.
+    TraceDetail traceDetail() const { return m_traceDetail; }
+    void setTraceDetail(TraceDetail detail);
     /// Writes the model in use (docs/model-format.md); on failure returns false with the reason.
     bool saveModel(const QString& path, QString* error) const;
     /// The typed target; nullopt means generation (a trained model) or the source itself (a
@@ -278,6 +282,7 @@ private:
     QString m_view = QStringLiteral("stage");
     Highlight m_highlight;
     bool m_sharedScoreScale = false;
+    TraceDetail m_traceDetail = TraceDetail::Auto;
     bool m_comparing = false;
     Comparison m_comparison;
     bool m_comparisonChosen = false; ///< B was set (else the first switch-on swaps A's words)

@@ -57,7 +57,8 @@ int stepIndex(const QString& id)
 std::vector<Step> modelSteps(const Trace& trace)
 {
     std::vector<Step> out;
-    for (const Stage& st : trace.stages) {
+    // A compact trace's dropped stages are steps too: they are made again when shown.
+    for (const StageKey& st : trace.stages.keys()) {
         const QString id = QString::fromStdString(st.id);
         const Block block = st.block;
         // The tokens of each side come first, as in the attention steps.

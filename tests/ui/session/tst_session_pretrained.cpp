@@ -58,6 +58,37 @@ private slots:
         QCOMPARE(stepName(QStringLiteral("segment_embedding")), QStringLiteral("Segment embedding"));
     }
 
+    void aCompactTraceShowsEveryStepAsTheFullOne()
+    {
+        // A large model's trace keeps only weights and layer outputs per layer; stepping into a
+        // layer makes its other stages again. Forced here on the tiny GPT-2: the steps and the
+        // matrices shown are the full trace's.
+        const auto open = [](Session& s, TraceDetail detail) {
+            s.setTraceDetail(detail);
+            s.setSentence(QStringLiteral("The animal was tired, so it slept."));
+            QString error;
+            QVERIFY2(s.importModel(hf("gpt2_f32"), &error), qPrintable(error));
+        };
+        Session full, compact;
+        open(full, TraceDetail::Full);
+        open(compact, TraceDetail::Compact);
+        QVERIFY(full.fullTrace()->stages.dropped().empty());
+        QVERIFY(!compact.fullTrace()->stages.dropped().empty());
+        QCOMPARE(compact.steps().size(), full.steps().size());
+        for (std::size_t i = 0; i < full.steps().size(); ++i) {
+            const Step& st = full.steps()[i];
+            QVERIFY(compact.steps()[i] == st);
+            full.setStep(static_cast<int>(i));
+            compact.setStep(static_cast<int>(i));
+            if (st.id == u"tokens")
+                continue;
+            const Stage* a = full.trace()->find(st.id.toStdString(), st.perHead ? std::optional<int>(1) : std::nullopt);
+            const Stage* b = compact.trace()->find(st.id.toStdString(), st.perHead ? std::optional<int>(1) : std::nullopt);
+            QVERIFY2(a && b, qPrintable(st.id));
+            QVERIFY2(a->main().values == b->main().values, qPrintable(st.id));
+        }
+    }
+
     void aBareStateDictNeedsItsOptions()
     {
         Session s;

@@ -1,0 +1,164 @@
+#include "pretrained/trace_detail.h"
+
+#include "core/model_spec.h"
+#include "model/model.h"
+#include "pretrained/forward.h"
+#include "pretrained/model_folder.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace attnlab {
+
+namespace {
+
+using I = std::int64_t;
+
+/// A compact trace keeps every layer's weights and output, and outside the layers all but the
+/// probabilities (the row softmax of the logits).
+bool keptInCompact(const StageKey& key)
+{
+    if (key.layer)
+        return key.id == "weights" || key.id == "layer_output";
+    return key.id != "probabilities";
+}
+
+/// Where a stage id occurs: in every layer or once, in both families or in one.
+struct StageShape {
+    const char* id;
+    bool perLayer;
+    enum { Both, Gpt2, Bert } family;
+    bool normStatistics; ///< + the mean and the variance (n x 1 each)
+};
+
+/// The numbers of the stages with this id, all heads and layers, of a pass on n tokens.
+I stageCells(const StageShape& shape, const ModelSpec& s, I n, I vocabulary)
+{
+    const std::string_view id = shape.id;
+    const I d = s.dModel, h = s.heads, layers = std::max(s.encoderLayers, s.decoderLayers);
+    I cells = n * d; // per layer: concat, output, the residuals, the norms, ffn_output, layer_output; the embeddings
+    if (id == "q" || id == "k" || id == "v" || id == "head_output")
+        cells = n * d; // h heads of n x d/h
+    else if (id == "scores" || id == "scaled" || id == "masked_scores" || id == "weights")
+        cells = h * n * n;
+    else if (id == "mask")
+        cells = n * n;
+    else if (id == "ffn_hidden")
+        cells = n * s.feedForwardWidth();
+    else if (id == "logits" || id == "probabilities")
+        cells = n * vocabulary;
+    if (shape.normStatistics)
+        cells += 2 * n;
+    return shape.perLayer ? layers * cells : cells;
+}
+
+I traceBytes(const ModelSpec& s, I n, I vocabulary, bool compact, const std::vector<std::string>& only)
+{
+    static const StageShape kShapes[] = {
+        {"embedding", false, StageShape::Both, false}, {"positional_encoding", false, StageShape::Both, false},
+        {"segment_embedding", false, StageShape::Bert, false}, {"embedding_sum", false, StageShape::Bert, false},
+        {"input", false, StageShape::Gpt2, false}, {"input", false, StageShape::Bert, true},
+        {"q", true, StageShape::Both, false}, {"k", true, StageShape::Both, false}, {"v", true, StageShape::Both, false},
+        {"scores", true, StageShape::Both, false}, {"scaled", true, StageShape::Both, false}, {"mask", true, StageShape::Both, false},
+        {"masked_scores", true, StageShape::Both, false}, {"weights", true, StageShape::Both, false},
+        {"head_output", true, StageShape::Both, false}, {"concat", true, StageShape::Both, false},
+        {"output", true, StageShape::Both, false}, {"attn_residual", true, StageShape::Both, false},
+        {"attn_norm", true, StageShape::Both, true}, {"ffn_hidden", true, StageShape::Both, false},
+        {"ffn_output", true, StageShape::Both, false}, {"ffn_residual", true, StageShape::Both, false},
+        {"ffn_norm", true, StageShape::Both, true}, {"layer_output", true, StageShape::Both, false},
+        {"decoder_output", false, StageShape::Gpt2, true}, {"encoder_output", false, StageShape::Bert, false},
+        {"mlm_transform", false, StageShape::Bert, true}, {"logits", false, StageShape::Both, false},
+        {"probabilities", false, StageShape::Both, false},
+    };
+    // GPT-2 is a decoder stack, BERT an encoder stack (pretrained/hf_config.h).
+    const auto family = s.architecture == Architecture::DecoderOnly ? StageShape::Gpt2 : StageShape::Bert;
+    I cells = 0;
+    for (const StageShape& shape : kShapes) {
+        const StageKey key{shape.id, std::nullopt, shape.perLayer ? std::optional<int>(0) : std::nullopt};
+        const bool kept = !only.empty() ? std::find(only.begin(), only.end(), key.id) != only.end() : !compact || keptInCompact(key);
+        const bool head = key.id == "logits" || key.id == "probabilities" || key.id == "mlm_transform";
+        if (kept && (shape.family == StageShape::Both || shape.family == family) && (!head || vocabulary > 0))
+            cells += stageCells(shape, s, n, vocabulary);
+    }
+    return 4 * cells;
+}
+
+} // namespace
+
+bool isCompact(const ModelSpec& spec, std::int64_t n, std::int64_t vocabulary, const TraceKeep& options)
+{
+    if (!options.only.empty() || options.detail == TraceDetail::Full)
+        return false;
+    return options.detail == TraceDetail::Compact || traceBytes(spec, n, vocabulary, false, {}) > kCompactAboveBytes;
+}
+
+std::int64_t pretrainedTraceBytes(const ModelSpec& spec, std::int64_t n, std::int64_t vocabulary, const TraceKeep& options)
+{
+    return traceBytes(spec, n, vocabulary, isCompact(spec, n, vocabulary, options), options.only);
+}
+
+void keepStages(StageList& stages, bool compact, const std::vector<std::string>& only)
+{
+    if (!only.empty())
+        stages.setKeep([only](const StageKey& k) { return std::find(only.begin(), only.end(), k.id) != only.end(); }, false);
+    else if (compact)
+        stages.setKeep(keptInCompact, true);
+}
+
+namespace {
+
+/// The dropped stages of one layer (or of the output head) made again from what `full` kept.
+StageList remake(const Trace& full, std::optional<int> layer, Block block)
+{
+    if (!full.model || !full.model->pretrained)
+        throw std::invalid_argument("only a pretrained model's compact trace has stages to make again");
+    const PretrainedModel& m = *full.model->pretrained;
+    ModelSpec spec = full.model->spec;
+    spec.scaleScores = full.config.scaleScores;
+    const Block stack = m.family() == PretrainedFamily::Gpt2 ? Block::DecoderSelf : Block::EncoderSelf;
+    const Stage* input = full.find("input", std::nullopt, std::nullopt, stack);
+    if (!input)
+        throw std::invalid_argument("the trace has no input stage to start from");
+    StageList out;
+    std::vector<Message> warnings; // the pass reported them already
+    if (!layer) {
+        const Stage* logits = full.find("logits", std::nullopt, std::nullopt, Block::None);
+        if (!logits)
+            throw std::invalid_argument("the trace has no logits to make the probabilities from");
+        detail::addProbabilities(logits->main().values, logits->main().rowLabels, m.vocabulary, out);
+        return out;
+    }
+    const Stage* from = *layer == 0 ? input : full.find("layer_output", std::nullopt, *layer - 1, block);
+    if (!from)
+        throw std::invalid_argument("the trace kept no input for layer " + std::to_string(*layer + 1));
+    detail::pretrainedLayer(m.weights, spec, *layer, from->main().values, input->main().rowLabels, out, warnings);
+    return out;
+}
+
+} // namespace
+
+StageList blockStages(const Trace& full, std::optional<int> layer, Block block)
+{
+    const auto here = [&](const StageKey& k) { return k.layer == layer && k.block == block; };
+    const auto& dropped = full.stages.dropped();
+    const bool remade = std::any_of(dropped.begin(), dropped.end(), [&](const DroppedStage& d) { return here(d.key); });
+    const StageList again = remade ? remake(full, layer, block) : StageList{};
+    StageList out;
+    auto next = dropped.begin();
+    for (std::size_t i = 0; i <= full.stages.size(); ++i) {
+        for (; next != dropped.end() && next->before == i; ++next) {
+            if (!here(next->key))
+                continue;
+            const StageKey& k = next->key;
+            const auto at = std::find_if(again.begin(), again.end(), [&](const Stage& s) { return s.key() == k; });
+            if (at == again.end())
+                throw std::invalid_argument("stage " + k.id + " could not be made again");
+            out.share(again.pointer(static_cast<std::size_t>(at - again.begin())));
+        }
+        if (i < full.stages.size() && here(full.stages[i]))
+            out.share(full.stages.pointer(i));
+    }
+    return out;
+}
+
+} // namespace attnlab
