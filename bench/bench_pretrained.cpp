@@ -7,7 +7,9 @@
 //   BM_Gpt2Open                  openModel on the folder from a warm page cache, and the
 //                                resident memory it adds (measured in a fresh process)
 //   BM_Gpt2TraceMemory           the peak resident memory of a trace at n = 1024, in a fresh
-//                                process, with the trace's bytes by stage id
+//                                process, with the trace's bytes by stage id: the trace the
+//                                studio and run() keep (compact at that size), and `trace
+//                                --stages weights` (only those kept, the JSON written as it goes)
 //   BM_Gpt2Generate              tokens per second of generateTokens with its key/value cache
 // One thread. Run: scripts/bench_pretrained.sh (about two minutes).
 
@@ -291,17 +293,17 @@ void printBreakdown(const std::map<std::string, double>& f, const std::string& t
     std::fprintf(stderr, "  %-22s %9.1f\n", "(all stages)", f.at("trace_stages"));
 }
 
-// The peak resident memory of a process that opens GPT-2 small and traces n tokens (the
-// engine's computePretrainedTrace: run() and the command line refuse a trace this large up
-// front). With arg 1, it then writes the JSON of the `weights` stages alone, as `trace --stages
-// weights` does: the filter applies when writing, so the engine holds the full trace either way.
+// The peak resident memory of a process that opens GPT-2 small and traces n tokens: with arg 0
+// the trace run() keeps (TraceDetail::Auto: compact above 512 MB, pretrained/trace_detail.h);
+// with arg 1 what `trace --stages weights` does: the engine keeps the weights stages alone, and
+// their JSON is written a stage at a time (here counted, not stored).
 void BM_Gpt2TraceMemory(benchmark::State& state)
 {
     const std::string n = std::to_string(state.range(0));
     const bool weightsOnly = state.range(1) != 0;
     std::map<std::string, double> f;
     for (auto _ : state) {
-        f = bench::parseFigures(bench::runSelf({"--child", "trace", gpt2Folder().string(), n, weightsOnly ? "weights" : "all"}));
+        f = bench::parseFigures(bench::runSelf({"--child", "trace", gpt2Folder().string(), n, weightsOnly ? "weights" : "auto"}));
         state.SetIterationTime(f.at("seconds"));
     }
     state.counters["peak_MB"] = f.at("peak");
@@ -311,7 +313,7 @@ void BM_Gpt2TraceMemory(benchmark::State& state)
     state.counters["weights_file_MB"] = f.at("file_after");
     if (weightsOnly)
         state.counters["json_MB"] = f.at("json");
-    printBreakdown(f, "GPT-2 small, n = " + n + (weightsOnly ? ", --stages weights" : ", full trace"));
+    printBreakdown(f, "GPT-2 small, n = " + n + (weightsOnly ? ", --stages weights" : ", the trace run() keeps"));
 }
 
 // GPT-2 writing on: 32 new tokens, greedy, after a 16-token prompt, with the key/value cache.
@@ -346,15 +348,18 @@ void childOpen(const std::string& folder)
     print("file_after", after.file);
 }
 
-/// `--child trace DIR N all|weights`: the trace's peak, its stages' bytes by id.
+/// `--child trace DIR N auto|weights`: the trace's peak, its stages' bytes by id.
 void childTrace(const std::string& folder, int n, bool weightsJson)
 {
     print("rss_start", bench::memoryStatus().rss);
     const auto model = std::make_shared<const Seq2SeqModel>(openModel(folder));
     print("rss_opened", bench::memoryStatus().rss);
     const PretrainedTokens tokens = tokensOf(*model, n);
+    TraceKeep keep;
+    if (weightsJson)
+        keep.only = {"weights"};
     const auto start = std::chrono::steady_clock::now();
-    const Trace trace = computePretrainedTrace(model, tokens, configFor(*model, n));
+    const Trace trace = computePretrainedTrace(model, tokens, configFor(*model, n), keep);
     print("seconds", secondsSince(start));
     std::map<std::string, double> bytes;
     double all = 0;
@@ -367,9 +372,11 @@ void childTrace(const std::string& folder, int n, bool weightsJson)
     for (const auto& [id, b] : bytes)
         print(("stage." + id).c_str(), b / (1 << 20));
     print("trace_stages", all / (1 << 20));
+    print("dropped_stages", static_cast<double>(trace.stages.dropped().size()));
     if (weightsJson) {
-        const std::string json = traceToJson(trace, -1, {"weights"});
-        print("json", static_cast<double>(json.size()) / (1 << 20));
+        double json = 0;
+        writeTraceJson(trace, -1, {"weights"}, [&](std::string_view piece) { json += static_cast<double>(piece.size()); });
+        print("json", json / (1 << 20));
     }
     const bench::MemoryStatus end = bench::memoryStatus();
     print("peak", end.peak);
@@ -389,7 +396,7 @@ int childMain(int argc, char** argv)
             childTrace(argv[3], std::stoi(argv[4]), std::string(argv[5]) == "weights");
             return 0;
         }
-        std::fprintf(stderr, "bench_pretrained --child: open DIR | trace DIR N all|weights\n");
+        std::fprintf(stderr, "bench_pretrained --child: open DIR | trace DIR N auto|weights\n");
     } catch (const std::exception& e) {
         std::fprintf(stderr, "bench_pretrained --child: %s\n", e.what());
     }

@@ -121,7 +121,7 @@ const std::vector<std::string>& modelStageIds()
 
 const std::vector<std::string>& pretrainedStageIds()
 {
-    static const std::vector<std::string> kIds{"segment_embedding", "embedding_sum", "mlm_transform"};
+    static const std::vector<std::string> kIds{"segment_embedding", "embedding_sum", "rollout", "mlm_transform"};
     return kIds;
 }
 

@@ -191,7 +191,8 @@ const std::vector<std::string>& layerStageIds();
 /// The ids of a whole model's output head (docs/model-format.md): logits, probabilities.
 const std::vector<std::string>& modelStageIds();
 /// The ids only pretrained models' traces hold (pretrained/forward.h): segment_embedding,
-/// embedding_sum (BERT's embeddings), mlm_transform (BERT's masked-LM head).
+/// embedding_sum (BERT's embeddings), rollout (attention rollout over the layers), mlm_transform
+/// (BERT's masked-LM head).
 const std::vector<std::string>& pretrainedStageIds();
 /// True for the LayerNorm stages, whose "mean" and "variance" (n x 1) follow the main matrix:
 /// attn_norm, cross_norm, ffn_norm (encoder_output / decoder_output carry them when a final

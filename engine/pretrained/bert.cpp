@@ -72,6 +72,7 @@ void bertPass(const PretrainedWeights& w, const ModelSpec& spec, const Pretraine
     Eigen::MatrixXf h = std::move(x.output);
     for (std::size_t i = 0; i < w.bert.size(); ++i)
         h = pretrainedLayer(w, spec, static_cast<int>(i), h, tokens, stages, warnings);
+    addRollout(static_cast<int>(w.bert.size()), spec.heads, block, tokens, stages);
 
     // encoder_output: the last layer's output (BERT has no final norm).
     const StageKey last{"layer_output", std::nullopt, static_cast<int>(w.bert.size()) - 1, block};
@@ -87,8 +88,7 @@ void bertPass(const PretrainedWeights& w, const ModelSpec& spec, const Pretraine
                                 "cls.predictions.transform");
     putMatrix(transform, "T", t.output, tokens, dims);
     putNormStatistics(transform, t.mean, t.variance, tokens);
-    addOutputStages(t.output, head.decoder, head.bias, {"mlm_transform"}, "logits = T·W_wordᵀ + b", "cls.predictions", tokens, vocabulary,
-                    stages);
+    addHeadStages(w, t.output, tokens, vocabulary, stages);
 }
 
 } // namespace attnlab::detail

@@ -19,15 +19,24 @@ Eigen::MatrixXf gatherRows(const EmbeddingTable& table, const std::vector<int>& 
     return out;
 }
 
-void addOutputStages(const Eigen::MatrixXf& x, const EmbeddingTable& table, const Eigen::VectorXf& bias, const StageKey& input,
-                     const char* formula, const char* module, const Labels& rows, const Labels& vocabulary, StageList& stages)
+void addHeadStages(const PretrainedWeights& w, const Eigen::MatrixXf& x, const Labels& rows, const Labels& vocabulary, StageList& stages)
 {
+    // Neither kept (`trace --stages weights`): not even computed, the n x V product is the pass's largest.
+    if (!stages.keeps({"logits"}) && !stages.keeps({"probabilities"})) {
+        stages.skip({"logits"});
+        stages.skip({"probabilities"});
+        return;
+    }
+    const bool gpt2 = w.config.family == PretrainedFamily::Gpt2;
+    const EmbeddingTable& table = *w.outputTable();
     // logits: (n x V) = X (n x d) · Tᵀ (d x V) (+ b): one GEMM over the mapped table.
+    // GPT-2: X = Out (ln_f's output), T = W_te (tied);  BERT: X = T (the MLM transform), T = W_word, + b.
     Eigen::MatrixXf logits(x.rows(), table.rows);
     logits.noalias() = x * table.map().transpose();
-    if (bias.size() > 0)
-        logits.rowwise() += bias.transpose();
-    Stage& stage = addStage(stages, {"logits"}, "Logits", formula, {input}, module);
+    if (!gpt2)
+        logits.rowwise() += w.mlm->bias.transpose();
+    Stage& stage = addStage(stages, {"logits"}, "Logits", gpt2 ? "logits = Out·W_teᵀ" : "logits = T·W_wordᵀ + b",
+                            {{gpt2 ? "decoder_output" : "mlm_transform"}}, gpt2 ? "lm_head" : "cls.predictions");
     putMatrix(stage, "logits", std::move(logits), rows, vocabulary);
     // A compact trace makes the probabilities when they are shown: not even for a moment are
     // two n x V matrices held then.
@@ -35,6 +44,38 @@ void addOutputStages(const Eigen::MatrixXf& x, const EmbeddingTable& table, cons
         addProbabilities(stage.main().values, rows, vocabulary, stages);
     else
         stages.skip({"probabilities"});
+}
+
+void addRollout(int layers, int heads, Block block, const Labels& tokens, StageList& stages)
+{
+    const StageKey key{"rollout"};
+    if (!stages.keeps(key)) {
+        stages.skip(key);
+        return;
+    }
+    // Attention rollout (Abnar & Zuidema 2020): R = Ã_L · … · Ã_1, Ã_l = ½·Ā_l + ½·I, Ā_l the mean
+    // of layer l's heads' weights. Row i: how much of token i's last layer flows, through every
+    // layer and the residual connections (the ½·I), from each input token. Rows still sum to 1.
+    Eigen::MatrixXf r;
+    for (int l = 0; l < layers; ++l) {
+        Eigen::MatrixXf mean;
+        for (int h = 0; h < heads; ++h) {
+            const Stage* a = findStage(stages, "weights", h, l, block);
+            if (!a) { // weights not kept (`trace --stages` without them): no rollout either
+                stages.skip(key);
+                return;
+            }
+            if (h == 0)
+                mean = a->main().values;
+            else
+                mean += a->main().values;
+        }
+        Eigen::MatrixXf t = (0.5f / static_cast<float>(heads)) * mean;
+        t.diagonal().array() += 0.5f;
+        r = l == 0 ? std::move(t) : Eigen::MatrixXf(t * r);
+    }
+    putMatrix(addStage(stages, key, "Attention rollout", "R = Ã_L ··· Ã_1,  Ã_l = ½·mean_h(A_l,h) + ½·I"), "R", std::move(r), tokens,
+              tokens);
 }
 
 void addProbabilities(const Eigen::MatrixXf& logits, const Labels& rows, const Labels& vocabulary, StageList& stages)

@@ -47,13 +47,17 @@ Eigen::MatrixXf bertLayer(const Eigen::MatrixXf& x, const BertLayer& w, int i, c
 /// for that layer, stage for stage.
 Eigen::MatrixXf pretrainedLayer(const PretrainedWeights& w, const ModelSpec& spec, int i, const Eigen::MatrixXf& x, const Labels& tokens,
                                 StageList& stages, std::vector<Message>& warnings);
+/// The rollout stage (n x n) from the `weights` stages of `layers` layers of `heads` heads in
+/// `block` held by `stages` (skipped when they are not kept).
+void addRollout(int layers, int heads, Block block, const Labels& tokens, StageList& stages);
 /// The probabilities stage: P = softmax of each row of the logits.
 void addProbabilities(const Eigen::MatrixXf& logits, const Labels& rows, const Labels& vocabulary, StageList& stages);
 /// Rows `ids` of a table (n x d).
 Eigen::MatrixXf gatherRows(const EmbeddingTable& table, const std::vector<int>& ids);
-/// logits = X·Tᵀ + bias (bias may be empty) and their row softmax, as the stages logits and probabilities.
-void addOutputStages(const Eigen::MatrixXf& x, const EmbeddingTable& table, const Eigen::VectorXf& bias, const StageKey& input,
-                     const char* formula, const char* module, const Labels& rows, const Labels& vocabulary, StageList& stages);
+/// The output head's stages: logits = X·Tᵀ (+ b) and their row softmax (GPT-2: X = ln_f's output,
+/// T = W_te; BERT: X = the MLM transform, T = W_word, + the decoder's bias). Neither is computed
+/// when `stages` keeps neither.
+void addHeadStages(const PretrainedWeights& w, const Eigen::MatrixXf& x, const Labels& rows, const Labels& vocabulary, StageList& stages);
 } // namespace detail
 
 } // namespace attnlab

@@ -57,12 +57,13 @@ void gpt2Pass(const PretrainedWeights& w, const ModelSpec& spec, const Pretraine
 
     for (std::size_t i = 0; i < w.gpt2.size(); ++i)
         x = pretrainedLayer(w, spec, static_cast<int>(i), x, tokens, stages, warnings);
+    addRollout(static_cast<int>(w.gpt2.size()), spec.heads, block, tokens, stages);
 
     // decoder_output: Out = LN_f(Y_L);  logits = Out · W_teᵀ (the LM head, tied to the token embeddings).
     const StageKey last{"layer_output", std::nullopt, static_cast<int>(w.gpt2.size()) - 1, block};
     const Eigen::MatrixXf out = stackOutput("decoder_output", "Decoder output", "Out", x, last, &w.finalNorm, spec.layerNormEps,
                                             "ln_f", tokens, dims, stages);
-    addOutputStages(out, *w.outputTable(), {}, {"decoder_output"}, "logits = Out·W_teᵀ", "lm_head", tokens, vocabulary, stages);
+    addHeadStages(w, out, tokens, vocabulary, stages);
 }
 
 } // namespace attnlab::detail

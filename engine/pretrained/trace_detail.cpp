@@ -15,12 +15,21 @@ namespace {
 using I = std::int64_t;
 
 /// A compact trace keeps every layer's weights and output, and outside the layers all but the
-/// probabilities (the row softmax of the logits).
+/// output head's logits and probabilities (n x V each: 196 MB for GPT-2 at n = 1024).
 bool keptInCompact(const StageKey& key)
 {
     if (key.layer)
         return key.id == "weights" || key.id == "layer_output";
-    return key.id != "probabilities";
+    return key.id != "logits" && key.id != "probabilities";
+}
+
+/// The ids a pass keeps to make `only`: the rollout is made from the weights, so they are kept
+/// for it too (and not written).
+std::vector<std::string> withInputs(std::vector<std::string> only)
+{
+    if (std::find(only.begin(), only.end(), "rollout") != only.end())
+        only.push_back("weights");
+    return only;
 }
 
 /// Where a stage id occurs: in every layer or once, in both families or in one.
@@ -41,7 +50,7 @@ I stageCells(const StageShape& shape, const ModelSpec& s, I n, I vocabulary)
         cells = n * d; // h heads of n x d/h
     else if (id == "scores" || id == "scaled" || id == "masked_scores" || id == "weights")
         cells = h * n * n;
-    else if (id == "mask")
+    else if (id == "mask" || id == "rollout")
         cells = n * n;
     else if (id == "ffn_hidden")
         cells = n * s.feedForwardWidth();
@@ -52,8 +61,9 @@ I stageCells(const StageShape& shape, const ModelSpec& s, I n, I vocabulary)
     return shape.perLayer ? layers * cells : cells;
 }
 
-I traceBytes(const ModelSpec& s, I n, I vocabulary, bool compact, const std::vector<std::string>& only)
+I traceBytes(const ModelSpec& s, I n, I vocabulary, bool compact, const std::vector<std::string>& asked)
 {
+    const std::vector<std::string> only = withInputs(asked);
     static const StageShape kShapes[] = {
         {"embedding", false, StageShape::Both, false}, {"positional_encoding", false, StageShape::Both, false},
         {"segment_embedding", false, StageShape::Bert, false}, {"embedding_sum", false, StageShape::Bert, false},
@@ -66,7 +76,7 @@ I traceBytes(const ModelSpec& s, I n, I vocabulary, bool compact, const std::vec
         {"attn_norm", true, StageShape::Both, true}, {"ffn_hidden", true, StageShape::Both, false},
         {"ffn_output", true, StageShape::Both, false}, {"ffn_residual", true, StageShape::Both, false},
         {"ffn_norm", true, StageShape::Both, true}, {"layer_output", true, StageShape::Both, false},
-        {"decoder_output", false, StageShape::Gpt2, true}, {"encoder_output", false, StageShape::Bert, false},
+        {"rollout", false, StageShape::Both, false}, {"decoder_output", false, StageShape::Gpt2, true}, {"encoder_output", false, StageShape::Bert, false},
         {"mlm_transform", false, StageShape::Bert, true}, {"logits", false, StageShape::Both, false},
         {"probabilities", false, StageShape::Both, false},
     };
@@ -99,8 +109,10 @@ std::int64_t pretrainedTraceBytes(const ModelSpec& spec, std::int64_t n, std::in
 
 void keepStages(StageList& stages, bool compact, const std::vector<std::string>& only)
 {
-    if (!only.empty())
-        stages.setKeep([only](const StageKey& k) { return std::find(only.begin(), only.end(), k.id) != only.end(); }, false);
+    if (!only.empty()) {
+        const std::vector<std::string> ids = withInputs(only);
+        stages.setKeep([ids](const StageKey& k) { return std::find(ids.begin(), ids.end(), k.id) != ids.end(); }, false);
+    }
     else if (compact)
         stages.setKeep(keptInCompact, true);
 }
@@ -122,10 +134,12 @@ StageList remake(const Trace& full, std::optional<int> layer, Block block)
     StageList out;
     std::vector<Message> warnings; // the pass reported them already
     if (!layer) {
-        const Stage* logits = full.find("logits", std::nullopt, std::nullopt, Block::None);
-        if (!logits)
-            throw std::invalid_argument("the trace has no logits to make the probabilities from");
-        detail::addProbabilities(logits->main().values, logits->main().rowLabels, m.vocabulary, out);
+        // The head reads ln_f's output (GPT-2) or the MLM transform (BERT).
+        const Stage* x = full.find(m.family() == PretrainedFamily::Gpt2 ? "decoder_output" : "mlm_transform", std::nullopt,
+                                   std::nullopt, Block::None);
+        if (!x)
+            throw std::invalid_argument("the trace kept no input for the output head");
+        detail::addHeadStages(m.weights, x->main().values, x->main().rowLabels, m.vocabulary, out);
         return out;
     }
     const Stage* from = *layer == 0 ? input : full.find("layer_output", std::nullopt, *layer - 1, block);

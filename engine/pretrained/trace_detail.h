@@ -4,9 +4,10 @@
 /// A full trace of GPT-2 small on 1024 tokens would hold 3.3 GB: every layer's n × n scores,
 /// scaled scores, masked scores and weights for each of its 12 heads, and n × 50257 logits and
 /// probabilities. A compact trace keeps what is looked at across layers — every layer's attention
-/// weights (the Model view's grid) and output (where the next layer starts), the embeddings, the
-/// stack's output and the logits — and makes the rest of one layer again when that layer is shown
-/// (blockStages), from the layer's input, with the very code of the pass: the same numbers to the bit.
+/// weights (the Model view's grid) and output (where the next layer starts), the embeddings and the
+/// stack's output — and makes the rest of one layer again when that layer is shown (blockStages),
+/// from the layer's input, with the very code of the pass: the same numbers to the bit; the
+/// output head's logits and probabilities likewise, from the stack's output.
 
 #include "core/trace.h"
 

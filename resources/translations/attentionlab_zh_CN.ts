@@ -2557,6 +2557,18 @@ M = 0：每个查询都能看到所有键</translation>
         <source>The masked-LM head transforms each output vector once more before scoring the vocabulary: at a [MASK] it guesses the hidden word.</source>
         <translation>掩码语言模型头在给词表打分之前再变换一次每个输出向量：在 [MASK] 处它猜出被遮住的词。</translation>
     </message>
+    <message>
+        <source>Attention rollout</source>
+        <translation>注意力展开（rollout）</translation>
+    </message>
+    <message>
+        <source>R = Ã_L ··· Ã_1,  Ã = ½·mean of the heads + ½·I</source>
+        <translation>R = Ã_L ··· Ã_1，Ã = ½·各头平均 + ½·I</translation>
+    </message>
+    <message>
+        <source>Attention rollout multiplies the layers&apos; head-averaged weights, each mixed half and half with the identity for the residual path: row i estimates how much each input token flows into token i&apos;s last layer. An estimate, not an explanation.</source>
+        <translation>注意力展开把各层按头平均后的权重逐层相乘，每层都与单位矩阵各占一半（代表残差通路）：第 i 行估计每个输入词元有多少信息流入词元 i 的最后一层。这只是估计，不是解释。</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::TokensView</name>

@@ -166,6 +166,8 @@ QString layerStepFormula(const QString& id)
         return Stages::tr("S = E + T + P");
     if (id == u"mlm_transform")
         return Stages::tr("T = LN(GELU(Mem\u00B7W_t\u1D40 + b_t))");
+    if (id == u"rollout")
+        return Stages::tr("R = \u00C3_L \u00B7\u00B7\u00B7 \u00C3_1,  \u00C3 = \u00BD\u00B7mean of the heads + \u00BD\u00B7I");
     if (id == u"probabilities")
         return Stages::tr("P = softmax(logits)");
     return {};
@@ -211,6 +213,8 @@ QString stepName(const QString& id)
         return Stages::tr("Sum of embeddings");
     if (id == u"mlm_transform")
         return Stages::tr("Masked-LM transform");
+    if (id == u"rollout")
+        return Stages::tr("Attention rollout");
     if (id == u"positional_encoding")
         return Stages::tr("Positional encoding");
     if (id == u"input")
@@ -345,6 +349,8 @@ QString stepExplanation(const QString& id, PositionalEncoding pe)
         return Stages::tr("BERT reads one or two sentences: every token also looks up the vector of its segment (A or B).");
     if (id == u"embedding_sum")
         return Stages::tr("BERT adds the token, segment and position embeddings; a LayerNorm then makes the layers' input X.");
+    if (id == u"rollout")
+        return Stages::tr("Attention rollout multiplies the layers' head-averaged weights, each mixed half and half with the identity for the residual path: row i estimates how much each input token flows into token i's last layer. An estimate, not an explanation.");
     if (id == u"mlm_transform")
         return Stages::tr("The masked-LM head transforms each output vector once more before scoring the vocabulary: at a [MASK] it guesses the hidden word.");
     if (id == u"probabilities")

@@ -85,7 +85,7 @@ private slots:
             if (s.layer)
                 QVERIFY2(s.id == "weights" || s.id == "layer_output", s.id.c_str());
             else
-                QVERIFY(s.id != "probabilities");
+                QVERIFY(s.id != "probabilities" && s.id != "logits");
         }
         // Listed in the pass's order, kept and dropped together, they are the full trace's keys.
         QVERIFY(compact.stages.keys() == full.stages.keys());
@@ -109,7 +109,8 @@ private slots:
         expectSameStages(blockStages(compact, std::nullopt, stack), blockStages(full, std::nullopt, stack));
         const StageList head = blockStages(compact, std::nullopt, Block::None);
         expectSameStages(head, blockStages(full, std::nullopt, Block::None));
-        QVERIFY(head.back().id == "probabilities");
+        QCOMPARE(head.back().id, std::string("probabilities"));
+        QCOMPARE(head[head.size() - 2].id, std::string("logits"));
     }
 
     void autoIsFullForSmallTraces()
@@ -148,8 +149,8 @@ private slots:
         // GPT-2 small: 12 layers, 12 heads, d 768, d_ff 3072, V 50257. By hand, n = 1024: the four
         // n x n stages per head are 4 · 12 · 12 · 1024² · 4 B = 2304 MiB, so a full trace is
         // above 512 MiB; the compact one keeps 12 · 12 · 1024² weights (576 MiB), 12 layer outputs
-        // (36 MiB), the logits (1024 · 50257 · 4 B = 196.3 MiB), the three n x d embeddings and the
-        // output of ln_f with its mean and variance.
+        // (36 MiB), the three n x d embeddings, the n x n rollout and the output of ln_f with its mean and variance;
+        // not the logits (1024 · 50257 · 4 B = 196.3 MiB) nor the probabilities.
         ModelSpec s;
         s.architecture = Architecture::DecoderOnly;
         s.decoderLayers = 12;
@@ -160,7 +161,7 @@ private slots:
         const std::int64_t n = 1024, v = 50257;
         QVERIFY(isCompact(s, n, v, TraceKeep{}));
         QVERIFY(!isCompact(s, 16, v, TraceKeep{}));
-        const std::int64_t expected = 4 * (12 * 12 * n * n + 12 * n * 768 + n * v + 3 * n * 768 + n * (768 + 2));
+        const std::int64_t expected = 4 * (12 * 12 * n * n + 12 * n * 768 + 3 * n * 768 + n * n + n * (768 + 2));
         QCOMPARE(pretrainedTraceBytes(s, n, v, TraceKeep{}), expected);
         QVERIFY(pretrainedTraceBytes(s, n, v, keepOf(TraceDetail::Full)) > 3000LL << 20);
     }
