@@ -240,10 +240,9 @@ void GenerationPanel::showGenerated()
                                                                                      : QString::number(g[i]);
             tokens << tr("%1 (%2 %)").arg(token).arg(100.0 * static_cast<double>(p[i]), 0, 'f', 1);
         }
-        lines << tr("Generated after the prompt: %1 tokens%2 %3")
+        lines << tr("Generated after the prompt (%1 tokens): %2")
                      .arg(g.size())
-                     .arg(first > 0 ? QStringLiteral(", \u2026") : QStringLiteral(":"))
-                     .arg(tokens.join(QLatin1Char(' ')));
+                     .arg((first > 0 ? QStringLiteral("\u2026 ") : QString()) + tokens.join(QLatin1Char(' ')));
     } else {
         lines << tr("Next token (N) adds GPT-2's choice to the sentence; Generate (G) adds several; Back (Backspace) "
                     "removes the last one.");

@@ -58,6 +58,9 @@ PredictionsView::PredictionsView(Session* session, QWidget* parent)
 {
     auto* body = new QVBoxLayout(content());
     body->setContentsMargins(0, 0, 0, 0);
+    m_hint->setWordWrap(true);
+    m_hint->setTextFormat(Qt::PlainText);
+    body->addWidget(m_hint);
     auto* top = new QHBoxLayout;
     top->addWidget(m_positionLabel);
     top->addWidget(m_position);
@@ -68,9 +71,6 @@ PredictionsView::PredictionsView(Session* session, QWidget* parent)
     m_position->setProperty(kOwnsArrowKeys, true);
     m_position->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_position->setMaxVisibleItems(20);
-    m_hint->setWordWrap(true);
-    m_hint->setTextFormat(Qt::PlainText);
-    body->addWidget(m_hint);
     m_scroll->setWidget(m_bars);
     m_scroll->setWidgetResizable(true);
     m_scroll->setFrameShape(QFrame::NoFrame);
@@ -122,7 +122,6 @@ void PredictionsView::refresh()
     const auto& model = session()->model();
     const PretrainedModel* p = model ? model->pretrained.get() : nullptr;
     if (const QString why = unavailableText(p); !why.isEmpty()) {
-        m_rows = 0;
         m_bars->setBlocks({});
         showMessage(why);
         return;
@@ -152,7 +151,12 @@ void PredictionsView::listPositions(const Trace& trace, const PretrainedModel& m
 {
     const QSignalBlocker quiet(m_position);
     const int n = static_cast<int>(trace.tokenIds.size());
-    const int before = m_position->currentIndex();
+    // Another model starts at its default position.
+    const bool sameModel = m_listedModel.lock() == session()->model();
+    m_listedModel = session()->model();
+    if (!sameModel)
+        m_followEnd = true;
+    const int before = sameModel ? m_position->currentIndex() : -1;
     m_position->clear();
     for (int i = 0; i < n; ++i)
         m_position->addItem(QStringLiteral("%1: %2").arg(i + 1).arg(labelOf(model, trace.tokenIds[static_cast<std::size_t>(i)])));
@@ -160,10 +164,9 @@ void PredictionsView::listPositions(const Trace& trace, const PretrainedModel& m
     int row = before;
     if (isGpt2(model) && (m_followEnd || before < 0))
         row = n - 1;
-    else if (before < 0 || m_rows == 0)
+    else if (before < 0)
         row = std::min(1, n - 1);
     m_position->setCurrentIndex(std::clamp(row, 0, n - 1));
-    m_rows = n;
 }
 
 PredictionBlock PredictionsView::rowBlock(const Trace& trace, const PretrainedModel& model, int row) const
@@ -206,8 +209,14 @@ QString PredictionsView::context(const Trace& trace, const PretrainedModel& mode
 {
     // The words around the mask, as read: "##" pieces joined to their word, [CLS]/[SEP] left out.
     const int n = static_cast<int>(trace.tokenIds.size());
-    const int first = std::max(0, position - kContext);
-    const int last = std::min(n - 1, position + kContext);
+    const auto piece = [&](int i) { return i >= 0 && i < n && labelOf(model, trace.tokenIds[static_cast<std::size_t>(i)]).startsWith(u"##"); };
+    // Whole words: the context widens to the start of its first word and the end of its last.
+    int first = std::max(0, position - kContext);
+    while (first > 0 && piece(first))
+        --first;
+    int last = std::min(n - 1, position + kContext);
+    while (piece(last + 1))
+        ++last;
     QString text;
     for (int i = first; i <= last; ++i) {
         const int id = trace.tokenIds[static_cast<std::size_t>(i)];

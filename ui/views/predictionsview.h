@@ -13,6 +13,8 @@
 #include "views/captionedview.h"
 #include "views/predictionbars.h"
 
+#include <memory>
+
 class QComboBox;
 class QLabel;
 class QScrollArea;
@@ -21,6 +23,7 @@ namespace attnlab {
 
 class GenerationPanel;
 struct PretrainedModel;
+struct Seq2SeqModel;
 struct Trace;
 
 class PredictionsView : public CaptionedView {
@@ -70,7 +73,7 @@ private:
     PredictionBars* m_bars;
     GenerationPanel* m_generation;
     bool m_followEnd = true; ///< GPT-2: show the last position, also when the text grows
-    int m_rows = 0;
+    std::weak_ptr<const Seq2SeqModel> m_listedModel; ///< the model whose positions the box lists
 };
 
 } // namespace attnlab
