@@ -57,28 +57,28 @@ bool GenerationStepper::isAvailable() const
 
 std::vector<int> GenerationStepper::generated() const
 {
-    return m_core ? m_core->generated() : std::vector<int>{};
+    return m_core && !m_running ? m_core->generated() : std::vector<int>{};
 }
 
 std::vector<float> GenerationStepper::probabilities() const
 {
-    return m_core ? m_core->probabilities() : std::vector<float>{};
+    return m_core && !m_running ? m_core->probabilities() : std::vector<float>{};
 }
 
 std::vector<int> GenerationStepper::ids() const
 {
-    return m_core ? m_core->ids() : std::vector<int>{};
+    return m_core && !m_running ? m_core->ids() : std::vector<int>{};
 }
 
 int GenerationStepper::cachedPositions() const
 {
-    return m_core ? m_core->cachedPositions() : 0;
+    return m_core && !m_running ? m_core->cachedPositions() : 0;
 }
 
 bool GenerationStepper::readsBackDifferently() const
 {
     const auto& trace = m_session->fullTrace();
-    return m_core && !m_core->generated().empty() && trace && trace->tokenIds != m_core->ids();
+    return m_core && !m_running && !m_core->generated().empty() && trace && trace->tokenIds != m_core->ids();
 }
 
 int GenerationStepper::tokenLimit() const

@@ -40,6 +40,8 @@ public:
     /// True when the Session's model is a GPT-2 with its language-model head.
     bool isAvailable() const;
     bool isRunning() const { return m_running; }
+    // The stepper's tokens, between runs (a run owns them: while isRunning() these are empty and
+    // progress() tells what is written).
     /// The tokens generated after the prompt (empty when none, or after a new prompt), and the
     /// probability the model gave each.
     std::vector<int> generated() const;

@@ -9,7 +9,7 @@
 #include "pretrained/model_folder.h"
 #include "session/generationstepper.h"
 #include "session/session.h"
-#include "support/hf.h"
+#include "support/hfsession.h"
 #include "support/reference.h"
 #include "text/bpe.h"
 
@@ -23,30 +23,10 @@ Q_DECLARE_METATYPE(attnlab::SamplingOptions)
 
 namespace {
 
-QString hf(const char* name)
-{
-    return QString::fromStdString(hfDir()) + QLatin1Char('/') + QString::fromUtf8(name);
-}
-
-/// Opens tests/reference/hf/<name> in `s` with `sentence`.
-bool open(Session& s, const char* name, const QString& sentence)
-{
-    s.setSentence(sentence);
-    QString error;
-    if (!s.importModel(hf(name), &error)) {
-        qWarning() << error;
-        return false;
-    }
-    return true;
-}
-
 /// Runs `count` tokens and waits for the run to end; false when it did not start.
 bool run(GenerationStepper* g, int count, const SamplingOptions& o = {}, QString* why = nullptr)
 {
-    if (!g->start(count, o, why))
-        return false;
-    QSignalSpy done(g, &GenerationStepper::runningChanged);
-    return g->isRunning() ? done.wait(10000) && !g->isRunning() : true;
+    return g->start(count, o, why) && waitIdle(g);
 }
 
 const PretrainedWeights& weightsOf(const Session& s)
@@ -77,7 +57,7 @@ private slots:
         const auto want = golden.at("generation").at("new_ids").get<std::vector<int>>();
         Session s;
         const QString text = QString::fromStdString(golden.at("text").get<std::string>());
-        QVERIFY(open(s, "gpt2_f32", text));
+        QVERIFY(openHfFolder(s, "gpt2_f32", text));
         GenerationStepper* g = GenerationStepper::of(&s);
         QCOMPARE(GenerationStepper::of(&s), g); // one per Session
         QVERIFY(g->isAvailable());
@@ -100,7 +80,7 @@ private slots:
         const auto golden = readJson(hfDir() + "/gpt2_f32.json").at("inputs");
         for (const auto& input : golden) {
             Session s;
-            QVERIFY(open(s, "gpt2_f32", QString::fromStdString(input.at("text").get<std::string>())));
+            QVERIFY(openHfFolder(s, "gpt2_f32", QString::fromStdString(input.at("text").get<std::string>())));
             GenerationStepper* g = GenerationStepper::of(&s);
             QSignalSpy progress(g, &GenerationStepper::progress);
             QVERIFY(run(g, 8));
@@ -125,7 +105,7 @@ private slots:
         QFETCH(SamplingOptions, options);
         constexpr int kCount = 10;
         Session s;
-        QVERIFY(open(s, "gpt2_f32", prompt));
+        QVERIFY(openHfFolder(s, "gpt2_f32", prompt));
         GenerationStepper* g = GenerationStepper::of(&s);
         const std::vector<int> promptIds = s.fullTrace()->tokenIds;
         const GeneratedTokens want = generateTokens(weightsOf(s), promptIds, kCount, options);
@@ -156,7 +136,7 @@ private slots:
     {
         Session s;
         const QString prompt = QStringLiteral("The cat was tired.");
-        QVERIFY(open(s, "gpt2_f32", prompt));
+        QVERIFY(openHfFolder(s, "gpt2_f32", prompt));
         GenerationStepper* g = GenerationStepper::of(&s);
         QVERIFY(!g->back()); // nothing generated yet
         QVERIFY(run(g, 3));
@@ -180,7 +160,7 @@ private slots:
         QCOMPARE(g->generated(), std::vector<int>{325}); // the reference's first pick for it
         // Another model: nothing to generate with BERT.
         QString error;
-        QVERIFY2(s.importModel(hf("bert_mlm_f32"), &error), qPrintable(error));
+        QVERIFY2(s.importModel(hfFolder("bert_mlm_f32"), &error), qPrintable(error));
         QVERIFY(g->generated().empty());
         QVERIFY(!g->isAvailable());
         QString why;
@@ -191,7 +171,7 @@ private slots:
     void itStopsAtTheEndOfText()
     {
         Session s;
-        QVERIFY(open(s, "gpt2_f32", QStringLiteral("The")));
+        QVERIFY(openHfFolder(s, "gpt2_f32", QStringLiteral("The")));
         GenerationStepper* g = GenerationStepper::of(&s);
         const SamplingOptions o = sampling(3.0f, 0, 1.0f, 2);
         const GeneratedTokens want = generateTokens(weightsOf(s), s.fullTrace()->tokenIds, 40, o);
@@ -213,7 +193,7 @@ private slots:
     void itStopsAtTheModelsPositions()
     {
         Session s; // gpt2_f32 has 64 positions
-        QVERIFY(open(s, "gpt2_f32", QStringLiteral("The cat was tired.")));
+        QVERIFY(openHfFolder(s, "gpt2_f32", QStringLiteral("The cat was tired.")));
         GenerationStepper* g = GenerationStepper::of(&s);
         QCOMPARE(g->tokenLimit(), 64);
         QVERIFY(run(g, 200));
@@ -238,22 +218,21 @@ private slots:
     {
         Session s;
         const QString prompt = QStringLiteral("The cat was tired.");
-        QVERIFY(open(s, "gpt2_f32", prompt));
+        QVERIFY(openHfFolder(s, "gpt2_f32", prompt));
         GenerationStepper* g = GenerationStepper::of(&s);
         QVERIFY(g->start(50, {}));
         QVERIFY(g->isRunning()); // start() returned; the tokens come later
         QString why;
         QVERIFY(!g->start(1, {}, &why)); // one run at a time
         g->cancel();
-        QSignalSpy done(g, &GenerationStepper::runningChanged);
-        QVERIFY(g->isRunning() ? done.wait(10000) : true);
+        QVERIFY(waitIdle(g));
         QVERIFY(g->generated().size() <= 50);
         // What was written is in the sentence.
         QCOMPARE(s.sentence(), prompt + QString::fromStdString(s.model()->pretrained->bpe->decode(g->generated())));
         // An edit while GPT-2 writes wins: the run's tokens are dropped.
         QVERIFY(g->start(50, {}));
         s.setSentence(QStringLiteral("It is in the house"));
-        QVERIFY(g->isRunning() ? done.wait(10000) : true);
+        QVERIFY(waitIdle(g));
         QCOMPARE(s.sentence(), QStringLiteral("It is in the house"));
         QVERIFY(g->generated().empty());
     }
@@ -264,7 +243,7 @@ private slots:
         // 150s) by its 31st token: the sentence gets U+FFFD, which the tokenizer reads as other
         // tokens. The views show the text as read; the next step goes on from the generated ids.
         Session s;
-        QVERIFY(open(s, "gpt2_f32", QStringLiteral("The cat was tired.")));
+        QVERIFY(openHfFolder(s, "gpt2_f32", QStringLiteral("The cat was tired.")));
         GenerationStepper* g = GenerationStepper::of(&s);
         const std::vector<int> prompt = s.fullTrace()->tokenIds;
         const GeneratedTokens want = generateTokens(weightsOf(s), prompt, 41, {});
@@ -280,7 +259,7 @@ private slots:
     void aPromptIsNeeded()
     {
         Session s;
-        QVERIFY(open(s, "gpt2_f32", QStringLiteral("The")));
+        QVERIFY(openHfFolder(s, "gpt2_f32", QStringLiteral("The")));
         s.setSentence(QString());
         GenerationStepper* g = GenerationStepper::of(&s);
         QString why;

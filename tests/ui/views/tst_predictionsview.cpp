@@ -15,7 +15,7 @@
 #include "shell/mainwindow.h"
 #include "shell/shortcutsheet.h"
 #include "shell/viewstack.h"
-#include "support/hf.h"
+#include "support/hfsession.h"
 #include "support/reference.h"
 #include "views/generationpanel.h"
 #include "views/predictionsview.h"
@@ -36,22 +36,6 @@ using namespace attnlab;
 using namespace attnlab::testing;
 
 namespace {
-
-QString hf(const char* name)
-{
-    return QString::fromStdString(hfDir()) + QLatin1Char('/') + QString::fromUtf8(name);
-}
-
-bool open(Session& s, const char* name, const QString& sentence)
-{
-    s.setSentence(sentence);
-    QString error;
-    if (!s.importModel(hf(name), &error)) {
-        qWarning() << error;
-        return false;
-    }
-    return true;
-}
 
 /// Input `index` of the golden file of `name` (text, token ids, stages).
 nlohmann::json goldenInput(const char* name, int index)
@@ -93,12 +77,6 @@ QString barsProblem(const PredictionBlock& block, const std::vector<std::pair<in
     return largest < 1e-4f ? QString() : QStringLiteral("a probability differs by %1").arg(largest);
 }
 
-bool waitIdle(GenerationStepper* g)
-{
-    QSignalSpy done(g, &GenerationStepper::runningChanged);
-    return !g->isRunning() || (done.wait(10000) && !g->isRunning());
-}
-
 } // namespace
 
 class TestPredictionsView : public QObject {
@@ -113,7 +91,7 @@ private slots:
     {
         const auto input = goldenInput("bert_mlm_f32", 2); // "Paris is the [MASK] of France."
         Session s;
-        QVERIFY(open(s, "bert_mlm_f32", QString::fromStdString(input.at("text").get<std::string>())));
+        QVERIFY(openHfFolder(s, "bert_mlm_f32", QString::fromStdString(input.at("text").get<std::string>())));
         PredictionsView v(&s);
         QVERIFY(!v.messageLabel()->isVisibleTo(&v));
         QVERIFY(!v.hintLabel()->isVisibleTo(&v));
@@ -140,7 +118,7 @@ private slots:
     {
         const auto input = goldenInput("bert_mlm_f32", 0); // "The cat sat on the mat."
         Session s;
-        QVERIFY(open(s, "bert_mlm_f32", QString::fromStdString(input.at("text").get<std::string>())));
+        QVERIFY(openHfFolder(s, "bert_mlm_f32", QString::fromStdString(input.at("text").get<std::string>())));
         PredictionsView v(&s);
         QVERIFY(v.hintLabel()->isVisibleTo(&v));
         QVERIFY(v.hintLabel()->text().contains(QStringLiteral("Type [MASK]")));
@@ -159,7 +137,7 @@ private slots:
     {
         const auto input = goldenInput("gpt2_f32", 0); // "The cat was tired."
         Session s;
-        QVERIFY(open(s, "gpt2_f32", QString::fromStdString(input.at("text").get<std::string>())));
+        QVERIFY(openHfFolder(s, "gpt2_f32", QString::fromStdString(input.at("text").get<std::string>())));
         PredictionsView v(&s);
         QVERIFY(v.generation()->isVisibleTo(&v));
         QCOMPARE(v.row(), 7); // the last token by default
@@ -187,7 +165,7 @@ private slots:
         QVERIFY(v.messageLabel()->isVisibleTo(&v));
         QVERIFY(v.messageLabel()->text().contains(QStringLiteral("GPT-2 or BERT")));
         QVERIFY(v.figureSize().isEmpty());
-        QVERIFY(open(s, "bert_model_cased", QStringLiteral("Paris is the [MASK] of France.")));
+        QVERIFY(openHfFolder(s, "bert_model_cased", QStringLiteral("Paris is the [MASK] of France.")));
         QVERIFY(v.messageLabel()->isVisibleTo(&v));
         QVERIFY2(v.messageLabel()->text().contains(QStringLiteral("no masked-LM head")), qPrintable(v.messageLabel()->text()));
         QVERIFY(v.bars()->blocks().empty());
@@ -200,7 +178,7 @@ private slots:
         const auto want = input.at("generation").at("new_ids").get<std::vector<int>>();
         Session s;
         const QString prompt = QString::fromStdString(input.at("text").get<std::string>());
-        QVERIFY(open(s, "gpt2_f32", prompt));
+        QVERIFY(openHfFolder(s, "gpt2_f32", prompt));
         PredictionsView v(&s);
         GenerationPanel* panel = v.generation();
         GenerationStepper* g = GenerationStepper::of(&s);
@@ -231,7 +209,7 @@ private slots:
     void seededSamplingThroughThePanelIsGenerateTokens()
     {
         Session s;
-        QVERIFY(open(s, "gpt2_f32", QStringLiteral("The")));
+        QVERIFY(openHfFolder(s, "gpt2_f32", QStringLiteral("The")));
         PredictionsView v(&s);
         GenerationPanel* panel = v.generation();
         panel->modeBox()->setCurrentIndex(1);
@@ -272,7 +250,7 @@ private slots:
         QFETCH(QString, message);
         Session s;
         const QString prompt = QStringLiteral("The cat was tired.");
-        QVERIFY(open(s, "gpt2_f32", prompt));
+        QVERIFY(openHfFolder(s, "gpt2_f32", prompt));
         PredictionsView v(&s);
         GenerationPanel* panel = v.generation();
         panel->modeBox()->setCurrentIndex(1);
@@ -301,7 +279,7 @@ private slots:
         s.setSentence(prompt);
         MainWindow w(&s);
         QString error;
-        QVERIFY2(s.importModel(hf("gpt2_f32"), &error), qPrintable(error));
+        QVERIFY2(s.importModel(hfFolder("gpt2_f32"), &error), qPrintable(error));
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         auto* stack = w.findChild<ViewStack*>();
@@ -349,7 +327,7 @@ private slots:
         QFETCH(QString, folder);
         QFETCH(QString, sentence);
         Session s;
-        QVERIFY(open(s, folder.toUtf8().constData(), sentence));
+        QVERIFY(openHfFolder(s, folder.toUtf8().constData(), sentence));
         PredictionsView v(&s);
         QCOMPARE(v.figureName().view, QStringLiteral("predictions"));
         QVERIFY(!v.figureSize().isEmpty());
