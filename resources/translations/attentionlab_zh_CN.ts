@@ -2665,6 +2665,10 @@ M = 0：每个查询都能看到所有键</translation>
         <source>Head view</source>
         <translation>头视图</translation>
     </message>
+    <message>
+        <source>Predictions</source>
+        <translation>预测</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::CompareBar</name>
@@ -3417,6 +3421,250 @@ M = 0：每个查询都能看到所有键</translation>
     <message>
         <source>Show or hide the lines of head %1</source>
         <translation>显示或隐藏头 %1 的线</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::PredictionsView</name>
+    <message>
+        <source>Predictions come from a real model: open a GPT-2 or BERT folder from the Hugging Face hub with File ▸ Open model… (docs/pretrained-models.md says which files it needs).</source>
+        <translation>预测来自真实的模型：用 文件 ▸ 打开模型… 打开一个从 Hugging Face hub 下载的 GPT-2 或 BERT 文件夹（需要哪些文件见 docs/pretrained-models.md）。</translation>
+    </message>
+    <message>
+        <source>This BERT folder has no masked-LM head (a BertModel checkpoint): it computes every layer&apos;s attention but predicts no tokens. Open a BertForMaskedLM folder, such as bert-base-uncased, to see what BERT fills in at [MASK].</source>
+        <translation>这个 BERT 文件夹没有掩码语言模型头（BertModel 检查点）：它能算出每一层的注意力，但不预测词元。打开一个 BertForMaskedLM 文件夹（例如 bert-base-uncased），就能看到 BERT 在 [MASK] 处填什么。</translation>
+    </message>
+    <message>
+        <source>This model folder has no language-model head: it computes every layer&apos;s attention but predicts no tokens.</source>
+        <translation>这个模型文件夹没有语言模型头：它能算出每一层的注意力，但不预测词元。</translation>
+    </message>
+    <message>
+        <source>No predictions: the sentence could not be computed. %1</source>
+        <translation>没有预测：这个句子无法计算。%1</translation>
+    </message>
+    <message>
+        <source>After “%1” (position %2): the likeliest next tokens</source>
+        <translation>在“%1”（位置 %2）之后：最可能的下一个词元</translation>
+    </message>
+    <message>
+        <source>Position %1 (“%2”): the likeliest tokens there</source>
+        <translation>位置 %1（“%2”）：这里最可能的词元</translation>
+    </message>
+    <message>
+        <source>[MASK] at %1: %2</source>
+        <translation>位置 %1 的 [MASK]：%2</translation>
+    </message>
+    <message>
+        <source>What GPT-2 expects next: the %1 likeliest tokens after the chosen position, from its row of the probabilities (the softmax of the logits). A bar&apos;s length is its probability on a scale up to 100 %; ␣ marks a leading space; the outlined bar is the token the text has next.</source>
+        <translation>GPT-2 预计接下来是什么：所选位置之后最可能的 %1 个词元，取自概率矩阵（logits 的 softmax）中该位置的一行。条的长度就是概率，满格为 100 %；␣ 表示词元前带空格；加虚线框的条是文本中实际的下一个词元。</translation>
+    </message>
+    <message>
+        <source>What BERT fills in: at each [MASK], the %1 likeliest tokens from that position&apos;s row of the masked-LM head&apos;s probabilities. A bar&apos;s length is its probability on a scale up to 100 %. Positions count from 1, [CLS] being 1.</source>
+        <translation>BERT 填入什么：在每个 [MASK] 处，掩码语言模型头的概率矩阵中该位置那一行里最可能的 %1 个词元。条的长度就是概率，满格为 100 %。位置从 1 数起，[CLS] 是 1。</translation>
+    </message>
+    <message>
+        <source> The outlined bar is the token the text has there.</source>
+        <translation>加虚线框的条是文本中这个位置实际的词元。</translation>
+    </message>
+    <message>
+        <source>Position:</source>
+        <translation>位置：</translation>
+    </message>
+    <message>
+        <source>The token whose row of the probabilities is shown (counted from 1); ↑/↓ choose another</source>
+        <translation>显示哪个词元在概率矩阵中的那一行（从 1 数起）；用 ↑/↓ 选择其他词元</translation>
+    </message>
+    <message>
+        <source>Type [MASK] in the sentence to see what BERT fills in. Meanwhile, the likeliest tokens at one position:</source>
+        <translation>在句子里输入 [MASK]，就能看到 BERT 填入什么。现在先显示某一个位置上最可能的词元：</translation>
+    </message>
+    <message>
+        <source>%1 on “%2”</source>
+        <translation>%1：“%2”</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::PredictionBars</name>
+    <message>
+        <source>&lt; 0.1 %</source>
+        <translation>&lt; 0.1 %</translation>
+    </message>
+    <message>
+        <source>%1 %</source>
+        <translation>%1 %</translation>
+    </message>
+    <message>
+        <source>in the text</source>
+        <translation>文本中的词元</translation>
+    </message>
+    <message>
+        <source>“%1” (id %2): p = %3</source>
+        <translation>“%1”（id %2）：p = %3</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::GenerationPanel</name>
+    <message>
+        <source>Generate %1</source>
+        <translation>生成 %1 个</translation>
+    </message>
+    <message>
+        <source>Writing token %1 of %2: %3</source>
+        <translation>正在写第 %1 / %2 个词元：%3</translation>
+    </message>
+    <message>
+        <source>The temperature must be a number above 0 (1 keeps the model&apos;s probabilities, lower is closer to greedy): “%1” is not.</source>
+        <translation>温度必须是大于 0 的数（1 保持模型的概率，越小越接近贪心）：“%1”不是。</translation>
+    </message>
+    <message>
+        <source>Top-k must be a whole number, 0 (every token) or more: “%1” is not.</source>
+        <translation>Top-k 必须是大于等于 0 的整数（0 表示所有词元）：“%1”不是。</translation>
+    </message>
+    <message>
+        <source>Top-p must be a number above 0 and at most 1: “%1” is not.</source>
+        <translation>Top-p 必须是大于 0 且不超过 1 的数：“%1”不是。</translation>
+    </message>
+    <message>
+        <source>The seed must be a whole number, 0 or more: “%1” is not.</source>
+        <translation>种子必须是大于等于 0 的整数：“%1”不是。</translation>
+    </message>
+    <message>
+        <source>Nothing to take back: no token was generated after this text.</source>
+        <translation>没有可以撤回的：这段文本之后还没有生成词元。</translation>
+    </message>
+    <message>
+        <source>%1 (%2 %)</source>
+        <translation>%1（%2 %）</translation>
+    </message>
+    <message>
+        <source>Generated after the prompt (%1 tokens): %2</source>
+        <translation>在提示之后生成了 %1 个词元：%2</translation>
+    </message>
+    <message>
+        <source>Next token (N) adds GPT-2&apos;s choice to the sentence; Generate (G) adds several; Back (Backspace) removes the last one.</source>
+        <translation>“下一个词元”（N）把 GPT-2 的选择加到句子后面；“生成”（G）一次加多个；“后退”（Backspace）去掉最后一个。</translation>
+    </message>
+    <message>
+        <source>GPT-2&apos;s tokenizer splits the new text into other tokens than the ones generated: the views show the text as it reads it now; the next step goes on from the generated tokens.</source>
+        <translation>GPT-2 的分词器把新文本切成了与生成时不同的词元：各视图按它现在的切分显示文本；下一步仍从生成的词元继续。</translation>
+    </message>
+    <message>
+        <source>Generate:</source>
+        <translation>生成：</translation>
+    </message>
+    <message>
+        <source>Greedy</source>
+        <translation>贪心</translation>
+    </message>
+    <message>
+        <source>Sampling</source>
+        <translation>采样</translation>
+    </message>
+    <message>
+        <source>Greedy takes the likeliest token; sampling draws one from the probabilities (seeded: the same seed gives the same text, as attention-lab-cli generate --seed)</source>
+        <translation>贪心取最可能的词元；采样按概率抽取一个（有种子：同一个种子得到同样的文本，与 attention-lab-cli generate --seed 相同）</translation>
+    </message>
+    <message>
+        <source>Temperature:</source>
+        <translation>温度：</translation>
+    </message>
+    <message>
+        <source>Logits are divided by it before the softmax: below 1 sharper, above 1 flatter</source>
+        <translation>softmax 之前 logits 先除以它：小于 1 更尖锐，大于 1 更平缓</translation>
+    </message>
+    <message>
+        <source>Top-k:</source>
+        <translation>Top-k：</translation>
+    </message>
+    <message>
+        <source>Draw only among the k likeliest tokens (0: every token)</source>
+        <translation>只在最可能的 k 个词元中抽取（0：所有词元）</translation>
+    </message>
+    <message>
+        <source>Top-p:</source>
+        <translation>Top-p：</translation>
+    </message>
+    <message>
+        <source>Draw only among the fewest likeliest tokens whose probabilities reach p</source>
+        <translation>只在概率之和达到 p 的最少几个最可能的词元中抽取</translation>
+    </message>
+    <message>
+        <source>Seed:</source>
+        <translation>种子：</translation>
+    </message>
+    <message>
+        <source>The random numbers&apos; seed: the same seed and options give the same tokens</source>
+        <translation>随机数的种子：同样的种子和选项得到同样的词元</translation>
+    </message>
+    <message>
+        <source>Next token</source>
+        <translation>下一个词元</translation>
+    </message>
+    <message>
+        <source>Add GPT-2&apos;s next token to the sentence (N)</source>
+        <translation>把 GPT-2 的下一个词元加到句子后面（N）</translation>
+    </message>
+    <message>
+        <source>Add as many tokens as the box says, one step at a time (G)</source>
+        <translation>一步一个，加上框中所写数量的词元（G）</translation>
+    </message>
+    <message>
+        <source>Tokens:</source>
+        <translation>词元数：</translation>
+    </message>
+    <message>
+        <source>Back</source>
+        <translation>后退</translation>
+    </message>
+    <message>
+        <source>Remove the last generated token (Backspace)</source>
+        <translation>去掉最后生成的词元（Backspace）</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Generate N tokens</source>
+        <translation>生成 N 个词元</translation>
+    </message>
+    <message>
+        <source>Remove the last generated token</source>
+        <translation>去掉最后生成的词元</translation>
+    </message>
+    <message>
+        <source>Generation (GPT-2)</source>
+        <translation>生成（GPT-2）</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::GenerationStepper</name>
+    <message>
+        <source>Type a prompt first: GPT-2 writes on after the sentence&apos;s last token.</source>
+        <translation>请先输入提示：GPT-2 从句子的最后一个词元之后接着写。</translation>
+    </message>
+    <message>
+        <source>Generation needs a GPT-2 model folder with its language-model head (File ▸ Open model…).</source>
+        <translation>生成需要带语言模型头的 GPT-2 模型文件夹（文件 ▸ 打开模型…）。</translation>
+    </message>
+    <message>
+        <source>GPT-2 ended the text with &lt;|endoftext|&gt;. Back removes it; or edit the sentence.</source>
+        <translation>GPT-2 用 &lt;|endoftext|&gt; 结束了文本。“后退”可以去掉它；也可以编辑句子。</translation>
+    </message>
+    <message>
+        <source>No position left: GPT-2 reads at most %1 tokens, and the text has them all.</source>
+        <translation>没有剩余的位置：GPT-2 最多读 %1 个词元，文本已经用满了。</translation>
+    </message>
+    <message>
+        <source>The text has reached the studio&apos;s limit of %1 tokens (max_tokens).</source>
+        <translation>文本已达到工作室的 %1 个词元上限（max_tokens）。</translation>
+    </message>
+    <message>
+        <source>GPT-2 is still writing.</source>
+        <translation>GPT-2 还在写。</translation>
+    </message>
+    <message>
+        <source>No step can be taken.</source>
+        <translation>无法再走一步。</translation>
     </message>
 </context>
 </TS>

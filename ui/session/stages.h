@@ -61,9 +61,10 @@ enum class ViewKind {
     FeedForward,      ///< the FFN's hidden activations (n × d_ff) and how many are zero
     Model,            ///< every layer × head of one attention block (views/modelview.h)
     HeadLines,        ///< the chosen token's lines to the keys in one layer, all heads (views/headview.h)
+    Predictions,      ///< a pretrained model's fill-mask or next-token bars and GPT-2's generation stepper
 };
 /// `view` is "stage", "heads", "kernel-regression" or "softmax-scaling" (docs/lesson-format.md), or
-/// the studio's "model" and "head-view" tabs.
+/// the studio's "model", "head-view" and "predictions" tabs.
 /// Decided by the view registry (ui/views/registry.cpp).
 ViewKind viewKindFor(const QString& stageId, const QString& view);
 

@@ -1,6 +1,7 @@
 #include "shell/shortcutsheet.h"
 
 #include "shell/stepkeys.h"
+#include "views/sessionview.h"
 
 #include <QAction>
 #include <QDialogButtonBox>
@@ -129,13 +130,22 @@ QList<ShortcutEntry> collectShortcuts(QMainWindow* window)
     // Shortcuts outside the menus: the window's own actions, any other action inside it, and
     // its QShortcuts (described by their What's This text).
     const QString other = ShortcutSheet::tr("Window");
+    const auto grouped = [](const QAction* a) { return !a->property(kShortcutGroup).toString().isEmpty(); };
     for (QAction* a : window->actions())
         c.action(other, a);
-    for (QAction* a : window->findChildren<QAction*>())
-        c.action(other, a);
+    for (QAction* a : window->findChildren<QAction*>()) {
+        if (!grouped(a))
+            c.action(other, a);
+    }
     for (const QShortcut* s : window->findChildren<QShortcut*>()) {
         const QString what = s->whatsThis().isEmpty() ? ShortcutSheet::tr("(no description)") : s->whatsThis();
         c.add(other, what, keysOf(s->keys()));
+    }
+    // Actions that name a group of their own (views/sessionview.h's kShortcutGroup): the
+    // generation stepper's Next token, Generate and Back.
+    for (QAction* a : window->findChildren<QAction*>()) {
+        if (grouped(a))
+            c.action(a->property(kShortcutGroup).toString(), a);
     }
     // The stepping keys work wherever the focus is; those the Go menu did not list come here.
     for (const StepKey key : {StepKey::Next, StepKey::Previous, StepKey::First, StepKey::Last, StepKey::NextHead,

@@ -2,7 +2,8 @@
 // Help ▸ Keyboard shortcuts (F1): every shortcut of the window, read from the window itself when
 // the sheet opens — its menus' actions (with their shortcuts, or the keys a menu entry lists
 // after its tab, as the Go menu does for the stepping keys), any other action or QShortcut of
-// the window, and the stepping keys of shell/stepkeys.h — so the sheet cannot go stale. Last,
+// the window (under their own group when they name one: kShortcutGroup, the generation
+// stepper's keys), and the stepping keys of shell/stepkeys.h — so the sheet cannot go stale. Last,
 // what the mouse does on a heatmap (zoom, scroll, the right-click menu).
 
 #include <QDialog>

@@ -28,6 +28,7 @@ ViewStack::ViewStack(Session* session, QWidget* parent)
     // own (every head, the model view, the head view), which follow it in the registry's order.
     for (const ViewEntry& e : viewRegistry()) {
         SessionView* view = e.make(session, this);
+        addActions(view->windowActions()); // their keys work whatever view is in front
         if (e.tab) {
             m_tabViews.emplace_back(e.kind, view);
             continue;
@@ -64,7 +65,21 @@ ViewStack::ViewStack(Session* session, QWidget* parent)
             m_session->setView(QStringLiteral("stage"));
     });
     connect(session, &Session::comparisonChanged, this, &ViewStack::showStep);
+    connect(session, &Session::stepChanged, this, &ViewStack::followStep);
     setFocusPolicy(Qt::NoFocus);
+}
+
+void ViewStack::followStep()
+{
+    // A pretrained model's probabilities are shown first as its predictions (the Stage tab keeps
+    // their heatmap); a step away from the logits and probabilities leaves the predictions.
+    const QString id = m_session->stepId();
+    const QString predictions = viewEntry(ViewKind::Predictions).lessonView;
+    const auto& model = m_session->model();
+    if (id == u"probabilities" && model && model->pretrained && model->hasHead() && m_session->view() == u"stage")
+        m_session->setView(predictions);
+    else if (m_session->view() == predictions && id != u"probabilities" && id != u"logits")
+        m_session->setView(QStringLiteral("stage"));
 }
 
 QWidget* ViewStack::currentStageWidget() const

@@ -3,8 +3,10 @@
 // heatmap, the PE plots, concat, LayerNorm, FFN, a lesson's kernel-regression or softmax-scaling
 // view) in a "Stage" tab, and a tab of its own for each view the registry gives one (the grid of
 // every head, the model view, the head view: registry.h's `tab`). Which page and tab show follows
-// the Session's step and view ("heads", "model", "head-view"). While the Session compares two
+// the Session's step and view ("heads", "model", "head-view", "predictions"; a pretrained model's
+// probabilities step brings its predictions to the front). While the Session compares two
 // inputs, the comparison view takes the place of the stage's own (and the other tabs wait).
+// The views' window-wide actions (the generation stepper's keys) are added to the stack.
 
 #include "session/stages.h"
 
@@ -51,6 +53,8 @@ protected:
 
 private:
     void retranslate();
+    /// On a pretrained model's probabilities step the predictions come first (views/predictionsview.h).
+    void followStep();
 
     Session* m_session;
     QStackedWidget* m_stack;

@@ -7,6 +7,7 @@
 #include "views/modelview.h"
 #include "views/multiheadview.h"
 #include "views/positionalview.h"
+#include "views/predictionsview.h"
 #include "views/scalingview.h"
 #include "views/stageview.h"
 #include "views/tokensview.h"
@@ -54,6 +55,10 @@ const std::vector<ViewEntry>& viewRegistry()
         // The attention of a whole model: every layer × head of a block, and one layer's heads as lines.
         {ViewKind::Model, {}, QStringLiteral("model"), make<ModelView>, nullptr, QT_TRANSLATE_NOOP("attnlab::ViewStack", "Model")},
         {ViewKind::HeadLines, {}, QStringLiteral("head-view"), make<HeadView>, nullptr, QT_TRANSLATE_NOOP("attnlab::ViewStack", "Head view")},
+        // What a pretrained model predicts (fill-mask, next token) and GPT-2's generation stepper;
+        // the view stack brings it to the front on a pretrained model's probabilities.
+        {ViewKind::Predictions, {}, QStringLiteral("predictions"), make<PredictionsView>, nullptr,
+         QT_TRANSLATE_NOOP("attnlab::ViewStack", "Predictions")},
     };
     return kViews;
 }

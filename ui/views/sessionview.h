@@ -28,6 +28,7 @@
 
 #include <optional>
 
+class QAction;
 class QCustomPlot;
 class QEvent;
 class QPainter;
@@ -41,6 +42,10 @@ class Session;
 /// focus (the model view's grid, the head view's tokens): the studio's stepping keys
 /// (shell/stepkeys.h) leave ←, →, ↑ and ↓ to it; the clicker's keys still step.
 inline constexpr char kOwnsArrowKeys[] = "attnlab_ownsArrowKeys";
+
+/// The dynamic property of an action the shortcut sheet (shell/shortcutsheet.h) lists under a
+/// group of its own: the group's name, translated (the generation stepper's keys).
+inline constexpr char kShortcutGroup[] = "attnlab_shortcutGroup";
 
 /// What an export of a view is named after when its figure is not the current stage's picture
 /// (export/exportname.h): the view ("model", "head-view"), the 1-based layer and the block shown.
@@ -66,6 +71,9 @@ public:
     virtual void paintFigure(QPainter&) const {}
     /// What the view's exports are named after (FigureName); by default the current step.
     virtual FigureName figureName() const { return {}; }
+    /// Actions whose keys work wherever the focus is in the studio window, even while the view
+    /// is hidden (the view stack adds them to itself): the generation stepper's Next token.
+    virtual QList<QAction*> windowActions() const { return {}; }
 
     /// True while a redraw waits for the view's next show.
     bool isRefreshPending() const { return m_pending; }

@@ -2,7 +2,8 @@
 // 1600 × 1000 and 1920 × 1080 (and the projectors' 1024 × 768 and 1280 × 720), every view of the
 // studio — each kind of stage of one attention block, the heads, a Transformer's LayerNorm,
 // feed-forward network and output probabilities with their top-k bars, the lessons' kernel
-// regression and softmax-scaling views, the model view and the head view, and the cell inspector —
+// regression and softmax-scaling views, the model view and the head view, a GPT-2's and a BERT's
+// predictions (bars, the generation stepper's controls), and the cell inspector —
 // draws every title, legend entry, axis label and one-line label inside its box, and no two tick
 // labels of an axis run into each other (tests/support/layout.h measures them).
 
@@ -14,6 +15,7 @@
 #include "views/cellinspector.h"
 
 #include <QApplication>
+#include <QPushButton>
 #include <QScreen>
 #include <QScrollBar>
 #include <QTableWidget>
@@ -117,6 +119,28 @@ private slots:
         s.selectCell(3, 5);
         check(QStringLiteral("probabilities-selected"));
         problems += clippedTexts(w.inspector(), QStringLiteral("inspector (probabilities)"));
+        // A pretrained model's predictions: GPT-2's bars and generation stepper, BERT's [MASK]s,
+        // BERT without one (the hint and the position box); their buttons' texts fit too.
+        struct Case {
+            const char* name;
+            const char* folder;
+            const char* sentence;
+        };
+        for (const Case& c : {Case{"predictions-gpt2", "gpt2_f32", "The cat was tired."},
+                              Case{"predictions-bert-mask", "bert_mlm_f32", "Paris is the [MASK] of France."},
+                              Case{"predictions-bert-no-mask", "bert_mlm_f32", "The cat sat on the mat."}}) {
+            s.setSentence(QString::fromUtf8(c.sentence));
+            QString error;
+            QVERIFY2(s.importModel(QStringLiteral(ATTNLAB_TEST_DATA "/hf/") + QString::fromUtf8(c.folder), &error), qPrintable(error));
+            s.setStepId(QStringLiteral("probabilities"));
+            s.setView(QStringLiteral("predictions"));
+            const QString what = QString::fromUtf8(c.name);
+            check(what);
+            for (QPushButton* b : w.visibleView()->findChildren<QPushButton*>()) {
+                if (b->isVisibleTo(w.visibleView()) && b->sizeHint().width() > b->width() + 1)
+                    problems << QStringLiteral("%1: button \"%2\" needs %3 px, has %4").arg(what, b->text()).arg(b->sizeHint().width()).arg(b->width());
+            }
+        }
         QVERIFY2(problems.isEmpty(), qPrintable(QStringLiteral("%1 texts do not fit:\n").arg(problems.size()) + problems.join(QLatin1Char('\n'))));
         QVERIFY(languages.setLanguage(QStringLiteral("en")));
     }

@@ -21,7 +21,7 @@ private slots:
         const ViewKind kinds[] = {ViewKind::Tokens,           ViewKind::Matrix,         ViewKind::Positional,
                                   ViewKind::Concat,           ViewKind::Heads,          ViewKind::KernelRegression,
                                   ViewKind::SoftmaxScaling,   ViewKind::LayerNorm,      ViewKind::FeedForward,
-                                  ViewKind::Model,            ViewKind::HeadLines};
+                                  ViewKind::Model,            ViewKind::HeadLines,      ViewKind::Predictions};
         QCOMPARE(viewRegistry().size(), std::size(kinds));
         for (const ViewKind kind : kinds) {
             const ViewEntry& e = viewEntry(kind);
@@ -49,6 +49,8 @@ private slots:
         QTest::newRow("softmax scaling") << "scaled" << "softmax-scaling" << int(ViewKind::SoftmaxScaling);
         QTest::newRow("the model view over any step") << "ffn_hidden" << "model" << int(ViewKind::Model);
         QTest::newRow("the head view over any step") << "tokens" << "head-view" << int(ViewKind::HeadLines);
+        QTest::newRow("the predictions over any step") << "weights" << "predictions" << int(ViewKind::Predictions);
+        QTest::newRow("probabilities: the heatmap on the Stage tab") << "probabilities" << "stage" << int(ViewKind::Matrix);
     }
 
     void stepsFindTheirView()
@@ -61,8 +63,9 @@ private slots:
 
     void theTabsAreTheViewsPickedWhateverTheStep()
     {
-        // Every head, the model view and the head view have a tab of their own, and a Session
-        // view name that asks for it; the other views are the Stage tab's pages.
+        // Every head, the model view, the head view and a pretrained model's predictions have a
+        // tab of their own, and a Session view name that asks for it; the other views are the
+        // Stage tab's pages.
         QStringList tabs;
         for (const ViewEntry& e : viewRegistry()) {
             if (e.tab) {
@@ -70,7 +73,7 @@ private slots:
                 tabs << e.lessonView;
             }
         }
-        QCOMPARE(tabs, (QStringList{"heads", "model", "head-view"}));
+        QCOMPARE(tabs, (QStringList{"heads", "model", "head-view", "predictions"}));
     }
 };
 

@@ -1,0 +1,142 @@
+#include "session/gpt2stepper.h"
+
+#include "model/model.h"
+#include "pretrained/model_folder.h"
+
+#include <algorithm>
+#include <numeric>
+#include <stdexcept>
+#include <string>
+
+namespace attnlab {
+
+namespace {
+
+/// Softmax of one row in float, the largest first subtracted (generate.cpp's).
+Eigen::RowVectorXf softmax(const Eigen::RowVectorXf& x)
+{
+    const float m = x.maxCoeff();
+    Eigen::RowVectorXf e = (x.array() - m).exp();
+    return e / e.sum();
+}
+
+bool sameOptions(const SamplingOptions& a, const SamplingOptions& b)
+{
+    return a.temperature == b.temperature && a.topK == b.topK && a.topP == b.topP && a.seed == b.seed;
+}
+
+} // namespace
+
+int chooseToken(const Eigen::RowVectorXf& logits, const SamplingOptions& o, SplitMix64& random)
+{
+    if (!o.temperature)
+        return static_cast<int>(argmaxFirst(logits));
+    // The same arithmetic as generate.cpp's sample(), step for step, so that a seed gives the
+    // command line's tokens (tst_generationstepper compares them with generateTokens).
+    // TODO(engine): generate.h could export this function; the stepper would then call it.
+    const Eigen::RowVectorXf p = softmax(logits / *o.temperature);
+    std::vector<int> order(static_cast<std::size_t>(p.size()));
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return p(a) > p(b); });
+    std::size_t keep = o.topK > 0 ? std::min(order.size(), static_cast<std::size_t>(o.topK)) : order.size();
+    double sum = 0;
+    for (std::size_t i = 0; i < keep; ++i) {
+        sum += p(order[i]);
+        if (sum >= o.topP) { // the fewest tokens whose probabilities reach p
+            keep = i + 1;
+            break;
+        }
+    }
+    double total = 0;
+    for (std::size_t i = 0; i < keep; ++i)
+        total += p(order[i]);
+    double u = random.uniform53() * total;
+    for (std::size_t i = 0; i < keep; ++i) {
+        u -= p(order[i]);
+        if (u < 0)
+            return order[i];
+    }
+    return order[keep - 1];
+}
+
+Gpt2Stepper::Gpt2Stepper(std::shared_ptr<const Seq2SeqModel> model, std::vector<int> prompt)
+    : m_model(std::move(model))
+    , m_prompt(std::move(prompt))
+{
+    if (!m_model || !m_model->pretrained || m_model->pretrained->family() != PretrainedFamily::Gpt2 || !m_model->hasHead())
+        throw std::invalid_argument("only a GPT-2 with its language-model head writes on");
+    if (m_prompt.empty())
+        throw std::invalid_argument("the prompt has no tokens");
+}
+
+Gpt2Stepper::~Gpt2Stepper() = default;
+
+std::vector<int> Gpt2Stepper::ids() const
+{
+    std::vector<int> all = m_prompt;
+    all.insert(all.end(), m_generated.begin(), m_generated.end());
+    return all;
+}
+
+int Gpt2Stepper::cachedPositions() const
+{
+    return m_cache ? m_cache->length() : 0;
+}
+
+const Eigen::RowVectorXf& Gpt2Stepper::logitsAfterAll()
+{
+    const std::vector<int> all = ids();
+    const int n = static_cast<int>(all.size());
+    if (!m_cache || m_cache->length() > n)
+        m_cache = std::make_unique<Gpt2Cache>(m_model->pretrained->weights);
+    // Usually one position: the token chosen at the previous step.
+    for (int t = m_cache->length(); t < n; ++t)
+        m_logits = m_cache->step(all[static_cast<std::size_t>(t)]);
+    return m_logits;
+}
+
+SplitMix64& Gpt2Stepper::streamFor(const SamplingOptions& options)
+{
+    if (m_generated.empty() || !m_stream.random || !sameOptions(options, m_stream.options))
+        m_stream = {SplitMix64(mixSeed(options.seed)), options};
+    return *m_stream.random;
+}
+
+int Gpt2Stepper::step(const SamplingOptions& options)
+{
+    const int positions = m_model->pretrained->config().positions;
+    const auto n = static_cast<int>(m_prompt.size() + m_generated.size());
+    if (n >= positions)
+        throw std::invalid_argument("the model has no position after " + std::to_string(positions) + " tokens");
+    const Eigen::RowVectorXf& logits = logitsAfterAll();
+    m_streamBefore.push_back(m_stream);
+    SplitMix64 greedy(0); // unused: greedy draws nothing
+    const int next = chooseToken(logits, options, options.temperature ? streamFor(options) : greedy);
+    m_generated.push_back(next);
+    m_probabilities.push_back(softmax(logits)(next));
+    return next;
+}
+
+void Gpt2Stepper::back()
+{
+    if (m_generated.empty())
+        return;
+    // The last token was never fed (a step feeds the one before it): the cache ends where it
+    // should and its logits are the ones that chose it. An earlier token was fed: the cache is
+    // one position too long and is made again at the next step.
+    const bool fed = m_cache && m_cache->length() == static_cast<int>(m_prompt.size() + m_generated.size());
+    m_generated.pop_back();
+    m_probabilities.pop_back();
+    m_stream = m_streamBefore.back();
+    m_streamBefore.pop_back();
+    if (fed)
+        m_cache.reset();
+}
+
+void Gpt2Stepper::keep(std::size_t count)
+{
+    while (m_generated.size() > count)
+        back();
+}
+
+} // namespace attnlab
