@@ -19,17 +19,20 @@ Eigen::RowVectorXf normRow(const Eigen::RowVectorXf& x, const LayerNormWeights& 
     return layerNorm(x, w, eps).output;
 }
 
-/// Softmax of one row in float, the largest first subtracted.
-Eigen::RowVectorXf softmax(const Eigen::RowVectorXf& x)
+} // namespace
+
+Eigen::RowVectorXf softmaxRow(const Eigen::RowVectorXf& x)
 {
     const float m = x.maxCoeff();
     Eigen::RowVectorXf e = (x.array() - m).exp();
     return e / e.sum();
 }
 
-int sample(const Eigen::RowVectorXf& logits, const SamplingOptions& o, SplitMix64& random)
+int chooseToken(const Eigen::RowVectorXf& logits, const SamplingOptions& o, SplitMix64& random)
 {
-    const Eigen::RowVectorXf p = softmax(logits / *o.temperature);
+    if (!o.temperature)
+        return static_cast<int>(argmaxFirst(logits));
+    const Eigen::RowVectorXf p = softmaxRow(logits / *o.temperature);
     std::vector<int> order(static_cast<std::size_t>(p.size()));
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return p(a) > p(b); });
@@ -53,8 +56,6 @@ int sample(const Eigen::RowVectorXf& logits, const SamplingOptions& o, SplitMix6
     }
     return order[keep - 1];
 }
-
-} // namespace
 
 Gpt2Cache::Gpt2Cache(const PretrainedWeights& weights)
     : m_w(weights)
@@ -93,7 +94,7 @@ Eigen::RowVectorXf Gpt2Cache::step(int id)
         for (int h = 0; h < heads; ++h) {
             // scores (1 x t+1) = q_h · K_hᵀ / √d_k: every cached key is at or before this position.
             const Eigen::RowVectorXf scores = (qkv.segment(h * dK, dK) * k.middleCols(h * dK, dK).transpose()) * scale;
-            concat.segment(h * dK, dK) = softmax(scores) * v.middleCols(h * dK, dK);
+            concat.segment(h * dK, dK) = softmaxRow(scores) * v.middleCols(h * dK, dK);
         }
         const Eigen::RowVectorXf r1 = x + w.projection.apply(concat);
         const Eigen::RowVectorXf hidden = activate(c.activation, w.fc.apply(normRow(r1, w.ln2, c.layerNormEps)));
@@ -135,9 +136,9 @@ GeneratedTokens generateTokens(const PretrainedWeights& w, const std::vector<int
     GeneratedTokens out;
     const int most = std::min(maxNewTokens, c.positions - static_cast<int>(prompt.size()) + 1);
     for (int t = 0; t < most; ++t) {
-        const int next = o.temperature ? sample(logits, o, random) : static_cast<int>(argmaxFirst(logits));
+        const int next = chooseToken(logits, o, random);
         out.ids.push_back(next);
-        out.probabilities.push_back(softmax(logits)(next));
+        out.probabilities.push_back(softmaxRow(logits)(next));
         if (progress)
             progress(t + 1, most);
         if (c.eosTokenId && next == *c.eosTokenId) {

@@ -8,6 +8,7 @@
 ///   sampling: logits / T, keep the k likeliest (top-k), then the fewest whose probabilities sum
 ///            to at least p (top-p), renormalise, draw with SplitMix64(seed) (core/random.h)
 
+#include "core/random.h"
 #include "pretrained/weights.h"
 
 #include <cstdint>
@@ -54,6 +55,14 @@ private:
 /// longer than the positions, or sampling options out of range.
 GeneratedTokens generateTokens(const PretrainedWeights& weights, const std::vector<int>& prompt, int maxNewTokens,
                                const SamplingOptions& sampling, const std::function<void(int, int)>& progress = {});
+
+/// Softmax of one row in float, the largest first subtracted.
+Eigen::RowVectorXf softmaxRow(const Eigen::RowVectorXf& logits);
+
+/// The next token after one row of logits: greedy (the first largest, as torch.argmax) without a
+/// temperature; else softmax(logits / T), the top-k, then the fewest reaching top-p, renormalised,
+/// one draw from `random`. generateTokens chooses every token with it.
+int chooseToken(const Eigen::RowVectorXf& logits, const SamplingOptions& options, SplitMix64& random);
 
 /// The `k` largest probabilities of a row, largest first (ties: the smaller id first).
 std::vector<std::pair<int, float>> topProbabilities(const Eigen::Ref<const Eigen::RowVectorXf>& probabilities, int k);

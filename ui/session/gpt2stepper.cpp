@@ -12,52 +12,12 @@ namespace attnlab {
 
 namespace {
 
-/// Softmax of one row in float, the largest first subtracted (generate.cpp's).
-Eigen::RowVectorXf softmax(const Eigen::RowVectorXf& x)
-{
-    const float m = x.maxCoeff();
-    Eigen::RowVectorXf e = (x.array() - m).exp();
-    return e / e.sum();
-}
-
 bool sameOptions(const SamplingOptions& a, const SamplingOptions& b)
 {
     return a.temperature == b.temperature && a.topK == b.topK && a.topP == b.topP && a.seed == b.seed;
 }
 
 } // namespace
-
-int chooseToken(const Eigen::RowVectorXf& logits, const SamplingOptions& o, SplitMix64& random)
-{
-    if (!o.temperature)
-        return static_cast<int>(argmaxFirst(logits));
-    // The same arithmetic as generate.cpp's sample(), step for step, so that a seed gives the
-    // command line's tokens (tst_generationstepper compares them with generateTokens).
-    // TODO(engine): generate.h could export this function; the stepper would then call it.
-    const Eigen::RowVectorXf p = softmax(logits / *o.temperature);
-    std::vector<int> order(static_cast<std::size_t>(p.size()));
-    std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return p(a) > p(b); });
-    std::size_t keep = o.topK > 0 ? std::min(order.size(), static_cast<std::size_t>(o.topK)) : order.size();
-    double sum = 0;
-    for (std::size_t i = 0; i < keep; ++i) {
-        sum += p(order[i]);
-        if (sum >= o.topP) { // the fewest tokens whose probabilities reach p
-            keep = i + 1;
-            break;
-        }
-    }
-    double total = 0;
-    for (std::size_t i = 0; i < keep; ++i)
-        total += p(order[i]);
-    double u = random.uniform53() * total;
-    for (std::size_t i = 0; i < keep; ++i) {
-        u -= p(order[i]);
-        if (u < 0)
-            return order[i];
-    }
-    return order[keep - 1];
-}
 
 Gpt2Stepper::Gpt2Stepper(std::shared_ptr<const Seq2SeqModel> model, std::vector<int> prompt)
     : m_model(std::move(model))
@@ -113,7 +73,7 @@ int Gpt2Stepper::step(const SamplingOptions& options)
     SplitMix64 greedy(0); // unused: greedy draws nothing
     const int next = chooseToken(logits, options, options.temperature ? streamFor(options) : greedy);
     m_generated.push_back(next);
-    m_probabilities.push_back(softmax(logits)(next));
+    m_probabilities.push_back(softmaxRow(logits)(next));
     return next;
 }
 

@@ -69,9 +69,4 @@ private:
     std::vector<Stream> m_streamBefore; ///< per generated token: the stream before it was chosen
 };
 
-/// Chooses a token from `logits` as generateTokens does: greedy (argmax, the first on a tie)
-/// without a temperature; else softmax(logits / T), the top-k, then the fewest reaching top-p,
-/// renormalised, drawn with `random`.
-int chooseToken(const Eigen::RowVectorXf& logits, const SamplingOptions& options, SplitMix64& random);
-
 } // namespace attnlab
