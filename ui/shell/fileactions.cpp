@@ -11,6 +11,7 @@
 #include "session/autosave.h"
 #include "session/session.h"
 #include "widgets/statedictdialog.h"
+#include "shell/modelsmenu.h"
 #include "shell/viewstack.h"
 #include "views/compareview.h"
 #include "views/heatmapview.h"
@@ -70,7 +71,9 @@ FileActions::FileActions(Session* session, ViewStack* views, LessonPlayer* lesso
     , m_views(views)
     , m_lessons(lessons)
     , m_window(window)
+    , m_models(new ModelsMenu(session, this, window))
 {
+    connect(m_models, &ModelsMenu::statusReported, this, &FileActions::statusReported);
 }
 
 void FileActions::addTo(QMenu* file)
@@ -86,6 +89,7 @@ void FileActions::addTo(QMenu* file)
     file->addSeparator();
     file->addAction(tr("Open mo&del\u2026"), this, &FileActions::openModelDialog);
     file->addAction(tr("Open model &folder (GPT-2, BERT)\u2026"), this, &FileActions::openModelFolderDialog);
+    m_models->addTo(file);
     file->addAction(tr("Save model as\u2026"), this, &FileActions::saveModelDialog);
     file->addSeparator();
     file->addAction(tr("&Export view as image\u2026"), QKeySequence(Qt::CTRL | Qt::Key_E), this, &FileActions::exportViewDialog);

@@ -20,6 +20,7 @@ namespace attnlab {
 
 class Autosave;
 class LessonPlayer;
+class ModelsMenu;
 class Session;
 struct LessonPlace;
 class ViewStack;
@@ -131,6 +132,7 @@ private:
     LessonPlayer* m_lessons;
     QWidget* m_window;
     QMenu* m_recentMenu = nullptr;
+    ModelsMenu* m_models; ///< File ▸ Models: the Models folder's model folders
     QString m_sessionPath; ///< where Save writes without asking; empty until opened or saved
     QPointer<Autosave> m_autosave;
 };
