@@ -309,8 +309,9 @@ private:
             }
         } else if (key == "layer") {
             long long k = 0;
-            if (parseInteger(value, k) != NumberKind::Ok || k < 1 || k > ConfigLimits::maxLayers)
-                fail(n, "layer: " + quote(value) + " is not a layer (1 … " + std::to_string(ConfigLimits::maxLayers)
+            constexpr int most = std::max(ConfigLimits::maxLayers, PretrainedLimits::maxLayers); // the model decides below
+            if (parseInteger(value, k) != NumberKind::Ok || k < 1 || k > most)
+                fail(n, "layer: " + quote(value) + " is not a layer (1 … " + std::to_string(most)
                             + ", counting from 1)");
             state.layer = static_cast<int>(k - 1);
             state.layerLine = d.layerLine = n;

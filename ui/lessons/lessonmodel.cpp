@@ -91,17 +91,14 @@ QString LessonModels::bannerMarkdown(const Lesson& lesson, const LessonModel& mo
         text += QStringLiteral("\n\n");
         if (!r.hubId.empty()) {
             const QString url = QStringLiteral("https://huggingface.co/") + QString::fromStdString(r.hubId);
-            text += tr("Download it from the Hugging Face hub ([%1](%2)): %3.").arg(QString::fromStdString(r.hubId), url, files);
+            text += tr("Download %1 from the Hugging Face hub ([%2](%3)) into %4").arg(files, QString::fromStdString(r.hubId), url, inCode(folder));
         } else {
-            text += tr("It is a model of your own: its folder needs %1.").arg(files);
+            text += tr("Put its files (%1) into %2").arg(files, inCode(folder));
         }
-        text += QStringLiteral("\n\n") + tr("Put the files in this folder: %1").arg(inCode(folder));
         if (!model.problem.isEmpty())
             text += QStringLiteral("\n\n") + tr("The folder %1 there cannot be used: %2").arg(inCode(name), model.problem);
     }
-    return text + QStringLiteral("\n\n")
-         + tr("Until then the steps that need the model show their text only (the studio keeps what it shows); the other "
-              "steps play. Press *Look again* once the files are there.");
+    return text + QStringLiteral("\n\n") + tr("Until then the steps that need it show their text only; press *Look again* after the download.");
 }
 
 QString LessonModels::missingText(const Lesson& lesson, const LessonModel& model)

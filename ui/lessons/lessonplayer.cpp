@@ -51,6 +51,9 @@ LessonPlayer::LessonPlayer(Session* session, QWidget* parent)
     fileButtons->addWidget(reloadButton);
     fileButtons->addWidget(exportButton);
     layout->addWidget(m_fileRow);
+    // A lesson's missing model is said above the lists, where it gets the room it needs (the
+    // splitter's panes below give way).
+    layout->addWidget(m_banner);
 
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(m_lessons);
@@ -63,7 +66,6 @@ LessonPlayer::LessonPlayer(Session* session, QWidget* parent)
     counterFont.setPointSizeF(font().pointSizeF() * 1.3);
     m_counter->setFont(counterFont);
     textLayout->addWidget(m_counter);
-    textLayout->addWidget(m_banner);
     m_notes->setWordWrap(true);
     m_notes->setStyleSheet(QStringLiteral("color: #8a5300;"));
     textLayout->addWidget(m_notes);
@@ -189,10 +191,13 @@ bool LessonPlayer::start(const QString& path, int step)
     m_error.clear();
     // A lesson that needs a pretrained model opens it from the Models folder first.
     m_model = LessonModels::open(*m_session, *m_lesson);
-    // The lesson starts from its own sentence and settings (when they can be computed).
+    // The lesson starts from its own sentence and settings; without its model, from its sentence
+    // under the settings in use (the steps that need the model then show their text only).
     if (m_model.ready() || m_lesson->config.model != ModelKind::File)
         m_session->setLessonInput(m_lesson->sentence ? std::optional<QString>(QString::fromStdString(*m_lesson->sentence)) : std::nullopt,
                                   m_lesson->config);
+    else if (m_lesson->sentence)
+        m_session->setSentence(QString::fromStdString(*m_lesson->sentence));
     {
         const QSignalBlocker block(m_steps);
         m_steps->clear();

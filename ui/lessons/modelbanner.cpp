@@ -8,6 +8,8 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace attnlab {
 
 ModelBanner::ModelBanner(QWidget* parent)
@@ -40,6 +42,8 @@ ModelBanner::ModelBanner(QWidget* parent)
     column->addLayout(buttons);
     for (QPushButton* b : {m_reveal, m_retry})
         b->setFocusPolicy(Qt::NoFocus); // the stepping keys stay where they were
+    m_text->installEventFilter(this);
+    m_problem->installEventFilter(this);
     connect(m_reveal, &QPushButton::clicked, this, &ModelBanner::reveal);
     connect(m_retry, &QPushButton::clicked, this, &ModelBanner::retryRequested);
     retranslate();
@@ -53,6 +57,26 @@ void ModelBanner::setMarkdown(const QString& markdown)
     m_problem->clear();
     m_problem->hide();
     setVisible(!markdown.isEmpty());
+    fitText();
+}
+
+void ModelBanner::fitText()
+{
+    for (QLabel* label : {m_text, m_problem}) {
+        // A label's height for a width never goes below its minimum height: measure without it.
+        const int before = label->minimumHeight();
+        label->setMinimumHeight(0);
+        const int height = label->isHidden() ? 0 : std::max(label->heightForWidth(label->width()), 0);
+        label->setMinimumHeight(height == before ? before : height);
+    }
+}
+
+bool ModelBanner::eventFilter(QObject* watched, QEvent* event)
+{
+    // A label's width is settled when it is resized itself: its height follows from it.
+    if (event->type() == QEvent::Resize)
+        fitText();
+    return QFrame::eventFilter(watched, event);
 }
 
 QString ModelBanner::markdown() const
@@ -69,6 +93,7 @@ void ModelBanner::reveal()
     }
     m_problem->setText(tr("The Models folder cannot be shown: %1").arg(error));
     m_problem->show();
+    fitText();
 }
 
 void ModelBanner::retranslate()

@@ -30,10 +30,14 @@ signals:
 
 protected:
     void changeEvent(QEvent* event) override;
+    /// The text keeps the height its lines need at its width (a word-wrapped label inside a
+    /// splitter would otherwise be squeezed to two lines); the explanation below gives way.
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     void retranslate();
     void reveal();
+    void fitText();
 
     QLabel* m_text;
     QLabel* m_problem;

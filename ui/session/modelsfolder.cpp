@@ -110,10 +110,11 @@ bool ModelsFolder::reveal(QString* error)
 
 QString ModelsFolder::describe(const ModelFolderInfo& model)
 {
-    return tr("%1 \u2014 %2, %3 layers \u00D7 %4 heads")
-        .arg(QString::fromStdString(model.name), QString::fromStdString(familyTitle(model.config.family)))
-        .arg(model.config.layers)
-        .arg(model.config.heads);
+    const int layers = model.config.layers;
+    const int heads = model.config.heads;
+    return tr("%1 \u2014 %2, %3 \u00D7 %4")
+        .arg(QString::fromStdString(model.name), QString::fromStdString(familyTitle(model.config.family)),
+             layers == 1 ? tr("1 layer") : tr("%1 layers").arg(layers), heads == 1 ? tr("1 head") : tr("%1 heads").arg(heads));
 }
 
 QString ModelsFolder::filesOf(PretrainedFamily family)

@@ -38,9 +38,10 @@ ModelsMenu::ModelsMenu(Session* session, FileActions* files, QWidget* window)
 {
 }
 
-QMenu* ModelsMenu::addTo(QMenu* file)
+QMenu* ModelsMenu::insertInto(QMenu* file, QAction* before)
 {
-    QMenu* menu = file->addMenu(tr("Mo&dels"));
+    auto* menu = new QMenu(tr("Mo&dels"), file);
+    file->insertMenu(before, menu);
     menu->setToolTipsVisible(true); // why a folder cannot be opened
     // Read again at every opening: a model downloaded meanwhile appears.
     connect(menu, &QMenu::aboutToShow, this, [this, menu] { fill(menu); });
@@ -85,7 +86,7 @@ bool ModelsMenu::choose(const QString& dir)
     }
     ModelsFolder::choose(dir);
     const auto count = static_cast<int>(ModelsFolder::scan().models.size());
-    emit statusReported(tr("Models folder: %1 (%n model(s))", nullptr, count).arg(QDir::toNativeSeparators(ModelsFolder::path())), false);
+    emit statusReported(tr("Models folder: %1 (models found: %2)").arg(QDir::toNativeSeparators(ModelsFolder::path())).arg(count), false);
     return true;
 }
 

@@ -8,6 +8,7 @@
 #include <QObject>
 #include <QString>
 
+class QAction;
 class QMenu;
 class QWidget;
 
@@ -21,8 +22,9 @@ class ModelsMenu : public QObject {
 public:
     ModelsMenu(Session* session, FileActions* files, QWidget* window);
 
-    /// Adds the "Models" submenu to `file`; it is filled when it opens.
-    QMenu* addTo(QMenu* file);
+    /// Puts the "Models" submenu into `file` before `before` (null: at the end); it is filled
+    /// each time it opens.
+    QMenu* insertInto(QMenu* file, QAction* before);
     /// Fills `menu` from the Models folder as it is now.
     void fill(QMenu* menu);
     /// Makes `dir` the Models folder (saved for later runs); false with the reason reported
