@@ -70,7 +70,8 @@ public:
     QString notes() const;
     /// Whether the lesson's pretrained model (its header's `requires:`) is open. While it is not,
     /// the banner says what to download, and the steps that need it show their text only: the
-    /// Session keeps what it shows (the steps that do not need it play as usual).
+    /// Session keeps what it shows (the lesson's sentence under the settings in use at the
+    /// start); the steps that do not need it play as usual.
     const LessonModel& lessonModel() const { return m_model; }
     ModelBanner* modelBanner() const { return m_banner; }
     /// Looks for the lesson's model in the Models folder again (after a download) and, when it
