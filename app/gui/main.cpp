@@ -7,6 +7,7 @@
 #include "shell/mainwindow.h"
 #include "shell/quitsignals.h"
 #include "session/autosave.h"
+#include "session/modelsfolder.h"
 #include "session/session.h"
 
 #include <QApplication>
@@ -49,8 +50,16 @@ int main(int argc, char** argv)
                                                   "file, or a PyTorch state dict (its options are asked)."),
                                    QStringLiteral("path"));
     parser.addOption(model);
+    const QCommandLineOption modelsDir(QStringLiteral("models-dir"),
+                                       QStringLiteral("The Models folder for this run: where File > Models and lessons that need "
+                                                      "a model look for model folders (else ATTNLAB_MODELS_DIR, else the one set in "
+                                                      "the studio)."),
+                                       QStringLiteral("dir"));
+    parser.addOption(modelsDir);
     parser.addPositionalArgument(QStringLiteral("sentence"), QStringLiteral("The sentence to start with (default: a built-in one)."));
     parser.process(app);
+    if (parser.isSet(modelsDir))
+        attnlab::ModelsFolder::setForThisRun(parser.value(modelsDir));
 
     // The interface language: the command line, else the last choice, else the system's.
     attnlab::LanguageManager languages;

@@ -25,6 +25,8 @@ const std::vector<std::string> kHeaderKeys{"title", "language", "summary", "sett
 const std::vector<std::string> kDirectives{"sentence", "target", "generate", "settings", "stage",
                                            "layer",    "block",  "head",     "view",     "highlight", "compare",
                                            "score_colors"};
+/// The views of a stage; a whole model's ("model", "head-view") are named apart in messages.
+const std::vector<std::string> kStageViews{"stage", "heads", "kernel-regression", "softmax-scaling"};
 const std::vector<std::string> kBlocks{"encoder_self", "decoder_self", "cross"};
 const std::vector<std::string> kLanguages{"en", "zh"};
 
@@ -62,6 +64,8 @@ public:
         state.effective = lesson.config;
         while (n <= count())
             n = readStep(n, state, lesson.steps);
+        lesson.requirement = m_requirement;
+        lesson.modelUse = modelUseOf(lesson.steps);
         return lesson;
     }
 
@@ -82,12 +86,11 @@ private:
         std::optional<LessonStep::ScoreColors> scoreColors;
     };
 
-    /// Stages that exist only in an encoder–decoder model.
+    /// Stages that exist only in a whole model.
     static bool isModelStage(const std::string& id)
     {
-        const auto& l = layerStageIds();
-        const auto& m = modelStageIds();
-        return std::find(l.begin(), l.end(), id) != l.end() || std::find(m.begin(), m.end(), id) != m.end();
+        const auto has = [&](const std::vector<std::string>& ids) { return std::find(ids.begin(), ids.end(), id) != ids.end(); };
+        return has(layerStageIds()) || has(modelStageIds()) || has(pretrainedStageIds());
     }
 
     [[noreturn]] void fail(int n, const std::string& reason) const { throw LessonError(m_file, n, reason); }
@@ -97,18 +100,8 @@ private:
     /// Refuses binary files and other encodings before anything else is read.
     void checkText() const
     {
-        for (int n = 1; n <= count(); ++n) {
-            const std::string_view l = line(n);
-            if (l.find('\0') != std::string_view::npos)
-                fail(n, "this is not a text file (it contains a NUL byte)");
-            const std::size_t bad = invalidUtf8At(l);
-            if (bad != std::string_view::npos) {
-                static constexpr char kHex[] = "0123456789ABCDEF";
-                const auto b = static_cast<unsigned char>(l[bad]);
-                fail(n, std::string("the file is not UTF-8 text (byte 0x") + kHex[b >> 4] + kHex[b & 15]
-                            + " in this line); save it as UTF-8");
-            }
-        }
+        if (const auto problem = textProblem(m_lines))
+            fail(problem->first, problem->second);
     }
 
     /// Applies a `settings` value on line `n` to `written` (the settings as the lesson wrote
@@ -123,9 +116,11 @@ private:
             fail(n, std::string("settings: ") + e.what());
         }
         Config c = written;
+        const auto names = [&](const char* key) { return std::find(named.begin(), named.end(), key) != named.end(); };
+        if (c.model == ModelKind::File && (names("d_model") || names("heads")))
+            fail(n, "settings: model=pretrained takes d_model and heads from the model folder: leave them out");
         if (c.model == ModelKind::Reversal) {
             adoptModelWidths(c, *reversalModel(n));
-            const auto names = [&](const char* key) { return std::find(named.begin(), named.end(), key) != named.end(); };
             if ((names("d_model") && written.dModel != c.dModel) || (names("heads") && written.heads != c.heads))
                 fail(n, "settings: model=reversal sets d_model=" + std::to_string(c.dModel) + " and heads="
                             + std::to_string(c.heads) + " itself (the shipped model's): leave d_model and heads out");
@@ -155,7 +150,7 @@ private:
     }
 
     /// Reads the header into `lesson`; returns the first line after it.
-    int readHeader(Lesson& lesson, Config& written) const
+    int readHeader(Lesson& lesson, Config& written)
     {
         const std::string example = "a lesson starts with a header between two '---' lines";
         if (count() == 0 || std::all_of(m_lines.begin(), m_lines.end(), isBlank))
@@ -169,6 +164,7 @@ private:
             fail(1, "the header is not closed: add a line '---' after its last key");
 
         std::vector<std::pair<std::string, int>> seen; // key, line
+        std::pair<int, std::string_view> settings;     // applied after `requires`, wherever it stands
         for (int n = 2; n < close; ++n) {
             if (isBlank(line(n)))
                 continue;
@@ -176,8 +172,8 @@ private:
             if (!kv)
                 fail(n, quote(trim(line(n))) + " is not a 'key: value' line");
             const std::string key(kv->key);
-            if (std::find(kHeaderKeys.begin(), kHeaderKeys.end(), key) == kHeaderKeys.end())
-                fail(n, unknown("header key", key, kHeaderKeys));
+            if (key != "requires" && std::find(kHeaderKeys.begin(), kHeaderKeys.end(), key) == kHeaderKeys.end())
+                fail(n, unknown("header key", key, kHeaderKeys) + ", or 'requires' for a lesson that needs a pretrained model");
             const auto earlier = std::find_if(seen.begin(), seen.end(), [&](const auto& s) { return s.first == key; });
             if (earlier != seen.end())
                 fail(n, "'" + key + "' is given twice in the header (first on line " + std::to_string(earlier->second) + ")");
@@ -204,9 +200,19 @@ private:
                     fail(n, e.what());
                 }
             } else if (key == "settings") {
-                lesson.config = applySettingsAt(n, value, written);
+                settings = {n, value};
+            } else if (key == "requires") {
+                try {
+                    m_requirement = parseRequirement(value);
+                } catch (const std::invalid_argument& e) {
+                    fail(n, e.what());
+                }
+                written.model = ModelKind::File; // a lesson that needs a model starts on it
+                lesson.config = written;
             }
         }
+        if (settings.first > 0)
+            lesson.config = applySettingsAt(settings.first, settings.second, written);
         if (lesson.title.empty())
             fail(close, "the header has no 'title'");
         if (lesson.language.empty())
@@ -303,8 +309,9 @@ private:
             }
         } else if (key == "layer") {
             long long k = 0;
-            if (parseInteger(value, k) != NumberKind::Ok || k < 1 || k > ConfigLimits::maxLayers)
-                fail(n, "layer: " + quote(value) + " is not a layer (1 … " + std::to_string(ConfigLimits::maxLayers)
+            constexpr int most = std::max(ConfigLimits::maxLayers, PretrainedLimits::maxLayers); // the model decides below
+            if (parseInteger(value, k) != NumberKind::Ok || k < 1 || k > most)
+                fail(n, "layer: " + quote(value) + " is not a layer (1 … " + std::to_string(most)
                             + ", counting from 1)");
             state.layer = static_cast<int>(k - 1);
             state.layerLine = d.layerLine = n;
@@ -319,7 +326,11 @@ private:
             d.settingsLine = n;
         } else if (key == "stage") {
             const auto& ids = lessonStageIds();
-            if (std::find(ids.begin(), ids.end(), value) == ids.end())
+            const auto& bert = pretrainedStageIds(); // a lesson on BERT's inputs names them
+            const bool bertOnly = std::find(bert.begin(), bert.end(), value) != bert.end();
+            if (bertOnly && !(m_requirement && m_requirement->family == PretrainedFamily::Bert))
+                fail(n, "stage " + quote(value) + " exists only in BERT: the lesson needs a BERT model ('requires: bert-base-uncased')");
+            if (!bertOnly && std::find(ids.begin(), ids.end(), value) == ids.end())
                 fail(n, unknown("stage", value, ids));
             state.stage = value;
             state.stageLine = d.stageLine = n;
@@ -336,7 +347,7 @@ private:
         } else if (key == "view") {
             const auto& views = lessonViews();
             if (std::find(views.begin(), views.end(), value) == views.end())
-                fail(n, unknown("view", value, views));
+                fail(n, unknown("view", value, kStageViews) + ", or for a whole model 'model' or 'head-view'");
             step.view = value;
         } else if (key == "compare") {
             d.compareLine = n;
@@ -361,7 +372,7 @@ private:
     /// The head is checked against the heads in force after this step's settings.
     void checkHead(const Directives& d, State& state, const LessonStep& step) const
     {
-        const int heads = state.effective.heads;
+        const int heads = state.effective.model == ModelKind::File ? requirementHeads(m_requirement) : state.effective.heads;
         const std::string there = heads == 1 ? "there is 1 head" : "there are " + std::to_string(heads) + " heads";
         if (d.headWanted) {
             if (*d.headWanted >= heads)
@@ -420,12 +431,17 @@ private:
     void checkModel(const Directives& d, State& state, const LessonStep& step) const
     {
         const Config& c = state.effective;
-        if (c.model == ModelKind::File)
-            fail(d.settingsLine > 0 ? d.settingsLine : step.line, "settings: model=file cannot be used in a lesson (use reversal or seeded)");
         if (c.model == ModelKind::None) {
             checkNoModel(d, state, step);
             return;
         }
+        if (c.model == ModelKind::File) {
+            checkPretrained(d, state, step);
+            return;
+        }
+        if (const auto& b = pretrainedStageIds(); std::find(b.begin(), b.end(), state.stage) != b.end())
+            fail(d.stageLine > 0 ? d.stageLine : d.settingsLine > 0 ? d.settingsLine : step.line,
+                 "stage " + quote(state.stage) + " exists only in BERT (model=pretrained with a BERT in 'requires:')");
         checkLayer(d, state, step);
         // One decoder input per step: the given target, or the model's own tokens.
         if (d.targetLine > 0 && d.generateLine > 0)
@@ -442,6 +458,25 @@ private:
                              + (d.stageLine > 0 ? std::string(")") : "; the stage was chosen on line " + std::to_string(state.stageLine) + ")"));
             }
         }
+    }
+
+    /// A step that runs the pretrained model: the family's block (chosen for the lesson when no
+    /// step named one), stages and layers; no target or generation.
+    void checkPretrained(const Directives& d, State& state, const LessonStep& step) const
+    {
+        if (m_requirement && state.blockLine == 0)
+            state.block = familyBlock(m_requirement->family);
+        const auto problem =
+            pretrainedStepProblem(m_requirement, {state.stage, state.layer, state.block, d.targetLine > 0, step.generate.has_value()});
+        if (!problem)
+            return;
+        // The directive at fault in this step, else the line that brought the model (saying where
+        // a carried-over value was chosen); indexed by StepPart.
+        const std::pair<int, int> lines[] = {{0, 0}, {d.stageLine, state.stageLine}, {d.layerLine, state.layerLine},
+                                             {d.blockLine, state.blockLine}, {d.targetLine, 0}, {d.generateLine, 0}};
+        const auto [given, chosen] = lines[static_cast<int>(problem->part)];
+        const std::string carried = given > 0 || chosen == 0 ? "" : " (chosen on line " + std::to_string(chosen) + ")";
+        fail(given > 0 ? given : d.settingsLine > 0 ? d.settingsLine : step.line, problem->reason + carried);
     }
 
     /// A comparison in force must suit the settings in force (no masks to compare in a model).
@@ -498,6 +533,7 @@ private:
 
     const std::string& m_file;
     std::vector<std::string_view> m_lines; ///< line n is m_lines[n - 1]
+    std::optional<ModelRequirement> m_requirement; ///< the header's `requires:`
 };
 
 std::string errorMessage(const std::string& file, int line, const std::string& reason)
@@ -529,7 +565,11 @@ const std::vector<std::string>& lessonStageIds()
 
 const std::vector<std::string>& lessonViews()
 {
-    static const std::vector<std::string> kViews{"stage", "heads", "kernel-regression", "softmax-scaling"};
+    static const std::vector<std::string> kViews = [] {
+        std::vector<std::string> views = kStageViews;
+        views.insert(views.end(), {"model", "head-view"});
+        return views;
+    }();
     return kViews;
 }
 

@@ -49,11 +49,21 @@
 ///   it again; a comparison of masks while a model is in force is an error (on the `compare`
 ///   line, or on the `settings` line that brought the model).
 /// - `score_colors` (`shared` or `own`) carries over until a step sets it again.
+/// - `requires:` (header) names the pretrained model folder the lesson needs (lesson/requirement.h);
+///   `model=pretrained` runs it and is an error without it. The header's settings start from
+///   model=pretrained when `requires` is given. With the model in force: the block is the
+///   family's (decoder_self for GPT-2, chosen by itself when no step named one; encoder_self for
+///   BERT), stages the family lacks are errors, and so are `target` and `generate`; a known
+///   model's layers and heads bound `layer` and `head` (else the limits of the folders
+///   Attention Lab opens: 24 layers, 16 heads); naming d_model or heads is an error. The
+///   stages only BERT has (segment_embedding, embedding_sum, mlm_transform) are errors with
+///   any other model.
 /// - Quoted text in messages is cut to about 60 bytes, so a megabyte line gives a short reason.
 /// - A lesson without steps is reported on its last line.
 
 #include "compare/comparison.h"
 #include "core/config.h"
+#include "lesson/requirement.h"
 #include "core/stage_key.h"
 
 #include <cstdint>
@@ -93,7 +103,7 @@ struct LessonStep {
     int head = 0;                        ///< 0-based, in force (carried over); < config.heads
     int layer = 0;                       ///< 0-based encoder/decoder layer, in force (carried over)
     Block block = Block::EncoderSelf;    ///< in force (carried over)
-    std::string view = "stage";          ///< stage | heads | kernel-regression | softmax-scaling (not carried over)
+    std::string view = "stage";          ///< stage | heads | model | head-view | kernel-regression | softmax-scaling (not carried over)
     /// B when the step compares two inputs (carried over; `compare: off` ends it), else nothing.
     std::optional<Comparison> compare;
     Highlight highlight;                 ///< this step's only (not carried over)
@@ -105,6 +115,10 @@ struct LessonStep {
     };
     std::optional<ScoreColors> scoreColors;
     std::string explanation;             ///< Markdown, without leading/trailing blank lines
+
+    /// True when the step runs the lesson's pretrained model (`model=pretrained`: ModelKind::File
+    /// in its config, whose d_model and heads the player sets from the folder it opens).
+    bool needsModel() const { return config.model == ModelKind::File; }
 };
 
 struct Lesson {
@@ -116,7 +130,14 @@ struct Lesson {
     Config config;                       ///< the header's settings on top of the defaults (valid)
     std::vector<LessonStep> steps;       ///< at least one
     std::string fileName;                ///< as given to the parser (for messages)
+    /// The header's `requires:`: the pretrained model folder its model=pretrained steps run.
+    std::optional<ModelRequirement> requirement;
+    /// What those steps ask of the model (layers, heads, an output head).
+    ModelUse modelUse;
 };
+
+/// What the steps that need the model (LessonStep::needsModel) ask of it.
+ModelUse modelUseOf(const std::vector<LessonStep>& steps);
 
 /// A lesson that cannot be read: what() is "<file>:<line>: <reason>", or "<file>: <reason>"
 /// when the line is 0 (the file itself could not be read).
@@ -136,9 +157,11 @@ private:
 /// The largest lesson file loadLesson reads.
 inline constexpr std::uint64_t kMaxLessonBytes = 4ULL * 1024 * 1024;
 
-/// Stages a step may show: "tokens", stageIds(), layerStageIds() and modelStageIds().
+/// Stages a step may show: "tokens", stageIds(), layerStageIds() and modelStageIds(); a lesson
+/// that requires a BERT also pretrainedStageIds().
 const std::vector<std::string>& lessonStageIds();
-/// Views a step may ask for: "stage", "heads", "kernel-regression", "softmax-scaling".
+/// Views a step may ask for: "stage", "heads", "model", "head-view", "kernel-regression",
+/// "softmax-scaling".
 const std::vector<std::string>& lessonViews();
 
 /// Parses the text of a lesson file. Throws LessonError (never anything else for bad text).

@@ -146,6 +146,24 @@ std::size_t invalidUtf8At(std::string_view s)
     return std::string_view::npos;
 }
 
+std::optional<std::pair<int, std::string>> textProblem(const std::vector<std::string_view>& lines)
+{
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+        const std::string_view l = lines[i];
+        const int n = static_cast<int>(i + 1);
+        if (l.find('\0') != std::string_view::npos)
+            return std::pair{n, std::string("this is not a text file (it contains a NUL byte)")};
+        const std::size_t bad = invalidUtf8At(l);
+        if (bad != std::string_view::npos) {
+            static constexpr char kHex[] = "0123456789ABCDEF";
+            const auto b = static_cast<unsigned char>(l[bad]);
+            return std::pair{n, std::string("the file is not UTF-8 text (byte 0x") + kHex[b >> 4] + kHex[b & 15]
+                                    + " in this line); save it as UTF-8"};
+        }
+    }
+    return std::nullopt;
+}
+
 NumberKind parseInteger(std::string_view s, long long& out)
 {
     const std::string_view digits = !s.empty() && s.front() == '-' ? s.substr(1) : s;

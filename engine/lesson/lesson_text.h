@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace attnlab::lessontext {
@@ -61,6 +62,10 @@ std::string plural(long long n, std::string_view one, std::string_view many);
 /// Offset of the first byte in `s` that is not valid UTF-8 (overlong forms, surrogates and
 /// code points above U+10FFFF included), or npos.
 std::size_t invalidUtf8At(std::string_view s);
+
+/// The first line (counted from 1) that is not UTF-8 text, a NUL byte or a byte that is not
+/// UTF-8, and the reason; nothing when every line is text.
+std::optional<std::pair<int, std::string>> textProblem(const std::vector<std::string_view>& lines);
 
 /// A whole number written as digits with an optional leading '-'.
 NumberKind parseInteger(std::string_view s, long long& out);

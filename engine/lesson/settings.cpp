@@ -45,9 +45,14 @@ void setOne(Config& c, const std::string& key, std::string_view value)
     } else if (key == "max_tokens") {
         c.maxTokens = parseInt(key, value);
     } else if (key == "model") {
-        const auto model = parseModelKind(value);
+        // A lesson's pretrained model is the folder its header `requires`; the player opens it as
+        // a file model. A model the student opened (model=file) cannot be one a lesson relies on.
+        const auto model = value == "pretrained" ? std::optional<ModelKind>(ModelKind::File) : parseModelKind(value);
+        if (value == "file")
+            throw std::invalid_argument("model=file cannot be used in a lesson (use reversal, seeded, or pretrained with the header's "
+                                        "'requires:')");
         if (!model)
-            throw std::invalid_argument("model: " + unknown("value", value, {"none", "seeded", "reversal"}));
+            throw std::invalid_argument("model: " + unknown("value", value, {"none", "seeded", "reversal", "pretrained"}));
         c.model = *model;
     } else if (key == "layers") {
         c.setLayers(parseInt(key, value));

@@ -1164,6 +1164,10 @@
         <source>Your own sentence and settings could not be brought back: %1</source>
         <translation>无法恢复你自己的句子和设置：%1</translation>
     </message>
+    <message>
+        <source>Needs the model %1: this step shows its text only</source>
+        <translation>需要模型 %1：这一步只显示文字</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::MainWindow</name>
@@ -3665,6 +3669,178 @@ M = 0：每个查询都能看到所有键</translation>
     <message>
         <source>No step can be taken.</source>
         <translation>无法再走一步。</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ModelsFolder</name>
+    <message>
+        <source>%1 is a file, not a folder</source>
+        <translation>%1 是一个文件，不是文件夹</translation>
+    </message>
+    <message>
+        <source>the folder %1 cannot be made</source>
+        <translation>无法创建文件夹 %1</translation>
+    </message>
+    <message>
+        <source>no file manager could show %1</source>
+        <translation>没有文件管理器能显示 %1</translation>
+    </message>
+    <message>
+        <source>%1 — %2, %3 × %4</source>
+        <translation>%1 — %2，%3 × %4</translation>
+    </message>
+    <message>
+        <source>1 layer</source>
+        <translation>1 层</translation>
+    </message>
+    <message>
+        <source>%1 layers</source>
+        <translation>%1 层</translation>
+    </message>
+    <message>
+        <source>1 head</source>
+        <translation>1 个头</translation>
+    </message>
+    <message>
+        <source>%1 heads</source>
+        <translation>%1 个头</translation>
+    </message>
+    <message>
+        <source>No GPT-2 or BERT model here yet.</source>
+        <translation>这里还没有 GPT-2 或 BERT 模型。</translation>
+    </message>
+    <message>
+        <source>Download gpt2 or bert-base-uncased from the Hugging Face hub</source>
+        <translation>从 Hugging Face hub 下载 gpt2 或 bert-base-uncased，</translation>
+    </message>
+    <message>
+        <source>into a sub-folder of the same name (gpt2, bert-base-uncased):</source>
+        <translation>放进同名的子文件夹（gpt2、bert-base-uncased）：</translation>
+    </message>
+    <message>
+        <source>GPT-2: %1</source>
+        <translation>GPT-2：%1</translation>
+    </message>
+    <message>
+        <source>BERT: %1</source>
+        <translation>BERT：%1</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::LessonModels</name>
+    <message>
+        <source>it holds a %1 model, and this lesson needs %2</source>
+        <translation>里面是 %1 模型，而这一课需要 %2</translation>
+    </message>
+    <message>
+        <source>it has %1 layers and %2 heads, and this lesson's steps need at least %3 layers and %4 heads</source>
+        <translation>它有 %1 层、%2 个头，而这一课的步骤至少需要 %3 层、%4 个头</translation>
+    </message>
+    <message>
+        <source>**The model folder %1 could not be opened:** %2</source>
+        <translation>**无法打开模型文件夹 %1：**%2</translation>
+    </message>
+    <message>
+        <source>It needs these files: %1.</source>
+        <translation>它需要这些文件：%1。</translation>
+    </message>
+    <message>
+        <source>**This lesson needs the %1 model %2**, which is not in your Models folder.</source>
+        <translation>**这一课需要 %1 模型 %2**，它不在你的模型文件夹里。</translation>
+    </message>
+    <message>
+        <source>The folder %1 there cannot be used: %2</source>
+        <translation>那里的文件夹 %1 不能用：%2</translation>
+    </message>
+    <message>
+        <source>the model folder %1 could not be opened: %2</source>
+        <translation>无法打开模型文件夹 %1：%2</translation>
+    </message>
+    <message>
+        <source>this lesson needs the model %1: put its files (%2) in %3</source>
+        <translation>这一课需要模型 %1：请把它的文件（%2）放进 %3</translation>
+    </message>
+    <message>
+        <source> (download them from https://huggingface.co/%1)</source>
+        <translation>（从 https://huggingface.co/%1 下载）</translation>
+    </message>
+    <message>
+        <source>; the folder there cannot be used: %1</source>
+        <translation>；那里的文件夹不能用：%1</translation>
+    </message>
+    <message>
+        <source>Download %1 from the Hugging Face hub ([%2](%3)) into %4</source>
+        <translation>从 Hugging Face hub（[%2](%3)）下载 %1，放进 %4</translation>
+    </message>
+    <message>
+        <source>Put its files (%1) into %2</source>
+        <translation>把它的文件（%1）放进 %2</translation>
+    </message>
+    <message>
+        <source>Until then the steps that need it show their text only; press *Look again* after the download.</source>
+        <translation>在此之前，需要它的步骤只显示文字；下载之后请按*再找一次*。</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ModelBanner</name>
+    <message>
+        <source>The Models folder cannot be shown: %1</source>
+        <translation>无法显示模型文件夹：%1</translation>
+    </message>
+    <message>
+        <source>Open the Models folder</source>
+        <translation>打开模型文件夹</translation>
+    </message>
+    <message>
+        <source>Look again</source>
+        <translation>再找一次</translation>
+    </message>
+    <message>
+        <source>Show the Models folder in the file manager (it is made when missing)</source>
+        <translation>在文件管理器中显示模型文件夹（不存在时会先创建）</translation>
+    </message>
+    <message>
+        <source>Look for the model in the Models folder again, after downloading it</source>
+        <translation>下载之后，在模型文件夹里再找一次这个模型</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ModelsMenu</name>
+    <message>
+        <source>Mo&amp;dels</source>
+        <translation>模型库(&amp;D)</translation>
+    </message>
+    <message>
+        <source>%1 — not a GPT-2 or BERT folder</source>
+        <translation>%1 — 不是 GPT-2 或 BERT 文件夹</translation>
+    </message>
+    <message>
+        <source>Models folder: %1</source>
+        <translation>模型文件夹：%1</translation>
+    </message>
+    <message>
+        <source>&amp;Open the Models folder</source>
+        <translation>打开模型文件夹(&amp;O)</translation>
+    </message>
+    <message>
+        <source>&amp;Set Models folder…</source>
+        <translation>设置模型文件夹(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Cannot use %1 as the Models folder: it is not a folder that exists or can be made</source>
+        <translation>不能把 %1 用作模型文件夹：它不是一个已有或可以创建的文件夹</translation>
+    </message>
+    <message>
+        <source>Models folder: %1 (models found: %2)</source>
+        <translation>模型文件夹：%1（找到 %2 个模型）</translation>
+    </message>
+    <message>
+        <source>Set Models folder</source>
+        <translation>设置模型文件夹</translation>
+    </message>
+    <message>
+        <source>The Models folder cannot be shown: %1</source>
+        <translation>无法显示模型文件夹：%1</translation>
     </message>
 </context>
 </TS>

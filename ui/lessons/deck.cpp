@@ -2,6 +2,7 @@
 
 #include "export/exporter.h"
 #include "io/fileio.h"
+#include "lessons/lessonmodel.h"
 #include "lessons/stepnotes.h"
 #include "views/compareview.h"
 #include "views/heatmapview.h"
@@ -343,9 +344,14 @@ DeckResult renderLessonDeck(const Lesson& lesson, const QString& output, const D
                             const std::function<bool(int, int)>& progress)
 {
     Session session;
-    session.setLessonInput(lesson.sentence ? std::optional<QString>(QString::fromStdString(*lesson.sentence)) : std::nullopt, lesson.config);
-    DeckResult result = options.format == DeckOptions::Format::Pdf ? renderPdfDeck(lesson, output, session, progress)
-                                                                   : renderPngDeck(lesson, output, options.dpi, session, progress);
+    // A lesson that needs a pretrained model is drawn with it, or not at all: a deck has every page.
+    Lesson withModel = lesson;
+    if (const LessonModel model = LessonModels::open(session, withModel); !model.ready())
+        return DeckResult{false, LessonModels::missingText(lesson, model), {}, 0, {}};
+    session.setLessonInput(lesson.sentence ? std::optional<QString>(QString::fromStdString(*lesson.sentence)) : std::nullopt,
+                           withModel.config);
+    DeckResult result = options.format == DeckOptions::Format::Pdf ? renderPdfDeck(withModel, output, session, progress)
+                                                                   : renderPngDeck(withModel, output, options.dpi, session, progress);
     const int count = static_cast<int>(lesson.steps.size());
     if (result.ok && progress)
         progress(count, count);

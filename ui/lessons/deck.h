@@ -37,6 +37,8 @@ struct DeckResult {
 /// An earlier file at a PDF path survives a failed or cancelled export. A step that cannot be
 /// drawn as written (the engine refuses its input, e.g. too many attention cells, or the model
 /// lacks its stage) fails the deck with "step N (line L): reason", never an empty figure.
+/// A lesson that needs a pretrained model (`requires:`) is drawn with the folder of the Models
+/// folder (lessons/lessonmodel.h); without it the deck fails with what to download and where.
 DeckResult renderLessonDeck(const Lesson& lesson, const QString& output, const DeckOptions& options,
                             const std::function<bool(int, int)>& progress = {});
 

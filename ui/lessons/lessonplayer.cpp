@@ -2,6 +2,7 @@
 #include "widgets/markdowntext.h"
 
 #include "lessons/deck.h"
+#include "lessons/modelbanner.h"
 #include "lessons/stepnotes.h"
 #include "session/session.h"
 #include "widgets/wrappinglabel.h"
@@ -30,6 +31,7 @@ LessonPlayer::LessonPlayer(Session* session, QWidget* parent)
     , m_text(new QTextBrowser(this))
     , m_counter(new WrappingLabel(this)) // a long title must not widen the dock past a small screen
     , m_notes(new QLabel(this))
+    , m_banner(new ModelBanner(this))
     , m_previous(new QPushButton(this))
     , m_next(new QPushButton(this))
     , m_stop(new QPushButton(this))
@@ -49,6 +51,9 @@ LessonPlayer::LessonPlayer(Session* session, QWidget* parent)
     fileButtons->addWidget(reloadButton);
     fileButtons->addWidget(exportButton);
     layout->addWidget(m_fileRow);
+    // A lesson's missing model is said above the lists, where it gets the room it needs (the
+    // splitter's panes below give way).
+    layout->addWidget(m_banner);
 
     auto* split = new QSplitter(Qt::Vertical, this);
     split->addWidget(m_lessons);
@@ -85,6 +90,7 @@ LessonPlayer::LessonPlayer(Session* session, QWidget* parent)
     connect(m_previous, &QPushButton::clicked, this, &LessonPlayer::previous);
     connect(m_next, &QPushButton::clicked, this, &LessonPlayer::next);
     connect(m_stop, &QPushButton::clicked, this, &LessonPlayer::stop);
+    connect(m_banner, &ModelBanner::retryRequested, this, &LessonPlayer::lookForModel);
     connect(m_lessons, &QListWidget::itemActivated, this, [this](QListWidgetItem* item) { startLesson(m_lessons->row(item)); });
     connect(m_lessons, &QListWidget::itemClicked, this, [this](QListWidgetItem* item) { startLesson(m_lessons->row(item)); });
     connect(m_steps, &QListWidget::currentRowChanged, this, [this](int row) {
@@ -183,9 +189,15 @@ bool LessonPlayer::start(const QString& path, int step)
     }
     m_lessonPath = path;
     m_error.clear();
-    // The lesson starts from its own sentence and settings.
-    m_session->setLessonInput(m_lesson->sentence ? std::optional<QString>(QString::fromStdString(*m_lesson->sentence)) : std::nullopt,
-                              m_lesson->config);
+    // A lesson that needs a pretrained model opens it from the Models folder first.
+    m_model = LessonModels::open(*m_session, *m_lesson);
+    // The lesson starts from its own sentence and settings; without its model, from its sentence
+    // under the settings in use (the steps that need the model then show their text only).
+    if (m_model.ready() || m_lesson->config.model != ModelKind::File)
+        m_session->setLessonInput(m_lesson->sentence ? std::optional<QString>(QString::fromStdString(*m_lesson->sentence)) : std::nullopt,
+                                  m_lesson->config);
+    else if (m_lesson->sentence)
+        m_session->setSentence(QString::fromStdString(*m_lesson->sentence));
     {
         const QSignalBlocker block(m_steps);
         m_steps->clear();
@@ -245,9 +257,40 @@ bool LessonPlayer::reload()
     return true;
 }
 
+void LessonPlayer::lookForModel()
+{
+    if (!m_lesson)
+        return;
+    m_model = LessonModels::open(*m_session, *m_lesson);
+    if (!m_model.ready()) {
+        showStep();
+        return;
+    }
+    m_session->setLessonInput(m_lesson->sentence ? std::optional<QString>(QString::fromStdString(*m_lesson->sentence)) : std::nullopt,
+                              m_lesson->config);
+    const int step = m_step;
+    m_step = -1;
+    goToStep(step); // now with the model
+}
+
+void LessonPlayer::markSteps()
+{
+    if (!m_lesson || m_steps->count() != static_cast<int>(m_lesson->steps.size()))
+        return;
+    for (int i = 0; i < m_steps->count(); ++i) {
+        const bool shown = m_model.ready() || !m_lesson->steps[static_cast<std::size_t>(i)].needsModel();
+        QListWidgetItem* item = m_steps->item(i);
+        item->setForeground(shown ? m_steps->palette().text() : m_steps->palette().brush(QPalette::Disabled, QPalette::Text));
+        item->setToolTip(shown ? QString()
+                               : tr("Needs the model %1: this step shows its text only")
+                                     .arg(QString::fromStdString(m_lesson->requirement->name)));
+    }
+}
+
 void LessonPlayer::stop()
 {
     m_lesson.reset();
+    m_model = {};
     m_lessonPath.clear();
     m_steps->clear();
     m_session->setHighlight({});
@@ -268,6 +311,11 @@ void LessonPlayer::goToStep(int index)
     m_step = index;
     m_error.clear();
     const LessonStep& s = m_lesson->steps[static_cast<std::size_t>(index)];
+    // Without its model a step shows its text only; the studio keeps what it shows.
+    if (s.needsModel() && !m_model.ready()) {
+        showStep();
+        return;
+    }
     // Settings always apply; the sentence only when the step sets one (a student's own
     // sentence stays otherwise).
     if (!m_session->applyLessonStep(s))
@@ -298,6 +346,8 @@ void LessonPlayer::showStep()
     m_previous->setEnabled(active && m_step > 0);
     m_next->setEnabled(active && m_step + 1 < static_cast<int>(m_lesson ? m_lesson->steps.size() : 0));
     m_stop->setEnabled(active);
+    m_banner->setMarkdown(active ? LessonModels::bannerMarkdown(*m_lesson, m_model) : QString());
+    markSteps();
     if (!active) {
         m_counter->setText(tr("No lesson"));
         if (m_error.isEmpty())
@@ -306,7 +356,6 @@ void LessonPlayer::showStep()
         emit stateChanged();
         return;
     }
-    const LessonStep& s = m_lesson->steps[static_cast<std::size_t>(m_step)];
     m_counter->setText(tr("%1 \u2014 step %2 of %3").arg(QString::fromStdString(m_lesson->title)).arg(m_step + 1).arg(m_lesson->steps.size()));
     {
         const QSignalBlocker block(m_steps);
@@ -338,7 +387,8 @@ void LessonPlayer::updateNotes()
         return;
     }
     m_notes->setStyleSheet(QStringLiteral("color: #8a5300;"));
-    if (!m_lesson || m_step < 0) {
+    // A step shown as text only has nothing on screen to highlight.
+    if (!m_lesson || m_step < 0 || (m_lesson->steps[static_cast<std::size_t>(m_step)].needsModel() && !m_model.ready())) {
         m_notes->clear();
         return;
     }

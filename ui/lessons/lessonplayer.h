@@ -7,6 +7,7 @@
 
 #include "io/session_json.h"
 #include "lesson/lesson.h"
+#include "lessons/lessonmodel.h"
 
 #include <QWidget>
 
@@ -19,6 +20,7 @@ class QTextBrowser;
 
 namespace attnlab {
 
+class ModelBanner;
 class Session;
 
 class LessonPlayer : public QWidget {
@@ -66,6 +68,16 @@ public:
     QString stepMarkdown() const;
     /// What the player could not show at this step ("row 5 (the sentence has 3 tokens)"); empty when all fits.
     QString notes() const;
+    /// Whether the lesson's pretrained model (its header's `requires:`) is open. While it is not,
+    /// the banner says what to download, and the steps that need it show their text only: the
+    /// Session keeps what it shows (the lesson's sentence under the settings in use at the
+    /// start); the steps that do not need it play as usual.
+    const LessonModel& lessonModel() const { return m_model; }
+    ModelBanner* modelBanner() const { return m_banner; }
+    /// Looks for the lesson's model in the Models folder again (after a download) and, when it
+    /// is there now, shows the current step with it.
+    void lookForModel();
+
     /// The message of the last lesson that could not be read; empty otherwise.
     QString lastError() const { return m_error; }
 
@@ -97,6 +109,8 @@ private:
     void showStep();
     void updateNotes();
     void showError(const QString& message);
+    /// Greys the steps that need a model that is not open, and says why in their tooltips.
+    void markSteps();
     bool start(const QString& path, int step);
 
     Session* m_session;
@@ -109,12 +123,14 @@ private:
     QString m_error;
     /// The teacher's setup from before the lesson (a session in memory), given back by stop().
     std::optional<SessionFile> m_setup;
+    LessonModel m_model;
 
     QListWidget* m_lessons;
     QListWidget* m_steps;
     QTextBrowser* m_text;
     QLabel* m_counter;
     QLabel* m_notes;
+    ModelBanner* m_banner;
     QPushButton* m_previous;
     QPushButton* m_next;
     QPushButton* m_stop;

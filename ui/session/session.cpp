@@ -102,9 +102,10 @@ bool Session::applyLessonStep(const LessonStep& s, bool force)
 int Session::lessonStepIndex(const std::string& stage, int layer, Block block) const
 {
     const QString id = QString::fromStdString(stage);
-    if (id == u"tokens" || id == u"embedding" || id == u"positional_encoding" || id == u"input")
+    if (id == u"tokens" || id == u"embedding" || id == u"positional_encoding" || id == u"input" || id == u"segment_embedding"
+        || id == u"embedding_sum")
         return stepIndex(id, std::nullopt, block == Block::EncoderSelf ? Block::EncoderSelf : Block::DecoderSelf);
-    if (id == u"encoder_output" || id == u"decoder_output" || id == u"logits" || id == u"probabilities")
+    if (id == u"encoder_output" || id == u"decoder_output" || id == u"logits" || id == u"probabilities" || id == u"mlm_transform")
         return stepIndex(id, std::nullopt, Block::None);
     Block b = block;
     if (id == u"cross_residual" || id == u"cross_norm")

@@ -11,6 +11,7 @@
 #include "session/autosave.h"
 #include "session/session.h"
 #include "widgets/statedictdialog.h"
+#include "shell/modelsmenu.h"
 #include "shell/viewstack.h"
 #include "views/compareview.h"
 #include "views/heatmapview.h"
@@ -70,7 +71,9 @@ FileActions::FileActions(Session* session, ViewStack* views, LessonPlayer* lesso
     , m_views(views)
     , m_lessons(lessons)
     , m_window(window)
+    , m_models(new ModelsMenu(session, this, window))
 {
+    connect(m_models, &ModelsMenu::statusReported, this, &FileActions::statusReported);
 }
 
 void FileActions::addTo(QMenu* file)
@@ -85,7 +88,7 @@ void FileActions::addTo(QMenu* file)
     file->addAction(tr("Open &mask\u2026"), this, &FileActions::openMaskDialog);
     file->addSeparator();
     file->addAction(tr("Open mo&del\u2026"), this, &FileActions::openModelDialog);
-    file->addAction(tr("Open model &folder (GPT-2, BERT)\u2026"), this, &FileActions::openModelFolderDialog);
+    m_openFolder = file->addAction(tr("Open model &folder (GPT-2, BERT)\u2026"), this, &FileActions::openModelFolderDialog);
     file->addAction(tr("Save model as\u2026"), this, &FileActions::saveModelDialog);
     file->addSeparator();
     file->addAction(tr("&Export view as image\u2026"), QKeySequence(Qt::CTRL | Qt::Key_E), this, &FileActions::exportViewDialog);
@@ -94,6 +97,14 @@ void FileActions::addTo(QMenu* file)
     file->addAction(tr("C&opy image"), QKeySequence::Copy, this, &FileActions::copyImage);
     file->addAction(tr("Export &lesson\u2026"), this, &FileActions::exportLessonDialog);
     rebuildRecentMenu();
+}
+
+void FileActions::addModelsMenu(QMenu* file)
+{
+    // Right below "Open model folder", which it is a shortcut to.
+    const QList<QAction*> actions = file->actions();
+    const qsizetype at = actions.indexOf(m_openFolder);
+    m_models->insertInto(file, at >= 0 && at + 1 < actions.size() ? actions.at(at + 1) : nullptr);
 }
 
 // --- The actions ------------------------------------------------------------------------------

@@ -13,6 +13,7 @@
 #include <functional>
 #include <optional>
 
+class QAction;
 class QMenu;
 class QWidget;
 
@@ -20,6 +21,7 @@ namespace attnlab {
 
 class Autosave;
 class LessonPlayer;
+class ModelsMenu;
 class Session;
 struct LessonPlace;
 class ViewStack;
@@ -32,6 +34,8 @@ public:
 
     /// Adds the actions to the File menu, with their shortcuts and the "Open recent" submenu.
     void addTo(QMenu* file);
+    /// Adds File ▸ Models (shell/modelsmenu.h) below "Open model folder" of a menu made by addTo.
+    void addModelsMenu(QMenu* file);
 
     // Each returns false after reporting the problem; nothing else changes on failure.
     bool openSession(const QString& path);
@@ -131,6 +135,8 @@ private:
     LessonPlayer* m_lessons;
     QWidget* m_window;
     QMenu* m_recentMenu = nullptr;
+    ModelsMenu* m_models; ///< File ▸ Models: the Models folder's model folders
+    QPointer<QAction> m_openFolder; ///< "Open model folder", which File ▸ Models follows
     QString m_sessionPath; ///< where Save writes without asking; empty until opened or saved
     QPointer<Autosave> m_autosave;
 };

@@ -1,0 +1,225 @@
+// Lessons that need a pretrained model: `requires:`, the family's stages and blocks, and finding
+// the folder in the Models folder (docs/lesson-format.md).
+
+#include "lesson/requirement.h"
+
+#include "lesson/lesson_text.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace attnlab {
+
+namespace {
+
+using namespace lessontext;
+
+bool isFolderNameChar(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.';
+}
+
+std::vector<std::string> knownNames()
+{
+    std::vector<std::string> names;
+    for (const KnownModel& m : knownModels())
+        names.emplace_back(m.name);
+    return names;
+}
+
+std::optional<PretrainedFamily> parseFamily(std::string_view s)
+{
+    if (s == "gpt2")
+        return PretrainedFamily::Gpt2;
+    if (s == "bert")
+        return PretrainedFamily::Bert;
+    return std::nullopt;
+}
+
+} // namespace
+
+const std::vector<KnownModel>& knownModels()
+{
+    using F = PretrainedFamily;
+    static const std::vector<KnownModel> kModels{
+        {"gpt2", F::Gpt2, "openai-community/gpt2", "GPT-2 small", 12, 12, 768},
+        {"gpt2-medium", F::Gpt2, "openai-community/gpt2-medium", "GPT-2 medium", 24, 16, 1024},
+        {"distilgpt2", F::Gpt2, "distilbert/distilgpt2", "DistilGPT2", 6, 12, 768},
+        {"bert-base-uncased", F::Bert, "google-bert/bert-base-uncased", "BERT-base, uncased", 12, 12, 768},
+        {"bert-base-cased", F::Bert, "google-bert/bert-base-cased", "BERT-base, cased", 12, 12, 768},
+        {"bert-large-uncased", F::Bert, "google-bert/bert-large-uncased", "BERT-large, uncased", 24, 16, 1024},
+        {"bert-large-cased", F::Bert, "google-bert/bert-large-cased", "BERT-large, cased", 24, 16, 1024},
+        {"bert-base-chinese", F::Bert, "google-bert/bert-base-chinese", "BERT-base, Chinese", 12, 12, 768},
+        {"bert-base-multilingual-cased", F::Bert, "google-bert/bert-base-multilingual-cased", "BERT-base, multilingual", 12, 12,
+         768},
+    };
+    return kModels;
+}
+
+const KnownModel* knownModel(std::string_view name)
+{
+    const auto& all = knownModels();
+    const auto it = std::find_if(all.begin(), all.end(), [&](const KnownModel& m) { return m.name == name; });
+    return it != all.end() ? &*it : nullptr;
+}
+
+ModelRequirement parseRequirement(std::string_view value)
+{
+    const std::size_t comma = value.find(',');
+    const std::string_view name = trim(value.substr(0, comma));
+    if (name.empty())
+        throw std::invalid_argument("requires: name the model folder, e.g. 'requires: gpt2' (known: " + join(knownNames()) + ")");
+    if (name.front() == '.' || !std::all_of(name.begin(), name.end(), isFolderNameChar))
+        throw std::invalid_argument("requires: " + quote(name)
+                                    + " is not a folder name (letters, digits, '-', '_' and '.', not starting with '.')");
+    std::optional<PretrainedFamily> type;
+    if (comma != std::string_view::npos) {
+        const std::string_view rest = trim(value.substr(comma + 1));
+        const std::size_t eq = rest.find('=');
+        if (eq == std::string_view::npos || trim(rest.substr(0, eq)) != "type")
+            throw std::invalid_argument("requires: after the folder name only 'type=gpt2' or 'type=bert' may follow, not " + quote(rest));
+        const std::string_view family = trim(rest.substr(eq + 1));
+        type = parseFamily(family);
+        if (!type)
+            throw std::invalid_argument("requires: " + unknown("type", family, {"gpt2", "bert"}));
+    }
+    ModelRequirement r;
+    r.name = name;
+    if (const KnownModel* known = knownModel(name)) {
+        if (type && *type != known->family)
+            throw std::invalid_argument("requires: " + std::string(name) + " is a " + familyTitle(known->family) + " model, not type="
+                                        + std::string(toString(*type)));
+        r.family = known->family;
+        r.hubId = known->hubId;
+        r.layers = known->layers;
+        r.heads = known->heads;
+        return r;
+    }
+    if (!type)
+        throw std::invalid_argument("requires: " + quote(name) + " is not a model Attention Lab knows" + didYouMean(name, knownNames())
+                                    + " (known: " + join(knownNames()) + "); for a folder of your own give its family: 'requires: "
+                                    + std::string(name) + ", type=gpt2' or 'type=bert'");
+    r.family = *type;
+    return r;
+}
+
+std::string familyTitle(PretrainedFamily family)
+{
+    return family == PretrainedFamily::Gpt2 ? "GPT-2" : "BERT";
+}
+
+Block familyBlock(PretrainedFamily family)
+{
+    return family == PretrainedFamily::Gpt2 ? Block::DecoderSelf : Block::EncoderSelf;
+}
+
+std::vector<std::string> requiredFiles(PretrainedFamily family)
+{
+    if (family == PretrainedFamily::Gpt2)
+        return {"config.json", "model.safetensors", "vocab.json", "merges.txt"};
+    return {"config.json", "model.safetensors", "vocab.txt"};
+}
+
+std::optional<std::string> familyStageProblem(PretrainedFamily family, std::string_view stage)
+{
+    if (stage == "cross_residual" || stage == "cross_norm")
+        return "stage " + quote(stage) + " does not exist in " + familyTitle(family) + ": it has no cross-attention (only "
+               + (family == PretrainedFamily::Gpt2 ? "a decoder" : "an encoder") + ")";
+    if (family == PretrainedFamily::Gpt2) {
+        if (stage == "encoder_output")
+            return std::string("stage 'encoder_output' does not exist in GPT-2, a decoder-only model: its last stack output is "
+                               "'decoder_output'");
+        if (stage == "segment_embedding" || stage == "embedding_sum" || stage == "mlm_transform")
+            return "stage " + quote(stage) + " exists only in BERT";
+    } else if (stage == "decoder_output") {
+        return std::string("stage 'decoder_output' does not exist in BERT, an encoder-only model: its last stack output is "
+                           "'encoder_output'");
+    }
+    return std::nullopt;
+}
+
+std::optional<StepProblem> pretrainedStepProblem(const std::optional<ModelRequirement>& requirement, const PretrainedStep& step)
+{
+    if (!requirement)
+        return StepProblem{StepPart::Settings, "settings: model=pretrained needs the model folder named in the header: add e.g. "
+                                               "'requires: gpt2' (known: " + join(knownNames()) + ")"};
+    const ModelRequirement& r = *requirement;
+    const std::string model = r.name + " (" + familyTitle(r.family) + ")";
+    const std::string reads = ": a pretrained model reads the sentence only (teacher forcing and generation steps are for model=reversal)";
+    if (step.target)
+        return StepProblem{StepPart::Target, "target" + reads};
+    if (step.generate)
+        return StepProblem{StepPart::Generate, "generate" + reads};
+    if (const auto problem = familyStageProblem(r.family, step.stage))
+        return StepProblem{StepPart::Stage, *problem};
+    const Block block = familyBlock(r.family);
+    if (step.block != block)
+        return StepProblem{StepPart::Block, "block " + quote(toString(step.block)) + " does not exist in " + model + ": its layers are "
+                                                + std::string(toString(block))};
+    const int layers = r.layers.value_or(PretrainedLimits::maxLayers);
+    if (step.layer >= layers)
+        return StepProblem{StepPart::Layer, "layer " + std::to_string(step.layer + 1) + " does not exist: " + model + " has "
+                                                + plural(layers, "layer", "layers")};
+    return std::nullopt;
+}
+
+int requirementHeads(const std::optional<ModelRequirement>& requirement)
+{
+    return requirement && requirement->heads ? *requirement->heads : PretrainedLimits::maxHeads;
+}
+
+std::optional<std::string> modelFolderProblem(const ModelFolderInfo& found, const ModelRequirement& requirement, const ModelUse& use)
+{
+    const HfConfig& c = found.config;
+    const std::string what = found.name + " is a " + familyTitle(c.family) + " with " + plural(c.layers, "layer", "layers")
+                           + " and " + plural(c.heads, "head", "heads");
+    if (c.family != requirement.family)
+        return what + "; this lesson needs a " + familyTitle(requirement.family);
+    if (c.layers < use.layers || c.heads < use.heads)
+        return what + "; this lesson's steps need at least " + plural(use.layers, "layer", "layers") + " and "
+               + plural(use.heads, "head", "heads");
+    return std::nullopt;
+}
+
+RequirementMatch findRequiredModel(const ModelCatalog& catalog, const ModelRequirement& requirement, const ModelUse& use)
+{
+    RequirementMatch match;
+    for (const ModelFolderInfo& m : catalog.models) {
+        if (m.name != requirement.name)
+            continue;
+        if (const auto problem = modelFolderProblem(m, requirement, use)) {
+            match.problem = *problem;
+            match.unusable = &m;
+        } else {
+            match.folder = &m;
+        }
+        break;
+    }
+    const KnownModel* known = knownModel(requirement.name);
+    if (match.folder || !known)
+        return match;
+    // The same model saved under another name: its family and all its sizes agree.
+    for (const ModelFolderInfo& m : catalog.models) {
+        const HfConfig& c = m.config;
+        if (c.family == known->family && c.layers == known->layers && c.heads == known->heads && c.dModel == known->dModel) {
+            match.folder = &m;
+            return match;
+        }
+    }
+    return match;
+}
+
+ModelUse modelUseOf(const std::vector<LessonStep>& steps)
+{
+    ModelUse use;
+    for (const LessonStep& s : steps) {
+        if (!s.needsModel())
+            continue;
+        use.layers = std::max(use.layers, s.layer + 1);
+        use.heads = std::max(use.heads, s.head + 1);
+        use.outputHead = use.outputHead || s.stage == "logits" || s.stage == "probabilities" || s.stage == "mlm_transform";
+    }
+    return use;
+}
+
+} // namespace attnlab

@@ -1,0 +1,48 @@
+#pragma once
+// File ▸ Models: the model folders of the Models folder (session/modelsfolder.h), read again
+// each time the menu opens: "gpt2 — GPT-2, 12 layers × 12 heads". Choosing one opens it as File ▸
+// Open model folder does (FileActions::importModel, errors reported the same way). Below them:
+// where the folder is, "Open the Models folder" and "Set Models folder…". An empty folder says
+// which models to download and which files they need.
+
+#include <QObject>
+#include <QString>
+
+class QAction;
+class QMenu;
+class QWidget;
+
+namespace attnlab {
+
+class FileActions;
+class Session;
+
+class ModelsMenu : public QObject {
+    Q_OBJECT
+public:
+    ModelsMenu(Session* session, FileActions* files, QWidget* window);
+
+    /// Puts the "Models" submenu into `file` before `before` (null: at the end); it is filled
+    /// each time it opens.
+    QMenu* insertInto(QMenu* file, QAction* before);
+    /// Fills `menu` from the Models folder as it is now.
+    void fill(QMenu* menu);
+    /// Makes `dir` the Models folder (saved for later runs); false with the reason reported
+    /// when it is not a folder that exists or can be made.
+    bool choose(const QString& dir);
+    /// Asks for the folder, starting at the current one.
+    void chooseDialog();
+
+signals:
+    /// A message for the status line (FileActions forwards it).
+    void statusReported(const QString& message, bool isError);
+
+private:
+    void reveal();
+
+    Session* m_session;
+    FileActions* m_files;
+    QWidget* m_window;
+};
+
+} // namespace attnlab
