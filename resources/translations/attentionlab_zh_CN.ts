@@ -3843,4 +3843,19 @@ M = 0：每个查询都能看到所有键</translation>
         <translation>无法显示模型文件夹：%1</translation>
     </message>
 </context>
+<context>
+    <name>attnlab::SegmentBox</name>
+    <message>
+        <source>Sentence &amp;B:</source>
+        <translation>句子 &amp;B：</translation>
+    </message>
+    <message>
+        <source>Optional second sentence: [CLS] A [SEP] B [SEP]</source>
+        <translation>可选的第二个句子：[CLS] A [SEP] B [SEP]</translation>
+    </message>
+    <message>
+        <source>BERT reads one or two sentences. Its tokens get segment (token type) id 1; the first sentence&apos;s, up to and including the first [SEP], get 0.</source>
+        <translation>BERT 读一个或两个句子。第二个句子的词元的片段（token type）编号是 1；第一个句子的词元（直到并包括第一个 [SEP]）是 0。</translation>
+    </message>
+</context>
 </TS>

@@ -1,5 +1,7 @@
 #include "session/session.h"
 
+#include "pretrained/model_folder.h"
+
 #include "nn/embedding.h"
 #include "io/fileio.h"
 #include "model/shipped.h"
@@ -207,6 +209,8 @@ RunRequest Session::requestFor(ModelCache& models, const QString& sentence, cons
         r.model = models.model(c, file); // no file open: an Error (no_model_file) in the interface's language
         r.generationStep = generationStep;
         r.keep.detail = m_traceDetail;
+        if (m_segmentB && r.model && r.model->pretrained && r.model->pretrained->wordPiece)
+            r.segmentB = m_segmentB->toStdString();
     }
     return r;
 }
@@ -270,6 +274,22 @@ void Session::adoptModelSizes(Config& c)
         m = m_fileModel;
     if (m)
         adoptModelWidths(c, *m);
+}
+
+void Session::setSegmentB(const std::optional<QString>& text)
+{
+    const std::optional<QString> b = text && !text->trimmed().isEmpty() ? text : std::nullopt;
+    if (b == m_segmentB)
+        return;
+    m_segmentB = b;
+    if (readsSegmentB())
+        recompute();
+    emit inputChanged();
+}
+
+bool Session::readsSegmentB() const
+{
+    return m_model && m_model->pretrained && m_model->pretrained->wordPiece;
 }
 
 void Session::setTraceDetail(TraceDetail detail)

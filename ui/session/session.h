@@ -86,6 +86,13 @@ public:
     /// Reads a model file or a Hugging Face model folder (GPT-2, BERT) and switches to it; a bare
     /// PyTorch state dict needs `stateDict` (model/open.h). On failure returns false and changes nothing.
     bool importModel(const QString& path, QString* error, const std::optional<StateDictOptions>& stateDict = std::nullopt);
+    /// BERT's second segment (sentence B: [CLS] A [SEP] B [SEP], token type ids 1); nullopt for
+    /// one sentence. Kept for any model, used only by a BERT folder.
+    const std::optional<QString>& segmentB() const { return m_segmentB; }
+    /// Sets B (nullopt or blank: none) and recomputes when a BERT folder is open.
+    void setSegmentB(const std::optional<QString>& text);
+    /// True when the model in use reads a second segment (a BERT folder).
+    bool readsSegmentB() const;
     /// How much of a pretrained model's pass the trace keeps (pretrained/trace_detail.h; Auto:
     /// compact when large, its layers made again when shown). Recomputes when it changes.
     TraceDetail traceDetail() const { return m_traceDetail; }
@@ -283,6 +290,7 @@ private:
     Highlight m_highlight;
     bool m_sharedScoreScale = false;
     TraceDetail m_traceDetail = TraceDetail::Auto;
+    std::optional<QString> m_segmentB;
     bool m_comparing = false;
     Comparison m_comparison;
     bool m_comparisonChosen = false; ///< B was set (else the first switch-on swaps A's words)

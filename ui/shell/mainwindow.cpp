@@ -16,6 +16,7 @@
 #include "widgets/decoderpanel.h"
 #include "widgets/errorbanner.h"
 #include "widgets/formulabanner.h"
+#include "widgets/segmentbox.h"
 #include "widgets/settingspanel.h"
 #include "widgets/stagenavigator.h"
 #include "widgets/warningline.h"
@@ -116,6 +117,8 @@ void MainWindow::buildCentralWidget()
     top->addWidget(m_compare->toggleButton());
     top->addWidget(m_presenter->counter());
     layout->addLayout(top);
+    auto* segmentB = new SegmentBox(m_session, central); // BERT's second sentence
+    layout->addWidget(segmentB);
     layout->addWidget(m_decoder);
     layout->addWidget(m_compare);
     statusBar()->addWidget(m_warnings, 1); // in the status bar: a warning never pushes the view down
@@ -125,7 +128,7 @@ void MainWindow::buildCentralWidget()
     layout->addWidget(m_presenter->caption());
     setCentralWidget(central);
     // What a projection does not need: the view, its caption and the counter are the slide.
-    m_presenter->setClutter({m_sentenceLabel, m_sentence, m_compare->toggleButton(), m_views->tabBar()});
+    m_presenter->setClutter({m_sentenceLabel, m_sentence, segmentB, m_compare->toggleButton(), m_views->tabBar()});
     // The status bar shows while it has something to say (a message, a warning), never in
     // presenter mode; it comes and goes at the bottom, so the view's top never moves.
     connect(statusBar(), &QStatusBar::messageChanged, this, &MainWindow::updateStatusBar);
