@@ -59,10 +59,13 @@ std::string exportOptionsHelp()
     return R"(Options of export (with every option of trace under Input, Model and Weights):
   --stage ID             the stage to draw, one of: embedding, positional_encoding, input, q, k,
                          v, scores, scaled, mask, masked_scores, weights, head_output, concat, output
+                         (with a model also its layer and output stages; GPT-2/BERT: rollout, ...)
+  --view model           instead of a stage: the Model view's grid, every layer x head of a
+                         block's attention weights (--model DIR|FILE|reversal; --block chooses)
   --head H               the head of a per-head stage, counted from 1 as in the studio
   --layer N              a Transformer's layer, counted from 1 (default 1)
-  --block B              encoder_self (default) | decoder_self | cross: the attention block of
-                         a layer's stage; for embedding/positional_encoding/input the side
+  --block B              encoder_self (default; decoder_self for GPT-2) | decoder_self | cross: the
+                         attention block of a layer's stage; for embedding/positional_encoding/input the side
                          (1..heads, default 1; the trace JSON counts heads from 0)
   --format F             png | svg | pdf | csv (default: the output's suffix; png for --all).
                          SVG and PDF keep text as text; csv writes the numbers (UTF-8 with BOM)

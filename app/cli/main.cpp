@@ -273,9 +273,15 @@ int runExport(const std::vector<std::string>& args, char* argv0)
     Trace trace;
     try {
         o = cli::parseExportOptions(args);
-        trace = cli::computeCliTrace(o.trace);
+        if (o.view.empty())
+            trace = cli::computeCliTrace(o.trace);
     } catch (const std::exception& e) {
         return failWith(2, e);
+    }
+    if (!o.view.empty()) {
+        const auto app = makeApplication(argv0);
+        const std::string error = cli::exportModelView(o);
+        return error.empty() ? 0 : fail(1, error);
     }
     for (const auto& w : trace.warnings)
         warn(w.text);

@@ -400,6 +400,8 @@ void checkStage(const GivenExport& g, ExportCommandOptions& o)
     if (o.trace.model) {
         ids.insert(ids.end(), layerStageIds().begin(), layerStageIds().end());
         ids.insert(ids.end(), modelStageIds().begin(), modelStageIds().end());
+        if (o.trace.model->pretrained)
+            ids.insert(ids.end(), pretrainedStageIds().begin(), pretrainedStageIds().end());
     }
     if (!g.stage)
         throw UsageError("export needs --stage ID (or --all); the stages are " + joined(ids));
@@ -411,21 +413,24 @@ void checkStage(const GivenExport& g, ExportCommandOptions& o)
             throw UsageError("--layer and --block choose a stage of a Transformer (--model, --layers or --source)");
     } else {
         const auto& m = modelStageIds();
-        const bool outside = o.stage == "encoder_output" || o.stage == "decoder_output"
-            || std::find(m.begin(), m.end(), o.stage) != m.end();
-        const bool inputStage = o.stage == "embedding" || o.stage == "positional_encoding" || o.stage == "input";
+        const bool outside = o.stage == "encoder_output" || o.stage == "decoder_output" || o.stage == "rollout"
+            || o.stage == "mlm_transform" || std::find(m.begin(), m.end(), o.stage) != m.end();
+        const bool inputStage = o.stage == "embedding" || o.stage == "positional_encoding" || o.stage == "input"
+            || o.stage == "segment_embedding" || o.stage == "embedding_sum";
         const bool decoder = o.trace.model->spec.decoderLayers > 0;
+        // A decoder-only model (GPT-2) has its layers and embeddings in decoder_self.
+        const Block own = o.trace.model->spec.architecture == Architecture::DecoderOnly ? Block::DecoderSelf : Block::EncoderSelf;
         if (outside) {
             if (o.layer || o.block)
                 throw UsageError("stage '" + o.stage + "' belongs to no layer or block; drop --layer and --block");
         } else if (inputStage) {
             if (o.layer)
                 throw UsageError("stage '" + o.stage + "' comes before the layers; drop --layer (--block encoder_self is the source, decoder_self the target)");
-            o.block = o.block.value_or(Block::EncoderSelf);
+            o.block = o.block.value_or(own);
             if (o.block == Block::Cross)
                 throw UsageError("stage '" + o.stage + "' has --block encoder_self (the source) or decoder_self (the target)");
         } else {
-            o.block = o.block.value_or(Block::EncoderSelf);
+            o.block = o.block.value_or(own);
             const bool crossOnly = o.stage == "cross_residual" || o.stage == "cross_norm";
             if (crossOnly && o.block != Block::Cross)
                 throw UsageError("stage '" + o.stage + "' belongs to --block cross");
@@ -447,6 +452,8 @@ void checkStage(const GivenExport& g, ExportCommandOptions& o)
     }
 }
 
+void checkOutput(const GivenExport& g, ExportCommandOptions& o);
+
 /// One stage: --head fits it, and the output file and its format agree.
 void checkHeadAndOutput(const GivenExport& g, ExportCommandOptions& o)
 {
@@ -459,6 +466,28 @@ void checkHeadAndOutput(const GivenExport& g, ExportCommandOptions& o)
     } else if (o.head) {
         throw UsageError("stage '" + o.stage + "' is the same for every head; drop --head");
     }
+    checkOutput(g, o);
+}
+
+/// --view model: the grid of every layer and head of a model, one picture.
+void checkView(const GivenExport& g, ExportCommandOptions& o)
+{
+    if (o.view != "model")
+        throw UsageError("--view must be 'model' (the grid of every layer and head), got " + inQuotes(o.view));
+    if (g.stage || o.all || o.head || o.layer)
+        throw UsageError("--view model draws every layer and head: drop --stage, --all, --head and --layer (--block chooses the block)");
+    if (!o.trace.model)
+        throw UsageError("--view model draws a model: give --model DIR, FILE or reversal");
+    if (g.outputDir)
+        throw UsageError("--view model writes one picture: give --output FILE");
+    checkOutput(g, o);
+    if (o.format == "csv")
+        throw UsageError("--view model draws a picture: png, svg or pdf, not csv");
+}
+
+/// The output file and its format agree.
+void checkOutput(const GivenExport& g, ExportCommandOptions& o)
+{
     if (!g.output || g.output->empty())
         throw UsageError("export needs --output FILE");
     if (*g.output == "-")
@@ -487,6 +516,8 @@ ExportCommandOptions parseExportOptions(const std::vector<std::string>& args)
             o.all = true;
         } else if (a == "--stage") {
             given.stage = value();
+        } else if (a == "--view") {
+            o.view = value();
         } else if (a == "--head") {
             o.head = parseInt<int>(a, value());
         } else if (a == "--layer") {
@@ -527,7 +558,9 @@ ExportCommandOptions parseExportOptions(const std::vector<std::string>& args)
     checkRange("--dpi", o.dpi, kMinExportDpi, kMaxExportDpi);
     checkRange("--width", o.width, kMinExportSide, kMaxExportSide);
     checkRange("--height", o.height, kMinExportSide, kMaxExportSide);
-    if (o.all) {
+    if (!o.view.empty()) {
+        checkView(given, o);
+    } else if (o.all) {
         checkAll(given, o);
     } else {
         checkStage(given, o);

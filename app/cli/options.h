@@ -58,6 +58,7 @@ struct ModelOptions {
 /// against it. Throws UsageError or FormatError.
 std::shared_ptr<const Seq2SeqModel> openCliModel(const ModelOptions& options, const Config& config, ModelKind& kind);
 
+
 /// generate with a GPT-2 folder (--model DIR --prompt TEXT --max-new-tokens N, sampling options,
 /// --json, --output-dir): one line per token on stdout. Throws UsageError or another exception.
 int runPretrainedGenerate(const std::vector<std::string>& args);
@@ -103,6 +104,7 @@ struct ExportCommandOptions {
     TraceOptions trace;           ///< the computation: every option of trace (its --output and --pretty excepted)
     bool all = false;             ///< --all: every stage, every head, into outputDir
     std::string stage;            ///< --stage ID
+    std::string view;             ///< --view model: the Model view's grid instead of one stage
     std::optional<int> head;      ///< --head H, 1-based as people count (the trace JSON's heads are 0-based)
     std::optional<int> layer;     ///< --layer N, 1-based (a Transformer's layer stages)
     std::optional<Block> block;   ///< --block encoder_self|decoder_self|cross (a Transformer's stages)
@@ -123,6 +125,11 @@ struct ExportCommandOptions {
     /// " (layer 2, block cross)" for messages; empty outside layers.
     std::string whereText() const;
 };
+
+/// export --view model: the Model view's grid of the model's layers and heads as one picture
+/// (export_view.cpp), drawn by the studio's own view on a Session. Needs a QApplication. Returns
+/// why it failed, empty on success.
+std::string exportModelView(const ExportCommandOptions& options);
 
 /// What export's comparison options said (compare_options.cpp), before they are checked.
 struct GivenComparison {

@@ -4,6 +4,7 @@
 #include "support/cli.h"
 
 #include <QJsonArray>
+#include <QTemporaryDir>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QtTest>
@@ -15,6 +16,21 @@ namespace {
 QString hf(const char* name)
 {
     return QStringLiteral(ATTNLAB_TEST_DATA "/hf/") + QString::fromUtf8(name);
+}
+
+/// A PNG file's width and height (its IHDR chunk), or (0, 0) when it is not a PNG.
+QSize pngSize(const QString& path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    const QByteArray b = f.read(24);
+    if (b.size() < 24 || !b.startsWith("\x89PNG"))
+        return {};
+    const auto be = [&](int at) {
+        return (quint8(b[at]) << 24) | (quint8(b[at + 1]) << 16) | (quint8(b[at + 2]) << 8) | quint8(b[at + 3]);
+    };
+    return QSize(static_cast<int>(be(16)), static_cast<int>(be(20)));
 }
 
 QJsonObject json(const QByteArray& out)
@@ -111,6 +127,43 @@ private slots:
         QCOMPARE(text.out.count('\n'), 11); // a heading and 10 candidates
         expectRefused({"fill-mask", "--model", hf("bert_mlm_f32"), "--sentence", "no mask here"}, "no [MASK]");
         expectRefused({"fill-mask", "--model", hf("bert_model_cased"), "--sentence", "the [MASK]"}, "masked-LM head");
+    }
+
+    void exportAStageAndTheModelView()
+    {
+        // A GPT-2 layer's stages are in decoder_self: --layer alone finds them; the rollout and
+        // BERT's segment embeddings are stages too.
+        QTemporaryDir dir;
+        const QString weights = dir.filePath("w.png");
+        Run r = cli({"export", "--model", hf("gpt2_f32"), "--sentence", "The cat was tired.", "--stage", "weights", "--layer", "2",
+                     "--head", "3", "--output", weights});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY(pngSize(weights).width() > 100);
+        r = cli({"export", "--model", hf("gpt2_f32"), "--sentence", "The cat", "--stage", "rollout", "--output", dir.filePath("r.csv")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        r = cli({"export", "--model", hf("bert_mlm_f32"), "--sentence", "a b", "--segment-b", "c", "--stage", "segment_embedding",
+                 "--output", dir.filePath("s.svg")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        // --view model: the grid of 2 layers x 4 heads as one picture, in each format.
+        for (const char* name : {"grid.png", "grid.svg", "grid.pdf"}) {
+            r = cli({"export", "--model", hf("gpt2_f32"), "--sentence", "The animal was tired", "--view", "model", "--output",
+                     dir.filePath(name)});
+            QVERIFY2(r.exitCode == 0, r.err.constData());
+            QVERIFY(QFileInfo(dir.filePath(name)).size() > 1000);
+        }
+        const QSize grid = pngSize(dir.filePath("grid.png"));
+        QVERIFY(grid.width() > 300 && grid.height() > 200);
+        r = cli({"export", "--model", "reversal", "--source", "attention", "--view", "model", "--block", "cross", "--output",
+                 dir.filePath("cross.png")});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        expectRefused({"export", "--sentence", "a", "--view", "model", "--output", dir.filePath("x.png")}, "--model");
+        expectRefused({"export", "--model", hf("gpt2_f32"), "--sentence", "a", "--view", "model", "--stage", "weights", "--output",
+                       dir.filePath("x.png")},
+                      "drop --stage");
+        expectRefused({"export", "--model", hf("gpt2_f32"), "--sentence", "a", "--view", "heads", "--output", dir.filePath("x.png")},
+                      "--view must be 'model'");
+        expectRefused({"export", "--model", hf("gpt2_f32"), "--sentence", "a", "--view", "model", "--output", dir.filePath("x.csv")},
+                      "not csv");
     }
 
     void bareStateDicts()

@@ -216,7 +216,10 @@ void HeatmapView::resizeEvent(QResizeEvent* event)
 
 HeatmapView::Scale HeatmapView::scaleForStage(const QString& stageId)
 {
-    return stageId == QLatin1String("weights") || stageId == QLatin1String("probabilities") ? Scale::Probability : Scale::Signed;
+    // Rows that sum to 1: the attention weights, the probabilities and the rollout.
+    return stageId == QLatin1String("weights") || stageId == QLatin1String("probabilities") || stageId == QLatin1String("rollout")
+        ? Scale::Probability
+        : Scale::Signed;
 }
 
 void HeatmapView::setMatrix(const LabeledMatrix& m, const QString& title, Scale scale)
