@@ -2573,6 +2573,10 @@ M = 0：每个查询都能看到所有键</translation>
         <source>Attention rollout multiplies the layers&apos; head-averaged weights, each mixed half and half with the identity for the residual path: row i estimates how much each input token flows into token i&apos;s last layer. An estimate, not an explanation.</source>
         <translation>注意力展开把各层按头平均后的权重逐层相乘，每层都与单位矩阵各占一半（代表残差通路）：第 i 行估计每个输入词元有多少信息流入词元 i 的最后一层。这只是估计，不是解释。</translation>
     </message>
+    <message>
+        <source>,  rows = positions, columns = vocabulary</source>
+        <translation>，行 = 位置，列 = 词表</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::TokensView</name>

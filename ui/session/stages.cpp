@@ -1,5 +1,7 @@
 #include "session/stages.h"
 
+#include "model/model.h"
+
 #include "core/trace.h"
 
 #include <QCoreApplication>
@@ -92,7 +94,7 @@ namespace {
 /// Where a step is: its side before the layers, else its layer and the sublayer it belongs to.
 /// A stage carries the block of its layer (a decoder layer's FFN is tagged decoder_self): the
 /// sublayer comes from its id.
-QString place(std::optional<int> layer, Block block, const QString& id)
+QString place(std::optional<int> layer, Block block, const QString& id, bool oneText)
 {
     if (layer && (block == Block::EncoderSelf || block == Block::DecoderSelf)) {
         const bool encoder = block == Block::EncoderSelf;
@@ -105,6 +107,8 @@ QString place(std::optional<int> layer, Block block, const QString& id)
             block = Block::Cross;
     }
     if (!layer) {
+        if (oneText)
+            return {}; // GPT-2, BERT, an encoder stack: one text, neither source nor target
         if (block == Block::EncoderSelf)
             return Stages::tr("source");
         if (block == Block::DecoderSelf)
@@ -126,14 +130,14 @@ QString place(std::optional<int> layer, Block block, const QString& id)
 
 } // namespace
 
-QString stepPlace(const Step& step)
+QString stepPlace(const Step& step, bool oneText)
 {
-    return place(step.layer, step.block, step.id);
+    return place(step.layer, step.block, step.id, oneText);
 }
 
 QString stagePlace(const Stage& stage)
 {
-    return place(stage.layer, stage.block, QString::fromStdString(stage.id));
+    return place(stage.layer, stage.block, QString::fromStdString(stage.id), false);
 }
 
 namespace {
@@ -297,6 +301,8 @@ QString stepShapes(const QString& id, const Trace& t)
                 const auto& m = st.main().values;
                 if (id == u"weights" || id == u"scores" || id == u"scaled" || id == u"masked_scores" || id == u"mask")
                     return dims(m.rows(), m.cols()) + Stages::tr(",  rows = queries, columns = keys");
+                if ((id == u"probabilities" || id == u"logits") && t.model->spec.architecture != Architecture::EncoderDecoder)
+                    return dims(m.rows(), m.cols()) + Stages::tr(",  rows = positions, columns = vocabulary");
                 if (id == u"probabilities" || id == u"logits")
                     return dims(m.rows(), m.cols()) + Stages::tr(",  rows = target positions, columns = vocabulary");
                 return dims(m.rows(), m.cols());

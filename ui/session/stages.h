@@ -42,8 +42,9 @@ int stepIndex(const QString& id);
 std::vector<Step> modelSteps(const Trace& trace);
 
 /// Where a step or stage stands in a Transformer, translated: "encoder layer 1 · self-attention",
-/// "decoder layer 2 · cross-attention", "source", "target"; empty outside a Transformer.
-QString stepPlace(const Step& step);
+/// "decoder layer 2 · cross-attention", "source", "target"; empty outside a Transformer, and
+/// before and after the layers of a model that reads one text (`oneText`: GPT-2, BERT, an encoder stack).
+QString stepPlace(const Step& step, bool oneText = false);
 QString stagePlace(const Stage& stage);
 /// The name of a block: "Encoder self-attention", "Decoder self-attention (masked)", "Cross-attention".
 QString blockName(Block block);

@@ -59,7 +59,8 @@ void FormulaBanner::refresh()
     if (step.perHead)
         where += tr(" \u00B7 head %1 of %2").arg(m_session->head() + 1).arg(trace.config.heads);
     // In a Transformer the same stage exists in every layer: say which one.
-    if (const QString place = stepPlace(step); !place.isEmpty())
+    const bool oneText = trace.model && trace.model->spec.architecture != Architecture::EncoderDecoder;
+    if (const QString place = stepPlace(step, oneText); !place.isEmpty())
         where = QStringLiteral("%1\n%2").arg(place, where);
     m_step->setText(where);
 

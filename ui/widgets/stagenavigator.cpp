@@ -15,6 +15,8 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace attnlab {
 
 StageNavigator::StageNavigator(Session* session, QWidget* parent)
@@ -206,8 +208,13 @@ void StageNavigator::retranslate()
         const QString current = m_block->currentData().toString();
         m_block->clear();
         // The data is the block's name in files ("cross"), so a lesson or test can pick it by name.
-        for (const Block b : {Block::EncoderSelf, Block::DecoderSelf, Block::Cross})
-            m_block->addItem(blockName(b), QString::fromLatin1(toString(b)));
+        // Only the model's blocks: GPT-2 has decoder_self alone, BERT encoder_self.
+        const auto& steps = m_session->steps();
+        for (const Block b : {Block::EncoderSelf, Block::DecoderSelf, Block::Cross}) {
+            const bool present = std::any_of(steps.begin(), steps.end(), [b](const Step& st) { return st.layer && st.block == b; });
+            if (present || !m_session->isModel())
+                m_block->addItem(blockName(b), QString::fromLatin1(toString(b)));
+        }
         m_block->setCurrentIndex(std::max(0, m_block->findData(current)));
     }
     m_layerLabel->setText(tr("Layer"));
