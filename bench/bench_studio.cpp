@@ -3,6 +3,7 @@
 // visible heatmap, then the event loop drained. Run: QT_QPA_PLATFORM=offscreen build/bench/bench_studio
 
 #include "common/allocator.h"
+#include "pretrained_folders.h"
 #include "views/heatmapview.h"
 #include "shell/mainwindow.h"
 #include "session/session.h"
@@ -81,8 +82,36 @@ void BM_TextChangeToRepaintedCrossAttention(benchmark::State& state)
     state.SetLabel(std::to_string(session.generation().tokens.size()) + " generation steps");
 }
 
+// GPT-2 small (a random-weight folder of its shape, written at start-up) on layer 6's weights,
+// head 1: every keystroke tokenizes (byte-level BPE), runs the whole 12-layer pass with its LM
+// head (n x 50257 logits and probabilities) and repaints. n counts the text's words; the label
+// says how many BPE tokens that made.
+void BM_TextChangeToRepaintedGpt2Small(benchmark::State& state)
+{
+    const int n = static_cast<int>(state.range(0));
+    bench::TemporaryFolder folder;
+    bench::writeGpt2Small(folder.path(), ATTNLAB_TOKENIZER_DATA, 7);
+    Session session;
+    QString error;
+    if (!session.importModel(QString::fromStdString(folder.path().string()), &error)) {
+        state.SkipWithError(error.toStdString().c_str());
+        return;
+    }
+    const auto text = [n](int variant) {
+        QString s = QStringLiteral("The");
+        for (int i = 1; i < n; ++i)
+            s += QStringLiteral(" w%1").arg((i * 7 + variant) % 97);
+        return s;
+    };
+    session.setSentence(text(0));
+    session.setStep(session.stepIndex(QStringLiteral("weights"), 5, Block::DecoderSelf));
+    typeAndRepaint(state, session, text);
+    state.SetLabel(std::to_string(session.fullTrace()->tokens.size()) + " tokens");
+}
+
 } // namespace
 
+BENCHMARK(BM_TextChangeToRepaintedGpt2Small)->ArgNames({"words"})->Arg(8)->Arg(16)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_TextChangeToRepaintedCrossAttention)->ArgNames({"n"})->Arg(8)->Arg(12)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_TextChangeToRepaintedHeatmap)
     ->ArgNames({"n", "d", "h"})
