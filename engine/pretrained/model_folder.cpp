@@ -195,7 +195,7 @@ Trace computePretrainedTrace(std::shared_ptr<const Seq2SeqModel> model, const Pr
     t.model = model;
     const PretrainedInput in{tokens.ids, tokens.segments, std::make_shared<const std::vector<std::string>>(tokens.labels)};
     const auto n = static_cast<std::int64_t>(tokens.ids.size());
-    keepStages(t.stages, isCompact(spec, n, m.hasHead() ? m.config().vocabulary : 0, options), options.only);
+    keepStages(t.stages, isCompact(spec, n, m.hasHead() ? m.config().vocabulary : 0, options), options.only, options.deferHead);
     pretrainedPass(m.weights, spec, in, m.vocabulary, t.stages, t.warnings);
     t.stages.endKeep();
     return t;

@@ -107,7 +107,7 @@ std::int64_t pretrainedTraceBytes(const ModelSpec& spec, std::int64_t n, std::in
     return traceBytes(spec, n, vocabulary, isCompact(spec, n, vocabulary, options), options.only);
 }
 
-void keepStages(StageList& stages, bool compact, const std::vector<std::string>& only)
+void keepStages(StageList& stages, bool compact, const std::vector<std::string>& only, bool deferHead)
 {
     if (!only.empty()) {
         const std::vector<std::string> ids = withInputs(only);
@@ -115,6 +115,8 @@ void keepStages(StageList& stages, bool compact, const std::vector<std::string>&
     }
     else if (compact)
         stages.setKeep(keptInCompact, true);
+    else if (deferHead)
+        stages.setKeep([](const StageKey& k) { return k.layer || (k.id != "logits" && k.id != "probabilities"); }, true);
 }
 
 namespace {

@@ -31,6 +31,10 @@ struct TraceKeep {
     /// Keep only the stages with these ids (`trace --stages`); empty: see detail. What is not
     /// kept then cannot be made again.
     std::vector<std::string> only;
+    /// Make the output head's logits and probabilities only when they are shown (blockStages),
+    /// as a compact trace does, whatever the size: the studio's keystrokes then skip the n x V
+    /// product over the vocabulary (a seventh of GPT-2 small's pass at n = 16).
+    bool deferHead = false;
 };
 
 /// Above this estimate of a full trace, TraceDetail::Auto keeps a compact one.
@@ -43,8 +47,9 @@ std::int64_t pretrainedTraceBytes(const ModelSpec& spec, std::int64_t n, std::in
 /// True when a pass that keeps a full trace would hold more than kCompactAboveBytes.
 bool isCompact(const ModelSpec& spec, std::int64_t n, std::int64_t vocabulary, const TraceKeep& options);
 
-/// Sets `stages` to keep what `options` asks of a pass (nothing when it keeps every stage).
-void keepStages(StageList& stages, bool compact, const std::vector<std::string>& only);
+/// Sets `stages` to keep what a pass is asked to keep: `only` those ids, or a compact trace, or
+/// every stage but the output head (`deferHead`), or everything.
+void keepStages(StageList& stages, bool compact, const std::vector<std::string>& only, bool deferHead = false);
 
 /// The stages of `full` in one layer and block (or, with no layer, those of that block outside
 /// the layers: Block::None holds the output head), in the order of the pass: the kept ones

@@ -209,6 +209,8 @@ RunRequest Session::requestFor(ModelCache& models, const QString& sentence, cons
         r.model = models.model(c, file); // no file open: an Error (no_model_file) in the interface's language
         r.generationStep = generationStep;
         r.keep.detail = m_traceDetail;
+        // The logits and probabilities of a pretrained model's head are made when shown (headTrace).
+        r.keep.deferHead = m_traceDetail != TraceDetail::Full;
         if (m_segmentB && r.model && r.model->pretrained && r.model->pretrained->wordPiece)
             r.segmentB = m_segmentB->toStdString();
     }
@@ -290,6 +292,23 @@ void Session::setSegmentB(const std::optional<QString>& text)
 bool Session::readsSegmentB() const
 {
     return m_model && m_model->pretrained && m_model->pretrained->wordPiece;
+}
+
+std::shared_ptr<const Trace> Session::headTrace() const
+{
+    if (m_trace && m_trace->find("probabilities", std::nullopt, std::nullopt, Block::None))
+        return m_trace;
+    if (!m_full || !m_full->model)
+        return m_full;
+    if (m_headTraceOf != m_full.get()) {
+        try {
+            m_headTrace = blockView(m_full, std::nullopt, Block::None); // the head made again once per trace
+        } catch (const std::exception&) {
+            m_headTrace = m_full; // out of memory: the views say there are no probabilities
+        }
+        m_headTraceOf = m_full.get();
+    }
+    return m_headTrace;
 }
 
 void Session::setTraceDetail(TraceDetail detail)

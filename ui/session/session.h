@@ -93,6 +93,10 @@ public:
     void setSegmentB(const std::optional<QString>& text);
     /// True when the model in use reads a second segment (a BERT folder).
     bool readsSegmentB() const;
+    /// The output head's stages (logits, probabilities) with the current input: trace() when it
+    /// shows them, else a view made once per computation (a pretrained model's head is made when
+    /// shown, not on every keystroke). Null or without them for a model with no head.
+    std::shared_ptr<const Trace> headTrace() const;
     /// How much of a pretrained model's pass the trace keeps (pretrained/trace_detail.h; Auto:
     /// compact when large, its layers made again when shown). Recomputes when it changes.
     TraceDetail traceDetail() const { return m_traceDetail; }
@@ -291,6 +295,8 @@ private:
     bool m_sharedScoreScale = false;
     TraceDetail m_traceDetail = TraceDetail::Auto;
     std::optional<QString> m_segmentB;
+    mutable std::shared_ptr<const Trace> m_headTrace; ///< headTrace()'s, for the trace below
+    mutable const Trace* m_headTraceOf = nullptr;
     bool m_comparing = false;
     Comparison m_comparison;
     bool m_comparisonChosen = false; ///< B was set (else the first switch-on swaps A's words)

@@ -126,10 +126,8 @@ void PredictionsView::refresh()
         showMessage(why);
         return;
     }
-    // A long text's compact trace (pretrained/trace_detail.h) holds the probabilities only in the
-    // output step's view, where they are made again: read them where they are.
-    const auto& shown = session()->trace();
-    const auto& trace = shown && probabilitiesOf(*shown) ? shown : session()->fullTrace();
+    // The studio makes a pretrained model's head when it is shown (pretrained/trace_detail.h).
+    const auto trace = session()->headTrace();
     if (!trace || trace->tokenIds.empty() || !probabilitiesOf(*trace)) {
         m_bars->setBlocks({});
         showMessage(tr("No predictions: the sentence could not be computed. %1").arg(session()->error()));

@@ -89,6 +89,25 @@ private slots:
         }
     }
 
+    void theHeadIsMadeWhenShown()
+    {
+        // By default the studio skips GPT-2's n x V head on keystrokes; its steps are listed, and
+        // the output step (or headTrace) makes it, equal to a full trace's.
+        Session lazy, full;
+        full.setTraceDetail(TraceDetail::Full);
+        for (Session* s : {&lazy, &full}) {
+            s->setSentence(QStringLiteral("The cat was tired."));
+            QString error;
+            QVERIFY2(s->importModel(hf("gpt2_f32"), &error), qPrintable(error));
+        }
+        QVERIFY(!lazy.fullTrace()->find("probabilities", std::nullopt, std::nullopt, Block::None));
+        QVERIFY(hasStep(lazy, "probabilities") && hasStep(lazy, "logits"));
+        const Eigen::MatrixXf& want = full.fullTrace()->find("probabilities", std::nullopt, std::nullopt, Block::None)->main().values;
+        QVERIFY(lazy.headTrace()->find("probabilities", std::nullopt, std::nullopt, Block::None)->main().values == want);
+        lazy.setStepId(QStringLiteral("probabilities"));
+        QVERIFY(lazy.trace()->find("probabilities")->main().values == want);
+    }
+
     void aBareStateDictNeedsItsOptions()
     {
         Session s;

@@ -110,7 +110,7 @@ private slots:
         s.setSentence(QStringLiteral("[MASK] is the [MASK] of France."));
         QCOMPARE(v.bars()->blocks().size(), std::size_t(2));
         QVERIFY(v.bars()->blocks()[1].title.startsWith(QStringLiteral("[MASK] at 5:")));
-        const Eigen::MatrixXf& p = s.fullTrace()->find("probabilities", std::nullopt, std::nullopt, Block::None)->main().values;
+        const Eigen::MatrixXf& p = s.headTrace()->find("probabilities", std::nullopt, std::nullopt, Block::None)->main().values;
         QCOMPARE(v.bars()->blocks()[0].bars[0].id, static_cast<int>(topProbabilities(p.row(1), 1)[0].first));
     }
 
