@@ -300,13 +300,13 @@ std::shared_ptr<const Trace> Session::headTrace() const
         return m_trace;
     if (!m_full || !m_full->model)
         return m_full;
-    if (m_headTraceOf != m_full.get()) {
+    if (m_headTraceOf.lock() != m_full) {
         try {
             m_headTrace = blockView(m_full, std::nullopt, Block::None); // the head made again once per trace
         } catch (const std::exception&) {
             m_headTrace = m_full; // out of memory: the views say there are no probabilities
         }
-        m_headTraceOf = m_full.get();
+        m_headTraceOf = m_full;
     }
     return m_headTrace;
 }

@@ -296,7 +296,7 @@ private:
     TraceDetail m_traceDetail = TraceDetail::Auto;
     std::optional<QString> m_segmentB;
     mutable std::shared_ptr<const Trace> m_headTrace; ///< headTrace()'s, for the trace below
-    mutable const Trace* m_headTraceOf = nullptr;
+    mutable std::weak_ptr<const Trace> m_headTraceOf; ///< the full trace it was made from (never a reused address)
     bool m_comparing = false;
     Comparison m_comparison;
     bool m_comparisonChosen = false; ///< B was set (else the first switch-on swaps A's words)
