@@ -21,6 +21,18 @@ Model:
   --no-scale             do not divide scores by sqrt(d_k)
   --mask KIND            none (default) | causal | padding | causal+padding
   --mask-file FILE       a custom n x n mask: n lines of n values 0/1, 1 = masked
+Attention kind (docs/attention-kinds.md; one attention block or a seeded encoder stack):
+  --attention KIND       full (default) | sliding-window | bigbird | strided | linformer |
+                         performer | linear | lsh
+  --window W             sliding-window, bigbird: keys up to W·D positions away (default 2)
+  --dilation D           sliding-window, bigbird: only every D-th key (default 1)
+  --global P,P,...       sliding-window, bigbird: positions that attend, and are attended by, all
+  --random R             bigbird: R seeded random keys per query (default 2)
+  --stride S             strided: |i - j| < S or S divides i - j (default 4)
+  --proj-dim K           linformer: keys and values projected to K rows (default 8)
+  --features M           performer: M random features (default 64)
+  --buckets B            lsh: B hash buckets, even (default 4)
+  --chunk C              lsh: chunks of C sorted tokens (default 0: none)
 Transformer (docs/transformer-layers.md, docs/model-format.md):
   --model PATH           an encoder–decoder model in safetensors (docs/model-format.md);
                          'reversal' is the trained model shipped inside the program; a

@@ -62,6 +62,11 @@ Commands:
   fill-mask  BERT's likeliest tokens at each [MASK]:
              attention-lab-cli fill-mask --model DIR --sentence "Paris is the [MASK] of France."
                  [--segment-b TEXT] [--top-k K] [--json]
+  cost       time one attention kind against the sequence length n, Q, K, V given
+             (docs/attention-kinds.md): median time, peak extra memory, FLOPs, GFLOP/s
+             and the log-log slope of time against n:
+             attention-lab-cli cost --attention KIND [kind options] [--n 256,512,...]
+                 [--d-model D] [--heads H] [--repeats R] [--seed S] [--json]
   help       show this help
   --version  print the version
 
@@ -510,7 +515,7 @@ int main(int argc, char** argv)
     const std::string& command = args.front();
     const std::vector<std::string> rest(args.begin() + 1, args.end());
     const bool wantsHelp = !rest.empty() && (rest.front() == "--help" || rest.front() == "-h");
-    if (command == "help" || command == "--help" || command == "-h" || ((command == "trace" || command == "export" || command == "lesson" || command == "generate" || command == "fill-mask") && wantsHelp)) {
+    if (command == "help" || command == "--help" || command == "-h" || ((command == "trace" || command == "export" || command == "lesson" || command == "generate" || command == "fill-mask" || command == "cost") && wantsHelp)) {
         std::cout << kUsage << attnlab::cli::traceOptionsHelp() << '\n' << attnlab::cli::exportOptionsHelp();
         return 0;
     }
@@ -524,6 +529,15 @@ int main(int argc, char** argv)
         return runExport(rest, argv[0]);
     if (command == "lesson")
         return runLesson(rest, argv[0]);
+    if (command == "cost") {
+        try {
+            return attnlab::cli::runCost(rest);
+        } catch (const attnlab::cli::UsageError& e) {
+            return failWith(2, e);
+        } catch (const std::exception& e) {
+            return failWith(1, e);
+        }
+    }
     if (command == "generate" || command == "fill-mask") {
         // A model folder (GPT-2, BERT) has its own commands' options.
         const auto model = std::find(rest.begin(), rest.end(), "--model");

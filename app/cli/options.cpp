@@ -1,5 +1,7 @@
 #include "options.h"
 
+#include "attention_options.h"
+
 #include "export/exporter.h"
 #include "io/fileio.h"
 #include "model/run.h"
@@ -284,8 +286,10 @@ TraceOptions parseTraceOptions(const std::vector<std::string>& args, const Extra
     TraceOptions o;
     o.request.sentence = kDefaultSentence;
     GivenOptions g;
+    AttentionGiven kind;
     readOptions(args, [&](const std::string& a, const std::function<const std::string&()>& value) {
-        return (extra && extra(a, value)) || readModelOption(a, value, g, o) || readBlockOption(a, value, g, o);
+        return (extra && extra(a, value)) || readModelOption(a, value, g, o) || readBlockOption(a, value, g, o)
+               || readAttentionOption(a, value, kind);
     });
     // Without a model or a source, a target would be decoded by a seeded model reading the
     // default sentence: never what was meant.
@@ -297,6 +301,7 @@ TraceOptions parseTraceOptions(const std::vector<std::string>& args, const Extra
         finishTransformer(g, o);
     else
         finishSingleBlock(g, o);
+    applyAttentionOptions(kind, o.request.config); // after a model's own settings were adopted
     if (const auto p = o.request.config.problems(); !p.empty())
         throw UsageError(p.front());
     return o;

@@ -65,6 +65,10 @@ int runPretrainedGenerate(const std::vector<std::string>& args);
 /// fill-mask with a BERT folder: the likeliest tokens at each [MASK]. Throws as above.
 int runFillMask(const std::vector<std::string>& args);
 
+/// `cost`: times an attention kind for several n (attention/measure.h); a table, or --json.
+/// Throws UsageError for bad options.
+int runCost(const std::vector<std::string>& args);
+
 /// trace's --stages ID,ID,…: every id must be one a trace can hold. Throws UsageError.
 std::vector<std::string> parseStageList(const std::string& value);
 

@@ -10,11 +10,13 @@
 
 namespace attnlab {
 
-void fullAttention(const KernelInput& in, StageList& stages, Eigen::MatrixXf& concat, std::vector<Message>& warnings)
+void fullAttention(const KernelInput& in, StageList& stages, KernelOutput& out)
 {
     using detail::addStage;
     using detail::putMatrix;
-    const auto& [q, k, v, blocked, scaleScores, queries, keys, headDims, layer, block] = in;
+    const auto& [q, k, v, blocked, scaleScores, queries, keys, headDims, layer, block, kind, options, seed, given] = in;
+    Eigen::MatrixXf& concat = out.concat;
+    std::vector<Message>& warnings = out.warnings;
     const int heads = static_cast<int>(q.size());
     const auto dK = static_cast<int>(headDims->size());
     const auto key = [&](const char* id, std::optional<int> head = std::nullopt) { return in.key(id, head); };

@@ -1,9 +1,9 @@
 #pragma once
 /// Attention kinds: what happens inside an attention block between the heads' projections
-/// (Q_h, K_h, V_h) and their outputs Z_h. Full softmax attention is the one kind today; sparse,
-/// low-rank, kernel and hashed attention (issue 13) are each one file in this folder plus one
-/// line in kinds.cpp. The block around a kind (nn/attention.h) makes the q, k, v stages before it
-/// and the concat and output stages after it.
+/// (Q_h, K_h, V_h) and their outputs Z_h: full softmax attention, and the sparse, low-rank, kernel
+/// and hashed kinds of docs/attention-kinds.md, each one file in this folder plus one line in
+/// kinds.cpp. The block around a kind (nn/attention.h) makes the q, k, v stages before it and the
+/// concat and output stages after it.
 
 #include "core/model_spec.h"
 #include "core/trace.h"
@@ -11,11 +11,23 @@
 
 #include <Eigen/Core>
 
+#include <cstdint>
+#include <optional>
+
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace attnlab {
+
+/// Random matrices to use instead of the seeded ones: a test gives an independent
+/// implementation's, to compare every stage. Empty members are made from the seed as usual.
+struct GivenRandom {
+    Eigen::MatrixXf randomFeatures;              ///< performer's Ω (M x d_k)
+    Eigen::MatrixXf projectionE, projectionF;    ///< linformer's E and F (K x n)
+    std::vector<Eigen::MatrixXf> randomRotations; ///< lsh: R per head (d_k x B/2)
+    std::vector<std::vector<int>> randomKeys;    ///< bigbird: the random keys of each query row
+};
 
 /// What a kind's kernel works on: one block's heads, and where its stages go.
 struct KernelInput {
@@ -29,21 +41,37 @@ struct KernelInput {
     Labels headDims;                       ///< "d0" .. "d{d_k-1}"
     std::optional<int> layer;              ///< the block's layer and block, for the stages' keys
     Block block = Block::None;
+    AttentionKind kind = AttentionKind::Full;
+    const AttentionOptions& options;       ///< the kind's settings
+    std::uint64_t seed = 0;                ///< the block's seed for the kind's random matrices
+    const GivenRandom* given = nullptr;    ///< random matrices given instead (tests)
 
     StageKey key(const char* id, std::optional<int> head = std::nullopt) const { return {id, head, layer, block}; }
 };
 
-/// A kind's kernel: appends its stages (each with its inputs, the block's q, k, v by key) and
-/// writes head h's output Z_h (m x d_k) into columns h·d_k .. (h+1)·d_k − 1 of `concat`
-/// (m x d), appending a head_output stage per head; warnings go to `warnings`.
-using AttentionKernel = void (*)(const KernelInput& in, StageList& stages, Eigen::MatrixXf& concat,
-                                 std::vector<Message>& warnings);
+/// What a kernel writes besides its stages.
+struct KernelOutput {
+    /// C (m x d): head h's output Z_h (m x d_k) in columns h·d_k .. (h+1)·d_k − 1.
+    Eigen::MatrixXf& concat;
+    /// Every kind but full: the concatenated head outputs of full softmax attention on the same
+    /// Q, K, V and mask (what the kind approximates), m x d.
+    Eigen::MatrixXf reference;
+    std::vector<Message>& warnings;
+};
+
+/// A kind's kernel: appends its stages (each with its inputs, the block's q, k, v by key), writes
+/// every Z_h into `out.concat` with a head_output stage per head, and for an approximating kind
+/// the reference_weights and error stages and `out.reference`.
+using AttentionKernel = void (*)(const KernelInput& in, StageList& stages, KernelOutput& out);
 
 struct AttentionKindInfo {
     AttentionKind kind;
     std::string_view name;             ///< as in files and on the command line: "full"
     std::vector<std::string> stageIds; ///< the stages it appends, in order (per head where per-head)
     AttentionKernel kernel;
+    /// The keys are the queries, normalised (Reformer's shared Q/K): the block's k stage holds
+    /// K_h = Q_h / ‖Q_h‖ row by row instead of the key projection.
+    bool sharedQueryKey = false;
 };
 
 /// Every kind, in the order the settings offer them.
@@ -51,7 +79,12 @@ const std::vector<AttentionKindInfo>& attentionKinds();
 /// The kind's entry (every AttentionKind has one).
 const AttentionKindInfo& attentionKind(AttentionKind kind);
 
-// The kernels, one per file.
-void fullAttention(const KernelInput& in, StageList& stages, Eigen::MatrixXf& concat, std::vector<Message>& warnings);
+// The kernels, one file each (sparse.cpp holds the three sparse patterns' kernel).
+void fullAttention(const KernelInput& in, StageList& stages, KernelOutput& out);
+void sparseAttention(const KernelInput& in, StageList& stages, KernelOutput& out);
+void linformerAttention(const KernelInput& in, StageList& stages, KernelOutput& out);
+void performerAttention(const KernelInput& in, StageList& stages, KernelOutput& out);
+void linearAttention(const KernelInput& in, StageList& stages, KernelOutput& out);
+void lshAttention(const KernelInput& in, StageList& stages, KernelOutput& out);
 
 } // namespace attnlab

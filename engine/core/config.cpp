@@ -35,6 +35,29 @@ std::string str(long long v)
     return std::to_string(v);
 }
 
+/// The attention kinds' rules that depend on the run: which models and masks they work with.
+void kindProblems(const Config& c, std::vector<std::string>& out)
+{
+    if (c.attention == AttentionKind::Full)
+        return;
+    const std::string kind(toString(c.attention));
+    const bool stack = c.model == ModelKind::Seeded && c.architecture == Architecture::EncoderStack;
+    if (c.model != ModelKind::None && !stack) {
+        out.push_back(kind + " attention is for one attention block and for seeded encoder stacks; this model uses full attention");
+        return;
+    }
+    if (c.model != ModelKind::None)
+        return; // an encoder stack has no mask
+    const bool causal = c.mask == MaskKind::Causal || c.mask == MaskKind::CausalPadding;
+    if (c.attention == AttentionKind::Linformer && causal)
+        out.push_back("linformer attention cannot use a causal mask: each projected key mixes every position, later ones "
+                      "included; use no mask or the padding mask");
+    const bool kernel = c.attention == AttentionKind::Linformer || c.attention == AttentionKind::Performer
+                        || c.attention == AttentionKind::Linear;
+    if (kernel && c.mask == MaskKind::Custom)
+        out.push_back(kind + " attention takes no mask, a causal or a padding mask, not a custom one");
+}
+
 } // namespace
 
 std::string_view toString(MaskKind v) { return detail::nameOf(kMaskNames, v); }
@@ -54,6 +77,7 @@ std::vector<std::string> Config::problems() const
         out.push_back("pad_to (" + str(padTo) + ") must be 0 (no padding) or a positive length");
     else if (padTo > maxTokens && maxTokens >= 1)
         out.push_back("pad_to (" + str(padTo) + ") must not exceed max_tokens (" + str(maxTokens) + ")");
+    kindProblems(*this, out);
     return out;
 }
 

@@ -138,6 +138,13 @@ Message segmentBNotBert()
     return {"segment_b_not_bert", {}, "a second segment ([SEP] between two sentences) is for BERT models"};
 }
 
+Message globalOutOfRange(long long position, long long n)
+{
+    return {"global_out_of_range", {str(position), str(n)},
+            "global position " + str(position) + " is outside the sentence, which has " + str(n) + " tokens (positions 0 to "
+                + str(n - 1) + ")"};
+}
+
 Message largeRun(double megabytes, double seconds)
 {
     const std::string mb = str(static_cast<long long>(megabytes + 0.5)), s = str(static_cast<long long>(seconds + 0.5));

@@ -106,6 +106,9 @@ Message targetWithoutDecoder();
 Message pretrainedTarget();
 /// segment_b_not_bert: a second segment was given to a model that is not BERT. No arguments.
 Message segmentBNotBert();
+/// global_out_of_range: a global position (sliding-window or bigbird attention) is not a position
+/// of the sentence. Arguments: the position, the number of tokens.
+Message globalOutOfRange(long long position, long long n);
 /// compare_mask_model: a comparison of masks was asked of a Transformer, whose masks are fixed.
 /// No arguments.
 Message compareMaskWithModel();

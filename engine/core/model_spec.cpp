@@ -18,8 +18,15 @@ constexpr NameTable<Architecture, 3> kArchitectureNames{{
     {Architecture::DecoderOnly, "decoder"},
 }};
 
-constexpr NameTable<AttentionKind, 1> kAttentionNames{{
+constexpr NameTable<AttentionKind, 8> kAttentionNames{{
     {AttentionKind::Full, "full"},
+    {AttentionKind::SlidingWindow, "sliding-window"},
+    {AttentionKind::BigBird, "bigbird"},
+    {AttentionKind::Strided, "strided"},
+    {AttentionKind::Linformer, "linformer"},
+    {AttentionKind::Performer, "performer"},
+    {AttentionKind::Linear, "linear"},
+    {AttentionKind::Lsh, "lsh"},
 }};
 
 constexpr NameTable<PositionalEncoding, 3> kPositionalNames{{
@@ -84,6 +91,42 @@ void layerProblems(const ModelSpec& s, std::vector<std::string>& out)
         out.push_back("an encoder stack has no decoder layers (decoder_layers is " + str(s.decoderLayers) + ")");
 }
 
+/// The rules on the settings of the attention kind in use (the others are not read).
+void attentionProblems(const ModelSpec& s, std::vector<std::string>& out)
+{
+    const AttentionOptions& o = s.attentionOptions;
+    const AttentionKind kind = s.attention;
+    const bool windowed = kind == AttentionKind::SlidingWindow || kind == AttentionKind::BigBird;
+    const int maxTokens = ConfigLimits::maxTokens;
+    if (windowed) {
+        if (o.window < 1 || o.window > maxTokens)
+            out.push_back(between("window", o.window, 1, maxTokens));
+        if (o.dilation < 1 || o.dilation > maxTokens)
+            out.push_back(between("dilation", o.dilation, 1, maxTokens));
+        for (const int p : o.global) {
+            if (p < 0 || p >= maxTokens)
+                out.push_back("global position " + str(p) + " must be between 0 and " + str(maxTokens - 1));
+        }
+    } else if (!o.global.empty()) {
+        out.push_back("global positions apply to sliding-window and bigbird attention only, not to " + std::string(toString(kind)));
+    }
+    if (kind == AttentionKind::BigBird && (o.random < 0 || o.random > maxTokens))
+        out.push_back(between("random", o.random, 0, maxTokens));
+    if (kind == AttentionKind::Strided && (o.stride < 1 || o.stride > maxTokens))
+        out.push_back(between("stride", o.stride, 1, maxTokens));
+    if (kind == AttentionKind::Linformer && (o.projDim < 1 || o.projDim > kMaxAttentionParameter))
+        out.push_back(between("proj_dim", o.projDim, 1, kMaxAttentionParameter));
+    if (kind == AttentionKind::Performer && (o.features < 1 || o.features > kMaxAttentionParameter))
+        out.push_back(between("features", o.features, 1, kMaxAttentionParameter));
+    if (kind == AttentionKind::Lsh) {
+        if (o.buckets < 2 || o.buckets > kMaxAttentionParameter || o.buckets % 2 != 0)
+            out.push_back("buckets (" + str(o.buckets) + ") must be an even number between 2 and " + str(kMaxAttentionParameter)
+                          + ": a bucket is the largest of B/2 rotated coordinates and their negatives");
+        if (o.chunk < 0 || o.chunk > maxTokens)
+            out.push_back("chunk (" + str(o.chunk) + ") must be 0 (no chunking) or between 1 and " + str(maxTokens));
+    }
+}
+
 } // namespace
 
 namespace detail {
@@ -125,6 +168,7 @@ std::vector<std::string> ModelSpec::problems() const
     else if (dModel >= 1 && dModel % heads != 0)
         out.push_back("d_model (" + str(dModel) + ") must be a multiple of heads (" + str(heads) + ")");
     layerProblems(*this, out);
+    attentionProblems(*this, out);
     if (!(layerNormEps > 0) || !std::isfinite(layerNormEps))
         out.push_back("layer_norm_eps (" + detail::shortNumber(layerNormEps) + ") must be a positive number");
     if (dFF < 0 || dFF > ConfigLimits::maxDFF)

@@ -26,8 +26,34 @@ enum class Architecture {
 
 /// Which attention a block computes (attention/kind.h lists each kind's kernel and stages).
 enum class AttentionKind {
-    Full, ///< softmax(Q·Kᵀ/√d_k + M)·V over every key (docs/engine.md, section 6)
+    Full,          ///< softmax(Q·Kᵀ/√d_k + M)·V over every key (docs/engine.md, section 6)
+    SlidingWindow, ///< Longformer: keys within W·D positions, every D-th, plus global positions
+    BigBird,       ///< the window plus R seeded random keys per query, plus global positions
+    Strided,       ///< Sparse Transformer: |i − j| < S or (i − j) mod S = 0
+    Linformer,     ///< keys and values projected along the sequence to K rows (seeded E, F)
+    Performer,     ///< FAVOR+: positive orthogonal random features, φ(Q)·(φ(K)ᵀ·V)
+    Linear,        ///< Katharopoulos et al.: φ(x) = elu(x) + 1, φ(Q)·(φ(K)ᵀ·V)
+    Lsh,           ///< Reformer: shared Q/K hashed into buckets by a seeded rotation, optional chunks
 };
+
+/// The settings of the attention kinds other than full (docs/attention-kinds.md). Each kind reads
+/// its own; validate() checks only those of the kind in use.
+struct AttentionOptions {
+    int window = 2;          ///< sliding-window, bigbird: W, keys up to W·D positions away
+    int dilation = 1;        ///< sliding-window, bigbird: D, only every D-th key
+    std::vector<int> global; ///< sliding-window, bigbird: positions that attend, and are attended by, every token
+    int random = 2;          ///< bigbird: R random keys per query
+    int stride = 4;          ///< strided: S
+    int projDim = 8;         ///< linformer: K, the rows keys and values are projected to
+    int features = 64;       ///< performer: M random features
+    int buckets = 4;         ///< lsh: B hash buckets (even, at least 2)
+    int chunk = 0;           ///< lsh: C, the chunk length; 0 = no chunking
+
+    bool operator==(const AttentionOptions&) const = default;
+};
+
+/// The largest number of random features, projected rows or buckets a kind may use.
+inline constexpr int kMaxAttentionParameter = 4096;
 
 /// How positions are encoded before attention (docs/engine.md, section 4; position/scheme.h).
 enum class PositionalEncoding {
@@ -76,6 +102,8 @@ inline constexpr int kMaxTargetLength = 1024;
 struct ModelSpec {
     Architecture architecture = Architecture::EncoderDecoder;
     AttentionKind attention = AttentionKind::Full;
+    /// The settings of `attention` (unused by full attention).
+    AttentionOptions attentionOptions;
     PositionalEncoding positional = PositionalEncoding::Sinusoidal;
     /// Multiply embeddings by sqrt(d_model) before adding positions, as in the paper.
     bool embedScale = true;
@@ -127,7 +155,7 @@ struct ModelSpec {
 
 // Names used on the command line, in trace JSON, in model files and in session files.
 std::string_view toString(Architecture);       // "encoder", "encoder-decoder", "decoder"
-std::string_view toString(AttentionKind);      // "full"
+std::string_view toString(AttentionKind);      // "full", "sliding-window", "bigbird", "strided", "linformer", "performer", "linear", "lsh"
 std::string_view toString(PositionalEncoding); // "sinusoidal", "learned", "none"
 std::string_view toString(NormPlacement);      // "post", "pre"
 std::string_view toString(Activation);         // "relu", "gelu", "gelu-tanh"

@@ -100,7 +100,11 @@ const std::vector<std::string>& stageIds()
 
 bool isPerHeadStage(std::string_view id)
 {
-    static constexpr std::string_view kPerHead[] = {"q", "k", "v", "scores", "scaled", "masked_scores", "weights", "head_output"};
+    static constexpr std::string_view kPerHead[] = {
+        "q", "k", "v", "scores", "scaled", "masked_scores", "weights", "head_output",
+        // the attention kinds' (attention/kinds.cpp)
+        "reference_weights", "error", "q_features", "k_features", "kv", "normalizer", "k_projected", "v_projected",
+        "buckets", "random_rotations"};
     return std::find(std::begin(kPerHead), std::end(kPerHead), id) != std::end(kPerHead);
 }
 

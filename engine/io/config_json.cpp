@@ -76,6 +76,59 @@ void readEnum(const nlohmann::json& o, const char* key, Enum& out, Parse parse)
     out = *v;
 }
 
+/// The settings of the attention kind in use, under their file names ("window", "proj_dim", ...).
+void writeAttentionOptions(const ModelSpec& c, nlohmann::ordered_json& j)
+{
+    const AttentionOptions& o = c.attentionOptions;
+    switch (c.attention) {
+    case AttentionKind::SlidingWindow:
+    case AttentionKind::BigBird:
+        j["window"] = o.window;
+        j["dilation"] = o.dilation;
+        if (c.attention == AttentionKind::BigBird)
+            j["random"] = o.random;
+        j["global"] = o.global;
+        break;
+    case AttentionKind::Strided:
+        j["stride"] = o.stride;
+        break;
+    case AttentionKind::Linformer:
+        j["proj_dim"] = o.projDim;
+        break;
+    case AttentionKind::Performer:
+        j["features"] = o.features;
+        break;
+    case AttentionKind::Lsh:
+        j["buckets"] = o.buckets;
+        j["chunk"] = o.chunk;
+        break;
+    default:
+        break;
+    }
+}
+
+void readAttentionOptions(const nlohmann::json& j, AttentionOptions& o)
+{
+    read(j, "window", o.window);
+    read(j, "dilation", o.dilation);
+    read(j, "random", o.random);
+    read(j, "stride", o.stride);
+    read(j, "proj_dim", o.projDim);
+    read(j, "features", o.features);
+    read(j, "buckets", o.buckets);
+    read(j, "chunk", o.chunk);
+    if (const auto it = j.find("global"); it != j.end()) {
+        if (!it->is_array() || it->size() > static_cast<std::size_t>(ConfigLimits::maxTokens))
+            wrongType("global");
+        o.global.clear();
+        for (const auto& p : *it) {
+            if (!p.is_number_integer() || !std::in_range<int>(p.get<std::int64_t>()))
+                wrongType("global");
+            o.global.push_back(p.get<int>());
+        }
+    }
+}
+
 } // namespace
 
 nlohmann::ordered_json configToJson(const Config& c)
@@ -92,8 +145,10 @@ nlohmann::ordered_json configToJson(const Config& c)
     j["pad_to"] = c.padTo > 0 ? nlohmann::ordered_json(c.padTo) : nlohmann::ordered_json(nullptr);
     j["max_tokens"] = c.maxTokens;
     j["weights_preset"] = toString(c.weightsPreset);
-    if (c.attention != AttentionKind::Full)
+    if (c.attention != AttentionKind::Full) {
         j["attention"] = toString(c.attention);
+        writeAttentionOptions(c, j);
+    }
     // Written only for a model, so a single attention block's trace stays as it always was.
     if (c.model != ModelKind::None) {
         j["model"] = toString(c.model);
@@ -130,6 +185,7 @@ Config configFromJson(const nlohmann::json& o)
     readEnum(o, "weights_preset", c.weightsPreset, parseWeightsPreset);
     readEnum(o, "model", c.model, parseModelKind);
     readEnum(o, "attention", c.attention, parseAttentionKind);
+    readAttentionOptions(o, c.attentionOptions);
     readEnum(o, "architecture", c.architecture, parseArchitecture);
     int layers = c.encoderLayers;
     read(o, "layers", layers);

@@ -1,5 +1,7 @@
 #include "io/trace_json.h"
 
+#include "attention/approximation.h"
+
 #include "io/config_json.h"
 #include "model/model.h"
 #include "nn/weights.h"
@@ -115,6 +117,28 @@ std::string indented(const std::string& text, int spaces)
     return out;
 }
 
+/// An attention kind's distance from full attention: the first block's numbers (a single block's,
+/// or layer 0's, whose input full attention would see too), and in a stack every layer's.
+Json approximationJson(const std::vector<Approximation>& all)
+{
+    const auto numbers = [](const Approximation& a) {
+        Json j = Json::object();
+        if (a.layer)
+            j["layer"] = *a.layer;
+        j["output_max_abs"] = a.outputMaxAbs;
+        j["output_rel_fro"] = a.outputRelFro;
+        return j;
+    };
+    Json j = numbers(all.front());
+    j.erase("layer");
+    if (all.size() > 1) {
+        j["layers"] = Json::array();
+        for (const auto& a : all)
+            j["layers"].push_back(numbers(a));
+    }
+    return j;
+}
+
 } // namespace
 
 void writeTraceJson(const Trace& trace, int indent, const std::vector<std::string>& only, const ByteSink& sink)
@@ -134,6 +158,8 @@ void writeTraceJson(const Trace& trace, int indent, const std::vector<std::strin
     const std::string weights = trace.weights ? trace.weights->source : trace.model && trace.model->pretrained ? trace.model->source : "seeded";
     j["config"] = configJson(trace.config, weights);
     j["warnings"] = texts(trace.warnings);
+    if (const auto a = approximations(trace); !a.empty())
+        j["approximation"] = approximationJson(a);
     // The head, then the stages one at a time (a trace's JSON can be a gigabyte): written as
     // nlohmann writes the whole document, key "stages" last.
     std::string head = dumped(j, indent);

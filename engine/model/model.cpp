@@ -98,6 +98,10 @@ ModelSpec optionsFor(const Seq2SeqModel& m, const Config& config)
                                     + ") must be the model's: d_model " + str(m.spec.dModel) + ", heads " + str(m.spec.heads));
     ModelSpec o = m.spec;
     o.scaleScores = config.scaleScores;
+    // The attention kind is a setting of the run (a seeded encoder stack; the settings' checks
+    // keep every other model on full attention).
+    o.attention = config.attention;
+    o.attentionOptions = config.attentionOptions;
     return o;
 }
 

@@ -84,7 +84,7 @@ void checkBlockArguments(const Eigen::MatrixXf& xq, const Eigen::MatrixXf& xkv, 
 Eigen::MatrixXf attentionHeads(const Eigen::Ref<const Eigen::MatrixXf>& qProj, const Eigen::Ref<const Eigen::MatrixXf>& kProj,
                                const Eigen::Ref<const Eigen::MatrixXf>& vProj, int heads, bool scaleScores,
                                const BoolMatrix& blocked, const AttentionBlockContext& context, StageList& stages,
-                               std::vector<Message>& warnings)
+                               std::vector<Message>& warnings, Eigen::MatrixXf* reference)
 {
     const Eigen::Index d = qProj.cols();
     if (kProj.cols() != d || vProj.cols() != d || kProj.rows() != vProj.rows())
@@ -111,20 +111,29 @@ Eigen::MatrixXf attentionHeads(const Eigen::Ref<const Eigen::MatrixXf>& qProj, c
     const Eigen::Ref<const Eigen::MatrixXf>* sources[3] = {&qProj, &kProj, &vProj};
     std::vector<Eigen::MatrixXf> q(heads), k(heads), v(heads);
     std::vector<Eigen::MatrixXf>* qkvHeads[3] = {&q, &k, &v};
+    const AttentionKindInfo& kind = attentionKind(context.kind);
     for (int p = 0; p < 3; ++p) {
         const Labels& rows = p == 0 ? queries : keys;
+        const bool shared = p == 1 && kind.sharedQueryKey; // Reformer: K_h = Q_h / ‖Q_h‖
         for (int h = 0; h < heads; ++h) {
-            (*qkvHeads[p])[h] = sources[p]->middleCols(h * dK, dK);
-            putMatrix(addStage(stages, key(names[p], h), titles[p], cross ? crossFormulas[p] : selfFormulas[p],
-                               {p == 0 ? context.queryInput : context.keyValueInput}, context.module),
+            if (shared)
+                (*qkvHeads[p])[h] = q[h].rowwise().normalized();
+            else
+                (*qkvHeads[p])[h] = sources[p]->middleCols(h * dK, dK);
+            putMatrix(addStage(stages, key(names[p], h), titles[p],
+                               shared ? "K_h = Q_h / ‖Q_h‖  (queries and keys shared)" : cross ? crossFormulas[p] : selfFormulas[p],
+                               {shared ? key("q", h) : p == 0 ? context.queryInput : context.keyValueInput}, shared ? "" : context.module),
                       matNames[p], (*qkvHeads[p])[h], rows, headDims);
         }
     }
 
     // scores .. head_output: the attention kind's kernel; it writes each Z_h into C = [Z_0 | ... | Z_{h-1}].
     Eigen::MatrixXf concat(m, d);
-    const KernelInput in{q, k, v, blocked, scaleScores, queries, keys, headDims, layer, block};
-    attentionKind(context.kind).kernel(in, stages, concat, warnings);
+    const KernelInput in{q, k, v, blocked, scaleScores, queries, keys, headDims, layer, block, context.kind, context.options, context.seed};
+    KernelOutput out{concat, {}, warnings};
+    kind.kernel(in, stages, out);
+    if (reference)
+        *reference = std::move(out.reference);
     std::vector<StageKey> headOutputs;
     for (int h = 0; h < heads; ++h)
         headOutputs.push_back(key("head_output", h));
@@ -153,11 +162,12 @@ Eigen::MatrixXf attentionBlock(const Eigen::MatrixXf& queryInput, const Eigen::M
     // Self-attention: all three in one GEMM, (n x 3d) = X (n x d) · W_inᵀ (d x 3d).
     // Cross-attention: Q from the query input (m x d), K and V from the memory (n x 2d).
     Eigen::MatrixXf concat;
+    Eigen::MatrixXf reference; // full attention's concat, for a kind that approximates it
     if (&queryInput == &keyValueInput) {
         Eigen::MatrixXf qkv = queryInput * weights.inProjWeight.transpose();
         qkv.rowwise() += weights.inProjBias.transpose();
         concat = attentionHeads(qkv.leftCols(d), qkv.middleCols(d, d), qkv.rightCols(d), heads, scaleScores, blocked, context,
-                                stages, warnings);
+                                stages, warnings, &reference);
     } else {
         Eigen::MatrixXf qProj = queryInput * weights.inProjWeight.topRows(d).transpose();
         qProj.rowwise() += weights.inProjBias.head(d).transpose();
@@ -171,6 +181,16 @@ Eigen::MatrixXf attentionBlock(const Eigen::MatrixXf& queryInput, const Eigen::M
     Eigen::MatrixXf out = concat * weights.outProjWeight.transpose();
     out.rowwise() += weights.outProjBias.transpose();
     addAttentionOutput(out, context, stages);
+    if (reference.size() > 0) {
+        // reference_output: what full attention's output would be, for the approximation numbers.
+        Eigen::MatrixXf full = reference * weights.outProjWeight.transpose();
+        full.rowwise() += weights.outProjBias.transpose();
+        const Labels dims = context.featureLabels ? context.featureLabels : numberedLabels(static_cast<int>(out.cols()));
+        putMatrix(addStage(stages, {"reference_output", std::nullopt, context.layer, context.block}, "Full attention's output",
+                           "O^full = C^full·W_Oᵀ + b_O  (C^full: the heads of full softmax attention)", {{"concat", std::nullopt, context.layer, context.block}},
+                           context.module),
+                  "O^full", std::move(full), context.queryLabels, dims);
+    }
     return out;
 }
 
@@ -217,7 +237,8 @@ Trace computeTrace(const Request& request)
     const Eigen::MatrixXf x = inputStages(tokenEmbeddings(trace.tokens, d, cfg.seed), side, tokens, stages);
 
     // q .. output: self-attention of X (the same matrix as queries, keys and values).
-    const AttentionBlockContext context{tokens, tokens, dims, {}, Block::None, {"input"}, {"input"}, "self_attn", cfg.attention};
+    const AttentionBlockContext context{tokens,     tokens,          dims, {}, Block::None, {"input"}, {"input"}, "self_attn",
+                                        cfg.attention, cfg.attentionOptions, cfg.seed};
     attentionBlock(x, x, *weights, heads, cfg.scaleScores, blocked, context, stages, trace.warnings);
     return trace;
 }

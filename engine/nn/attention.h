@@ -49,6 +49,9 @@ struct AttentionBlockContext {
     std::string module = "self_attn";
     /// Which attention the block computes between its projections and its output.
     AttentionKind kind = AttentionKind::Full;
+    /// The kind's settings, and the seed of its random matrices (the model's seed).
+    AttentionOptions options;
+    std::uint64_t seed = 0;
 };
 
 /// One multi-head attention block, stage by stage (docs/engine.md, section 6). Appends to
@@ -74,13 +77,14 @@ Eigen::MatrixXf attentionBlock(const Eigen::MatrixXf& queryInput, const Eigen::M
 /// The part of an attention block after its projections, for models whose weights are not laid
 /// out as an nn.MultiheadAttention (GPT-2's c_attn, BERT's query/key/value): the q, k, v stages of
 /// every head (head h: columns h·d_k .. (h+1)·d_k − 1 of each projection), the kind's kernel and
-/// concat. Q is m x d, K and V n x d. A block is cross-attention when context.queryInput and
+/// concat. Q is m x d, K and V n x d. For a kind other than full, `reference` (when given)
+/// receives full attention's concatenated head outputs on the same Q, K, V. A block is cross-attention when context.queryInput and
 /// context.keyValueInput differ (the k and v formulas then read Mem). Returns C (m x d). Throws
 /// std::invalid_argument as attentionBlock.
 Eigen::MatrixXf attentionHeads(const Eigen::Ref<const Eigen::MatrixXf>& q, const Eigen::Ref<const Eigen::MatrixXf>& k,
                                const Eigen::Ref<const Eigen::MatrixXf>& v, int heads, bool scaleScores,
                                const BoolMatrix& blocked, const AttentionBlockContext& context, StageList& stages,
-                               std::vector<Message>& warnings);
+                               std::vector<Message>& warnings, Eigen::MatrixXf* reference = nullptr);
 /// Appends the block's output stage, O (m x d) = C·W_Oᵀ + b_O as the caller computed it.
 void addAttentionOutput(const Eigen::MatrixXf& out, const AttentionBlockContext& context, StageList& stages);
 

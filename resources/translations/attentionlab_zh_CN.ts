@@ -1500,6 +1500,10 @@
         <source>the lesson&apos;s path is empty or its step is negative</source>
         <translation>课程路径为空，或步骤编号为负数</translation>
     </message>
+    <message>
+        <source>global position %1 is outside the sentence, which has %2 tokens (positions 0 to %3)</source>
+        <translation>全局位置 %1 超出了句子范围：句子有 %2 个词元（位置 0 到 %3）</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::MultiHeadView</name>

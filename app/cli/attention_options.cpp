@@ -1,0 +1,87 @@
+#include "attention_options.h"
+
+#include "options.h"
+
+#include "text/printable.h"
+
+#include <algorithm>
+#include <map>
+#include <sstream>
+
+namespace attnlab::cli {
+
+namespace {
+
+/// The kinds each option is read by.
+const std::map<std::string, std::vector<AttentionKind>>& optionKinds()
+{
+    using K = AttentionKind;
+    static const std::map<std::string, std::vector<AttentionKind>> kKinds{
+        {"--window", {K::SlidingWindow, K::BigBird}}, {"--dilation", {K::SlidingWindow, K::BigBird}},
+        {"--global", {K::SlidingWindow, K::BigBird}}, {"--random", {K::BigBird}},
+        {"--stride", {K::Strided}},                   {"--proj-dim", {K::Linformer}},
+        {"--features", {K::Performer}},               {"--buckets", {K::Lsh}},
+        {"--chunk", {K::Lsh}},
+    };
+    return kKinds;
+}
+
+std::vector<int> parsePositions(const std::string& option, const std::string& value)
+{
+    std::vector<int> out;
+    std::stringstream in(value);
+    std::string item;
+    while (std::getline(in, item, ','))
+        out.push_back(parseIntOption(option, item));
+    if (out.empty())
+        throw UsageError(option + " expects positions separated by commas, like 0,5");
+    return out;
+}
+
+} // namespace
+
+bool readAttentionOption(const std::string& a, const std::function<const std::string&()>& value, AttentionGiven& g)
+{
+    if (a == "--attention") {
+        const std::string& v = value();
+        g.kind = parseAttentionKind(v);
+        if (!g.kind)
+            throw UsageError("--attention must be full|sliding-window|bigbird|strided|linformer|performer|linear|lsh, got "
+                             + inQuotes(v));
+        return true;
+    }
+    if (optionKinds().count(a) == 0)
+        return false;
+    AttentionOptions& o = g.options;
+    if (a == "--global")
+        o.global = parsePositions(a, value());
+    else {
+        const int v = parseIntOption(a, value());
+        int* targets[] = {&o.window, &o.dilation, &o.random, &o.stride, &o.projDim, &o.features, &o.buckets, &o.chunk};
+        const char* names[] = {"--window", "--dilation", "--random", "--stride", "--proj-dim", "--features", "--buckets", "--chunk"};
+        for (std::size_t i = 0; i < std::size(names); ++i) {
+            if (a == names[i])
+                *targets[i] = v;
+        }
+    }
+    g.given.push_back(a);
+    return true;
+}
+
+void applyAttentionOptions(const AttentionGiven& g, ModelSpec& spec)
+{
+    const AttentionKind kind = g.kind.value_or(AttentionKind::Full);
+    for (const auto& option : g.given) {
+        const auto& kinds = optionKinds().at(option);
+        if (std::find(kinds.begin(), kinds.end(), kind) != kinds.end())
+            continue;
+        std::string names;
+        for (const AttentionKind k : kinds)
+            names += (names.empty() ? "" : " and ") + std::string(toString(k));
+        throw UsageError(option + " applies to --attention " + names + ", not " + std::string(toString(kind)));
+    }
+    spec.attention = kind;
+    spec.attentionOptions = g.options;
+}
+
+} // namespace attnlab::cli
