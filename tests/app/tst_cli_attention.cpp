@@ -1,0 +1,238 @@
+// The command line with the attention kinds (issue 13): --attention and its options on trace and
+// export, the approximation numbers in the trace JSON, the refusals (one line each, exit code 2),
+// and the cost command's table and JSON.
+
+#include "support/cli.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <cmath>
+
+using namespace attnlab::testing;
+
+namespace {
+
+QJsonObject json(const QByteArray& out)
+{
+    return QJsonDocument::fromJson(out).object();
+}
+
+/// The ids of a trace's stages, in order and without repeats.
+QStringList stageIds(const QJsonObject& trace)
+{
+    QStringList ids;
+    for (const auto& s : trace.value(QStringLiteral("stages")).toArray()) {
+        const QString id = s.toObject().value(QStringLiteral("id")).toString();
+        if (!ids.contains(id))
+            ids << id;
+    }
+    return ids;
+}
+
+/// The main matrix of the first stage with this id and head.
+QJsonArray stageData(const QJsonObject& trace, const QString& id, int head)
+{
+    for (const auto& s : trace.value(QStringLiteral("stages")).toArray()) {
+        const QJsonObject o = s.toObject();
+        if (o.value(QStringLiteral("id")).toString() == id && o.value(QStringLiteral("head")).toInt(-1) == head)
+            return o.value(QStringLiteral("matrices")).toArray().at(0).toObject().value(QStringLiteral("data")).toArray();
+    }
+    return {};
+}
+
+const QString kSentence = QStringLiteral("the cat sat on the mat and looked at the dog");
+
+} // namespace
+
+class TestCliAttention : public QObject {
+    Q_OBJECT
+private slots:
+    void everyKindTraces_data()
+    {
+        QTest::addColumn<QStringList>("options");
+        QTest::addColumn<QStringList>("newStages");
+        QTest::newRow("sliding-window") << QStringList{"sliding-window", "--window", "1", "--global", "0"} << QStringList{"mask"};
+        QTest::newRow("bigbird") << QStringList{"bigbird", "--window", "1", "--random", "2"} << QStringList{"mask"};
+        QTest::newRow("strided") << QStringList{"strided", "--stride", "3"} << QStringList{"mask"};
+        QTest::newRow("linformer") << QStringList{"linformer", "--proj-dim", "4"}
+                                   << QStringList{"projection_e", "projection_f", "k_projected", "v_projected"};
+        QTest::newRow("performer") << QStringList{"performer", "--features", "32"}
+                                   << QStringList{"random_features", "q_features", "k_features", "kv", "normalizer"};
+        QTest::newRow("linear") << QStringList{"linear"} << QStringList{"q_features", "k_features", "kv", "normalizer"};
+        QTest::newRow("lsh") << QStringList{"lsh", "--buckets", "4", "--chunk", "4"} << QStringList{"random_rotations", "buckets"};
+    }
+
+    void everyKindTraces()
+    {
+        QFETCH(QStringList, options);
+        QFETCH(QStringList, newStages);
+        const Run r = cli(QStringList{"trace", "--sentence", kSentence, "--attention"} + options);
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject t = json(r.out);
+        QCOMPARE(t.value("config").toObject().value("attention").toString(), options.front());
+        const QStringList ids = stageIds(t);
+        for (const QString& id : newStages + QStringList{"weights", "head_output", "reference_weights", "error", "reference_output"})
+            QVERIFY2(ids.contains(id), qPrintable(id));
+        // The approximation numbers: a distance, consistent with the stages written.
+        const QJsonObject a = t.value("approximation").toObject();
+        QVERIFY(a.value("output_max_abs").toDouble(-1) >= 0);
+        QVERIFY(a.value("output_rel_fro").toDouble(-1) >= 0);
+        // error (n x 1) is the L1 distance of each row of weights from full attention's.
+        const QJsonArray weights = stageData(t, "weights", 0);
+        const QJsonArray reference = stageData(t, "reference_weights", 0);
+        const QJsonArray error = stageData(t, "error", 0);
+        QCOMPARE(error.size(), reference.size());
+        if (options.front() != "linformer") { // linformer's weights are n x K; its error uses A·F
+            for (int i = 0; i < error.size(); ++i) {
+                double l1 = 0;
+                for (int j = 0; j < reference.at(i).toArray().size(); ++j)
+                    l1 += std::abs(weights.at(i).toArray().at(j).toDouble() - reference.at(i).toArray().at(j).toDouble());
+                QVERIFY(std::abs(l1 - error.at(i).toArray().at(0).toDouble()) < 1e-4);
+            }
+        }
+    }
+
+    void theSameSeedGivesTheSameTrace()
+    {
+        const QStringList args{"trace", "--sentence", kSentence, "--attention", "bigbird", "--window", "1", "--random", "3", "--seed", "7"};
+        const Run a = cli(args);
+        const Run b = cli(args);
+        QCOMPARE(a.exitCode, 0);
+        QCOMPARE(a.out, b.out);
+        const Run c = cli(QStringList(args.mid(0, args.size() - 1)) << "8");
+        QVERIFY(stageData(json(c.out), "mask", -1) != stageData(json(a.out), "mask", -1));
+    }
+
+    void anEncoderStackUsesTheKindInEveryLayer()
+    {
+        const Run r = cli({"trace", "--sentence", kSentence, "--layers", "2", "--attention", "linear"});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject t = json(r.out);
+        int kv = 0;
+        for (const auto& s : t.value("stages").toArray())
+            kv += s.toObject().value("id").toString() == "kv" ? 1 : 0;
+        QCOMPARE(kv, 2 * 4); // two layers of four heads
+        QCOMPARE(t.value("approximation").toObject().value("layers").toArray().size(), 2);
+    }
+
+    void exportDrawsAKindsStage()
+    {
+        QTemporaryDir dir;
+        const QString png = dir.filePath("e.png");
+        const Run r = cli({"export", "--sentence", kSentence, "--attention", "performer", "--features", "16", "--stage", "weights", "--head",
+                           "1", "--output", png});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(QFileInfo(png).size() > 1000);
+    }
+
+    void refusals_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("window 0") << QStringList{"--attention", "sliding-window", "--window", "0"} << "window (0) must be between 1";
+        QTest::newRow("features 0") << QStringList{"--attention", "performer", "--features", "0"} << "features (0) must be between 1";
+        QTest::newRow("odd buckets") << QStringList{"--attention", "lsh", "--buckets", "3"} << "buckets (3) must be an even number";
+        QTest::newRow("one bucket") << QStringList{"--attention", "lsh", "--buckets", "1"} << "buckets (1) must be an even number";
+        QTest::newRow("linformer causal") << QStringList{"--attention", "linformer", "--mask", "causal"}
+                                          << "linformer attention cannot use a causal mask";
+        QTest::newRow("global outside") << QStringList{"--attention", "sliding-window", "--global", "0,40"}
+                                        << "global position 40 is outside the sentence";
+        QTest::newRow("option of another kind") << QStringList{"--attention", "performer", "--window", "3"}
+                                                << "--window applies to --attention sliding-window and bigbird, not performer";
+        QTest::newRow("unknown kind") << QStringList{"--attention", "flash"} << "--attention must be full|sliding-window";
+        QTest::newRow("encoder-decoder") << QStringList{"--attention", "linear", "--source", "a b", "--target", "c"}
+                                         << "linear attention is for one attention block and for seeded encoder stacks";
+    }
+
+    void refusals()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, message);
+        const QStringList input = args.contains("--source") ? QStringList{} : QStringList{"--sentence", kSentence};
+        const Run r = cli(QStringList{"trace"} + input + args);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY(r.out.isEmpty());
+        QCOMPARE(r.err.count('\n'), 1);
+        QVERIFY2(QString::fromUtf8(r.err).contains(message), r.err.constData());
+    }
+
+    void aCustomMaskIsForTheSparseKinds()
+    {
+        QTemporaryDir dir;
+        QFile f(dir.filePath("mask.txt"));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        for (int i = 0; i < 11; ++i) { // the sentence's 11 tokens; hide key 0 from every query but the first
+            for (int j = 0; j < 11; ++j)
+                f.write(j == 0 && i > 0 ? "1 " : "0 ");
+            f.write("\n");
+        }
+        f.close();
+        const Run linear = cli({"trace", "--sentence", kSentence, "--attention", "linear", "--mask-file", f.fileName()});
+        QCOMPARE(linear.exitCode, 2);
+        QVERIFY(linear.err.contains("linear attention takes no mask, a causal or a padding mask, not a custom one"));
+        const Run window = cli({"trace", "--sentence", kSentence, "--attention", "sliding-window", "--window", "1", "--mask-file", f.fileName()});
+        QCOMPARE(window.exitCode, 0);
+        const QJsonArray mask = stageData(json(window.out), "mask", -1);
+        QVERIFY(mask.at(1).toArray().at(0).isString()); // "-inf": key 0 is hidden from query 1 by the custom mask
+        QCOMPARE(mask.at(1).toArray().at(2).toDouble(-1), 0.0);
+    }
+
+    void costReportsEveryLength()
+    {
+        const Run r = cli({"cost", "--attention", "sliding-window", "--window", "4", "--n", "64,128,256", "--d-model", "32", "--heads",
+                           "2", "--repeats", "2", "--json"});
+        QCOMPARE(r.exitCode, 0);
+        const QJsonObject j = json(r.out);
+        QCOMPARE(j.value("attention").toString(), QStringLiteral("sliding-window"));
+        QCOMPARE(j.value("d_model").toInt(), 32);
+        QCOMPARE(j.value("heads").toInt(), 2);
+        QCOMPARE(j.value("repeats").toInt(), 2);
+        const QJsonArray points = j.value("points").toArray();
+        QCOMPARE(points.size(), 3);
+        for (int i = 0; i < 3; ++i) {
+            const QJsonObject p = points.at(i).toObject();
+            QCOMPARE(p.value("n").toInt(), 64 << i);
+            QVERIFY(p.value("median_s").toDouble() > 0);
+            QVERIFY(p.value("peak_bytes").toDouble(-1) >= 0);
+            // FLOPs by formula: 4·d_k per allowed cell and head; a window of 4 allows 9 keys
+            // per row, fewer at the edges (2·(4+3+2+1) = 20 cells fewer per head).
+            const double n = 64 << i;
+            QCOMPARE(p.value("flops").toDouble(), 2 * 4.0 * 16 * (9 * n - 20));
+            QVERIFY(std::abs(p.value("gflops").toDouble() - p.value("flops").toDouble() / p.value("median_s").toDouble() / 1e9) < 1e-3);
+        }
+        QVERIFY(std::isfinite(j.value("slope").toDouble()));
+        // Without --json: a table with one line per n and the slope.
+        const Run t = cli({"cost", "--attention", "linear", "--n", "64,128", "--d-model", "32", "--heads", "2", "--repeats", "1"});
+        QCOMPARE(t.exitCode, 0);
+        QVERIFY(t.out.contains("log-log slope"));
+        QCOMPARE(t.out.count('\n'), 2 + 2 + 1);
+    }
+
+    void costRefusals_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("n 1") << QStringList{"--n", "1"} << "n (1) must be between 2";
+        QTest::newRow("n text") << QStringList{"--n", "64,x"} << "--n expects a whole number";
+        QTest::newRow("heads") << QStringList{"--d-model", "30", "--heads", "4"} << "must be a multiple of heads";
+        QTest::newRow("full too large") << QStringList{"--attention", "full", "--n", "65536"} << "GiB of scores";
+        QTest::newRow("repeats") << QStringList{"--repeats", "0"} << "repeats (0) must be between 1 and 100";
+        QTest::newRow("window 0") << QStringList{"--attention", "sliding-window", "--window", "0"} << "window (0)";
+    }
+
+    void costRefusals()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, message);
+        const Run r = cli(QStringList{"cost"} + args);
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(QString::fromUtf8(r.err).contains(message), r.err.constData());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliAttention)
+#include "tst_cli_attention.moc"

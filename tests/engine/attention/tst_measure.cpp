@@ -1,0 +1,160 @@
+// The cost measurement behind `cost` and the Cost view (attention/measure.h): the slope and FLOP
+// formulas by hand, the refusals, progress and cancelling, and that the output-only path computes
+// what the trace's kernels compute.
+
+#include "attention/common.h"
+#include "attention/kind.h"
+#include "attention/measure.h"
+#include "core/random.h"
+
+#include <QtTest>
+
+#include <cmath>
+
+using namespace attnlab;
+
+namespace {
+
+std::vector<Eigen::MatrixXf> heads(int count, Eigen::Index n, int dK, std::uint64_t seed)
+{
+    std::vector<Eigen::MatrixXf> out;
+    SplitMix64 gen(seed);
+    for (int h = 0; h < count; ++h)
+        out.push_back(Eigen::MatrixXf::NullaryExpr(n, dK, [&]() { return gen.symmetric(1.0f); }));
+    return out;
+}
+
+Labels labels(Eigen::Index n)
+{
+    auto v = std::make_shared<std::vector<std::string>>();
+    for (Eigen::Index i = 0; i < n; ++i)
+        v->push_back("t" + std::to_string(i));
+    return v;
+}
+
+} // namespace
+
+class TestMeasure : public QObject {
+    Q_OBJECT
+private slots:
+    void slopeByHand()
+    {
+        // t = 3·n² exactly: slope 2; t = n·(1, 1.1, 0.9): ln t = ln n + (0, ln 1.1, ln 0.9) on ln n = (0, ln 2, ln 4).
+        QCOMPARE(logLogSlope({1, 2, 4, 8}, {3, 12, 48, 192}), 2.0);
+        const double l2 = std::log(2.0);
+        const double want = 1 + (-l2 * 0 + 0 * std::log(1.1) + l2 * std::log(0.9)) / (2 * l2 * l2); // Σ(x−x̄)(e)/Σ(x−x̄)²
+        QVERIFY(std::abs(logLogSlope({1, 2, 4}, {1, 2.2, 3.6}) - want) < 1e-12);
+        QCOMPARE(logLogSlope({5}, {1}), 0.0);
+    }
+
+    void flopsByHand()
+    {
+        AttentionOptions o;
+        o.projDim = 16;
+        o.features = 32;
+        o.buckets = 8;
+        // d_model 64, 4 heads: d_k = 16, n = 100.
+        QCOMPARE(attentionFlops(AttentionKind::Full, o, 100, 64, 4), 4 * (4.0 * 100 * 100 * 16));
+        QCOMPARE(attentionFlops(AttentionKind::SlidingWindow, o, 100, 64, 4, 500), 4 * (4.0 * 500 * 16));
+        QCOMPARE(attentionFlops(AttentionKind::Linformer, o, 100, 64, 4), 4 * (8.0 * 100 * 16 * 16));
+        QCOMPARE(attentionFlops(AttentionKind::Performer, o, 100, 64, 4), 4 * (8.0 * 100 * 32 * 16 + 2.0 * 100 * 32));
+        QCOMPARE(attentionFlops(AttentionKind::Linear, o, 100, 64, 4), 4 * (4.0 * 100 * 16 * 16 + 2.0 * 100 * 16));
+        QCOMPARE(attentionFlops(AttentionKind::Lsh, o, 100, 64, 4, 300), 4 * (2.0 * 100 * 16 * 4 + 4.0 * 300 * 16));
+    }
+
+    void refusals()
+    {
+        CostRequest r;
+        r.lengths = {1};
+        QVERIFY(costProblems(r).front().find("n (1) must be between 2") != std::string::npos);
+        r.lengths = {64};
+        r.heads = 7;
+        QVERIFY(costProblems(r).front().find("multiple of heads") != std::string::npos);
+        r.heads = 8;
+        r.kind = AttentionKind::SlidingWindow;
+        r.options.global = {64};
+        QVERIFY(costProblems(r).front().find("global position 64 is outside n = 64") != std::string::npos);
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, measureCost(r));
+        r.options.global = {63};
+        QVERIFY(costProblems(r).empty());
+    }
+
+    void progressAndCancel()
+    {
+        CostRequest r;
+        r.kind = AttentionKind::Linear;
+        r.lengths = {32, 64, 128};
+        r.dModel = 16;
+        r.heads = 2;
+        r.repeats = 2;
+        std::vector<std::pair<int, int>> calls;
+        r.progress = [&](int done, int total) {
+            calls.emplace_back(done, total);
+            return true;
+        };
+        CostResult all = measureCost(r);
+        QCOMPARE(all.points.size(), std::size_t(3));
+        QCOMPARE(calls.size(), std::size_t(6));
+        QCOMPARE(calls.back(), std::make_pair(6, 6));
+        QVERIFY(!all.cancelled);
+        r.progress = [](int done, int) { return done < 3; }; // stop in the second length
+        const CostResult part = measureCost(r);
+        QVERIFY(part.cancelled);
+        QCOMPARE(part.points.size(), std::size_t(1));
+        QCOMPARE(part.points[0].n, 32);
+    }
+
+    // The output-only path (what `cost` times) computes each head's output as the trace's kernel.
+    void outputsAreTheKernels_data()
+    {
+        QTest::addColumn<int>("kind");
+        QTest::newRow("full") << int(AttentionKind::Full);
+        QTest::newRow("sliding-window") << int(AttentionKind::SlidingWindow);
+        QTest::newRow("strided") << int(AttentionKind::Strided);
+        QTest::newRow("linear") << int(AttentionKind::Linear);
+    }
+
+    void outputsAreTheKernels()
+    {
+        QFETCH(int, kind);
+        const auto k = static_cast<AttentionKind>(kind);
+        const Eigen::Index n = 40;
+        const auto q = heads(2, n, 8, 1), kk = heads(2, n, 8, 2), v = heads(2, n, 8, 3);
+        AttentionOptions o;
+        o.window = 3;
+        o.stride = 5;
+        const auto z = attentionOutputs(k, o, 42, q, kk, v);
+        const BoolMatrix none = BoolMatrix::Constant(n, n, false);
+        const KernelInput in{q, kk, v, none, true, labels(n), labels(n), labels(8), std::nullopt, Block::None, k, o, 42};
+        StageList stages;
+        Eigen::MatrixXf concat(n, 16);
+        std::vector<Message> warnings;
+        KernelOutput out{concat, {}, warnings};
+        attentionKind(k).kernel(in, stages, out);
+        for (int h = 0; h < 2; ++h)
+            QVERIFY((z[h] - concat.middleCols(h * 8, 8)).cwiseAbs().maxCoeff() < 1e-5f);
+    }
+
+    // The mask taken apart: padding columns, an exact causal triangle, anything else dense.
+    void userMaskShapes()
+    {
+        BoolMatrix m = BoolMatrix::Constant(4, 4, false);
+        QVERIFY(detail::userMask(m).none());
+        m.col(3).setConstant(true);
+        auto u = detail::userMask(m);
+        QVERIFY(!u.causal && !u.dense && u.padding == std::vector<char>({0, 0, 0, 1}));
+        for (int i = 0; i < 4; ++i) {
+            for (int j = i + 1; j < 4; ++j)
+                m(i, j) = true;
+        }
+        u = detail::userMask(m);
+        QVERIFY(u.causal && !u.dense && u.padding[3] == 1);
+        m(3, 0) = true;
+        u = detail::userMask(m);
+        QVERIFY(u.dense == &m);
+        QVERIFY(u.hides(3, 0) && !u.hides(2, 0));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestMeasure)
+#include "tst_measure.moc"
