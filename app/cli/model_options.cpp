@@ -61,6 +61,10 @@ std::vector<std::string> parseStageList(const std::string& value)
     std::vector<std::string> known = stageIds();
     for (const auto* more : {&layerStageIds(), &modelStageIds(), &pretrainedStageIds()})
         known.insert(known.end(), more->begin(), more->end());
+    for (const AttentionKindInfo& kind : attentionKinds()) {
+        const auto ids = kindStageIds(kind.kind);
+        known.insert(known.end(), ids.begin(), ids.end());
+    }
     std::vector<std::string> ids;
     std::size_t start = 0;
     while (start <= value.size()) {

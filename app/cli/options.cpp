@@ -402,6 +402,8 @@ void checkStage(const GivenExport& g, ExportCommandOptions& o)
     if (g.outputDir)
         throw UsageError("--output-dir goes with --all; one stage goes to --output FILE");
     std::vector<std::string> ids = stageIds();
+    const auto kindIds = kindStageIds(o.trace.request.config.attention); // an attention kind's own stages
+    ids.insert(ids.end(), kindIds.begin(), kindIds.end());
     if (o.trace.model) {
         ids.insert(ids.end(), layerStageIds().begin(), layerStageIds().end());
         ids.insert(ids.end(), modelStageIds().begin(), modelStageIds().end());
@@ -463,7 +465,7 @@ void checkOutput(const GivenExport& g, ExportCommandOptions& o);
 void checkHeadAndOutput(const GivenExport& g, ExportCommandOptions& o)
 {
     const int heads = o.trace.request.config.heads;
-    if (isPerHeadStage(o.stage)) {
+    if (isPerHeadStage(o.stage, o.trace.request.config.attention)) {
         if (o.head && (*o.head < 1 || *o.head > heads))
             throw UsageError("--head " + std::to_string(*o.head) + " is out of range: heads are numbered from 1 to "
                              + std::to_string(heads));

@@ -74,6 +74,13 @@ struct AttentionKindInfo {
     bool sharedQueryKey = false;
 };
 
+/// Whether stage `id` of a block computing `kind` has one matrix per head: isPerHeadStage(id), and
+/// lsh's mask (each head hashes with its own rotation).
+bool isPerHeadStage(std::string_view id, AttentionKind kind);
+
+/// The stage ids a kind adds to those of full attention (its own, reference_output), in order.
+std::vector<std::string> kindStageIds(AttentionKind kind);
+
 /// Every kind, in the order the settings offer them.
 const std::vector<AttentionKindInfo>& attentionKinds();
 /// The kind's entry (every AttentionKind has one).

@@ -1,5 +1,6 @@
 #include "attention/kind.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace attnlab {
@@ -25,6 +26,25 @@ const std::vector<AttentionKindInfo>& attentionKinds()
          lshAttention, true},
     };
     return kKinds;
+}
+
+bool isPerHeadStage(std::string_view id, AttentionKind kind)
+{
+    return isPerHeadStage(id) || (kind == AttentionKind::Lsh && id == "mask");
+}
+
+std::vector<std::string> kindStageIds(AttentionKind kind)
+{
+    if (kind == AttentionKind::Full)
+        return {};
+    const auto& full = attentionKind(AttentionKind::Full).stageIds;
+    std::vector<std::string> out;
+    for (const auto& id : attentionKind(kind).stageIds) {
+        if (std::find(full.begin(), full.end(), id) == full.end())
+            out.push_back(id);
+    }
+    out.push_back("reference_output");
+    return out;
 }
 
 const AttentionKindInfo& attentionKind(AttentionKind kind)

@@ -107,8 +107,6 @@ void attentionProblems(const ModelSpec& s, std::vector<std::string>& out)
             if (p < 0 || p >= maxTokens)
                 out.push_back("global position " + str(p) + " must be between 0 and " + str(maxTokens - 1));
         }
-    } else if (!o.global.empty()) {
-        out.push_back("global positions apply to sliding-window and bigbird attention only, not to " + std::string(toString(kind)));
     }
     if (kind == AttentionKind::BigBird && (o.random < 0 || o.random > maxTokens))
         out.push_back(between("random", o.random, 0, maxTokens));

@@ -1,5 +1,7 @@
 #include "lesson/lesson.h"
 
+#include "attention/kind.h"
+
 #include "lesson/lesson_text.h"
 
 #include "io/fileio.h"
@@ -330,7 +332,7 @@ private:
             const bool bertOnly = std::find(bert.begin(), bert.end(), value) != bert.end();
             if (bertOnly && !(m_requirement && m_requirement->family == PretrainedFamily::Bert))
                 fail(n, "stage " + quote(value) + " exists only in BERT: the lesson needs a BERT model ('requires: bert-base-uncased')");
-            if (!bertOnly && std::find(ids.begin(), ids.end(), value) == ids.end())
+            if (!bertOnly && std::find(ids.begin(), ids.end(), value) == ids.end() && !isKindStage(std::string(value)))
                 fail(n, unknown("stage", value, ids));
             state.stage = value;
             state.stageLine = d.stageLine = n;
@@ -426,11 +428,39 @@ private:
         return n;
     }
 
+    /// Whether `id` is a stage only some attention kinds compute (docs/attention-kinds.md).
+    static bool isKindStage(const std::string& id)
+    {
+        for (const AttentionKindInfo& kind : attentionKinds()) {
+            const auto ids = kindStageIds(kind.kind);
+            if (std::find(ids.begin(), ids.end(), id) != ids.end())
+                return true;
+        }
+        return false;
+    }
+
+    /// A stage only some attention kinds compute (kv, buckets, error, ...) needs one of them in force.
+    void checkKindStage(const Directives& d, const State& state, const LessonStep& step) const
+    {
+        std::string owners;
+        for (const AttentionKindInfo& kind : attentionKinds()) {
+            const auto ids = kindStageIds(kind.kind);
+            if (std::find(ids.begin(), ids.end(), state.stage) != ids.end())
+                owners += (owners.empty() ? "" : ", ") + std::string(kind.name);
+        }
+        const auto current = kindStageIds(state.effective.attention);
+        if (owners.empty() || std::find(current.begin(), current.end(), state.stage) != current.end())
+            return;
+        fail(d.stageLine > 0 ? d.stageLine : d.settingsLine > 0 ? d.settingsLine : step.line,
+             "stage " + quote(state.stage) + " is computed by attention=" + owners + " only (settings: attention=...)");
+    }
+
     /// Layers, blocks, the decoder's input and the stages of a whole Transformer need a model
     /// that has them.
     void checkModel(const Directives& d, State& state, const LessonStep& step) const
     {
         const Config& c = state.effective;
+        checkKindStage(d, state, step);
         if (c.model == ModelKind::None) {
             checkNoModel(d, state, step);
             return;

@@ -13,11 +13,49 @@ using namespace lessontext;
 
 const std::vector<std::string> kSettingKeys{"d_model", "heads", "seed",       "pe",     "embed_scale", "scale", "mask",
                                             "pad_to",  "weights", "max_tokens", "model", "layers",      "d_ff",  "norm",
-                                            "activation"};
+                                            "activation", "attention", "window", "dilation", "global", "random", "stride",
+                                            "proj_dim", "features", "buckets", "chunk"};
+
+/// The attention kind's settings (docs/attention-kinds.md); false when `key` is not one of them.
+bool setKindOption(Config& c, const std::string& key, std::string_view value)
+{
+    AttentionOptions& o = c.attentionOptions;
+    if (key == "attention") {
+        const auto kind = parseAttentionKind(value);
+        if (!kind)
+            throw std::invalid_argument("attention: " + unknown("value", value, {"full", "sliding-window", "bigbird", "strided", "linformer",
+                                                                              "performer", "linear", "lsh"}));
+        c.attention = *kind;
+        return true;
+    }
+    if (key == "global") { // positions separated by spaces: the comma separates settings
+        o.global.clear();
+        std::size_t start = 0;
+        while (start < value.size()) {
+            const std::size_t end = std::min(value.find(' ', start), value.size());
+            if (end > start)
+                o.global.push_back(parseInt(key, value.substr(start, end - start)));
+            start = end + 1;
+        }
+        return true;
+    }
+    const std::pair<const char*, int*> ints[] = {{"window", &o.window}, {"dilation", &o.dilation}, {"random", &o.random},
+                                                 {"stride", &o.stride}, {"proj_dim", &o.projDim},   {"features", &o.features},
+                                                 {"buckets", &o.buckets}, {"chunk", &o.chunk}};
+    for (const auto& [name, target] : ints) {
+        if (key == name) {
+            *target = parseInt(key, value);
+            return true;
+        }
+    }
+    return false;
+}
 
 /// Sets one setting (`key` is known, `value` not empty) in `c`. Throws std::invalid_argument.
 void setOne(Config& c, const std::string& key, std::string_view value)
 {
+    if (setKindOption(c, key, value))
+        return;
     if (key == "d_model") {
         c.dModel = parseInt(key, value);
     } else if (key == "heads") {

@@ -776,7 +776,7 @@ private slots:
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("message");
         const auto row = [](const char* text, const char* message) { QTest::newRow(text) << QString::fromUtf8(text) << QString::fromUtf8(message); };
-        row("dmodel=16", "unknown setting 'dmodel': did you mean 'd_model'? (expected one of d_model, heads, seed, pe, embed_scale, scale, mask, pad_to, weights, max_tokens, model, layers, d_ff, norm, activation)");
+        row("dmodel=16", "unknown setting 'dmodel': did you mean 'd_model'? (expected one of d_model, heads, seed, pe, embed_scale, scale, mask, pad_to, weights, max_tokens, model, layers, d_ff, norm, activation, attention, window, dilation, global, random, stride, proj_dim, features, buckets, chunk)");
         row("colour=red", "unknown setting 'colour' (expected one of d_model,");
         row("heads=x", "heads: 'x' is not a whole number");
         row("heads=2.5", "heads: '2.5' is not a whole number");

@@ -1,0 +1,73 @@
+// Lessons on the attention kinds: the kind and its options as settings, the kinds' own stages as
+// a step's stage, and the errors when a stage needs another kind or an option is out of range.
+
+#include "lesson/lesson.h"
+
+#include <QtTest>
+
+using namespace attnlab;
+
+namespace {
+
+const char* kHeader = "---\ntitle: Kinds\nlanguage: en\nsettings: d_model=16, heads=2\nsentence: a b c d e f\n---\n\n";
+
+std::string lessonWith(const std::string& steps)
+{
+    return kHeader + steps;
+}
+
+/// The error's line and reason, or line -1 when the lesson parsed.
+std::pair<int, std::string> errorOf(const std::string& text)
+{
+    try {
+        parseLesson(text, "kinds.md");
+    } catch (const LessonError& e) {
+        return {e.line(), e.reason()};
+    }
+    return {-1, {}};
+}
+
+} // namespace
+
+class TestLessonKinds : public QObject {
+    Q_OBJECT
+private slots:
+    void aKindAndItsOptionsAreSettings()
+    {
+        const Lesson l = parseLesson(lessonWith("## Window\nstage: mask\nsettings: attention=bigbird, window=1, random=3, global=0 4\n\nText.\n\n"
+                                                "## Its error\nstage: error\n\nText.\n\n"
+                                                "## Hashing\nstage: buckets\nsettings: attention=lsh, buckets=6, chunk=2\n\nText.\n"),
+                                     "kinds.md");
+        QCOMPARE(l.steps.size(), std::size_t(3));
+        const Config& c = l.steps[0].config;
+        QVERIFY(c.attention == AttentionKind::BigBird);
+        QCOMPARE(c.attentionOptions.window, 1);
+        QCOMPARE(c.attentionOptions.random, 3);
+        QCOMPARE(c.attentionOptions.global, std::vector<int>({0, 4}));
+        QCOMPARE(l.steps[1].stage, std::string("error"));
+        QVERIFY(l.steps[1].config.attention == AttentionKind::BigBird); // carried over
+        QVERIFY(l.steps[2].config.attention == AttentionKind::Lsh);
+        QCOMPARE(l.steps[2].config.attentionOptions.buckets, 6);
+        QCOMPARE(l.steps[2].config.attentionOptions.chunk, 2);
+    }
+
+    void errorsNameTheLine()
+    {
+        // A stage of another kind.
+        auto [line, reason] = errorOf(lessonWith("## Features\nstage: kv\nsettings: attention=sliding-window\n\nText.\n"));
+        QCOMPARE(line, 9);
+        QCOMPARE(reason, std::string("stage 'kv' is computed by attention=performer, linear only (settings: attention=...)"));
+        // An option out of range, and a combination the engine refuses.
+        std::tie(line, reason) = errorOf(lessonWith("## Odd\nstage: mask\nsettings: attention=lsh, buckets=5\n\nText.\n"));
+        QCOMPARE(line, 10);
+        QVERIFY2(reason.find("buckets (5) must be an even number") != std::string::npos, reason.c_str());
+        std::tie(line, reason) = errorOf(lessonWith("## Causal\nstage: weights\nsettings: attention=linformer, mask=causal\n\nText.\n"));
+        QCOMPARE(line, 10);
+        QVERIFY2(reason.find("linformer attention cannot use a causal mask") != std::string::npos, reason.c_str());
+        std::tie(line, reason) = errorOf(lessonWith("## Unknown\nstage: weights\nsettings: attention=flash\n\nText.\n"));
+        QVERIFY2(reason.rfind("settings: attention: unknown value 'flash'", 0) == 0, reason.c_str());
+    }
+};
+
+QTEST_APPLESS_MAIN(TestLessonKinds)
+#include "tst_lesson_kinds.moc"
