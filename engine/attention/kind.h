@@ -81,6 +81,9 @@ bool isPerHeadStage(std::string_view id, AttentionKind kind);
 /// The stage ids a kind adds to those of full attention (its own, reference_output), in order.
 std::vector<std::string> kindStageIds(AttentionKind kind);
 
+/// The kinds whose own stages (kindStageIds) include `id`: empty for a stage of every kind.
+std::vector<AttentionKind> kindsComputing(std::string_view id);
+
 /// Every kind, in the order the settings offer them.
 const std::vector<AttentionKindInfo>& attentionKinds();
 /// The kind's entry (every AttentionKind has one).

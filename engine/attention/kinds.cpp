@@ -47,6 +47,17 @@ std::vector<std::string> kindStageIds(AttentionKind kind)
     return out;
 }
 
+std::vector<AttentionKind> kindsComputing(std::string_view id)
+{
+    std::vector<AttentionKind> out;
+    for (const auto& k : attentionKinds()) {
+        const auto ids = kindStageIds(k.kind);
+        if (std::find(ids.begin(), ids.end(), id) != ids.end())
+            out.push_back(k.kind);
+    }
+    return out;
+}
+
 const AttentionKindInfo& attentionKind(AttentionKind kind)
 {
     for (const auto& k : attentionKinds()) {

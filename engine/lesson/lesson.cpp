@@ -332,7 +332,7 @@ private:
             const bool bertOnly = std::find(bert.begin(), bert.end(), value) != bert.end();
             if (bertOnly && !(m_requirement && m_requirement->family == PretrainedFamily::Bert))
                 fail(n, "stage " + quote(value) + " exists only in BERT: the lesson needs a BERT model ('requires: bert-base-uncased')");
-            if (!bertOnly && std::find(ids.begin(), ids.end(), value) == ids.end() && !isKindStage(std::string(value)))
+            if (!bertOnly && std::find(ids.begin(), ids.end(), value) == ids.end() && kindsComputing(value).empty())
                 fail(n, unknown("stage", value, ids));
             state.stage = value;
             state.stageLine = d.stageLine = n;
@@ -428,29 +428,15 @@ private:
         return n;
     }
 
-    /// Whether `id` is a stage only some attention kinds compute (docs/attention-kinds.md).
-    static bool isKindStage(const std::string& id)
-    {
-        for (const AttentionKindInfo& kind : attentionKinds()) {
-            const auto ids = kindStageIds(kind.kind);
-            if (std::find(ids.begin(), ids.end(), id) != ids.end())
-                return true;
-        }
-        return false;
-    }
-
     /// A stage only some attention kinds compute (kv, buckets, error, ...) needs one of them in force.
     void checkKindStage(const Directives& d, const State& state, const LessonStep& step) const
     {
-        std::string owners;
-        for (const AttentionKindInfo& kind : attentionKinds()) {
-            const auto ids = kindStageIds(kind.kind);
-            if (std::find(ids.begin(), ids.end(), state.stage) != ids.end())
-                owners += (owners.empty() ? "" : ", ") + std::string(kind.name);
-        }
-        const auto current = kindStageIds(state.effective.attention);
-        if (owners.empty() || std::find(current.begin(), current.end(), state.stage) != current.end())
+        const auto kinds = kindsComputing(state.stage);
+        if (kinds.empty() || std::find(kinds.begin(), kinds.end(), state.effective.attention) != kinds.end())
             return;
+        std::string owners;
+        for (const AttentionKind k : kinds)
+            owners += (owners.empty() ? "" : ", ") + std::string(toString(k));
         fail(d.stageLine > 0 ? d.stageLine : d.settingsLine > 0 ? d.settingsLine : step.line,
              "stage " + quote(state.stage) + " is computed by attention=" + owners + " only (settings: attention=...)");
     }
@@ -566,32 +552,7 @@ private:
     std::optional<ModelRequirement> m_requirement; ///< the header's `requires:`
 };
 
-std::string errorMessage(const std::string& file, int line, const std::string& reason)
-{
-    return line > 0 ? file + ":" + std::to_string(line) + ": " + reason : file + ": " + reason;
-}
-
 } // namespace
-
-LessonError::LessonError(std::string file, int line, const std::string& reason)
-    : std::runtime_error(errorMessage(file, line, reason))
-    , m_file(std::move(file))
-    , m_line(line)
-    , m_reason(reason)
-{
-}
-
-const std::vector<std::string>& lessonStageIds()
-{
-    static const std::vector<std::string> kIds = [] {
-        std::vector<std::string> ids{"tokens"};
-        ids.insert(ids.end(), stageIds().begin(), stageIds().end());
-        ids.insert(ids.end(), layerStageIds().begin(), layerStageIds().end());
-        ids.insert(ids.end(), modelStageIds().begin(), modelStageIds().end());
-        return ids;
-    }();
-    return kIds;
-}
 
 const std::vector<std::string>& lessonViews()
 {

@@ -1,5 +1,8 @@
 #include "lesson/lesson_text.h"
 
+#include "lesson/lesson.h"
+#include "core/trace.h"
+
 #include <algorithm>
 #include <charconv>
 #include <climits>
@@ -273,3 +276,36 @@ std::optional<Fence> fenceOf(std::string_view line)
 }
 
 } // namespace attnlab::lessontext
+
+namespace attnlab {
+
+namespace {
+
+std::string errorMessage(const std::string& file, int line, const std::string& reason)
+{
+    return line > 0 ? file + ":" + std::to_string(line) + ": " + reason : file + ": " + reason;
+}
+
+} // namespace
+
+LessonError::LessonError(std::string file, int line, const std::string& reason)
+    : std::runtime_error(errorMessage(file, line, reason))
+    , m_file(std::move(file))
+    , m_line(line)
+    , m_reason(reason)
+{
+}
+
+const std::vector<std::string>& lessonStageIds()
+{
+    static const std::vector<std::string> kIds = [] {
+        std::vector<std::string> ids{"tokens"};
+        ids.insert(ids.end(), stageIds().begin(), stageIds().end());
+        ids.insert(ids.end(), layerStageIds().begin(), layerStageIds().end());
+        ids.insert(ids.end(), modelStageIds().begin(), modelStageIds().end());
+        return ids;
+    }();
+    return kIds;
+}
+
+} // namespace attnlab
