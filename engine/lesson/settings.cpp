@@ -28,8 +28,10 @@ bool setKindOption(Config& c, const std::string& key, std::string_view value)
         c.attention = *kind;
         return true;
     }
-    if (key == "global") { // positions separated by spaces: the comma separates settings
+    if (key == "global") { // positions separated by spaces (the comma separates settings), or none
         o.global.clear();
+        if (value == "none")
+            return true;
         std::size_t start = 0;
         while (start < value.size()) {
             const std::size_t end = std::min(value.find(' ', start), value.size());
