@@ -131,6 +131,9 @@ QString messageText(const Message& m)
     if (c == u"no_tokens")
         return arg(m, 0) == u"source" ? Messages::tr("the source has no tokens: type at least one")
                                       : Messages::tr("the sentence has no tokens: type at least one word");
+    if (c == u"global_out_of_range")
+        return Messages::tr("global position %1 is outside the sentence, which has %2 tokens (positions 0 to %3)")
+            .arg(arg(m, 0), arg(m, 1), QString::number(arg(m, 1).toLongLong() - 1));
     if (c == u"too_many_cells")
         return Messages::tr("n (%1) squared times heads (%2) exceeds %3 attention cells: use fewer tokens or heads")
             .arg(arg(m, 0), arg(m, 1), arg(m, 2));
