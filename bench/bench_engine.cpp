@@ -165,6 +165,28 @@ void BM_GenerateShipped(benchmark::State& state)
     state.SetLabel("9 characters");
 }
 
+// The studio's keystroke with each attention kind (docs/attention-kinds.md): every stage, the
+// n x n display stages and full attention's reference included, 128 tokens, d_model 512, 8 heads.
+void BM_TraceKind(benchmark::State& state)
+{
+    Request r;
+    r.sentence = sentenceOf(128);
+    r.config.dModel = 512;
+    r.config.heads = 8;
+    r.config.attention = static_cast<AttentionKind>(state.range(0));
+    r.config.attentionOptions.window = 8;
+    r.config.attentionOptions.projDim = 32;
+    r.config.attentionOptions.features = 128;
+    r.config.attentionOptions.buckets = 8;
+    r.config.attentionOptions.stride = 12;
+    r.weights = std::make_shared<const AttentionWeights>(presetWeights(WeightsPreset::Seeded, r.config.dModel, r.config.seed));
+    for (auto _ : state) {
+        Trace t = computeTrace(r);
+        benchmark::DoNotOptimize(t.stages.back().main().values.data());
+    }
+    state.SetLabel(std::string(toString(r.config.attention)));
+}
+
 void sizes(benchmark::internal::Benchmark* b)
 {
     b->ArgNames({"n", "d", "h"});
@@ -177,6 +199,7 @@ void sizes(benchmark::internal::Benchmark* b)
 BENCHMARK(BM_Trace)->Apply(sizes);
 BENCHMARK(BM_TraceWithWeights)->Apply(sizes);
 BENCHMARK(BM_Gemm)->Apply(sizes);
+BENCHMARK(BM_TraceKind)->ArgName("kind")->DenseRange(0, 7)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_EncoderStack)->Apply(transformerSizes);
 BENCHMARK(BM_EncoderDecoder)->Apply(transformerSizes);
 BENCHMARK(BM_GenerateShipped)->Unit(benchmark::kMillisecond);
