@@ -17,45 +17,63 @@ constexpr Eigen::Index kChunk = 64; ///< rows per chunk of the causal prefix for
 
 } // namespace
 
-FeatureAttention featureAttend(const Eigen::MatrixXf& phiQ, const Eigen::MatrixXf& phiK, const Eigen::MatrixXf& v,
-                               const detail::UserMask& mask)
+namespace {
+
+/// featureAttend in float (the fast path) or double (features beyond float's range).
+template <typename S>
+FeatureAttention attend(const Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic>& phiQ, const Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic>& phiK,
+                        const Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic>& v, const detail::UserMask& mask)
 {
+    using Matrix = Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic>;
+    using Vector = Eigen::Matrix<S, Eigen::Dynamic, 1>;
     const Eigen::Index n = phiK.rows();
-    Eigen::MatrixXf k = phiK; // padding keys' features are zero: they add nothing to any sum
+    Matrix k = phiK; // padding keys' features are zero: they add nothing to any sum
     for (Eigen::Index j = 0; j < n; ++j) {
         if (mask.padding[static_cast<std::size_t>(j)])
             k.row(j).setZero();
     }
-    FeatureAttention out;
-    out.kv.noalias() = k.transpose() * v;
-    const Eigen::VectorXf kSum = k.colwise().sum().transpose();
+    Matrix kv = k.transpose() * v;
+    Matrix z;
+    Vector normalizer;
     if (!mask.causal) {
-        out.normalizer.noalias() = phiQ * kSum;
-        out.z.noalias() = phiQ * out.kv;
+        normalizer = phiQ * Vector(k.colwise().sum().transpose());
+        z = phiQ * kv;
     } else {
-        out.z.resize(phiQ.rows(), v.cols());
-        out.normalizer.resize(phiQ.rows());
-        Eigen::MatrixXf state = Eigen::MatrixXf::Zero(k.cols(), v.cols()); // Σ φ(k_j)ᵀ v_j over earlier chunks
-        Eigen::VectorXf sum = Eigen::VectorXf::Zero(k.cols());
+        z.resize(phiQ.rows(), v.cols());
+        normalizer.resize(phiQ.rows());
+        Matrix state = Matrix::Zero(k.cols(), v.cols()); // Σ φ(k_j)ᵀ v_j over earlier chunks
+        Vector sum = Vector::Zero(k.cols());
         for (Eigen::Index c0 = 0; c0 < n; c0 += kChunk) {
             const Eigen::Index len = std::min(kChunk, n - c0);
             const auto qc = phiQ.middleRows(c0, len);
             const auto kc = k.middleRows(c0, len);
-            Eigen::MatrixXf local = qc * kc.transpose(); // len x len, kept where j ≤ i
-            local.triangularView<Eigen::StrictlyUpper>().setZero();
-            out.z.middleRows(c0, len).noalias() = qc * state + local * v.middleRows(c0, len);
-            out.normalizer.segment(c0, len).noalias() = qc * sum + local.rowwise().sum();
+            Matrix local = qc * kc.transpose(); // len x len, kept where j ≤ i
+            local.template triangularView<Eigen::StrictlyUpper>().setZero();
+            z.middleRows(c0, len).noalias() = qc * state + local * v.middleRows(c0, len);
+            normalizer.segment(c0, len).noalias() = qc * sum + local.rowwise().sum();
             state.noalias() += kc.transpose() * v.middleRows(c0, len);
             sum += kc.colwise().sum().transpose();
         }
     }
-    for (Eigen::Index i = 0; i < out.z.rows(); ++i) {
-        if (out.normalizer(i) > 0)
-            out.z.row(i) /= out.normalizer(i);
+    for (Eigen::Index i = 0; i < z.rows(); ++i) {
+        if (normalizer(i) > 0)
+            z.row(i) /= normalizer(i);
         else
-            out.z.row(i).setZero(); // no key at all (every key padding)
+            z.row(i).setZero(); // no key at all (every key padding)
     }
+    FeatureAttention out;
+    out.z = z.template cast<float>();
+    out.kv = kv.template cast<float>();
+    out.normalizer = normalizer.template cast<float>();
     return out;
+}
+
+} // namespace
+
+FeatureAttention featureAttend(const Eigen::MatrixXf& phiQ, const Eigen::MatrixXf& phiK, const Eigen::MatrixXf& v,
+                               const detail::UserMask& mask)
+{
+    return attend<float>(phiQ, phiK, v, mask);
 }
 
 Eigen::MatrixXf impliedWeights(const Eigen::MatrixXf& phiQ, const Eigen::MatrixXf& phiK, const Eigen::VectorXf& normalizer,
@@ -106,16 +124,42 @@ Eigen::MatrixXf orthogonalRandomFeatures(int m, int dK, SplitMix64 gen)
     return omega;
 }
 
-Eigen::MatrixXf performerFeatures(const Eigen::MatrixXf& x, const Eigen::MatrixXf& omega)
+PerformerHead performerHead(const Eigen::MatrixXf& q, const Eigen::MatrixXf& k, const Eigen::MatrixXf& v, const Eigen::MatrixXf& omega,
+                            const detail::UserMask& mask)
 {
-    const double dK = static_cast<double>(x.cols());
+    const double dK = static_cast<double>(q.cols());
     const auto scale = static_cast<float>(1.0 / std::pow(dK, 0.25));
-    const Eigen::MatrixXf xs = x * scale;
-    Eigen::MatrixXf f = xs * omega.transpose(); // n x M: ω_r·x̂
-    const Eigen::VectorXf half = xs.rowwise().squaredNorm() * 0.5f;
     const auto norm = static_cast<float>(1.0 / std::sqrt(static_cast<double>(omega.rows())));
-    f.colwise() -= half;
-    return f.array().exp() * norm;
+    // The exponents ω_r·x̂ − ‖x̂‖²/2 (n x M).
+    const auto exponents = [&](const Eigen::MatrixXf& x) {
+        const Eigen::MatrixXf xs = x * scale;
+        Eigen::MatrixXf e = xs * omega.transpose();
+        e.colwise() -= xs.rowwise().squaredNorm() * 0.5f;
+        return e;
+    };
+    const Eigen::MatrixXf eq = exponents(q);
+    const Eigen::MatrixXf ek = exponents(k);
+    PerformerHead out;
+    // exp overflows float above 88, and a query feature times a key feature, summed, soon after.
+    constexpr float kLargest = 30.0f;
+    if (eq.size() == 0 || std::max(eq.maxCoeff(), ek.maxCoeff()) <= kLargest) {
+        out.phiQ = eq.array().exp() * norm;
+        out.phiK = ek.array().exp() * norm;
+        out.attention = featureAttend(out.phiQ, out.phiK, v, mask);
+        return out;
+    }
+    // Beyond it: double precision, with a constant subtracted inside exp, one per query row and
+    // one for all keys; both cancel between the output and its normaliser.
+    Eigen::MatrixXd dq = eq.cast<double>();
+    Eigen::MatrixXd dk = ek.cast<double>();
+    dq.colwise() -= (dq.rowwise().maxCoeff().array() - kLargest).max(0.0).matrix();
+    dk.array() -= std::max(0.0, dk.maxCoeff() - kLargest);
+    const Eigen::MatrixXd pq = dq.array().exp() * static_cast<double>(norm);
+    const Eigen::MatrixXd pk = dk.array().exp() * static_cast<double>(norm);
+    out.phiQ = pq.cast<float>();
+    out.phiK = pk.cast<float>();
+    out.attention = attend<double>(pq, pk, v.cast<double>(), mask);
+    return out;
 }
 
 Eigen::MatrixXf eluFeatures(const Eigen::MatrixXf& x)
@@ -128,7 +172,7 @@ namespace {
 /// The stages both kernel kinds share, after their features: kv, normalizer, the implied weights,
 /// head_output, reference_weights and error.
 void featureStages(const KernelInput& in, const std::vector<Eigen::MatrixXf>& phiQ, const std::vector<Eigen::MatrixXf>& phiK,
-                   const detail::UserMask& mask, StageList& stages, KernelOutput& out)
+                   const std::vector<FeatureAttention>& fa, const detail::UserMask& mask, StageList& stages, KernelOutput& out)
 {
     using detail::addStage;
     using detail::putMatrix;
@@ -136,11 +180,8 @@ void featureStages(const KernelInput& in, const std::vector<Eigen::MatrixXf>& ph
     const auto dK = static_cast<Eigen::Index>(in.headDims->size());
     const Labels features = detail::numberedLabels(static_cast<int>(phiQ[0].cols()), "f");
     static const Labels kColumn = std::make_shared<const std::vector<std::string>>(std::vector<std::string>{"D"});
-    std::vector<FeatureAttention> fa;
-    for (int h = 0; h < heads; ++h) {
-        fa.push_back(featureAttend(phiQ[h], phiK[h], in.v[h], mask));
+    for (int h = 0; h < heads; ++h)
         out.concat.middleCols(h * dK, dK) = fa[h].z;
-    }
     for (int h = 0; h < heads; ++h)
         putMatrix(addStage(stages, in.key("kv", h), "Keys times values", "KV_h = φ(K_h)ᵀ·V_h  (M x d_k, every key)",
                            {in.key("k_features", h), in.key("v", h)}),
@@ -167,20 +208,13 @@ void featureStages(const KernelInput& in, const std::vector<Eigen::MatrixXf>& ph
         detail::addError(in, h, weights[h], reference[h], in.key("weights", h), stages);
 }
 
-/// Appends q_features and k_features of every head, made by `phi`.
-template <typename Phi>
-void addFeatures(const KernelInput& in, Phi phi, const char* formula, std::vector<Eigen::MatrixXf>& phiQ,
-                 std::vector<Eigen::MatrixXf>& phiK, StageList& stages, const std::vector<StageKey>& extraInputs = {})
+/// Appends q_features and k_features of every head.
+void addFeatures(const KernelInput& in, const std::vector<Eigen::MatrixXf>& phiQ, const std::vector<Eigen::MatrixXf>& phiK,
+                 const char* formula, StageList& stages, const std::vector<StageKey>& extraInputs = {})
 {
     using detail::addStage;
     using detail::putMatrix;
     const int heads = static_cast<int>(in.q.size());
-    phiQ.resize(static_cast<std::size_t>(heads));
-    phiK.resize(static_cast<std::size_t>(heads));
-    for (int h = 0; h < heads; ++h) {
-        phiQ[h] = phi(in.q[h]);
-        phiK[h] = phi(in.k[h]);
-    }
     const Labels features = detail::numberedLabels(static_cast<int>(phiQ[0].cols()), "f");
     for (int p = 0; p < 2; ++p) {
         for (int h = 0; h < heads; ++h) {
@@ -204,17 +238,31 @@ void performerAttention(const KernelInput& in, StageList& stages, KernelOutput& 
     detail::putMatrix(detail::addStage(stages, in.key("random_features"), "Random features Ω",
                                        "Ω: M x d_k, orthogonal Gaussian rows in blocks of d_k, shared by the heads"),
                       "Ω", omega, detail::numberedLabels(static_cast<int>(omega.rows()), "f"), in.headDims);
+    const detail::UserMask mask = detail::kernelMask(in, "performer");
     std::vector<Eigen::MatrixXf> phiQ, phiK;
-    addFeatures(in, [&](const Eigen::MatrixXf& x) { return performerFeatures(x, omega); },
-                "φ(x) = exp(Ω·x̂ − ‖x̂‖²/2) / √M, x̂ = x / d_k^¼", phiQ, phiK, stages, {in.key("random_features")});
-    featureStages(in, phiQ, phiK, detail::kernelMask(in, "performer"), stages, out);
+    std::vector<FeatureAttention> fa;
+    for (std::size_t h = 0; h < in.q.size(); ++h) {
+        PerformerHead head = performerHead(in.q[h], in.k[h], in.v[h], omega, mask);
+        phiQ.push_back(std::move(head.phiQ));
+        phiK.push_back(std::move(head.phiK));
+        fa.push_back(std::move(head.attention));
+    }
+    addFeatures(in, phiQ, phiK, "φ(x) = exp(Ω·x̂ − ‖x̂‖²/2) / √M, x̂ = x / d_k^¼", stages, {in.key("random_features")});
+    featureStages(in, phiQ, phiK, fa, mask, stages, out);
 }
 
 void linearAttention(const KernelInput& in, StageList& stages, KernelOutput& out)
 {
+    const detail::UserMask mask = detail::kernelMask(in, "linear");
     std::vector<Eigen::MatrixXf> phiQ, phiK;
-    addFeatures(in, eluFeatures, "φ(x) = elu(x) + 1", phiQ, phiK, stages);
-    featureStages(in, phiQ, phiK, detail::kernelMask(in, "linear"), stages, out);
+    std::vector<FeatureAttention> fa;
+    for (std::size_t h = 0; h < in.q.size(); ++h) {
+        phiQ.push_back(eluFeatures(in.q[h]));
+        phiK.push_back(eluFeatures(in.k[h]));
+        fa.push_back(featureAttend(phiQ[h], phiK[h], in.v[h], mask));
+    }
+    addFeatures(in, phiQ, phiK, "φ(x) = elu(x) + 1", stages);
+    featureStages(in, phiQ, phiK, fa, mask, stages, out);
 }
 
 } // namespace attnlab

@@ -27,8 +27,17 @@ Eigen::MatrixXf impliedWeights(const Eigen::MatrixXf& phiQ, const Eigen::MatrixX
 /// each row rescaled to the norm of an independent Gaussian d_k-vector.
 Eigen::MatrixXf orthogonalRandomFeatures(int m, int dK, SplitMix64 gen);
 
-/// FAVOR+'s positive features: φ(x) = exp(Ω·x̂ − ‖x̂‖²/2) / √M with x̂ = x / d_k^{1/4}, row by row.
-Eigen::MatrixXf performerFeatures(const Eigen::MatrixXf& x, const Eigen::MatrixXf& omega);
+/// One head of FAVOR+: the features φ(x) = exp(Ω·x̂ − ‖x̂‖²/2) / √M (x̂ = x / d_k^{1/4}) of its
+/// queries and keys, and the attention they give. While every exponent stays below 30 this is all
+/// float; beyond, it is computed in double with a constant subtracted inside exp (one per query
+/// row, one for all keys, which cancel in the output), and the features are those shifted ones.
+struct PerformerHead {
+    Eigen::MatrixXf phiQ; ///< n x M
+    Eigen::MatrixXf phiK; ///< n x M
+    FeatureAttention attention;
+};
+PerformerHead performerHead(const Eigen::MatrixXf& q, const Eigen::MatrixXf& k, const Eigen::MatrixXf& v, const Eigen::MatrixXf& omega,
+                            const detail::UserMask& mask);
 
 /// Linear attention's features: φ(x) = elu(x) + 1, element by element.
 Eigen::MatrixXf eluFeatures(const Eigen::MatrixXf& x);

@@ -96,10 +96,10 @@ std::vector<Eigen::MatrixXf> outputs(AttentionKind kind, const AttentionOptions&
     case AttentionKind::Performer:
     case AttentionKind::Linear:
         for (std::size_t h = 0; h < heads; ++h) {
-            const bool performer = kind == AttentionKind::Performer;
-            const Eigen::MatrixXf phiQ = performer ? performerFeatures(q[h], g.randomFeatures) : eluFeatures(q[h]);
-            const Eigen::MatrixXf phiK = performer ? performerFeatures(k[h], g.randomFeatures) : eluFeatures(k[h]);
-            z[h] = featureAttend(phiQ, phiK, v[h], mask).z;
+            if (kind == AttentionKind::Performer)
+                z[h] = performerHead(q[h], k[h], v[h], g.randomFeatures, mask).attention.z;
+            else
+                z[h] = featureAttend(eluFeatures(q[h]), eluFeatures(k[h]), v[h], mask).z;
         }
         break;
     case AttentionKind::Lsh: {

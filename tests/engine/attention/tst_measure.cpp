@@ -3,6 +3,7 @@
 // what the trace's kernels compute.
 
 #include "attention/common.h"
+#include "attention/features.h"
 #include "attention/kind.h"
 #include "attention/measure.h"
 #include "core/random.h"
@@ -133,6 +134,39 @@ private slots:
         attentionKind(k).kernel(in, stages, out);
         for (int h = 0; h < 2; ++h)
             QVERIFY((z[h] - concat.middleCols(h * 8, 8)).cwiseAbs().maxCoeff() < 1e-5f);
+    }
+
+    // Large activations in wide heads would overflow exp in float32: the stabilised features give
+    // the output a double-precision computation without any constant gives.
+    void performerDoesNotOverflow()
+    {
+        const Eigen::Index n = 12;
+        const int dK = 256;
+        auto q = heads(1, n, dK, 5), k = heads(1, n, dK, 6);
+        const auto v = heads(1, n, dK, 7);
+        const Eigen::MatrixXf omega = orthogonalRandomFeatures(64, dK, SplitMix64(9));
+        // Rows along a random feature: ω·x̂ − ‖x̂‖²/2 reaches ‖ω‖²/2 ≈ d_k/2 = 128, exp ≈ 1e55.
+        const auto along = static_cast<float>(std::pow(double(dK), 0.25));
+        q[0].row(0) = omega.row(0) * along;
+        k[0].row(3) = omega.row(0) * along;
+        q[0].row(5) = omega.row(1) * along;
+        const BoolMatrix none = BoolMatrix::Constant(n, n, false);
+        const PerformerHead head = performerHead(q[0], k[0], v[0], omega, detail::userMask(none));
+        QVERIFY(head.phiQ.allFinite() && head.phiK.allFinite());
+        const FeatureAttention& fa = head.attention;
+        // By hand, in double: φ(x) = exp(Ω·x̂ − ‖x̂‖²/2) with no constant (the 1/√M cancels).
+        const auto phi = [&](const Eigen::MatrixXf& x) {
+            const Eigen::MatrixXd xs = x.cast<double>() / std::pow(double(dK), 0.25);
+            Eigen::MatrixXd f = xs * omega.cast<double>().transpose();
+            f.colwise() -= 0.5 * xs.rowwise().squaredNorm();
+            return Eigen::MatrixXd(f.array().exp());
+        };
+        const Eigen::MatrixXd pq = phi(q[0]), pk = phi(k[0]);
+        QVERIFY(pq.maxCoeff() > 1e40); // the case: exp beyond float32's range (3.4e38)
+        const Eigen::MatrixXd num = pq * (pk.transpose() * v[0].cast<double>());
+        const Eigen::VectorXd den = pq * pk.colwise().sum().transpose();
+        const Eigen::MatrixXd want = num.array().colwise() / den.array();
+        QVERIFY((fa.z.cast<double>() - want).cwiseAbs().maxCoeff() < 1e-4 * std::max(1.0, want.cwiseAbs().maxCoeff()));
     }
 
     // The mask taken apart: padding columns, an exact causal triangle, anything else dense.
