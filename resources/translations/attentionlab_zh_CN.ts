@@ -3182,6 +3182,14 @@ M = 0：每个查询都能看到所有键</translation>
         <translation>追加 &lt;pad&gt; 词元直到这个长度，就像同一批次中长度不同的句子所需要的那样；填充掩码让注意力避开它们</translation>
     </message>
     <message>
+        <source>Max tokens</source>
+        <translation>最多词元数</translation>
+    </message>
+    <message>
+        <source>The input is cut after this many tokens, with a warning (at most %1: GPT-2 reads up to 1024 tokens, BERT up to 512)</source>
+        <translation>输入超过这么多词元的部分会被截去，并给出提示（最多 %1：GPT-2 最多读 1024 个词元，BERT 最多 512 个）</translation>
+    </message>
+    <message>
         <source>W_Q, W_K, W_V and W_O: seeded random (Xavier), identity (Q = K = V = X, so scores are the embeddings&apos; own dot products), or from a file</source>
         <translation>W_Q、W_K、W_V 和 W_O：按种子随机（Xavier）、单位矩阵（Q = K = V = X，分数就是嵌入彼此的点积），或来自文件</translation>
     </message>
