@@ -3474,8 +3474,8 @@ M = 0：每个查询都能看到所有键</translation>
         <translation>GPT-2 预计接下来是什么：所选位置之后最可能的 %1 个词元，取自概率矩阵（logits 的 softmax）中该位置的一行。条的长度就是概率，满格为 100 %；␣ 表示词元前带空格；加虚线框的条是文本中实际的下一个词元。</translation>
     </message>
     <message>
-        <source>What BERT fills in: at each [MASK], the %1 likeliest tokens from that position&apos;s row of the masked-LM head&apos;s probabilities. A bar&apos;s length is its probability on a scale up to 100 %. Positions count from 1, [CLS] being 1.</source>
-        <translation>BERT 填入什么：在每个 [MASK] 处，掩码语言模型头的概率矩阵中该位置那一行里最可能的 %1 个词元。条的长度就是概率，满格为 100 %。位置从 1 数起，[CLS] 是 1。</translation>
+        <source>What BERT fills in: at each [MASK], the %1 likeliest tokens from that position&apos;s row of the masked-LM head&apos;s probabilities. A bar&apos;s length is its probability on a scale up to 100 %. Positions count from 1, [CLS] being 1, as everywhere in the studio (fill-mask --json and the trace JSON count from 0).</source>
+        <translation>BERT 填入什么：在每个 [MASK] 处，掩码语言模型头的概率矩阵中该位置那一行里最可能的 %1 个词元。条的长度就是概率，满格为 100 %。位置从 1 数起，[CLS] 是 1，与工作室中其他地方一致（fill-mask --json 和计算轨迹 JSON 从 0 数起）。</translation>
     </message>
     <message>
         <source> The outlined bar is the token the text has there.</source>
@@ -3486,8 +3486,8 @@ M = 0：每个查询都能看到所有键</translation>
         <translation>位置：</translation>
     </message>
     <message>
-        <source>The token whose row of the probabilities is shown (counted from 1); ↑/↓ choose another</source>
-        <translation>显示哪个词元在概率矩阵中的那一行（从 1 数起）；用 ↑/↓ 选择其他词元</translation>
+        <source>The token whose row of the probabilities is shown (counted from 1, as everywhere in the studio; the trace JSON counts from 0); ↑/↓ choose another</source>
+        <translation>显示哪个词元在概率矩阵中的那一行（从 1 数起，与工作室中其他地方一致；计算轨迹 JSON 从 0 数起）；用 ↑/↓ 选择其他词元</translation>
     </message>
     <message>
         <source>Type [MASK] in the sentence to see what BERT fills in. Meanwhile, the likeliest tokens at one position:</source>
