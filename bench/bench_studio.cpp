@@ -14,6 +14,7 @@
 #include <qcustomplot.h>
 
 #include <QApplication>
+#include <QMouseEvent>
 
 #include <string>
 
@@ -109,7 +110,124 @@ void BM_TextChangeToRepaintedGpt2Small(benchmark::State& state)
     state.SetLabel(std::to_string(session.fullTrace()->tokens.size()) + " tokens");
 }
 
+// Heatmaps of n = 256 … 1024 tokens (issue 12, section 5): one attention block (d_model 64,
+// 2 heads, causal mask, max_tokens 1024) in the studio window on its attention weights
+// (masked = 0) or its masked scores (masked = 1: the −∞ cells). Each case times one thing the
+// user does to the big heatmap, up to the repainted plot.
+enum class BigAction {
+    NewTrace, ///< another text of n tokens: the engine, every view that listens, the heatmap
+    Resize,   ///< the window one pixel wider or narrower: the heatmap lays itself out again
+    Select,   ///< a click selects another cell (the outline moves, the inspector explains it)
+    Hover,    ///< the mouse moves to another cell (the dashed outline and the tooltip follow)
+};
+
+void bigHeatmap(benchmark::State& state, BigAction action)
+{
+    const int n = static_cast<int>(state.range(0));
+    Session session;
+    Config c = session.config();
+    c.dModel = 64;
+    c.heads = 2;
+    c.mask = MaskKind::Causal;
+    c.maxTokens = 1024;
+    session.setConfig(c);
+    session.setSentence(sentenceOf(n, 0));
+    session.setStepId(state.range(1) ? QStringLiteral("masked_scores") : QStringLiteral("weights"));
+    MainWindow window(&session);
+    window.resize(1400, 900);
+    window.show();
+    QApplication::processEvents();
+    QCustomPlot* plot = window.stageView()->heatmap()->plot();
+    plot->replot(QCustomPlot::rpImmediateRefresh);
+    QApplication::processEvents();
+    const QRect cells = plot->axisRect()->rect();
+    int k = 0;
+    for (auto _ : state) {
+        ++k;
+        switch (action) {
+        case BigAction::NewTrace:
+            session.setSentence(sentenceOf(n, k));
+            plot->replot(QCustomPlot::rpImmediateRefresh);
+            break;
+        case BigAction::Resize:
+            window.resize(1400 + k % 2, 900);
+            break;
+        case BigAction::Select:
+            session.selectCell((k * 37) % n, (k * 37) % n / 2);
+            break;
+        case BigAction::Hover: {
+            // Across the cells in steps of 7 pixels: a different cell each time.
+            const QPointF at(cells.left() + 3 + (k * 7) % std::max(1, cells.width() - 6), cells.top() + 3 + (k * 5) % std::max(1, cells.height() - 6));
+            QMouseEvent move(QEvent::MouseMove, at, plot->mapToGlobal(at), Qt::NoButton, Qt::NoButton, Qt::NoModifier);
+            QApplication::sendEvent(plot, &move);
+            break;
+        }
+        }
+        QApplication::processEvents(); // the queued replots and the paint events
+    }
+    state.SetLabel(QStringLiteral("%1 tokens, %2 items").arg(session.trace()->tokens.size()).arg(plot->itemCount()).toStdString());
+}
+
+void BM_BigHeatmapNewTrace(benchmark::State& state)
+{
+    bigHeatmap(state, BigAction::NewTrace);
+}
+void BM_BigHeatmapResize(benchmark::State& state)
+{
+    bigHeatmap(state, BigAction::Resize);
+}
+void BM_BigHeatmapSelect(benchmark::State& state)
+{
+    bigHeatmap(state, BigAction::Select);
+}
+void BM_BigHeatmapHover(benchmark::State& state)
+{
+    bigHeatmap(state, BigAction::Hover);
+}
+
+// A probabilities heatmap as wide as GPT-2's vocabulary (n × 50257, random values, labels
+// "t0" …), in a HeatmapView of 1000 × 700: setMatrix with another matrix of the same shape (the
+// labels, shared as a model's vocabulary is, measured once) and the immediate replot.
+void BM_BigHeatmapVocabulary(benchmark::State& state)
+{
+    const int n = static_cast<int>(state.range(0));
+    constexpr int kVocabulary = 50257;
+    const auto numbered = [](char prefix, int count) {
+        auto labels = std::make_shared<std::vector<std::string>>();
+        for (int i = 0; i < count; ++i)
+            labels->push_back(QStringLiteral("%1%2").arg(QLatin1Char(prefix)).arg(i).toStdString());
+        return labels;
+    };
+    const Labels vocabulary = numbered('t', kVocabulary);
+    const Labels rows = numbered('r', n);
+    LabeledMatrix m[2];
+    for (LabeledMatrix& one : m) {
+        one.name = std::string(1, 'P'); // (assigning the literal makes GCC 12 warn, wrongly, of overlapping copies)
+        one.values = Eigen::MatrixXf::Random(n, kVocabulary).cwiseAbs() * 1e-3f;
+        one.rowLabels = rows;
+        one.colLabels = vocabulary;
+    }
+    HeatmapView view;
+    view.resize(1000, 700);
+    view.show();
+    QApplication::processEvents();
+    int k = 0;
+    for (auto _ : state) {
+        view.setMatrix(m[++k % 2], QStringLiteral("P"), HeatmapView::Scale::Probability);
+        view.plot()->replot(QCustomPlot::rpImmediateRefresh);
+        QApplication::processEvents();
+    }
+}
+
 } // namespace
+
+#define BIG_HEATMAP(name)                                                                                                          \
+    BENCHMARK(name)->ArgNames({"n", "masked"})->ArgsProduct({{256, 512, 1024}, {0, 1}})->Unit(benchmark::kMillisecond)->UseRealTime()
+BIG_HEATMAP(BM_BigHeatmapNewTrace);
+BIG_HEATMAP(BM_BigHeatmapResize);
+BIG_HEATMAP(BM_BigHeatmapSelect);
+BIG_HEATMAP(BM_BigHeatmapHover);
+BENCHMARK(BM_BigHeatmapVocabulary)->ArgNames({"n"})->Arg(16)->Arg(256)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 BENCHMARK(BM_TextChangeToRepaintedGpt2Small)->ArgNames({"words"})->Arg(8)->Arg(16)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_TextChangeToRepaintedCrossAttention)->ArgNames({"n"})->Arg(8)->Arg(12)->Unit(benchmark::kMillisecond)->UseRealTime();

@@ -3186,6 +3186,14 @@ M = 0：每个查询都能看到所有键</translation>
         <translation>追加 &lt;pad&gt; 词元直到这个长度，就像同一批次中长度不同的句子所需要的那样；填充掩码让注意力避开它们</translation>
     </message>
     <message>
+        <source>Max tokens</source>
+        <translation>最多词元数</translation>
+    </message>
+    <message>
+        <source>The input is cut after this many tokens, with a warning (at most %1: GPT-2 reads up to 1024 tokens, BERT up to 512)</source>
+        <translation>输入超过这么多词元的部分会被截去，并给出提示（最多 %1：GPT-2 最多读 1024 个词元，BERT 最多 512 个）</translation>
+    </message>
+    <message>
         <source>W_Q, W_K, W_V and W_O: seeded random (Xavier), identity (Q = K = V = X, so scores are the embeddings&apos; own dot products), or from a file</source>
         <translation>W_Q、W_K、W_V 和 W_O：按种子随机（Xavier）、单位矩阵（Q = K = V = X，分数就是嵌入彼此的点积），或来自文件</translation>
     </message>
@@ -3470,8 +3478,8 @@ M = 0：每个查询都能看到所有键</translation>
         <translation>GPT-2 预计接下来是什么：所选位置之后最可能的 %1 个词元，取自概率矩阵（logits 的 softmax）中该位置的一行。条的长度就是概率，满格为 100 %；␣ 表示词元前带空格；加虚线框的条是文本中实际的下一个词元。</translation>
     </message>
     <message>
-        <source>What BERT fills in: at each [MASK], the %1 likeliest tokens from that position&apos;s row of the masked-LM head&apos;s probabilities. A bar&apos;s length is its probability on a scale up to 100 %. Positions count from 1, [CLS] being 1.</source>
-        <translation>BERT 填入什么：在每个 [MASK] 处，掩码语言模型头的概率矩阵中该位置那一行里最可能的 %1 个词元。条的长度就是概率，满格为 100 %。位置从 1 数起，[CLS] 是 1。</translation>
+        <source>What BERT fills in: at each [MASK], the %1 likeliest tokens from that position&apos;s row of the masked-LM head&apos;s probabilities. A bar&apos;s length is its probability on a scale up to 100 %. Positions count from 1, [CLS] being 1, as everywhere in the studio (fill-mask --json and the trace JSON count from 0).</source>
+        <translation>BERT 填入什么：在每个 [MASK] 处，掩码语言模型头的概率矩阵中该位置那一行里最可能的 %1 个词元。条的长度就是概率，满格为 100 %。位置从 1 数起，[CLS] 是 1，与工作室中其他地方一致（fill-mask --json 和计算轨迹 JSON 从 0 数起）。</translation>
     </message>
     <message>
         <source> The outlined bar is the token the text has there.</source>
@@ -3482,8 +3490,8 @@ M = 0：每个查询都能看到所有键</translation>
         <translation>位置：</translation>
     </message>
     <message>
-        <source>The token whose row of the probabilities is shown (counted from 1); ↑/↓ choose another</source>
-        <translation>显示哪个词元在概率矩阵中的那一行（从 1 数起）；用 ↑/↓ 选择其他词元</translation>
+        <source>The token whose row of the probabilities is shown (counted from 1, as everywhere in the studio; the trace JSON counts from 0); ↑/↓ choose another</source>
+        <translation>显示哪个词元在概率矩阵中的那一行（从 1 数起，与工作室中其他地方一致；计算轨迹 JSON 从 0 数起）；用 ↑/↓ 选择其他词元</translation>
     </message>
     <message>
         <source>Type [MASK] in the sentence to see what BERT fills in. Meanwhile, the likeliest tokens at one position:</source>

@@ -22,11 +22,14 @@ void fillColorMapData(QCPColorMapData* data, const Eigen::MatrixXf& m)
     // would have height 0 and vanish, so it spans its own cell, −0.5 .. 0.5, instead.
     const auto span = [](int n) { return n > 1 ? QCPRange(0, n - 1) : QCPRange(-0.5, 0.5); };
     data->setRange(span(cols), span(rows));
+    // QCustomPlot keeps its cells row by row, Eigen column by column: a row-major copy first
+    // (Eigen transposes in cache-sized blocks), so both are read and written in memory order
+    // (a 1024 × 50257 vocabulary would otherwise miss the cache on every cell).
+    const Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> byRow = m;
+    const float* cell = byRow.data();
     for (int r = 0; r < rows; ++r) {
-        for (int c = 0; c < cols; ++c) {
-            const float v = m(r, c);
-            data->setCell(c, r, std::isfinite(v) ? static_cast<double>(v) : std::nan(""));
-        }
+        for (int c = 0; c < cols; ++c, ++cell)
+            data->setCell(c, r, std::isfinite(*cell) ? static_cast<double>(*cell) : std::nan(""));
     }
 }
 

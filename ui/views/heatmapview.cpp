@@ -2,6 +2,7 @@
 
 #include "plot/fitting.h"
 #include "plot/plotting.h"
+#include "views/heatmaplabels.h"
 #include "views/heatmapzoom.h"
 
 #include <qcustomplot.h>
@@ -16,8 +17,6 @@
 namespace attnlab {
 
 namespace {
-
-constexpr int kMaxLabelledCells = 24; // per axis: more labels than this overlap
 
 QString minusInfinity()
 {
@@ -41,20 +40,6 @@ QString formatValue(float v)
         return minusSigned(QString::number(static_cast<double>(v), 'g', 2));
     const int decimals = a >= 100 ? 0 : a >= 10 ? 1 : 2;
     return fixedNumber(static_cast<double>(v), decimals);
-}
-
-/// A column of probabilities gets its label, among too many columns, from this value on.
-constexpr float kLabelledProbability = 0.05f;
-
-QSharedPointer<QCPAxisTickerText> labelTicker(const std::vector<std::string>& labels, int maxLabels = kMaxLabelledCells)
-{
-    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
-    const int n = static_cast<int>(labels.size());
-    // With many labels show every k-th so they stay readable.
-    const int step = n <= maxLabels ? 1 : (n + maxLabels - 1) / maxLabels;
-    for (int i = 0; i < n; i += step)
-        ticker->addTick(i, QString::fromStdString(labels[static_cast<std::size_t>(i)]));
-    return ticker;
 }
 
 /// Which cells of a rows × cols matrix a highlight covers (row-major, 1 = highlighted).
@@ -88,12 +73,14 @@ QColor HeatmapView::highlightVeil()
 HeatmapView::HeatmapView(QWidget* parent)
     : QWidget(parent)
     , m_plot(new QCustomPlot(this))
+    , m_pointer(m_plot)
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     m_zoom = new HeatmapZoom(m_plot, this); // zoom and fit, scrolling when zoomed in
     layout->addWidget(m_zoom);
     connect(m_zoom, &HeatmapZoom::changed, this, &HeatmapView::rebuild);
+    connect(m_zoom, &HeatmapZoom::moved, this, &HeatmapView::rebuild); // the values of the cells now shown
 
     m_plot->plotLayout()->insertRow(0);
     m_plot->plotLayout()->addElement(0, 0, new QCPTextElement(m_plot, QString()));
@@ -126,6 +113,7 @@ HeatmapView::HeatmapView(QWidget* parent)
     applyPlotFonts(m_plot, font()); // the CJK fallback families of the application font
     keepTextsFitting(m_plot);        // a long title breaks into lines rather than run off the plot
     m_plot->setMouseTracking(true);
+    m_plot->installEventFilter(this); // the mouse leaving the plot takes the pointer's marks away
     connect(m_plot, &QCustomPlot::mouseMove, this, &HeatmapView::onMouseMove);
     connect(m_plot, &QCustomPlot::mousePress, this, &HeatmapView::onMousePress);
 }
@@ -144,7 +132,7 @@ void HeatmapView::setSelectedCell(int row, int column)
         return;
     m_selRow = row;
     m_selCol = column;
-    rebuild();
+    restorePointer(); // moves the outline and repaints the overlay alone, not the matrix
 }
 
 void HeatmapView::setHighlight(const Highlight& highlight)
@@ -152,6 +140,7 @@ void HeatmapView::setHighlight(const Highlight& highlight)
     if (highlight == m_highlight)
         return;
     m_highlight = highlight;
+    m_litDirty = true;
     rebuild();
 }
 
@@ -204,15 +193,11 @@ void HeatmapView::changeEvent(QEvent* event)
     QWidget::changeEvent(event);
     if (event->type() == QEvent::FontChange) {
         applyPlotFonts(m_plot, font()); // presenter mode and slides use larger type
+        m_widestColumnLabel = -1;
         rebuild();
     }
 }
 
-void HeatmapView::resizeEvent(QResizeEvent* event)
-{
-    QWidget::resizeEvent(event);
-    rebuild(); // whether values fit inside the cells depends on the size
-}
 
 HeatmapView::Scale HeatmapView::scaleForStage(const QString& stageId)
 {
@@ -227,6 +212,14 @@ void HeatmapView::setMatrix(const LabeledMatrix& m, const QString& title, Scale 
     m_matrix = m;
     m_title = title;
     m_scale = scale;
+    // What depends on the values alone is worked out once here, not at every draw.
+    m_dataDirty = true;
+    m_litDirty = true;
+    if (m.colLabels != m_measuredLabels) // the same labels (a vocabulary, the same sentence): the same width
+        m_widestColumnLabel = -1;
+    m_measuredLabels = m.colLabels;
+    const auto a = m_matrix.values.array();
+    m_ownMaxAbs = a.size() > 0 ? a.isFinite().select(a.abs(), 0.0f).maxCoeff() : 0.0f; // masked cells (−∞) left out
     rebuild();
 }
 
@@ -236,10 +229,22 @@ void HeatmapView::rebuild()
         return; // nothing to draw yet
     if (auto* t = qobject_cast<QCPTextElement*>(m_plot->plotLayout()->element(0, 0)))
         t->setText(m_title);
-    fillColorMapData(m_map->data(), m_matrix.values);
+    if (m_dataDirty) {
+        // Once per matrix: QCustomPlot keeps the colours it made from the data until the data,
+        // the range or the gradient change, so a resize, a zoom or a hover draws no cell anew.
+        fillColorMapData(m_map->data(), m_matrix.values);
+        m_dataDirty = false;
+    }
     applyColorRange();
     labelAxes();
+    // Cells smaller than a pixel: a smooth scaling lets every cell count, as nearest-pixel
+    // scaling would drop some rows and columns (and their bright cells) at random.
+    const QSizeF cell = cellPixels();
+    const bool smooth = cell.width() < 1 || cell.height() < 1;
+    if (m_map->interpolate() != smooth)
+        m_map->setInterpolate(smooth);
     m_plot->clearItems();
+    m_pointer.recreate(); // on the overlay layer: the hover and the selection
     // A message in place of the cells hides the colours and the colour bar they would be read on.
     const bool message = !m_message.isEmpty();
     m_map->setVisible(!message);
@@ -247,12 +252,14 @@ void HeatmapView::rebuild()
     if (message) {
         drawMessage();
     } else {
-        m_lit = highlightedCells(m_highlight, static_cast<int>(m_matrix.values.rows()), static_cast<int>(m_matrix.values.cols()));
+        if (m_litDirty)
+            m_lit = highlightedCells(m_highlight, static_cast<int>(m_matrix.values.rows()), static_cast<int>(m_matrix.values.cols()));
+        m_litDirty = false;
         drawHighlight(true); // the veil, under the values
         drawCellValues();
         drawHighlight(false); // the frames, over them
     }
-    drawHoverAndSelection();
+    restorePointer();
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -264,13 +271,7 @@ void HeatmapView::applyColorRange()
         return;
     }
     // Signed values: symmetric around 0 so white means exactly 0.
-    const Eigen::MatrixXf& v = m_matrix.values;
-    float maxAbs = 0;
-    for (Eigen::Index i = 0; i < v.size(); ++i) {
-        if (std::isfinite(v.data()[i]))
-            maxAbs = std::max(maxAbs, std::abs(v.data()[i]));
-    }
-    const double r = m_sharedMaxAbs > 0 ? m_sharedMaxAbs : maxAbs > 0 ? maxAbs : 1.0;
+    const double r = m_sharedMaxAbs > 0 ? m_sharedMaxAbs : m_ownMaxAbs > 0 ? m_ownMaxAbs : 1.0;
     m_map->setGradient(m_scale == Scale::Difference ? differenceGradient() : divergingGradient());
     m_map->setDataRange(QCPRange(-r, r));
 }
@@ -285,49 +286,45 @@ void HeatmapView::labelAxes()
     m_plot->xAxis2->setRange(-0.5, cols - 0.5);
     m_zoom->apply(cols, rows); // the part a zoom shows
     const double zoom = m_zoom->factor();
-    const int maxLabels = static_cast<int>(kMaxLabelledCells * zoom); // zoomed in: room for more
     if (m_matrix.colLabels) {
-        m_plot->xAxis2->setTicker(labelTicker(*m_matrix.colLabels, maxLabels));
-        // Upright column labels when they fit their cells (CJK characters, short words);
-        // slanted otherwise, so long words do not run into each other.
-        const QFontMetrics fm(m_plot->xAxis2->tickLabelFont());
-        int widest = 0;
-        for (const auto& l : *m_matrix.colLabels)
-            widest = std::max(widest, fm.horizontalAdvance(QString::fromStdString(l)));
-        const int cellWidth = cols > 0 ? static_cast<int>(std::max(m_plot->width() - 160, 200) * zoom / cols) : 0;
-        const bool upright = widest + 6 <= cellWidth;
-        m_plot->xAxis2->setTickLabelRotation(upright ? 0 : -45);
-        // Slanted labels need about a line's height each: in a narrow plot (a comparison's
-        // three) label no more columns than that, so the labels never run into each other.
-        if (!upright && m_plot->width() > 0) {
-            const int fitting = std::max(2, std::max(m_plot->width() - 160, 40) / (fm.height() + 4));
-            m_plot->xAxis2->setTicker(labelTicker(*m_matrix.colLabels, std::min(maxLabels, static_cast<int>(fitting * zoom))));
-        }
-        // Too many probability columns to label them all (a vocabulary): label the columns that
-        // hold a real probability somewhere, so the bright cells carry their tokens' names.
-        QMap<double, double> priority;
-        if (m_scale == Scale::Probability && cols > maxLabels) {
-            auto ticker = QSharedPointer<QCPAxisTickerText>::create();
-            for (int c = 0; c < cols; ++c) {
-                if (v.col(c).maxCoeff() >= kLabelledProbability) {
-                    ticker->addTick(c, QString::fromStdString((*m_matrix.colLabels)[static_cast<std::size_t>(c)]));
-                    priority.insert(c, static_cast<double>(v.col(c).maxCoeff()));
-                }
-            }
-            if (ticker->ticks().size() <= maxLabels) {
-                m_plot->xAxis2->setTicker(ticker);
-                m_plot->xAxis2->setTickLabelRotation(-90); // neighbouring tokens stay apart
-            } else {
-                priority.clear();
-            }
-        }
-        // Of neighbouring columns that both hold a probability, the likelier keeps its label.
-        fitTickLabels(m_plot->xAxis2, priority);
+        if (m_widestColumnLabel < 0) // measured once per matrix and font: a vocabulary has 50 000 labels
+            m_widestColumnLabel = widestLabel(*m_matrix.colLabels, m_plot->xAxis2->tickLabelFont());
+        labelHeatmapColumns(m_plot->xAxis2, m_matrix, m_scale == Scale::Probability, cellPixels().width(), zoom, m_widestColumnLabel);
     }
-    if (m_matrix.rowLabels) {
-        m_plot->yAxis->setTicker(labelTicker(*m_matrix.rowLabels, maxLabels));
-        fitTickLabels(m_plot->yAxis);
-    }
+    if (m_matrix.rowLabels)
+        labelHeatmapRows(m_plot->yAxis, *m_matrix.rowLabels, cellPixels().height(), zoom);
+}
+
+QSizeF HeatmapView::cellPixels() const
+{
+    // Before the first layout the axis rect is empty: estimate it from the widget's size (less
+    // room for labels and the colour bar) rather than assume the values fit.
+    // Resized since the last layout (this runs on the plot's resize event, before it lays itself
+    // out): the cells grow and shrink with the plot.
+    QRect area = m_plot->axisRect()->rect();
+    if (area.width() < 10 || area.height() < 10)
+        area = QRect(0, 0, std::max(0, m_plot->width() - 170), std::max(0, m_plot->height() - 120));
+    else
+        area.setSize(area.size() + m_plot->size() - m_plot->viewport().size());
+    const double zoom = m_zoom->factor(); // zoomed in, fewer and larger cells are shown
+    const Eigen::MatrixXf& v = m_matrix.values;
+    if (v.rows() == 0 || v.cols() == 0)
+        return {};
+    return {area.width() * zoom / static_cast<double>(v.cols()), area.height() * zoom / static_cast<double>(v.rows())};
+}
+
+QRect HeatmapView::shownCells() const
+{
+    // The cells the axes' ranges reach into, whole or in part.
+    const QCPRange x = m_plot->xAxis->range();
+    const QCPRange y = m_plot->yAxis->range();
+    const int cols = static_cast<int>(m_matrix.values.cols());
+    const int rows = static_cast<int>(m_matrix.values.rows());
+    const int left = std::max(0, static_cast<int>(std::floor(x.lower + 0.5)));
+    const int right = std::min(cols - 1, static_cast<int>(std::ceil(x.upper - 0.5)));
+    const int top = std::max(0, static_cast<int>(std::floor(y.lower + 0.5)));
+    const int bottom = std::min(rows - 1, static_cast<int>(std::ceil(y.upper - 0.5)));
+    return QRect(QPoint(left, top), QPoint(right, bottom));
 }
 
 QFont HeatmapView::cellValueFont(const QFont& base, const QString& widest, const QSize& cell)
@@ -359,30 +356,33 @@ QFont HeatmapView::cellValueFont(const QFont& base, const QString& widest, const
 
 void HeatmapView::drawCellValues()
 {
-    // Values inside the cells, when the cells are large enough to hold them.
+    // Values inside the cells, when the cells are large enough to hold them; of a zoomed heatmap
+    // only the cells shown get them.
     const Eigen::MatrixXf& v = m_matrix.values;
     const int rows = static_cast<int>(v.rows());
     const int cols = static_cast<int>(v.cols());
-    // Before the first layout the axis rect is empty: estimate it from the widget's size (less
-    // room for labels and the colour bar) rather than assume the values fit.
-    QRect area = m_plot->axisRect()->rect();
-    if (area.width() < 10 || area.height() < 10)
-        area = QRect(0, 0, std::max(0, m_plot->width() - 170), std::max(0, m_plot->height() - 120));
-    const double zoom = m_zoom->factor(); // zoomed in, fewer and larger cells are shown
-    const bool fits = m_cellValues && rows > 0 && cols > 0 && rows * cols <= 400 * zoom * zoom && area.width() * zoom / cols >= 34
-        && area.height() * zoom / rows >= 18;
+    const double zoom = m_zoom->factor();
+    const QSizeF px = cellPixels();
+    const bool fits = m_cellValues && rows > 0 && cols > 0 && rows * cols <= 400 * zoom * zoom && px.width() >= 34 && px.height() >= 18;
+    const QRect shown = shownCells();
     // The numbers grow with the cells (a projector's 300-pixel cells get large numbers), never
     // beyond them, and never smaller than the text around them.
     QString widest;
-    for (int r = 0; r < rows && fits; ++r)
-        for (int c = 0; c < cols; ++c)
+    for (int r = shown.top(); r <= shown.bottom() && fits; ++r)
+        for (int c = shown.left(); c <= shown.right(); ++c)
             if (const QString t = formatValue(v(r, c)); t.size() > widest.size())
                 widest = t;
-    const QSize cell = rows > 0 && cols > 0 ? QSize(static_cast<int>(area.width() * zoom / cols), static_cast<int>(area.height() * zoom / rows)) : QSize();
+    const QSize cell(static_cast<int>(px.width()), static_cast<int>(px.height()));
     const QFont valueFont = cellValueFont(font(), widest, cell);
+    // Among small cells only the masked ones are marked (−∞), where the mark fits its cell: a
+    // few pixels per cell show the masked cells' grey, and no text.
+    const QFontMetrics fm(valueFont);
+    const bool marks = !fits && px.width() >= fm.horizontalAdvance(minusInfinity()) + 2 && px.height() >= fm.height();
+    if (!fits && (!marks || v.allFinite()))
+        return;
     const bool anyLit = std::find(m_lit.begin(), m_lit.end(), 1) != m_lit.end();
-    for (int r = 0; r < rows && (fits || !v.allFinite()); ++r) {
-        for (int c = 0; c < cols; ++c) {
+    for (int r = shown.top(); r <= shown.bottom(); ++r) {
+        for (int c = shown.left(); c <= shown.right(); ++c) {
             const float x = v(r, c);
             if (!fits && std::isfinite(x))
                 continue; // small cells: only the masked ones are marked
@@ -420,10 +420,15 @@ void HeatmapView::drawHighlight(bool veil)
         item->setPen(pen);
         item->setBrush(brush);
         item->setClipToAxisRect(true);
+        return item;
     };
     if (veil) {
-        // One rectangle per run of cells in a row that are not highlighted.
+        // One rectangle per run of cells in a row that are not highlighted; the rows below with
+        // the same runs make those rectangles taller (a highlighted row of 1024 is three rectangles).
+        std::vector<std::pair<int, int>> above;
+        std::vector<QCPItemRect*> open;
         for (int r = 0; r < rows; ++r) {
+            std::vector<std::pair<int, int>> runs;
             for (int c = 0; c < cols;) {
                 if (isLit(r, c)) {
                     ++c;
@@ -432,8 +437,17 @@ void HeatmapView::drawHighlight(bool veil)
                 const int start = c;
                 while (c < cols && !isLit(r, c))
                     ++c;
-                rect(r, start, r, c - 1, Qt::NoPen, highlightVeil());
+                runs.emplace_back(start, c - 1);
             }
+            if (runs == above && !runs.empty()) {
+                for (std::size_t i = 0; i < runs.size(); ++i)
+                    open[i]->bottomRight->setCoords(runs[i].second + 0.5, r + 0.5);
+                continue;
+            }
+            open.clear();
+            for (const auto& [c0, c1] : runs)
+                open.push_back(rect(r, c0, r, c1, Qt::NoPen, highlightVeil()));
+            above = std::move(runs);
         }
         return;
     }
@@ -461,22 +475,24 @@ bool HeatmapView::isLit(int row, int column) const
     return i < m_lit.size() && m_lit[i];
 }
 
-void HeatmapView::drawHoverAndSelection()
+void HeatmapView::restorePointer()
 {
-    // The dashed outline under the mouse (onMouseMove moves it), and the selected cell's outline.
-    m_hover = new QCPItemRect(m_plot);
-    m_hover->setPen(QPen(QColor(255, 140, 0), 2, Qt::DashLine));
-    m_hover->setVisible(false);
-    m_hover->setClipToAxisRect(true);
+    // After the items were cleared, or for a new selection: the outlines within this matrix.
     const int rows = static_cast<int>(m_matrix.values.rows());
     const int cols = static_cast<int>(m_matrix.values.cols());
-    if (m_selRow >= 0 && m_selCol >= 0 && m_selRow < rows && m_selCol < cols) {
-        auto* outline = new QCPItemRect(m_plot);
-        outline->topLeft->setCoords(m_selCol - 0.5, m_selRow - 0.5);
-        outline->bottomRight->setCoords(m_selCol + 0.5, m_selRow + 0.5);
-        outline->setPen(QPen(QColor(255, 140, 0), 3));
-        outline->setClipToAxisRect(true);
-    }
+    const bool selected = m_selRow >= 0 && m_selCol >= 0 && m_selRow < rows && m_selCol < cols;
+    m_pointer.setSelection(selected ? m_selRow : -1, selected ? m_selCol : -1);
+    const int r = m_pointer.hoverRow();
+    const int c = m_pointer.hoverColumn();
+    if (r >= rows || c >= cols || !m_message.isEmpty())
+        m_pointer.setHover(-1, -1, {}, {});
+    else if (r >= 0) // the same cell, perhaps of another sentence: its labels again
+        m_pointer.setHover(r, c, labelOf(m_matrix.rowLabels, r), labelOf(m_matrix.colLabels, c));
+}
+
+QString HeatmapView::labelOf(const Labels& labels, int i)
+{
+    return labels && i < static_cast<int>(labels->size()) ? QString::fromStdString((*labels)[static_cast<std::size_t>(i)]) : QString::number(i + 1);
 }
 
 QPoint HeatmapView::cellAt(const QPointF& pos) const
@@ -497,16 +513,13 @@ QString HeatmapView::cellDescription(const QPointF& pos) const
     const Eigen::MatrixXf& v = m_matrix.values;
     if (r < 0)
         return {};
-    const auto label = [](const Labels& l, int i) {
-        return l && i < static_cast<int>(l->size()) ? QString::fromStdString((*l)[static_cast<std::size_t>(i)]) : QString::number(i + 1);
-    };
     const float x = v(r, c);
     const QString value = std::isfinite(x) ? QString::number(static_cast<double>(x), 'g', 7) : formatValue(x);
     return QStringLiteral("%1[%2, %3]  %4 \u2192 %5 = %6")
         .arg(QString::fromStdString(m_matrix.name))
         .arg(r + 1) // rows and columns counted from 1, as people count
         .arg(c + 1)
-        .arg(label(m_matrix.rowLabels, r), label(m_matrix.colLabels, c), value);
+        .arg(labelOf(m_matrix.rowLabels, r), labelOf(m_matrix.colLabels, c), value);
 }
 
 void HeatmapView::onMousePress(QMouseEvent* event)
@@ -518,24 +531,29 @@ void HeatmapView::onMousePress(QMouseEvent* event)
 
 void HeatmapView::onMouseMove(QMouseEvent* event)
 {
-    // The pointer: a dashed outline follows the cell under the mouse, for the back row.
+    // The pointer: a dashed outline follows the cell under the mouse, for the back row, and its
+    // row's and column's tokens stand beside the axes (most rows of 1024 have no label).
     const QPoint cell = cellAt(event->position());
-    if (m_hover) {
-        const bool inside = cell.x() >= 0;
-        if (inside) {
-            m_hover->topLeft->setCoords(cell.y() - 0.5, cell.x() - 0.5);
-            m_hover->bottomRight->setCoords(cell.y() + 0.5, cell.x() + 0.5);
-        }
-        if (inside || m_hover->visible()) {
-            m_hover->setVisible(inside);
-            m_plot->replot(QCustomPlot::rpQueuedReplot);
-        }
-    }
+    if (cell.x() >= 0 && m_message.isEmpty())
+        m_pointer.setHover(cell.x(), cell.y(), labelOf(m_matrix.rowLabels, cell.x()), labelOf(m_matrix.colLabels, cell.y()));
+    else
+        m_pointer.setHover(-1, -1, {}, {});
     const QString text = cellDescription(event->position());
     if (text.isEmpty())
         QToolTip::hideText();
     else
         QToolTip::showText(event->globalPosition().toPoint(), text, m_plot);
+}
+
+bool HeatmapView::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_plot && event->type() == QEvent::Leave)
+        m_pointer.setHover(-1, -1, {}, {});
+    // Which labels and values fit depends on the plot's size: the plot takes its size from the
+    // zoom's layout after this view's resize event, so it is the plot's resize that counts.
+    if (watched == m_plot && event->type() == QEvent::Resize)
+        rebuild();
+    return QWidget::eventFilter(watched, event);
 }
 
 } // namespace attnlab

@@ -2,9 +2,13 @@
 // One labelled heatmap of an engine matrix: token labels on both axes (queries as rows, keys as
 // columns; feature names for feature axes), an honest colour scale, masked cells drawn as −∞,
 // values inside cells when they fit, and a tooltip with the exact value under the mouse.
+// Drawn for matrices up to 1024 × 1024: the colour map's data is made once per matrix, only
+// the cells shown get texts (and only when they can hold them), as many token labels as fit
+// without overlap, and what follows the mouse is repainted alone (views/heatmappointer.h).
 
 #include "lesson/lesson.h"
 #include "core/trace.h"
+#include "views/heatmappointer.h"
 
 #include <QColor>
 #include <QFont>
@@ -19,7 +23,6 @@ class QCPColorMap;
 class QCPColorScale;
 class QCPItemRect;
 class QMouseEvent;
-class QResizeEvent;
 
 namespace attnlab {
 
@@ -69,6 +72,8 @@ public:
     QString cellDescription(const QPointF& pos) const;
     /// The (row, column) of the cell under plot pixel `pos`, or (-1, -1).
     QPoint cellAt(const QPointF& pos) const;
+    /// The hover's and the selection's outlines and the hovered row's and column's labels.
+    const HeatmapPointer& pointer() const { return m_pointer; }
 
     /// The type of the numbers in cells of `cell` pixels whose widest number is `widest`: as
     /// large as the cell allows (up to twice `base`), never smaller than `base` less a point.
@@ -89,10 +94,17 @@ private:
     bool isLit(int row, int column) const;
     void drawMessage();
     int messageWidth(const QFont& f) const;
-    void drawHoverAndSelection();
+    /// One cell's size in pixels at the current zoom (estimated before the first layout).
+    QSizeF cellPixels() const;
+    /// The cells the axes show, as columns left()..right() and rows top()..bottom().
+    QRect shownCells() const;
+    /// Puts the pointer's items back after the items were cleared, within the matrix.
+    void restorePointer();
+    /// The label of row `i` (or column, from `labels`), or its number where there is none.
+    static QString labelOf(const Labels& labels, int i);
     void onMouseMove(QMouseEvent* event);
     void onMousePress(QMouseEvent* event);
-    void resizeEvent(QResizeEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
     void changeEvent(QEvent* event) override;
 
     QCustomPlot* m_plot = nullptr;
@@ -108,8 +120,13 @@ private:
     bool m_cellValues = true;
     Highlight m_highlight;
     std::vector<char> m_lit; ///< the highlighted cells, row-major (1 = highlighted)
+    bool m_litDirty = true;  ///< the highlight or the matrix changed since m_lit was made
     QString m_message;
-    QCPItemRect* m_hover = nullptr; ///< follows the cell under the mouse
+    HeatmapPointer m_pointer;
+    bool m_dataDirty = true;      ///< the colour map's data is made again at the next draw
+    float m_ownMaxAbs = 0;        ///< the matrix's largest finite |value|
+    int m_widestColumnLabel = -1; ///< in pixels, in the tick label font; -1: not measured yet
+    Labels m_measuredLabels;      ///< the column labels m_widestColumnLabel measured
 };
 
 } // namespace attnlab

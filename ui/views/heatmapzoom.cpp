@@ -1,5 +1,7 @@
 #include "views/heatmapzoom.h"
 
+#include "views/heatmappointer.h"
+
 #include <qcustomplot.h>
 
 #include <QGridLayout>
@@ -49,8 +51,10 @@ HeatmapZoom::HeatmapZoom(QCustomPlot* plot, QWidget* parent)
     connect(plot, &QCustomPlot::afterLayout, this, [this] {
         if (m_factor <= kMinFactor)
             return;
-        for (int i = 0; i < m_plot->itemCount(); ++i)
-            m_plot->item(i)->setClipToAxisRect(true);
+        for (int i = 0; i < m_plot->itemCount(); ++i) {
+            if (!m_plot->item(i)->property(HeatmapPointer::outsideCellsProperty()).toBool()) // the hovered row's token beside them stays
+                m_plot->item(i)->setClipToAxisRect(true);
+        }
     });
 }
 
@@ -92,6 +96,7 @@ void HeatmapZoom::setFactor(double factor, QPointF anchor)
         m_plot->replot(QCustomPlot::rpImmediateRefresh);
         m_centre += cell - QPointF(m_plot->xAxis->pixelToCoord(anchor.x()), m_plot->yAxis->pixelToCoord(anchor.y()));
         showPart();
+        emit moved();
         m_plot->replot(QCustomPlot::rpQueuedReplot);
     }
 }
@@ -149,6 +154,7 @@ void HeatmapZoom::scrolled()
     m_centre = QPointF(-0.5 + double(m_across->value()) / kBarStepsPerCell + shownX / 2,
                        -0.5 + double(m_down->value()) / kBarStepsPerCell + shownY / 2);
     showPart();
+    emit moved();
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 

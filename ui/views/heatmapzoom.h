@@ -48,6 +48,9 @@ public:
 signals:
     /// The factor changed: the heatmap draws again (labels and values depend on the cells' size).
     void changed();
+    /// The part shown moved (the scroll bars, the wheel): the heatmap writes the values of the
+    /// cells now shown (it writes only those).
+    void moved();
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;

@@ -245,7 +245,8 @@ void PredictionsView::updateCaption(bool gpt2, bool masks)
     else
         captionLabel()->setText(tr("What BERT fills in: at each [MASK], the %1 likeliest tokens from that position's row "
                                    "of the masked-LM head's probabilities. A bar's length is its probability on a scale "
-                                   "up to 100 %. Positions count from 1, [CLS] being 1.")
+                                   "up to 100 %. Positions count from 1, [CLS] being 1, as everywhere in the studio (fill-mask --json and "
+                                   "the trace JSON count from 0).")
                                     .arg(kTopK)
                                 + (masks ? QString() : tr(" The outlined bar is the token the text has there.")));
 }
@@ -253,7 +254,8 @@ void PredictionsView::updateCaption(bool gpt2, bool masks)
 void PredictionsView::retranslate()
 {
     m_positionLabel->setText(tr("Position:"));
-    m_position->setToolTip(tr("The token whose row of the probabilities is shown (counted from 1); \u2191/\u2193 choose another"));
+    m_position->setToolTip(tr("The token whose row of the probabilities is shown (counted from 1, as everywhere in the studio; "
+                              "the trace JSON counts from 0); \u2191/\u2193 choose another"));
     m_hint->setText(tr("Type [MASK] in the sentence to see what BERT fills in. Meanwhile, the likeliest tokens at one "
                        "position:"));
 }

@@ -13,6 +13,7 @@ namespace attnlab {
 namespace {
 
 constexpr int kMaxBarValueLabels = 12; // weights above the bars only while they fit
+constexpr int kMarkEveryKeyUpTo = 64;  // more keys: a −∞ marker per run of masked keys where they are narrow
 
 const QColor kScoreColor(67, 147, 195);      // the blue of the signed heatmap scale
 const QColor kWeightColor(0x21, 0x91, 0x8C); // viridis at 0.5: the colour of probabilities
@@ -119,7 +120,7 @@ void SoftmaxBars::showRow(const std::vector<double>& scores, const std::vector<d
     clearItems(); // the −∞ markers and bar labels of the previous row
     setBars(scores, weights, maskedKeys);
     fitKeyLabels(keyLabels);
-    addMinusInfinityMarkers(maskedKeys);
+    addMinusInfinityMarkers(maskedKeys, static_cast<int>(weights.size()));
     m_weights = weights;
     addWeightLabels();
     m_beforeTitle->setText(beforeTitle);
@@ -172,21 +173,24 @@ void SoftmaxBars::fitKeyLabels(const std::vector<QString>& keyLabels)
         x->setTickLabelRotation(widest + 4 <= barWidth ? 0 : -60);
 }
 
-void SoftmaxBars::addMinusInfinityMarkers(const std::vector<int>& maskedKeys)
+void SoftmaxBars::addMinusInfinityMarkers(const std::vector<int>& maskedKeys, int keys)
 {
     QCPAxis* x = m_beforeRect->axis(QCPAxis::atBottom);
     QCPAxis* y = m_beforeRect->axis(QCPAxis::atLeft);
     QFont markerFont = font();
     markerFont.setBold(true);
-    for (int c : maskedKeys) {
+    const auto line = [&](double x0, double y0, double x1, double y1) {
         auto* arrow = new QCPItemLine(this);
         arrow->setClipAxisRect(m_beforeRect);
         arrow->start->setAxes(x, y);
         arrow->end->setAxes(x, y);
-        arrow->start->setCoords(c, 0);
-        arrow->end->setCoords(c, m_low);
+        arrow->start->setCoords(x0, y0);
+        arrow->end->setCoords(x1, y1);
         arrow->setPen(QPen(kMaskedColor, 1.5, Qt::DashLine));
-        arrow->setHead(QCPLineEnding::esFlatArrow);
+        return arrow;
+    };
+    const auto marker = [&](double c) {
+        line(c, 0, c, m_low)->setHead(QCPLineEnding::esFlatArrow);
         auto* text = new QCPItemText(this);
         text->setClipAxisRect(m_beforeRect);
         text->position->setAxes(x, y);
@@ -195,6 +199,23 @@ void SoftmaxBars::addMinusInfinityMarkers(const std::vector<int>& maskedKeys)
         text->setText(QStringLiteral("\u2212\u221E"));
         text->setFont(markerFont);
         text->setColor(kMaskedColor);
+    };
+    // An arrow down to −∞ at each masked key of a sentence, or while the keys are wide enough for
+    // its "−∞"; among many narrow keys (a row of 1024) one arrow per run of masked keys, and a
+    // dashed line along them.
+    const int plotWidth = m_beforeRect->width() > 20 ? m_beforeRect->width() : width() - 70;
+    const bool eachKey = keys <= kMarkEveryKeyUpTo || plotWidth / keys >= QFontMetrics(markerFont).horizontalAdvance(QStringLiteral("\u2212\u221E"));
+    for (std::size_t i = 0; i < maskedKeys.size();) {
+        std::size_t last = i;
+        while (!eachKey && last + 1 < maskedKeys.size() && maskedKeys[last + 1] == maskedKeys[last] + 1)
+            ++last;
+        if (last == i) {
+            marker(maskedKeys[i]);
+        } else {
+            line(maskedKeys[i] - 0.35, 0, maskedKeys[last] + 0.35, 0);
+            marker((maskedKeys[i] + maskedKeys[last]) / 2.0);
+        }
+        i = last + 1;
     }
 }
 

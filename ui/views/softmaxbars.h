@@ -30,7 +30,7 @@ private:
     void applyStyle();
     void setBars(const std::vector<double>& scores, const std::vector<double>& weights, const std::vector<int>& maskedKeys);
     void fitKeyLabels(const std::vector<QString>& keyLabels);
-    void addMinusInfinityMarkers(const std::vector<int>& maskedKeys);
+    void addMinusInfinityMarkers(const std::vector<int>& maskedKeys, int keys);
     /// The weights' values on their bars, when each fits its bar's width (again on every resize).
     void addWeightLabels();
 

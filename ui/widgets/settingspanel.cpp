@@ -38,6 +38,7 @@ SettingsPanel::SettingsPanel(Session* session, QWidget* parent)
     , m_scale(new QCheckBox(this))
     , m_mask(new QComboBox(this))
     , m_padTo(new QSpinBox(this))
+    , m_maxTokens(new QSpinBox(this))
     , m_weights(new QComboBox(this))
     , m_openWeights(new QPushButton(this))
     , m_saveWeights(new QPushButton(this))
@@ -57,7 +58,7 @@ SettingsPanel::SettingsPanel(Session* session, QWidget* parent)
     addWeightsRows(form);
     // A spin box commits its value on Return, on leaving it and on its arrows, not on every
     // keystroke: typing "16" must not pass through d_model = 1 (which allows only one head).
-    for (QSpinBox* box : {m_dModel, m_seed, m_padTo, m_layers, m_dFF})
+    for (QSpinBox* box : {m_dModel, m_seed, m_padTo, m_maxTokens, m_layers, m_dFF})
         box->setKeyboardTracking(false);
     retranslate();
     connectControls();
@@ -115,6 +116,8 @@ void SettingsPanel::addMaskRows(QFormLayout* form)
     form->addRow(QString(), m_openMask);
     m_padTo->setRange(0, ConfigLimits::maxTokens);
     form->addRow(new QLabel(this), m_padTo);
+    m_maxTokens->setRange(1, ConfigLimits::maxTokens);
+    form->addRow(new QLabel(this), m_maxTokens);
 }
 
 void SettingsPanel::addWeightsRows(QFormLayout* form)
@@ -184,6 +187,10 @@ void SettingsPanel::retranslate()
     m_padTo->setSpecialValueText(tr("off"));
     m_padTo->setToolTip(tr("Append <pad> tokens up to this length, as sentences of different lengths in one batch "
                            "need; a padding mask keeps attention off them"));
+    label(m_maxTokens, tr("Max tokens"));
+    m_maxTokens->setToolTip(tr("The input is cut after this many tokens, with a warning (at most %1: GPT-2 reads up to 1024 "
+                               "tokens, BERT up to 512)")
+                                .arg(ConfigLimits::maxTokens));
 
     label(m_weights, tr("Weights"));
     items(m_weights, {tr("seeded (Xavier)"), tr("identity (W = I)"), tr("from file")});
@@ -235,6 +242,7 @@ void SettingsPanel::connectControls()
     });
     connect(m_seed, &QSpinBox::valueChanged, this, &SettingsPanel::apply);
     connect(m_padTo, &QSpinBox::valueChanged, this, &SettingsPanel::apply);
+    connect(m_maxTokens, &QSpinBox::valueChanged, this, &SettingsPanel::apply);
     connect(m_embedScale, &QCheckBox::toggled, this, &SettingsPanel::apply);
     connect(m_scale, &QCheckBox::toggled, this, &SettingsPanel::apply);
     connect(m_openWeights, &QPushButton::clicked, this, &SettingsPanel::openWeightsRequested);
@@ -263,7 +271,7 @@ void SettingsPanel::syncFromSession()
     const Config& c = m_session->config();
     {
         const QSignalBlocker b1(m_dModel), b2(m_seed), b3(m_positional), b4(m_embedScale), b5(m_scale), b6(m_mask),
-            b7(m_padTo), b8(m_weights), b9(m_model), b10(m_layers), b11(m_dFF), b12(m_norm), b13(m_activation);
+            b7(m_padTo), b8(m_weights), b9(m_model), b10(m_layers), b11(m_dFF), b12(m_norm), b13(m_activation), b14(m_maxTokens);
         selectData(m_model, c.model);
         m_layers->setValue(c.encoderLayers);
         m_dFF->setValue(c.dFF);
@@ -279,6 +287,7 @@ void SettingsPanel::syncFromSession()
         m_scale->setChecked(c.scaleScores);
         selectData(m_mask, c.mask);
         m_padTo->setValue(c.padTo);
+        m_maxTokens->setValue(c.maxTokens);
         if (m_session->importedWeights())
             m_weights->setCurrentIndex(kFromFile);
         else
@@ -365,6 +374,7 @@ void SettingsPanel::apply()
     c.scaleScores = m_scale->isChecked();
     const auto mask = static_cast<MaskKind>(m_mask->currentData().toInt());
     c.padTo = m_padTo->value();
+    c.maxTokens = m_maxTokens->value();
     c.model = static_cast<ModelKind>(m_model->currentData().toInt());
     if (c.model == ModelKind::Seeded) { // otherwise the boxes show the model's own sizes
         c.setLayers(m_layers->value());

@@ -1,6 +1,6 @@
 #pragma once
 // The settings panel: d_model, heads (only divisors of d_model are offered, d_k shown as
-// derived), seed, positional encoding, scalings, mask, padding and the weights. Every change
+// derived), seed, positional encoding, scalings, mask, padding, max tokens and the weights. Every change
 // goes to the Session; the panel follows the Session when the input changes elsewhere.
 
 #include <QWidget>
@@ -30,6 +30,8 @@ public:
     QComboBox* positionalBox() const { return m_positional; }
     QCheckBox* scaleBox() const { return m_scale; }
     QSpinBox* padToBox() const { return m_padTo; }
+    /// The longest input, in tokens (Config::maxTokens, 1 … 1024).
+    QSpinBox* maxTokensBox() const { return m_maxTokens; }
     /// none (one attention block), reversal (the shipped model), seeded, file.
     QComboBox* modelBox() const { return m_model; }
     QSpinBox* layersBox() const { return m_layers; }
@@ -72,6 +74,7 @@ private:
     QCheckBox* m_scale;
     QComboBox* m_mask;
     QSpinBox* m_padTo;
+    QSpinBox* m_maxTokens;
     QComboBox* m_weights;
     QPushButton* m_openWeights;
     QPushButton* m_saveWeights;

@@ -98,8 +98,11 @@ private slots:
         QVERIFY(!v.generation()->isVisibleTo(&v)); // GPT-2 only
         const auto& blocks = v.bars()->blocks();
         QCOMPARE(blocks.size(), std::size_t(1));
-        // [CLS] paris is the [MASK]: position 5 as people count (the CLI's 4).
+        // [CLS] paris is the [MASK]: position 5 as people count (the CLI's 4), and the caption says
+        // how the two counts differ.
         QVERIFY2(blocks[0].title.startsWith(QStringLiteral("[MASK] at 5: paris is the [MASK] of france")), qPrintable(blocks[0].title));
+        QVERIFY2(v.captionLabel()->text().contains(QStringLiteral("fill-mask --json and the trace JSON count from 0")),
+                 qPrintable(v.captionLabel()->text()));
         const QString problem = barsProblem(blocks[0], referenceTopTen(input, 4));
         QVERIFY2(problem.isEmpty(), qPrintable(problem));
         // By hand: the reference's likeliest token there is id 258 at p = 0.14536677.

@@ -109,6 +109,39 @@ private slots:
         QCOMPARE(s.config().dModel, 12);
         QCOMPARE(s.config().heads, 4); // the wish, not the closest to 5 (6)
     }
+
+    void maxTokensLetsALongTextThrough()
+    {
+        // 600 words: cut at the default 512 (with the warning), whole at 1024.
+        QStringList words;
+        for (int i = 0; i < 600; ++i)
+            words << QStringLiteral("w%1").arg(i);
+        Session s;
+        s.setSentence(words.join(QLatin1Char(' ')));
+        SettingsPanel p(&s);
+        p.show();
+        QCOMPARE(p.maxTokensBox()->value(), 512);
+        QCOMPARE(p.maxTokensBox()->maximum(), 1024);
+        QCOMPARE(static_cast<int>(s.trace()->tokens.size()), 512);
+        const auto cut = [&] {
+            for (const auto& w : s.trace()->warnings)
+                if (w.code == "tokens_cut")
+                    return true;
+            return false;
+        };
+        QVERIFY(cut());
+        p.maxTokensBox()->setValue(1024);
+        QCOMPARE(s.config().maxTokens, 1024);
+        QCOMPARE(static_cast<int>(s.trace()->tokens.size()), 600);
+        QCOMPARE(s.trace()->tokens[599], std::string("w599"));
+        QVERIFY(!cut());
+        // Set elsewhere (a session file, undo): the box follows.
+        Config c = s.config();
+        c.maxTokens = 100;
+        s.setConfig(c);
+        QCOMPARE(p.maxTokensBox()->value(), 100);
+        QCOMPARE(static_cast<int>(s.trace()->tokens.size()), 100);
+    }
 };
 
 QTEST_MAIN(TestSettingsPanel)
