@@ -98,6 +98,15 @@ QCPTextElement* plotTitle(QCustomPlot* plot)
     return qobject_cast<QCPTextElement*>(plot->plotLayout()->element(0, 0));
 }
 
+QCPBars* horizontalBars(QCustomPlot* plot, const QColor& color)
+{
+    auto* bars = new QCPBars(plot->yAxis, plot->xAxis); // horizontal: keys down, values across
+    bars->setWidth(0.7);
+    bars->setPen(QPen(color.darker(140), 1));
+    bars->setBrush(color);
+    return bars;
+}
+
 void putLegendBelow(QCustomPlot* plot, int columns)
 {
     plot->legend->setVisible(true);

@@ -23,15 +23,6 @@ constexpr int kMaxK = 30;
 const QColor kBarColor(0x56B4E9);    // Okabe–Ito sky blue: the other candidates
 const QColor kChosenColor(0xE69F00); // Okabe–Ito orange: the model's choice
 
-QCPBars* makeBars(QCustomPlot* plot, const QColor& color)
-{
-    auto* bars = new QCPBars(plot->yAxis, plot->xAxis); // horizontal: tokens down, probability across
-    bars->setWidth(0.7);
-    bars->setPen(QPen(color.darker(140), 1));
-    bars->setBrush(color);
-    return bars;
-}
-
 } // namespace
 
 TopKView::TopKView(QWidget* parent)
@@ -165,8 +156,8 @@ void TopKView::redraw()
                                          .arg(label(m_matrix.rowLabels, r))
                                          .arg(m_entries.size())
                                    : QString());
-    auto* others = makeBars(m_plot, kBarColor);
-    auto* chosen = makeBars(m_plot, kChosenColor);
+    auto* others = horizontalBars(m_plot, kBarColor);
+    auto* chosen = horizontalBars(m_plot, kChosenColor);
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
     const QStringList texts = barTexts();
     const QFontMetrics fm(m_plot->xAxis->tickLabelFont());
