@@ -2973,6 +2973,10 @@ M = 0：每个查询都能看到所有键</translation>
         <source>Predictions</source>
         <translation>预测</translation>
     </message>
+    <message>
+        <source>Cost</source>
+        <translation>开销</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::CompareBar</name>
@@ -4159,6 +4163,53 @@ M = 0：每个查询都能看到所有键</translation>
     </message>
 </context>
 <context>
+    <name>attnlab::ApproximationView</name>
+    <message>
+        <source>Full attention: there is nothing to compare it with. Choose another attention kind in the settings to see its weights beside full attention&apos;s and how far they are from them.</source>
+        <translation>完全注意力：没有可比较的对象。在设置中选择另一种注意力，即可看到它的权重与完全注意力的权重并排，以及两者相差多远。</translation>
+    </message>
+    <message>
+        <source>A: %1</source>
+        <translation>A：%1</translation>
+    </message>
+    <message>
+        <source>A^full: full attention</source>
+        <translation>A^full：完全注意力</translation>
+    </message>
+    <message>
+        <source>Error e_i</source>
+        <translation>误差 e_i</translation>
+    </message>
+    <message>
+        <source>L1 distance (0 … 2)</source>
+        <translation>L1 距离（0 … 2）</translation>
+    </message>
+    <message>
+        <source>%1, head %2: its weights beside full attention&apos;s on the same queries, keys and mask; mean error per query %3.</source>
+        <translation>%1，第 %2 个头：它的权重与完全注意力在相同查询、键和掩码上的权重并排；每个查询的平均误差为 %3。</translation>
+    </message>
+    <message>
+        <source>Output against full attention: max |O − O^full| = %1, ‖O − O^full‖_F / ‖O^full‖_F = %2.</source>
+        <translation>输出与完全注意力相比：max |O − O^full| = %1，‖O − O^full‖_F / ‖O^full‖_F = %2。</translation>
+    </message>
+    <message>
+        <source>Linformer&apos;s weights are over its K = %1 projected rows; the error compares the token weights A·F they imply.</source>
+        <translation>Linformer 的权重作用于 K = %1 个投影行；误差比较的是它们所隐含的词元权重 A·F。</translation>
+    </message>
+    <message>
+        <source>The weights this attention kind computes</source>
+        <translation>这种注意力计算出的权重</translation>
+    </message>
+    <message>
+        <source>Full softmax attention&apos;s weights on the same queries, keys and mask</source>
+        <translation>在相同查询、键和掩码上完全 softmax 注意力的权重</translation>
+    </message>
+    <message>
+        <source>For each query: the sum of the absolute differences between its two rows of weights</source>
+        <translation>每个查询：它的两行权重之差的绝对值之和</translation>
+    </message>
+</context>
+<context>
     <name>attnlab::AttentionSettings</name>
     <message>
         <source>Attention</source>
@@ -4262,6 +4313,175 @@ M = 0：每个查询都能看到所有键</translation>
     <message>
         <source>bucket %1</source>
         <translation>桶 %1</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::CostView</name>
+    <message>
+        <source>Give the lengths n as whole numbers separated by commas, like 256, 512, 1024</source>
+        <translation>请把长度 n 写成用逗号分隔的整数，例如 256, 512, 1024</translation>
+    </message>
+    <message>
+        <source>Tick at least one attention kind</source>
+        <translation>请至少勾选一种注意力</translation>
+    </message>
+    <message>
+        <source>Measuring… the plots follow when every kind is done.</source>
+        <translation>测量中…… 所有注意力测完后显示图表。</translation>
+    </message>
+    <message>
+        <source>Cancelling after the run in progress…</source>
+        <translation>当前这次运行结束后取消……</translation>
+    </message>
+    <message>
+        <source>O(n)</source>
+        <translation>O(n)</translation>
+    </message>
+    <message>
+        <source>O(n²)</source>
+        <translation>O(n²)</translation>
+    </message>
+    <message>
+        <source>Time of the attention alone</source>
+        <translation>仅注意力计算的时间</translation>
+    </message>
+    <message>
+        <source>n (tokens)</source>
+        <translation>n（词元数）</translation>
+    </message>
+    <message>
+        <source>median time (s)</source>
+        <translation>时间中位数（秒）</translation>
+    </message>
+    <message>
+        <source>Peak extra memory</source>
+        <translation>额外内存峰值</translation>
+    </message>
+    <message>
+        <source>MB</source>
+        <translation>MB</translation>
+    </message>
+    <message>
+        <source>Tick kinds, give n, d_model and heads, and press Run: each kind is timed on this computer, Q, K and V given. Their options are the settings panel&apos;s.</source>
+        <translation>勾选注意力，填写 n、d_model 和头数，然后按“运行”：每种注意力都在这台电脑上计时（Q、K、V 已给定）。它们的参数取自设置面板。</translation>
+    </message>
+    <message>
+        <source>Cancelled: the lengths measured so far are drawn, in the kinds&apos; colours above.</source>
+        <translation>已取消：已测量的长度按上方各注意力的颜色画出。</translation>
+    </message>
+    <message>
+        <source>Measured on this computer; each kind in its colour above.</source>
+        <translation>在这台电脑上测得；每种注意力使用上方对应的颜色。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Median of %n run(s) per n; on log–log axes a cost ∝ n^p is a line of slope p.</source>
+        <translation>
+            <numerusform>每个 n 取 %n 次运行的中位数；在双对数坐标中，开销 ∝ n^p 是一条斜率为 p 的直线。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Slopes of the time: %1.</source>
+        <translation>时间的斜率：%1。</translation>
+    </message>
+    <message>
+        <source>Peak memory could not be measured on this system.</source>
+        <translation>此系统无法测量内存峰值。</translation>
+    </message>
+    <message>
+        <source>Memory is the whole program&apos;s peak above its size before each run.</source>
+        <translation>内存是整个程序在每次运行中超出运行前大小的峰值。</translation>
+    </message>
+    <message>
+        <source>Performer takes no custom mask; choose no mask, the causal or the padding mask</source>
+        <translation>Performer 不接受自定义掩码；请选择无掩码、因果掩码或填充掩码</translation>
+    </message>
+    <message>
+        <source>choose a step of an attention block</source>
+        <translation>请选择一个注意力块中的步骤</translation>
+    </message>
+    <message>
+        <source>Performer, mean error of the weights</source>
+        <translation>Performer，权重的平均误差</translation>
+    </message>
+    <message>
+        <source>Performer on this sentence: error against full attention for M random features</source>
+        <translation>Performer 在这个句子上：使用 M 个随机特征时与完全注意力的误差</translation>
+    </message>
+    <message>
+        <source>Performer&apos;s error cannot be computed here: %1</source>
+        <translation>这里无法计算 Performer 的误差：%1</translation>
+    </message>
+    <message>
+        <source>Performer on this sentence: computing…</source>
+        <translation>Performer 在这个句子上：计算中……</translation>
+    </message>
+    <message>
+        <source>∝ 1/√M</source>
+        <translation>∝ 1/√M</translation>
+    </message>
+    <message>
+        <source>M (random features)</source>
+        <translation>M（随机特征数）</translation>
+    </message>
+    <message>
+        <source>mean error (L1)</source>
+        <translation>平均误差（L1）</translation>
+    </message>
+    <message>
+        <source>Kinds:</source>
+        <translation>注意力：</translation>
+    </message>
+    <message>
+        <source>Measure %1 (with the settings panel&apos;s options); its colour in the plots</source>
+        <translation>测量%1（使用设置面板中的参数）；这是它在图中的颜色</translation>
+    </message>
+    <message>
+        <source>n:</source>
+        <translation>n：</translation>
+    </message>
+    <message>
+        <source>The sequence lengths to time, separated by commas</source>
+        <translation>要计时的序列长度，用逗号分隔</translation>
+    </message>
+    <message>
+        <source>d_model:</source>
+        <translation>d_model：</translation>
+    </message>
+    <message>
+        <source>The width of Q, K and V (all heads together)</source>
+        <translation>Q、K、V 的宽度（所有头合计）</translation>
+    </message>
+    <message>
+        <source>Heads:</source>
+        <translation>头数：</translation>
+    </message>
+    <message>
+        <source>Heads: d_model must be a multiple of them</source>
+        <translation>头数：d_model 必须是它的倍数</translation>
+    </message>
+    <message>
+        <source>Runs:</source>
+        <translation>次数：</translation>
+    </message>
+    <message>
+        <source>Timed runs per n; the median is drawn</source>
+        <translation>每个 n 的计时次数；图中画中位数</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Time every kind ticked, in the background</source>
+        <translation>在后台为每种勾选的注意力计时</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Stop after the run in progress; what is measured so far is drawn</source>
+        <translation>当前这次运行结束后停止；画出已测得的结果</translation>
     </message>
 </context>
 </TS>
