@@ -34,6 +34,8 @@ std::optional<ScoreExplanation> explainScore(const Trace& t, int head, int i, in
     const Stage* ss = t.find("scores", head);
     const Stage* sc = t.find("scaled", head);
     const Stage* ms = t.find("mask");
+    if (!ms)
+        ms = t.find("mask", head); // lsh: a mask per head (its buckets)
     const Stage* mm = t.find("masked_scores", head);
     const Stage* ws = t.find("weights", head);
     if (!holds(ss, i, j) || !holds(sc, i, j) || !holds(ms, i, j) || !holds(mm, i, j) || !holds(ws, i, j)
@@ -94,7 +96,9 @@ std::optional<WeightsRowExplanation> explainWeightsRow(const Trace& t, int head,
 std::optional<HeadOutputExplanation> explainHeadOutput(const Trace& t, int head, int i, int c)
 {
     const Stage* ws = t.find("weights", head);
-    const Stage* vs = t.find("v", head);
+    const Stage* vs = t.find("v_projected", head); // linformer: Z = A·V′ over its K projected rows
+    if (!vs)
+        vs = t.find("v", head);
     const Stage* zs = t.find("head_output", head);
     if (!holds(ws, i, 0) || !holds(zs, i, c) || !holds(vs, 0, c) || vs->main().values.rows() != ws->main().values.cols())
         return std::nullopt;

@@ -33,7 +33,8 @@ struct ScoreExplanation {
     double weight = 0;            ///< A[i, j] from the trace
 };
 
-/// Needs the stages q, k, scores, scaled, masked_scores, weights of `head` and mask.
+/// Needs the stages q, k, scores, scaled, masked_scores, weights of `head` and mask (the block's,
+/// or the head's: lsh's).
 std::optional<ScoreExplanation> explainScore(const Trace& t, int head, int i, int j);
 
 /// Row i of the weights: A[i, :] = softmax(S″[i, :]), recomputed with its parts.
@@ -65,7 +66,7 @@ struct HeadOutputExplanation {
     int zeroWeights = 0;          ///< keys with A[i, j] = 0 (masked, or vanishing)
 };
 
-/// Needs the stages weights, v and head_output of `head`.
+/// Needs the stages weights, v (linformer: v_projected) and head_output of `head`.
 std::optional<HeadOutputExplanation> explainHeadOutput(const Trace& t, int head, int i, int c);
 
 /// A projection Q[i, c] (K, V) of head h: Σ_d X[i, d]·W[r, d] + b[r], r = h·d_k + c, where W is

@@ -2118,6 +2118,14 @@ M = 0: every query sees every key</source>
         <translation>没有掩码
 M = 0：每个查询都能看到所有键</translation>
     </message>
+    <message>
+        <source>L1 distance to full attention&apos;s row (0 … 2)</source>
+        <translation>与完全注意力那一行的 L1 距离（0 … 2）</translation>
+    </message>
+    <message>
+        <source>D_i = φ(q_i)·Σ_j φ(k_j)</source>
+        <translation>D_i = φ(q_i)·Σ_j φ(k_j)</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::Stages</name>
@@ -2581,6 +2589,290 @@ M = 0：每个查询都能看到所有键</translation>
         <source>,  rows = positions, columns = vocabulary</source>
         <translation>，行 = 位置，列 = 词表</translation>
     </message>
+    <message>
+        <source>Ω: M × d_k Gaussian rows, orthogonal in blocks of d_k</source>
+        <translation>Ω：M × d_k 的高斯行，每 d_k 行一块彼此正交</translation>
+    </message>
+    <message>
+        <source>φ(q) = exp(Ω·q̂ − ‖q̂‖²/2) / √M,  q̂ = q / d_k^¼</source>
+        <translation>φ(q) = exp(Ω·q̂ − ‖q̂‖²/2) / √M，  q̂ = q / d_k^¼</translation>
+    </message>
+    <message>
+        <source>φ(q) = elu(q) + 1</source>
+        <translation>φ(q) = elu(q) + 1</translation>
+    </message>
+    <message>
+        <source>φ(k) = exp(Ω·k̂ − ‖k̂‖²/2) / √M,  k̂ = k / d_k^¼</source>
+        <translation>φ(k) = exp(Ω·k̂ − ‖k̂‖²/2) / √M，  k̂ = k / d_k^¼</translation>
+    </message>
+    <message>
+        <source>φ(k) = elu(k) + 1</source>
+        <translation>φ(k) = elu(k) + 1</translation>
+    </message>
+    <message>
+        <source>KV_h = φ(K_h)ᵀ·V_h</source>
+        <translation>KV_h = φ(K_h)ᵀ·V_h</translation>
+    </message>
+    <message>
+        <source>D_i = φ(q_i)·Σ_j φ(k_j)</source>
+        <translation>D_i = φ(q_i)·Σ_j φ(k_j)</translation>
+    </message>
+    <message>
+        <source>A_h = D⁻¹·φ(Q_h)·φ(K_h)ᵀ  (implied, drawn only to be seen)</source>
+        <translation>A_h = D⁻¹·φ(Q_h)·φ(K_h)ᵀ  （隐含的矩阵，只为展示而画出）</translation>
+    </message>
+    <message>
+        <source>Z_h = φ(Q_h)·(φ(K_h)ᵀ·V_h) / D</source>
+        <translation>Z_h = φ(Q_h)·(φ(K_h)ᵀ·V_h) / D</translation>
+    </message>
+    <message>
+        <source>E: K × n, entries drawn from N(0, 1/K)</source>
+        <translation>E：K × n，元素取自 N(0, 1/K)</translation>
+    </message>
+    <message>
+        <source>F: K × n, entries drawn from N(0, 1/K)</source>
+        <translation>F：K × n，元素取自 N(0, 1/K)</translation>
+    </message>
+    <message>
+        <source>K′_h = E·K_h</source>
+        <translation>K′_h = E·K_h</translation>
+    </message>
+    <message>
+        <source>V′_h = F·V_h</source>
+        <translation>V′_h = F·V_h</translation>
+    </message>
+    <message>
+        <source>S_h = Q_h·K′_hᵀ  (n × K)</source>
+        <translation>S_h = Q_h·K′_hᵀ  （n × K）</translation>
+    </message>
+    <message>
+        <source>S′_h = Q_h·K′_hᵀ / √d_k</source>
+        <translation>S′_h = Q_h·K′_hᵀ / √d_k</translation>
+    </message>
+    <message>
+        <source>S′_h = Q_h·K′_hᵀ   (scaling switched off)</source>
+        <translation>S′_h = Q_h·K′_hᵀ   （已关闭缩放）</translation>
+    </message>
+    <message>
+        <source>A_h = softmax(Q_h·K′_hᵀ / √d_k)</source>
+        <translation>A_h = softmax(Q_h·K′_hᵀ / √d_k)</translation>
+    </message>
+    <message>
+        <source>A_h = softmax(Q_h·K′_hᵀ)</source>
+        <translation>A_h = softmax(Q_h·K′_hᵀ)</translation>
+    </message>
+    <message>
+        <source>Z_h = A_h·V′_h</source>
+        <translation>Z_h = A_h·V′_h</translation>
+    </message>
+    <message>
+        <source>M_ij = 0 if |i − j| ≤ W·D and (i − j) mod D = 0, or i or j is global; else −∞</source>
+        <translation>若 |i − j| ≤ W·D 且 (i − j) mod D = 0，或 i、j 是全局位置，则 M_ij = 0；否则为 −∞</translation>
+    </message>
+    <message>
+        <source>M_ij = 0 in the window, for R random keys and for global positions; else −∞</source>
+        <translation>窗口内、R 个随机键和全局位置处 M_ij = 0；否则为 −∞</translation>
+    </message>
+    <message>
+        <source>M_ij = 0 if |i − j| &lt; S or (i − j) mod S = 0; else −∞</source>
+        <translation>若 |i − j| &lt; S 或 (i − j) mod S = 0，则 M_ij = 0；否则为 −∞</translation>
+    </message>
+    <message>
+        <source>M_ij = 0 if bucket(q_i) = bucket(k_j) and j ≠ i; else −∞</source>
+        <translation>若 bucket(q_i) = bucket(k_j) 且 j ≠ i，则 M_ij = 0；否则为 −∞</translation>
+    </message>
+    <message>
+        <source>K_h = Q_h / ‖Q_h‖  (keys shared with the queries)</source>
+        <translation>K_h = Q_h / ‖Q_h‖  （键与查询共享）</translation>
+    </message>
+    <message>
+        <source>R_h: d_k × B/2, Gaussian</source>
+        <translation>R_h：d_k × B/2，高斯分布</translation>
+    </message>
+    <message>
+        <source>bucket(x) = argmax([x·R ; −x·R])</source>
+        <translation>bucket(x) = argmax([x·R ; −x·R])</translation>
+    </message>
+    <message>
+        <source>Performer draws M random directions, orthogonal in blocks: a vector&apos;s features are its positive exponentials along them.</source>
+        <translation>Performer 抽取 M 个随机方向，按块彼此正交：向量的特征是它沿这些方向的正指数值。</translation>
+    </message>
+    <message>
+        <source>Each vector becomes M positive features, made so that φ(q)·φ(k) estimates exp(q·k/√d_k), the softmax&apos;s numerator.</source>
+        <translation>每个向量变成 M 个正特征，使 φ(q)·φ(k) 估计 softmax 的分子 exp(q·k/√d_k)。</translation>
+    </message>
+    <message>
+        <source>Each vector becomes elu(x) + 1: positive, so φ(q)·φ(k) can stand in for the softmax&apos;s exp(q·k).</source>
+        <translation>每个向量变成 elu(x) + 1：都是正数，因此 φ(q)·φ(k) 可以代替 softmax 中的 exp(q·k)。</translation>
+    </message>
+    <message>
+        <source>The keys&apos; features times the values, summed over every key once: its size does not depend on n. This is why no n × n matrix is needed.</source>
+        <translation>键的特征乘以值，对所有键只求和一次：它的大小与 n 无关。这就是不需要 n × n 矩阵的原因。</translation>
+    </message>
+    <message>
+        <source>Each query&apos;s similarity with every key, summed: it divides the output as the softmax&apos;s denominator would.</source>
+        <translation>每个查询与所有键的相似度之和：它像 softmax 的分母一样去除输出。</translation>
+    </message>
+    <message>
+        <source>The attention matrix these features imply, computed only to be shown: the output never forms it.</source>
+        <translation>这些特征所隐含的注意力矩阵，只为展示而计算：输出从不构造它。</translation>
+    </message>
+    <message>
+        <source>Each query&apos;s features times KV, divided by its normaliser: the same result as the implied weights times V, in time linear in n.</source>
+        <translation>每个查询的特征乘以 KV，再除以它的归一化量：结果与隐含权重乘以 V 相同，但时间与 n 成线性。</translation>
+    </message>
+    <message>
+        <source>Linformer&apos;s seeded projection mixes the n positions into K rows: the keys (E) and values (F) shrink along the sequence, not along their features.</source>
+        <translation>Linformer 用随机种子生成的投影把 n 个位置混合成 K 行：键（E）和值（F）沿序列方向缩短，而不是沿特征方向。</translation>
+    </message>
+    <message>
+        <source>The keys projected to K rows: each query is compared with K mixtures of keys instead of n keys.</source>
+        <translation>投影成 K 行的键：每个查询与 K 个键的混合比较，而不是与 n 个键比较。</translation>
+    </message>
+    <message>
+        <source>The values projected to K rows: the weights over the K rows mix these.</source>
+        <translation>投影成 K 行的值：K 行上的权重把它们混合起来。</translation>
+    </message>
+    <message>
+        <source>Every query against the K projected keys: n × K numbers instead of n × n.</source>
+        <translation>每个查询与 K 个投影后的键比较：n × K 个数，而不是 n × n。</translation>
+    </message>
+    <message>
+        <source>A query attends only the keys in its own bucket (not itself, unless it is alone there).</source>
+        <translation>查询只关注同一个桶里的键（不关注自己，除非桶里只有它自己）。</translation>
+    </message>
+    <message>
+        <source>The kind&apos;s pattern, with the mask you chose: each query sees only the allowed keys. The others are −∞ and get weight 0; only the allowed cells are computed.</source>
+        <translation>这种注意力的模式，加上你选择的掩码：每个查询只看到允许的键。其余为 −∞，权重为 0；只计算允许的单元格。</translation>
+    </message>
+    <message>
+        <source>Reformer shares queries and keys: each key is its query made length 1.</source>
+        <translation>Reformer 让查询和键共享：每个键是把对应查询归一化为长度 1。</translation>
+    </message>
+    <message>
+        <source>A random matrix per head: a vector&apos;s bucket is the largest of its B/2 rotated coordinates and their negatives.</source>
+        <translation>每个头一个随机矩阵：向量的桶是它的 B/2 个旋转坐标及其相反数中最大的那个。</translation>
+    </message>
+    <message>
+        <source>Similar vectors land in the same bucket: only tokens that share a bucket attend each other.</source>
+        <translation>相似的向量落入同一个桶：只有同桶的词元彼此关注。</translation>
+    </message>
+    <message>
+        <source>full (softmax over every key)</source>
+        <translation>完全（对所有键做 softmax）</translation>
+    </message>
+    <message>
+        <source>sliding window (Longformer)</source>
+        <translation>滑动窗口（Longformer）</translation>
+    </message>
+    <message>
+        <source>BigBird (window + random + global)</source>
+        <translation>BigBird（窗口 + 随机 + 全局）</translation>
+    </message>
+    <message>
+        <source>strided (Sparse Transformer)</source>
+        <translation>跨步（Sparse Transformer）</translation>
+    </message>
+    <message>
+        <source>Linformer (low-rank)</source>
+        <translation>Linformer（低秩）</translation>
+    </message>
+    <message>
+        <source>Performer (random features)</source>
+        <translation>Performer（随机特征）</translation>
+    </message>
+    <message>
+        <source>linear (elu + 1)</source>
+        <translation>线性（elu + 1）</translation>
+    </message>
+    <message>
+        <source>LSH (Reformer)</source>
+        <translation>LSH（Reformer）</translation>
+    </message>
+    <message>
+        <source>Full attention&apos;s weights</source>
+        <translation>完全注意力的权重</translation>
+    </message>
+    <message>
+        <source>Error against full attention</source>
+        <translation>与完全注意力的误差</translation>
+    </message>
+    <message>
+        <source>Full attention&apos;s output</source>
+        <translation>完全注意力的输出</translation>
+    </message>
+    <message>
+        <source>Query features φ(Q)</source>
+        <translation>查询特征 φ(Q)</translation>
+    </message>
+    <message>
+        <source>Key features φ(K)</source>
+        <translation>键特征 φ(K)</translation>
+    </message>
+    <message>
+        <source>φ(K)ᵀ·V</source>
+        <translation>φ(K)ᵀ·V</translation>
+    </message>
+    <message>
+        <source>Normaliser D</source>
+        <translation>归一化量 D</translation>
+    </message>
+    <message>
+        <source>Projected keys K′</source>
+        <translation>投影后的键 K′</translation>
+    </message>
+    <message>
+        <source>Projected values V′</source>
+        <translation>投影后的值 V′</translation>
+    </message>
+    <message>
+        <source>Projection E</source>
+        <translation>投影 E</translation>
+    </message>
+    <message>
+        <source>Projection F</source>
+        <translation>投影 F</translation>
+    </message>
+    <message>
+        <source>Random features Ω</source>
+        <translation>随机特征 Ω</translation>
+    </message>
+    <message>
+        <source>Random rotations R</source>
+        <translation>随机旋转 R</translation>
+    </message>
+    <message>
+        <source>Buckets</source>
+        <translation>桶</translation>
+    </message>
+    <message>
+        <source>A^full_h = softmax(Q_h·K_hᵀ / √d_k + M)</source>
+        <translation>A^full_h = softmax(Q_h·K_hᵀ / √d_k + M)</translation>
+    </message>
+    <message>
+        <source>A^full_h = softmax(Q_h·K_hᵀ + M)</source>
+        <translation>A^full_h = softmax(Q_h·K_hᵀ + M)</translation>
+    </message>
+    <message>
+        <source>e_i = Σ_j |A_ij − A^full_ij|</source>
+        <translation>e_i = Σ_j |A_ij − A^full_ij|</translation>
+    </message>
+    <message>
+        <source>O^full = [Z^full_1 | … | Z^full_h]·W_Oᵀ + b_O</source>
+        <translation>O^full = [Z^full_1 | … | Z^full_h]·W_Oᵀ + b_O</translation>
+    </message>
+    <message>
+        <source>Full softmax attention on the same queries, keys and mask: what this kind approximates.</source>
+        <translation>在相同查询、键和掩码上的完全 softmax 注意力：这种注意力所近似的对象。</translation>
+    </message>
+    <message>
+        <source>For each query, how far its row of weights is from full attention&apos;s: the sum of the absolute differences, from 0 (the same) to 2 (nothing in common).</source>
+        <translation>每个查询的权重行与完全注意力的相差多远：差的绝对值之和，从 0（相同）到 2（毫无重叠）。</translation>
+    </message>
+    <message>
+        <source>Full attention&apos;s output on the same input, to compare this kind&apos;s output with.</source>
+        <translation>完全注意力在同一输入上的输出，用来与这种注意力的输出比较。</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::TokensView</name>
@@ -2680,6 +2972,10 @@ M = 0：每个查询都能看到所有键</translation>
     <message>
         <source>Predictions</source>
         <translation>预测</translation>
+    </message>
+    <message>
+        <source>Cost</source>
+        <translation>开销</translation>
     </message>
 </context>
 <context>
@@ -3872,6 +4168,328 @@ M = 0：每个查询都能看到所有键</translation>
     <message>
         <source>BERT reads one or two sentences. Its tokens get segment (token type) id 1; the first sentence&apos;s, up to and including the first [SEP], get 0.</source>
         <translation>BERT 读一个或两个句子。第二个句子的词元的片段（token type）编号是 1；第一个句子的词元（直到并包括第一个 [SEP]）是 0。</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ApproximationView</name>
+    <message>
+        <source>Full attention: there is nothing to compare it with. Choose another attention kind in the settings to see its weights beside full attention&apos;s and how far they are from them.</source>
+        <translation>完全注意力：没有可比较的对象。在设置中选择另一种注意力，即可看到它的权重与完全注意力的权重并排，以及两者相差多远。</translation>
+    </message>
+    <message>
+        <source>A: %1</source>
+        <translation>A：%1</translation>
+    </message>
+    <message>
+        <source>A^full: full attention</source>
+        <translation>A^full：完全注意力</translation>
+    </message>
+    <message>
+        <source>Error e_i</source>
+        <translation>误差 e_i</translation>
+    </message>
+    <message>
+        <source>L1 distance (0 … 2)</source>
+        <translation>L1 距离（0 … 2）</translation>
+    </message>
+    <message>
+        <source>%1, head %2: its weights beside full attention&apos;s on the same queries, keys and mask; mean error per query %3.</source>
+        <translation>%1，第 %2 个头：它的权重与完全注意力在相同查询、键和掩码上的权重并排；每个查询的平均误差为 %3。</translation>
+    </message>
+    <message>
+        <source>Output against full attention: max |O − O^full| = %1, ‖O − O^full‖_F / ‖O^full‖_F = %2.</source>
+        <translation>输出与完全注意力相比：max |O − O^full| = %1，‖O − O^full‖_F / ‖O^full‖_F = %2。</translation>
+    </message>
+    <message>
+        <source>Linformer&apos;s weights are over its K = %1 projected rows; the error compares the token weights A·F they imply.</source>
+        <translation>Linformer 的权重作用于 K = %1 个投影行；误差比较的是它们所隐含的词元权重 A·F。</translation>
+    </message>
+    <message>
+        <source>The weights this attention kind computes</source>
+        <translation>这种注意力计算出的权重</translation>
+    </message>
+    <message>
+        <source>Full softmax attention&apos;s weights on the same queries, keys and mask</source>
+        <translation>在相同查询、键和掩码上完全 softmax 注意力的权重</translation>
+    </message>
+    <message>
+        <source>For each query: the sum of the absolute differences between its two rows of weights</source>
+        <translation>每个查询：它的两行权重之差的绝对值之和</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::AttentionSettings</name>
+    <message>
+        <source>Attention</source>
+        <translation>注意力</translation>
+    </message>
+    <message>
+        <source>How each query&apos;s attention is computed: full softmax over every key (n² scores), or a sparse, low-rank, kernel or hashed kind that computes less; each shows its own stages and how far it is from full attention</source>
+        <translation>每个查询的注意力如何计算：对所有键做完全 softmax（n² 个分数），或计算量更少的稀疏、低秩、核函数或哈希注意力；每一种都显示自己的阶段，以及与完全注意力相差多远</translation>
+    </message>
+    <message>
+        <source>This model uses full attention: the other kinds are for one attention block and for seeded encoder stacks</source>
+        <translation>此模型使用完全注意力：其他注意力只用于单个注意力块和随机种子权重的编码器堆栈</translation>
+    </message>
+    <message>
+        <source>Window W</source>
+        <translation>窗口 W</translation>
+    </message>
+    <message>
+        <source>W: each query attends the keys up to W·D positions away</source>
+        <translation>W：每个查询关注距离不超过 W·D 个位置的键</translation>
+    </message>
+    <message>
+        <source>Dilation D</source>
+        <translation>膨胀 D</translation>
+    </message>
+    <message>
+        <source>D: only every D-th key within the window (1: every key)</source>
+        <translation>D：窗口内每隔 D 个取一个键（1：每个键）</translation>
+    </message>
+    <message>
+        <source>Global positions</source>
+        <translation>全局位置</translation>
+    </message>
+    <message>
+        <source>none, or e.g. 0, 5</source>
+        <translation>无，或例如 0, 5</translation>
+    </message>
+    <message>
+        <source>Positions (counted from 0) that attend every key and that every query attends, separated by commas: 0, 5</source>
+        <translation>关注所有键、也被所有查询关注的位置（从 0 开始计数），用逗号分隔：0, 5</translation>
+    </message>
+    <message>
+        <source>Random keys R</source>
+        <translation>随机键 R</translation>
+    </message>
+    <message>
+        <source>R: keys per query drawn at random (with the seed) besides the window</source>
+        <translation>R：除窗口外，每个查询（按随机种子）随机抽取的键数</translation>
+    </message>
+    <message>
+        <source>Stride S</source>
+        <translation>步长 S</translation>
+    </message>
+    <message>
+        <source>S: query i attends key j when |i − j| &lt; S or i − j is a multiple of S</source>
+        <translation>S：当 |i − j| &lt; S 或 i − j 是 S 的倍数时，查询 i 关注键 j</translation>
+    </message>
+    <message>
+        <source>Projected rows K</source>
+        <translation>投影行数 K</translation>
+    </message>
+    <message>
+        <source>K: keys and values are projected along the sequence to K rows (seeded E and F)</source>
+        <translation>K：键和值沿序列方向被投影为 K 行（随机种子生成的 E 和 F）</translation>
+    </message>
+    <message>
+        <source>Random features M</source>
+        <translation>随机特征 M</translation>
+    </message>
+    <message>
+        <source>M: random features of φ; more features come closer to softmax attention (the error falls about as 1/√M)</source>
+        <translation>M：φ 的随机特征数；特征越多越接近 softmax 注意力（误差大约按 1/√M 下降）</translation>
+    </message>
+    <message>
+        <source>Buckets B</source>
+        <translation>桶数 B</translation>
+    </message>
+    <message>
+        <source>B: hash buckets (an even number); a query attends only the keys in its own bucket</source>
+        <translation>B：哈希桶数（偶数）；查询只关注同一个桶里的键</translation>
+    </message>
+    <message>
+        <source>Chunk C</source>
+        <translation>分块 C</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>C: the tokens sorted by bucket are cut into chunks of C; a query attends its own chunk and the one before (off: no chunks)</source>
+        <translation>C：按桶排序后的词元被切成长度为 C 的块；查询关注自己的块和前一个块（关闭：不分块）</translation>
+    </message>
+    <message>
+        <source>Global positions are whole numbers separated by commas, like 0, 5: “%1” is not</source>
+        <translation>全局位置是用逗号分隔的整数，例如 0, 5：“%1”不是</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ColumnPlot</name>
+    <message>
+        <source>bucket %1</source>
+        <translation>桶 %1</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::CostView</name>
+    <message>
+        <source>Give the lengths n as whole numbers separated by commas, like 256, 512, 1024</source>
+        <translation>请把长度 n 写成用逗号分隔的整数，例如 256, 512, 1024</translation>
+    </message>
+    <message>
+        <source>Tick at least one attention kind</source>
+        <translation>请至少勾选一种注意力</translation>
+    </message>
+    <message>
+        <source>Measuring… the plots follow when every kind is done.</source>
+        <translation>测量中…… 所有注意力测完后显示图表。</translation>
+    </message>
+    <message>
+        <source>Cancelling after the run in progress…</source>
+        <translation>当前这次运行结束后取消……</translation>
+    </message>
+    <message>
+        <source>O(n)</source>
+        <translation>O(n)</translation>
+    </message>
+    <message>
+        <source>O(n²)</source>
+        <translation>O(n²)</translation>
+    </message>
+    <message>
+        <source>Time of the attention alone</source>
+        <translation>仅注意力计算的时间</translation>
+    </message>
+    <message>
+        <source>n (tokens)</source>
+        <translation>n（词元数）</translation>
+    </message>
+    <message>
+        <source>median time (s)</source>
+        <translation>时间中位数（秒）</translation>
+    </message>
+    <message>
+        <source>Peak extra memory</source>
+        <translation>额外内存峰值</translation>
+    </message>
+    <message>
+        <source>MB</source>
+        <translation>MB</translation>
+    </message>
+    <message>
+        <source>Tick kinds, give n, d_model and heads, and press Run: each kind is timed on this computer, Q, K and V given. Their options are the settings panel&apos;s.</source>
+        <translation>勾选注意力，填写 n、d_model 和头数，然后按“运行”：每种注意力都在这台电脑上计时（Q、K、V 已给定）。它们的参数取自设置面板。</translation>
+    </message>
+    <message>
+        <source>Cancelled: the lengths measured so far are drawn, in the kinds&apos; colours above.</source>
+        <translation>已取消：已测量的长度按上方各注意力的颜色画出。</translation>
+    </message>
+    <message>
+        <source>Measured on this computer; each kind in its colour above.</source>
+        <translation>在这台电脑上测得；每种注意力使用上方对应的颜色。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Median of %n run(s) per n; on log–log axes a cost ∝ n^p is a line of slope p.</source>
+        <translation>
+            <numerusform>每个 n 取 %n 次运行的中位数；在双对数坐标中，开销 ∝ n^p 是一条斜率为 p 的直线。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Slopes of the time: %1.</source>
+        <translation>时间的斜率：%1。</translation>
+    </message>
+    <message>
+        <source>Peak memory could not be measured on this system.</source>
+        <translation>此系统无法测量内存峰值。</translation>
+    </message>
+    <message>
+        <source>Memory is the whole program&apos;s peak above its size before each run.</source>
+        <translation>内存是整个程序在每次运行中超出运行前大小的峰值。</translation>
+    </message>
+    <message>
+        <source>Performer takes no custom mask; choose no mask, the causal or the padding mask</source>
+        <translation>Performer 不接受自定义掩码；请选择无掩码、因果掩码或填充掩码</translation>
+    </message>
+    <message>
+        <source>choose a step of an attention block</source>
+        <translation>请选择一个注意力块中的步骤</translation>
+    </message>
+    <message>
+        <source>Performer, mean error of the weights</source>
+        <translation>Performer，权重的平均误差</translation>
+    </message>
+    <message>
+        <source>Performer on this sentence: error against full attention for M random features</source>
+        <translation>Performer 在这个句子上：使用 M 个随机特征时与完全注意力的误差</translation>
+    </message>
+    <message>
+        <source>Performer&apos;s error cannot be computed here: %1</source>
+        <translation>这里无法计算 Performer 的误差：%1</translation>
+    </message>
+    <message>
+        <source>Performer on this sentence: computing…</source>
+        <translation>Performer 在这个句子上：计算中……</translation>
+    </message>
+    <message>
+        <source>∝ 1/√M</source>
+        <translation>∝ 1/√M</translation>
+    </message>
+    <message>
+        <source>M (random features)</source>
+        <translation>M（随机特征数）</translation>
+    </message>
+    <message>
+        <source>mean error (L1)</source>
+        <translation>平均误差（L1）</translation>
+    </message>
+    <message>
+        <source>Kinds:</source>
+        <translation>注意力：</translation>
+    </message>
+    <message>
+        <source>Measure %1 (with the settings panel&apos;s options); its colour in the plots</source>
+        <translation>测量%1（使用设置面板中的参数）；这是它在图中的颜色</translation>
+    </message>
+    <message>
+        <source>n:</source>
+        <translation>n：</translation>
+    </message>
+    <message>
+        <source>The sequence lengths to time, separated by commas</source>
+        <translation>要计时的序列长度，用逗号分隔</translation>
+    </message>
+    <message>
+        <source>d_model:</source>
+        <translation>d_model：</translation>
+    </message>
+    <message>
+        <source>The width of Q, K and V (all heads together)</source>
+        <translation>Q、K、V 的宽度（所有头合计）</translation>
+    </message>
+    <message>
+        <source>Heads:</source>
+        <translation>头数：</translation>
+    </message>
+    <message>
+        <source>Heads: d_model must be a multiple of them</source>
+        <translation>头数：d_model 必须是它的倍数</translation>
+    </message>
+    <message>
+        <source>Runs:</source>
+        <translation>次数：</translation>
+    </message>
+    <message>
+        <source>Timed runs per n; the median is drawn</source>
+        <translation>每个 n 的计时次数；图中画中位数</translation>
+    </message>
+    <message>
+        <source>Run</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Time every kind ticked, in the background</source>
+        <translation>在后台为每种勾选的注意力计时</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Stop after the run in progress; what is measured so far is drawn</source>
+        <translation>当前这次运行结束后停止；画出已测得的结果</translation>
     </message>
 </context>
 </TS>

@@ -46,7 +46,7 @@ struct DeckText {
 /// The widget the studio would show for this step, offscreen at the figure's size.
 std::unique_ptr<SessionView> makeView(Session* session)
 {
-    const ViewEntry& entry = viewEntry(viewKindFor(session->stepId(), session->view()));
+    const ViewEntry& entry = viewEntry(viewKindFor(session->stepId(), session->view(), session->trace().get()));
     // A step that compares two inputs shows A, B and A − B, as the studio does.
     std::unique_ptr<SessionView> w(showsComparison(*session) ? new CompareView(session) : entry.make(session, nullptr));
     if (entry.prepareForSlide && !showsComparison(*session))

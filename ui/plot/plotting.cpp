@@ -101,6 +101,28 @@ QCPTextElement* plotTitle(QCustomPlot* plot)
     return qobject_cast<QCPTextElement*>(plot->plotLayout()->element(0, 0));
 }
 
+QCPBars* horizontalBars(QCustomPlot* plot, const QColor& color)
+{
+    auto* bars = new QCPBars(plot->yAxis, plot->xAxis); // horizontal: keys down, values across
+    bars->setWidth(0.7);
+    bars->setPen(QPen(color.darker(140), 1));
+    bars->setBrush(color);
+    return bars;
+}
+
+int addBarText(QCustomPlot* plot, double x, double y, const QString& text)
+{
+    auto* item = new QCPItemText(plot);
+    item->setObjectName(QStringLiteral("barText"));
+    item->position->setCoords(x, y);
+    item->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    item->setPadding(QMargins(4, 0, 0, 0));
+    item->setFont(plot->xAxis->tickLabelFont());
+    item->setText(text);
+    item->setClipToAxisRect(false);
+    return QFontMetrics(item->font()).horizontalAdvance(text) + 12;
+}
+
 void putLegendBelow(QCustomPlot* plot, int columns)
 {
     plot->legend->setVisible(true);

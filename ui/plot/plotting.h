@@ -5,7 +5,9 @@
 
 #include <vector>
 
+class QCPBars;
 class QCPColorMapData;
+class QColor;
 class QCPColorGradient;
 class QCustomPlot;
 class QCPTextElement;
@@ -44,6 +46,11 @@ void putLegendBelow(QCustomPlot* plot, int columns);
 
 /// More token labels than this on a bar plot's axis overlap: tokenTicker labels every k-th.
 inline constexpr int kMaxLabelledTokens = 24;
+/// Horizontal bars on `plot` (keys down the y axis, values across), `color` filled, a darker edge.
+QCPBars* horizontalBars(QCustomPlot* plot, const QColor& color);
+/// A bar's value written just right of its end at (x, y) in the tick labels' font; returns the
+/// width it needs to the right of the axis rect.
+int addBarText(QCustomPlot* plot, double x, double y, const QString& text);
 /// Token labels for a bar plot's x axis (ticks at 0, 1, …; every k-th when there are many).
 QSharedPointer<QCPAxisTickerText> tokenTicker(const std::vector<QString>& tokens);
 /// One label per row of `m`, for tokenTicker: its row label, or the row number where it has none.

@@ -176,6 +176,9 @@ QString messageText(const Message& m)
                             "one attention block");
     if (c == u"compare_no_tokens")
         return Messages::tr("the sentence to compare with has no tokens: write at least one word");
+    if (c == u"global_out_of_range")
+        return Messages::tr("global position %1 is outside the sentence, which has %2 tokens (positions 0 to %3)")
+            .arg(arg(m, 0), arg(m, 1), QString::number(arg(m, 1).toLongLong() - 1));
     if (c == u"cannot_write")
         return cannotWrite(m);
     if (c.startsWith(u"session_"))

@@ -241,7 +241,9 @@ void Session::install(RunResult result)
     m_full = std::move(result.trace);
     m_generation = std::move(result.generation);
     m_error.reset();
-    if (isModel())
+    // A model's steps, and an attention kind's (its own stages), come from the trace.
+    m_stepsOfTrace = isModel() || m_full->config.attention != AttentionKind::Full;
+    if (m_stepsOfTrace)
         m_modelSteps = modelSteps(*m_full);
     // Same step (id, layer, block), else the same id, else the nearest index.
     int at = stepIndex(before.id, before.layer, before.block);

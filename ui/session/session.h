@@ -152,9 +152,9 @@ public:
     QString comparisonError() const;
 
     // --- where the user is ---------------------------------------------------------------
-    /// The steps of the navigator: ui/stages.h's steps() for one attention block, modelSteps()
-    /// for a Transformer.
-    const std::vector<Step>& steps() const { return isModel() ? m_modelSteps : attnlab::steps(); }
+    /// The steps of the navigator: ui/stages.h's steps() for one attention block of full
+    /// attention, modelSteps() for a Transformer and for another attention kind (its stages).
+    const std::vector<Step>& steps() const { return m_stepsOfTrace ? m_modelSteps : attnlab::steps(); }
     /// The index of `id` among steps(), preferring the current layer and block; -1 if none.
     int stepIndex(const QString& id) const;
     /// The index of the step with this id, layer and block; -1 if none.
@@ -283,6 +283,7 @@ private:
     Generation m_generation;
     int m_generationStep = -1; ///< -1: the last one
     std::vector<Step> m_modelSteps;
+    bool m_stepsOfTrace = false; ///< steps() are m_modelSteps (a model, or a kind other than full)
     std::optional<int> m_projectedLayer;
     std::optional<Block> m_projectedBlock; ///< none: nothing projected yet
     std::optional<Message> m_error; ///< why the last computation failed

@@ -1,5 +1,7 @@
 #include "session/stages.h"
 
+#include "session/kindstages.h"
+
 #include "model/model.h"
 
 #include "core/trace.h"
@@ -67,8 +69,13 @@ std::vector<Step> modelSteps(const Trace& trace)
         if (id == u"embedding" && !st.layer)
             out.push_back({QStringLiteral("tokens"), false, std::nullopt, block});
         // A per-head stage stands once per head, head after head: one step for all of them.
+        // Some kinds make two stages per head in turn (linformer's k_projected, v_projected):
+        // a step already listed in this layer and block is not listed again.
         const Step step{id, st.head.has_value(), st.layer, block};
-        if (out.empty() || !(out.back() == step))
+        bool listed = false;
+        for (auto it = out.rbegin(); it != out.rend() && it->layer == step.layer && it->block == step.block && !listed; ++it)
+            listed = *it == step;
+        if (!listed)
             out.push_back(step);
     }
     return out;
@@ -245,6 +252,8 @@ QString stepName(const QString& id)
         return Stages::tr("Concatenate heads");
     if (id == u"output")
         return Stages::tr("Output \u00B7W_O");
+    if (const QString kind = kindStepName(id); !kind.isEmpty())
+        return kind; // an attention kind's own stage (session/kindstages.h)
     return id;
 }
 
@@ -294,14 +303,18 @@ QString stepFormula(const QString& id, bool scaled, bool embedScaled, Positional
 
 QString stepShapes(const QString& id, const Trace& t)
 {
-    if (!t.stages.empty() && t.model) {
-        // A Transformer's stages: the main matrix's shape says it best (cross-attention is m × n).
+    // The stages an attention kind adds or reshapes (q, k, v, concat and output keep theirs).
+    const bool kindStage = t.config.attention != AttentionKind::Full && id != u"q" && id != u"k" && id != u"v" && id != u"concat"
+                           && id != u"output" && id != u"input" && id != u"embedding" && id != u"positional_encoding";
+    if (!t.stages.empty() && (t.model || kindStage)) {
+        // A Transformer's stages and an attention kind's: the main matrix's shape says it best
+        // (cross-attention is m × n, linformer's scores n × K).
         for (const Stage& st : t.stages) {
             if (QString::fromStdString(st.id) == id) {
                 const auto& m = st.main().values;
-                if (id == u"weights" || id == u"scores" || id == u"scaled" || id == u"masked_scores" || id == u"mask")
+                if (id == u"weights" || id == u"scores" || id == u"scaled" || id == u"masked_scores" || id == u"mask" || id == u"reference_weights")
                     return dims(m.rows(), m.cols()) + Stages::tr(",  rows = queries, columns = keys");
-                if ((id == u"probabilities" || id == u"logits") && t.model->spec.architecture != Architecture::EncoderDecoder)
+                if ((id == u"probabilities" || id == u"logits") && t.model && t.model->spec.architecture != Architecture::EncoderDecoder)
                     return dims(m.rows(), m.cols()) + Stages::tr(",  rows = positions, columns = vocabulary");
                 if (id == u"probabilities" || id == u"logits")
                     return dims(m.rows(), m.cols()) + Stages::tr(",  rows = target positions, columns = vocabulary");

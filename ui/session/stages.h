@@ -63,11 +63,14 @@ enum class ViewKind {
     Model,            ///< every layer × head of one attention block (views/modelview.h)
     HeadLines,        ///< the chosen token's lines to the keys in one layer, all heads (views/headview.h)
     Predictions,      ///< a pretrained model's fill-mask or next-token bars and GPT-2's generation stepper
+    Approximation,    ///< an attention kind's weights beside full attention's, and the error (views/approximationview.h)
+    Cost,             ///< the attention kinds' measured time and memory against n (views/costview.h)
 };
 /// `view` is "stage", "heads", "kernel-regression" or "softmax-scaling" (docs/lesson-format.md), or
-/// the studio's "model", "head-view" and "predictions" tabs.
+/// the studio's "model", "head-view", "predictions", "approximation" and "cost" views. With the
+/// `trace` shown, a view may claim a step by what the trace holds (an attention kind's weights).
 /// Decided by the view registry (ui/views/registry.cpp).
-ViewKind viewKindFor(const QString& stageId, const QString& view);
+ViewKind viewKindFor(const QString& stageId, const QString& view, const Trace* trace = nullptr);
 
 /// Short name for the navigator ("Q·Kᵀ"), translated.
 QString stepName(const QString& id);

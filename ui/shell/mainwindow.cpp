@@ -32,6 +32,8 @@
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QScreen>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QShortcut>
 #include <QStatusBar>
@@ -155,7 +157,16 @@ void MainWindow::buildDocks()
     connect(m_lessons, &LessonPlayer::exportRequested, m_files, &FileActions::exportLessonDialog);
     m_settingsDock = new QDockWidget(tr("Settings"), this);
     m_settingsDock->setObjectName(QStringLiteral("SettingsDock"));
-    m_settingsDock->setWidget(m_settings);
+    // The form scrolls inside its dock: every row it gains (attention kinds, limits) must not make
+    // the window taller than a 720-pixel projector.
+    auto* settingsScroll = new QScrollArea(m_settingsDock);
+    settingsScroll->setWidget(m_settings);
+    settingsScroll->setWidgetResizable(true);
+    settingsScroll->setFrameShape(QFrame::NoFrame);
+    settingsScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    settingsScroll->setMinimumWidth(m_settings->minimumSizeHint().width()
+                                    + settingsScroll->verticalScrollBar()->sizeHint().width());
+    m_settingsDock->setWidget(settingsScroll);
     m_inspectorDock = new QDockWidget(tr("How was this computed?"), this);
     m_inspectorDock->setObjectName(QStringLiteral("InspectorDock"));
     m_inspectorDock->setWidget(m_inspector); // it scrolls inside: filling it never makes the window taller

@@ -106,7 +106,7 @@ QWidget* ViewStack::pageFor(ViewKind kind) const
 
 void ViewStack::showStep()
 {
-    const ViewKind kind = viewKindFor(m_session->stepId(), m_session->view());
+    const ViewKind kind = viewKindFor(m_session->stepId(), m_session->view(), m_session->trace().get());
     const bool comparing = showsComparison(*m_session);
     m_stack->setCurrentWidget(comparing ? m_compareView : pageFor(kind));
     QWidget* tab = comparing ? nullptr : tabView(kind);

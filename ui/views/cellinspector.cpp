@@ -2,6 +2,7 @@
 
 #include "views/explanationtable.h"
 #include "views/softmaxbars.h"
+#include "session/kindstages.h"
 #include "session/session.h"
 #include "session/stages.h"
 #include "core/trace.h"
@@ -189,7 +190,8 @@ void CellInspector::explain()
     const QString id = session()->stepId();
     const int head = std::clamp(session()->head(), 0, std::max(0, t.config.heads - 1));
     const std::string sid = id.toStdString();
-    const Stage* stage = t.find(sid, isPerHeadStage(sid) ? std::optional<int>(head) : std::nullopt);
+    // Per head as the step is (lsh's mask is per head, the other kinds' is not).
+    const Stage* stage = t.find(sid, session()->currentStep().perHead ? std::optional<int>(head) : std::nullopt);
     if (!stage || stage->matrices.empty()) {
         if (id == u"tokens" && row < static_cast<int>(t.tokens.size()))
             showValue(t, id, head, row, col);
@@ -350,8 +352,11 @@ void CellInspector::showHeadOutput(const Trace& t, int head, int i, int c)
     const QString dim = label(e->dims, c);
 
     m_table->start({tr("key j"), tr("A[%1, j]").arg(i + 1), tr("V[j, %1]").arg(c + 1), tr("A\u00B7V")});
+    // Linformer's weights are over its projected rows p1 … pK (V′ = F·V), not over the tokens.
+    const Stage* projected = t.find("v_projected", head);
     for (std::size_t j = 0; j < e->terms.size(); ++j)
-        m_table->addTermRow(keyTokenAt(t, static_cast<int>(j)), {e->weights[j], e->values[j], e->terms[j]});
+        m_table->addTermRow(projected ? label(projected->main().rowLabels, static_cast<int>(j)) : keyTokenAt(t, static_cast<int>(j)),
+                            {e->weights[j], e->values[j], e->terms[j]});
     m_table->addLedgerRow(tr("\u03A3_j A[%1, j]\u00B7V[j, %2]  (recomputed here)").arg(i + 1).arg(c + 1), e->sum);
     m_table->addLedgerRow(tr("Z%1 from the trace").arg(at(i, c)), e->output, true);
     m_table->finish();
@@ -446,7 +451,7 @@ void CellInspector::showValue(const Trace& t, const QString& id, int head, int i
         return;
     }
     const std::string sid = id.toStdString();
-    const Stage* stage = t.find(sid, isPerHeadStage(sid) ? std::optional<int>(head) : std::nullopt);
+    const Stage* stage = t.find(sid, session()->currentStep().perHead ? std::optional<int>(head) : std::nullopt);
     if (!stage || stage->matrices.empty() || i >= stage->main().values.rows() || c >= stage->main().values.cols()) {
         showHint();
         return;
@@ -470,6 +475,8 @@ void CellInspector::showValue(const Trace& t, const QString& id, int head, int i
                 + tr("X%1 = E\u00B7s%1 + P%1 = %2 + %3")
                       .arg(at(i, c), explanationNumber(e->matrices[1].values(i, c)), explanationNumber(pe->main().values(i, c)));
         }
+    } else if (const QString f = kindStepFormula(id, t.config.attention, t.config.scaleScores); !f.isEmpty()) {
+        line += QLatin1Char('\n') + f; // an attention kind's stage: what it computes
     } else if (id == u"concat" && t.config.dK() > 0) {
         line += QLatin1Char('\n')
             + tr("Column %1 is column %2 of head %3's output Z.").arg(c + 1).arg(c % t.config.dK() + 1).arg(c / t.config.dK() + 1);

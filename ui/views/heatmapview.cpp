@@ -203,6 +203,7 @@ HeatmapView::Scale HeatmapView::scaleForStage(const QString& stageId)
 {
     // Rows that sum to 1: the attention weights, the probabilities and the rollout.
     return stageId == QLatin1String("weights") || stageId == QLatin1String("probabilities") || stageId == QLatin1String("rollout")
+            || stageId == QLatin1String("reference_weights")
         ? Scale::Probability
         : Scale::Signed;
 }

@@ -1,5 +1,7 @@
 #include "views/registry.h"
 
+#include "views/approximationview.h"
+#include "views/costview.h"
 #include "views/feedforwardview.h"
 #include "views/headview.h"
 #include "views/kernelregressionview.h"
@@ -59,6 +61,10 @@ const std::vector<ViewEntry>& viewRegistry()
         // the view stack brings it to the front on a pretrained model's probabilities.
         {ViewKind::Predictions, {}, QStringLiteral("predictions"), make<PredictionsView>, nullptr,
          QT_TRANSLATE_NOOP("attnlab::ViewStack", "Predictions")},
+        // An attention kind against full attention (its weights step), and the kinds' measured cost.
+        {ViewKind::Approximation, {}, QStringLiteral("approximation"), make<ApproximationView>, nullptr, nullptr,
+         ApproximationView::claimsWeights},
+        {ViewKind::Cost, {}, QStringLiteral("cost"), make<CostView>, nullptr, QT_TRANSLATE_NOOP("attnlab::ViewStack", "Cost")},
     };
     return kViews;
 }
@@ -72,11 +78,16 @@ const ViewEntry& viewEntry(ViewKind kind)
     return viewEntry(ViewKind::Matrix); // every kind is listed above
 }
 
-ViewKind viewKindFor(const QString& stageId, const QString& view)
+ViewKind viewKindFor(const QString& stageId, const QString& view, const Trace* trace)
 {
-    // A lesson's view first, then the view that claims the stage, else the stage's heatmap.
+    // A lesson's view first, then the view that claims the step by the trace, then the view that
+    // claims the stage, else the stage's heatmap.
     for (const auto& e : viewRegistry()) {
         if (!e.lessonView.isEmpty() && e.lessonView == view)
+            return e.kind;
+    }
+    for (const auto& e : viewRegistry()) {
+        if (trace && e.claims && (view.isEmpty() || view == u"stage") && e.claims(stageId, *trace))
             return e.kind;
     }
     for (const auto& e : viewRegistry()) {

@@ -31,6 +31,9 @@ struct ViewEntry {
     /// "attnlab::ViewStack"), for a view the user picks whatever the step: every head, the model
     /// view, the head view. Null for a page of the "Stage" tab, which shows the step's own view.
     const char* tab = nullptr;
+    /// Claims a step by what the trace holds (before stageIds; may be null): the weights step of
+    /// an attention kind other than full is the approximation view's.
+    bool (*claims)(const QString& stageId, const Trace& trace) = nullptr;
 };
 
 /// Every view, in the order the view stack holds them.

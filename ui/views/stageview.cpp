@@ -1,5 +1,6 @@
 #include "views/stageview.h"
 
+#include "views/columnplot.h"
 #include "views/heatmapview.h"
 #include "views/topkview.h"
 #include "session/session.h"
@@ -22,6 +23,7 @@ StageView::StageView(Session* session, QWidget* parent)
     , m_sharedScores(new QCheckBox(this))
     , m_shape(new QLabel(this))
     , m_heatmap(new HeatmapView(this))
+    , m_column(new ColumnPlot(this))
     , m_topK(new TopKView(this))
 {
     auto* layout = new QVBoxLayout(this);
@@ -40,7 +42,9 @@ StageView::StageView(Session* session, QWidget* parent)
     // in a narrow view: resizeEvent).
     m_plots = new QBoxLayout(QBoxLayout::LeftToRight);
     m_plots->addWidget(m_heatmap, 3);
+    m_plots->addWidget(m_column, 3);
     m_plots->addWidget(m_topK, 2);
+    m_column->setVisible(false);
     layout->addLayout(m_plots, 1);
     m_topK->setVisible(false);
     m_matrixChoice->setFocusPolicy(Qt::NoFocus);
@@ -71,6 +75,8 @@ StageView::StageView(Session* session, QWidget* parent)
 
 QList<QCustomPlot*> StageView::exportedPlots() const
 {
+    if (m_column->isVisibleTo(this))
+        return {m_column->plot()};
     if (m_topK->isVisibleTo(this))
         return {m_heatmap->plot(), m_topK->plot()};
     return {m_heatmap->plot()};
@@ -137,6 +143,12 @@ void StageView::refresh()
     m_heatmap->setSelectedCell(session()->selectedRow(), session()->selectedColumn());
     m_heatmap->setHighlight(session()->highlight());
     m_heatmap->setMatrix(m, m_title, scale);
+    // An n × 1 stage of an attention kind reads better as bars, one per token.
+    const bool column = ColumnPlot::isColumnStage(id) && m.values.cols() == 1;
+    m_heatmap->setVisible(!column);
+    m_column->setVisible(column);
+    if (column)
+        m_column->setColumn(m, m_title, columnAxisLabel(id), ColumnPlot::styleForStage(id));
     const bool topK = id == QLatin1String("probabilities");
     m_topK->setVisible(topK);
     if (topK) {
@@ -145,6 +157,15 @@ void StageView::refresh()
         if (session()->selectedRow() >= 0)
             m_topK->setRow(session()->selectedRow());
     }
+}
+
+QString StageView::columnAxisLabel(const QString& id)
+{
+    if (id == u"error")
+        return tr("L1 distance to full attention's row (0 … 2)");
+    if (id == u"normalizer")
+        return tr("D_i = φ(q_i)·Σ_j φ(k_j)");
+    return {};
 }
 
 bool StageView::isScoreStage(const QString& id)

@@ -12,6 +12,7 @@ class QLabel;
 
 namespace attnlab {
 
+class ColumnPlot;
 class HeatmapView;
 class TopKView;
 class Session;
@@ -23,6 +24,8 @@ public:
     explicit StageView(Session* session, QWidget* parent = nullptr);
 
     HeatmapView* heatmap() const { return m_heatmap; }
+    /// The bars of an n × 1 stage (error, normalizer, buckets), shown instead of the heatmap.
+    ColumnPlot* column() const { return m_column; }
     /// The top-k bars of one position, beside the output probabilities (hidden for other stages).
     TopKView* topK() const { return m_topK; }
     QCheckBox* sharedScaleBox() const { return m_shared; }
@@ -30,12 +33,14 @@ public:
     QCheckBox* sharedScoresBox() const { return m_sharedScores; }
     /// Scores, Scaled and Masked scores: the stages that may share one colour range.
     static bool isScoreStage(const QString& id);
+    /// The value axis's label of an n × 1 stage's bars (error, normalizer; none for buckets).
+    static QString columnAxisLabel(const QString& id);
     /// The stage shown (null for steps without a matrix, such as "tokens").
     const Stage* stage() const;
     /// The title drawn above the heatmap (also used for exports).
     QString title() const { return m_title; }
     /// The heatmap's plot: the stage view exports as one vector plot with its title and colour bar;
-    /// with the top-k bars beside it (the output probabilities), both.
+    /// with the top-k bars beside it (the output probabilities), both; an n × 1 stage's bars.
     QList<QCustomPlot*> exportedPlots() const override;
 
 private:
@@ -53,6 +58,7 @@ private:
     QLabel* m_shape;
     QBoxLayout* m_plots; ///< the heatmap and the top-k bars: across, or down in a narrow view
     HeatmapView* m_heatmap;
+    ColumnPlot* m_column;
     TopKView* m_topK;
     QString m_title;
 };

@@ -23,15 +23,6 @@ constexpr int kMaxK = 30;
 const QColor kBarColor(0x56B4E9);    // Okabe–Ito sky blue: the other candidates
 const QColor kChosenColor(0xE69F00); // Okabe–Ito orange: the model's choice
 
-QCPBars* makeBars(QCustomPlot* plot, const QColor& color)
-{
-    auto* bars = new QCPBars(plot->yAxis, plot->xAxis); // horizontal: tokens down, probability across
-    bars->setWidth(0.7);
-    bars->setPen(QPen(color.darker(140), 1));
-    bars->setBrush(color);
-    return bars;
-}
-
 } // namespace
 
 TopKView::TopKView(QWidget* parent)
@@ -165,26 +156,17 @@ void TopKView::redraw()
                                          .arg(label(m_matrix.rowLabels, r))
                                          .arg(m_entries.size())
                                    : QString());
-    auto* others = makeBars(m_plot, kBarColor);
-    auto* chosen = makeBars(m_plot, kChosenColor);
+    auto* others = horizontalBars(m_plot, kBarColor);
+    auto* chosen = horizontalBars(m_plot, kChosenColor);
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
     const QStringList texts = barTexts();
-    const QFontMetrics fm(m_plot->xAxis->tickLabelFont());
     int widest = 0;
     const int next = nextColumn();
     for (int i = 0; i < static_cast<int>(m_entries.size()); ++i) {
         const RankedEntry& e = m_entries[static_cast<std::size_t>(i)];
         (i == 0 ? chosen : others)->addData(i, static_cast<double>(e.value));
         ticker->addTick(i, label(m_matrix.colLabels, e.index));
-        auto* text = new QCPItemText(m_plot);
-        text->setObjectName(QStringLiteral("barText"));
-        text->position->setCoords(static_cast<double>(e.value), i);
-        text->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
-        text->setPadding(QMargins(4, 0, 0, 0));
-        text->setFont(m_plot->xAxis->tickLabelFont());
-        text->setText(texts[i]);
-        text->setClipToAxisRect(false);
-        widest = std::max(widest, fm.horizontalAdvance(texts[i]) + 12);
+        widest = std::max(widest, addBarText(m_plot, static_cast<double>(e.value), i, texts[i]));
         if (e.index == next) {
             // The token that really follows, outlined (it may or may not be the argmax).
             auto* box = new QCPItemRect(m_plot);

@@ -1,5 +1,6 @@
 #include "widgets/formulabanner.h"
 
+#include "session/kindstages.h"
 #include "session/session.h"
 #include "session/stages.h"
 #include "widgets/wrappinglabel.h"
@@ -64,8 +65,13 @@ void FormulaBanner::refresh()
         where = QStringLiteral("%1\n%2").arg(place, where);
     m_step->setText(where);
 
-    QString formula = stepFormula(id, trace.config.scaleScores, trace.config.embedScale, trace.config.positional);
-    QString explanation = stepExplanation(id, trace.config.positional);
+    // An attention kind's own stages, and those it computes differently (session/kindstages.h).
+    QString formula = kindStepFormula(id, trace.config.attention, trace.config.scaleScores);
+    if (formula.isEmpty())
+        formula = stepFormula(id, trace.config.scaleScores, trace.config.embedScale, trace.config.positional);
+    QString explanation = kindStepExplanation(id, trace.config.attention);
+    if (explanation.isEmpty())
+        explanation = stepExplanation(id, trace.config.positional);
     if (trace.model && trace.model->pretrained) {
         // GPT-2's and BERT's own embeddings and heads: the engine's formula says exactly what they do.
         if (const Stage* s = trace.find(id.toStdString(), std::nullopt); s && !step.layer && !s->formula.empty())

@@ -1,6 +1,7 @@
 #include "widgets/settingspanel.h"
 
 #include "session/session.h"
+#include "widgets/attentionsettings.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -50,6 +51,7 @@ SettingsPanel::SettingsPanel(Session* session, QWidget* parent)
     , m_norm(new QComboBox(this))
     , m_activation(new QComboBox(this))
     , m_modelInfo(new QLabel(this))
+    , m_kinds(new AttentionSettings(this))
 {
     auto* form = new QFormLayout(this);
     addModelRows(form);
@@ -106,6 +108,7 @@ void SettingsPanel::addAttentionRows(QFormLayout* form)
     form->addRow(new QLabel(this), m_positional);
     form->addRow(m_embedScale);
     form->addRow(m_scale);
+    m_kinds->addRows(form);
 }
 
 void SettingsPanel::addMaskRows(QFormLayout* form)
@@ -200,6 +203,7 @@ void SettingsPanel::retranslate()
                              "embeddings' own dot products), or from a file"));
     m_openWeights->setToolTip(tr("Open W_Q, W_K, W_V and W_O from a safetensors file (its d_model replaces yours)"));
     m_saveWeights->setToolTip(tr("Save the weights in use as a safetensors file, to open again or in PyTorch"));
+    m_kinds->retranslate();
     syncFromSession(); // the texts that hold values (d_k, the model's sizes)
 }
 
@@ -248,6 +252,7 @@ void SettingsPanel::connectControls()
     connect(m_openWeights, &QPushButton::clicked, this, &SettingsPanel::openWeightsRequested);
     connect(m_saveWeights, &QPushButton::clicked, this, &SettingsPanel::saveWeightsRequested);
     connect(m_openMask, &QPushButton::clicked, this, &SettingsPanel::openMaskRequested);
+    connect(m_kinds, &AttentionSettings::changed, this, &SettingsPanel::apply);
 }
 
 void SettingsPanel::fillHeads(int dModel, int preferred)
@@ -339,6 +344,7 @@ void SettingsPanel::syncFromSession()
                                                            : QString());
     }
     m_dK->setText(tr("d_k = %1").arg(c.heads > 0 ? c.dModel / c.heads : 0));
+    m_kinds->showSpec(c, AttentionSettings::usableWith(c));
     m_syncing = false;
 }
 
@@ -383,6 +389,9 @@ void SettingsPanel::apply()
         c.activation = static_cast<Activation>(m_activation->currentData().toInt());
     }
     m_dK->setText(tr("d_k = %1").arg(c.heads > 0 ? c.dModel / c.heads : 0));
+    // Another model than one block or a seeded encoder stack computes full attention.
+    if (!m_kinds->applyTo(c, AttentionSettings::usableWith(c)))
+        return; // global positions that cannot be read: the field says why, nothing changes
 
     const int w = m_weights->currentData().toInt();
     if (w >= 0 && m_session->importedWeights()) {

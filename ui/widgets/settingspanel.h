@@ -15,6 +15,7 @@ class QSpinBox;
 
 namespace attnlab {
 
+class AttentionSettings;
 class Session;
 
 class SettingsPanel : public QWidget {
@@ -38,6 +39,8 @@ public:
     QSpinBox* dFFBox() const { return m_dFF; }
     QComboBox* normBox() const { return m_norm; }
     QComboBox* activationBox() const { return m_activation; }
+    /// The attention kind and its options (widgets/attentionsettings.h).
+    AttentionSettings* attentionSettings() const { return m_kinds; }
 
 signals:
     /// The user asked for a file dialog (the main window owns dialogs and their messages).
@@ -86,6 +89,7 @@ private:
     QComboBox* m_norm;
     QComboBox* m_activation;
     QLabel* m_modelInfo;
+    AttentionSettings* m_kinds;
     bool m_syncing = false;
     int m_wantedHeads = 1; ///< the head count last chosen (by the user, or the session's)
 };

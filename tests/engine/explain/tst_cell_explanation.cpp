@@ -26,7 +26,8 @@ namespace {
 
 using attnlab::testing::stage;
 
-Trace trace(int d, int heads, MaskKind mask = MaskKind::None, bool scale = true)
+Trace trace(int d, int heads, MaskKind mask = MaskKind::None, bool scale = true, AttentionKind kind = AttentionKind::Full,
+            const AttentionOptions& options = {})
 {
     Request r;
     r.sentence = "the cat sat on the mat";
@@ -34,6 +35,8 @@ Trace trace(int d, int heads, MaskKind mask = MaskKind::None, bool scale = true)
     r.config.heads = heads;
     r.config.mask = mask;
     r.config.scaleScores = scale;
+    r.config.attention = kind;
+    r.config.attentionOptions = options;
     return computeTrace(r);
 }
 
@@ -337,6 +340,48 @@ private slots:
         QVERIFY2(std::abs(s->sum - s->score) < floatTolerance(s->products), qPrintable(scalarDiff("Σ vs S", s->sum, s->score)));
         const auto row = explainWeightsRow(t, 0, 1);
         QVERIFY(row && row->weights.size() == 5 && row->maskedKeys.empty());
+    }
+
+    void lshScoresUseTheHeadsOwnMask()
+    {
+        // Reformer hashes per head: its mask is a stage of each head, and its keys are the
+        // normalised queries; S = q_i·k_j still, hidden where the buckets differ.
+        AttentionOptions o;
+        o.buckets = 2;
+        const Trace t = trace(8, 2, MaskKind::None, true, AttentionKind::Lsh, o);
+        QVERIFY(!t.find("mask"));
+        for (int head = 0; head < 2; ++head) {
+            const Eigen::MatrixXf& m = stage(t, "mask", head);
+            for (int i = 0; i < 6; ++i) {
+                for (int j = 0; j < 6; ++j) {
+                    const auto e = explainScore(t, head, i, j);
+                    QVERIFY2(e, qPrintable(QStringLiteral("head %1, cell %2, %3").arg(head).arg(i).arg(j)));
+                    QCOMPARE(e->hidden, std::isinf(m(i, j)));
+                    if (!e->hidden) // only the allowed cells need be right (docs/attention-kinds.md)
+                        QVERIFY2(std::abs(e->sum - e->score) < floatTolerance(e->products), qPrintable(scalarDiff("q·k", e->sum, e->score)));
+                }
+            }
+        }
+    }
+
+    void linformersHeadOutputWeighsTheProjectedValues()
+    {
+        // K = n = 6 projected rows: A (n x K) has as many columns as V has rows, but Z = A·V′.
+        AttentionOptions o;
+        o.projDim = 6;
+        const Trace t = trace(8, 2, MaskKind::None, true, AttentionKind::Linformer, o);
+        const int head = 1, i = 2, c = 3;
+        const auto e = explainHeadOutput(t, head, i, c);
+        QVERIFY(e);
+        const Eigen::MatrixXf& a = stage(t, "weights", head);
+        const Eigen::MatrixXf& vp = stage(t, "v_projected", head);
+        long double sum = 0;
+        for (Eigen::Index j = 0; j < a.cols(); ++j)
+            sum += static_cast<long double>(a(i, j)) * vp(j, c);
+        QVERIFY2(std::abs(e->sum - double(sum)) < 1e-12, qPrintable(scalarDiff("Σ A·V′", e->sum, double(sum))));
+        QVERIFY2(std::abs(e->sum - e->output) < floatTolerance(e->terms), qPrintable(scalarDiff("Σ vs Z", e->sum, e->output)));
+        // Its scores are n x K: no score explanation (there is no mask and no masked scores).
+        QVERIFY(!explainScore(t, head, i, 0));
     }
 
     void staleCellsHaveNoExplanation()

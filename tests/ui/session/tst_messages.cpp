@@ -40,7 +40,8 @@ std::vector<Message> everyMessage()
             messages::sessionType("custom_mask", "mask_rows"),
             messages::sessionMaskNotSquare(),
             messages::sessionMaskSize(1025, 1024),
-            messages::sessionLessonPlace()};
+            messages::sessionLessonPlace(),
+            messages::globalOutOfRange(40, 13)};
 }
 
 } // namespace

@@ -3,7 +3,8 @@
 // studio — each kind of stage of one attention block, the heads, a Transformer's LayerNorm,
 // feed-forward network and output probabilities with their top-k bars, the lessons' kernel
 // regression and softmax-scaling views, the model view and the head view, a GPT-2's and a BERT's
-// predictions (bars, the generation stepper's controls), and the cell inspector —
+// predictions (bars, the generation stepper's controls), the attention kinds' views (a kind against
+// full attention, its own stages, the Cost tab), and the cell inspector —
 // draws every title, legend entry, axis label and one-line label inside its box, and no two tick
 // labels of an axis run into each other (tests/support/layout.h measures them).
 
@@ -13,11 +14,15 @@
 #include "support/layout.h"
 #include "support/screens.h"
 #include "views/cellinspector.h"
+#include "views/costview.h"
 
 #include <QApplication>
 #include <QPushButton>
 #include <QScreen>
+#include <QLineEdit>
 #include <QScrollBar>
+#include <QSignalSpy>
+#include <QSpinBox>
 #include <QTableWidget>
 #include <QtTest>
 
@@ -37,6 +42,42 @@ constexpr char kRoomScreens[] = R"({"screens": [
 const char* const kBlockSteps[] = {"tokens", "embedding", "positional_encoding", "q", "scores", "scaled", "mask",
                                    "masked_scores", "weights", "head_output", "concat", "output"};
 const char* const kModelSteps[] = {"attn_norm", "ffn_hidden", "ffn_norm", "logits", "probabilities"};
+
+/// The attention kinds (issue 13): a kind's weights beside full attention's with the error, its own
+/// stages (features, n x K scores, the n x 1 stages as bars), and the Cost tab after a small
+/// measurement with Performer's error against M. Back to full attention at the end.
+void checkAttentionKinds(Session& s, MainWindow& w, const std::function<void(const QString&)>& check)
+{
+    struct KindStep {
+        AttentionKind kind;
+        const char* step;
+    };
+    for (const KindStep& k : {KindStep{AttentionKind::Performer, "weights"}, KindStep{AttentionKind::Performer, "q_features"},
+                              KindStep{AttentionKind::Performer, "normalizer"}, KindStep{AttentionKind::Linformer, "scores"},
+                              KindStep{AttentionKind::Lsh, "buckets"}, KindStep{AttentionKind::SlidingWindow, "error"}}) {
+        Config c = s.config();
+        c.attention = k.kind;
+        s.setConfig(c);
+        s.setStepId(QString::fromLatin1(k.step));
+        check(QStringLiteral("%1-%2").arg(QString::fromLatin1(toString(k.kind).data()), QString::fromLatin1(k.step)));
+    }
+    s.setView(QStringLiteral("cost"));
+    auto* cost = qobject_cast<CostView*>(w.visibleView());
+    QVERIFY(cost);
+    cost->lengthsEdit()->setText(QStringLiteral("64, 128"));
+    cost->dModelBox()->setValue(32);
+    cost->repeatsBox()->setValue(1);
+    QSignalSpy finished(cost, &CostView::runFinished);
+    cost->run();
+    QVERIFY(finished.wait(60000));
+    for (int i = 0; i < 600 && cost->isComputingConvergence(); ++i)
+        QTest::qWait(100);
+    check(QStringLiteral("cost"));
+    s.setView(QStringLiteral("stage"));
+    Config c = s.config();
+    c.attention = AttentionKind::Full;
+    s.setConfig(c);
+}
 
 } // namespace
 
@@ -101,6 +142,8 @@ private slots:
         QTableWidget* table = w.inspector()->table();
         if (table->verticalScrollBar()->maximum() > 0)
             problems << QStringLiteral("inspector (weights): the table of %1 rows scrolls").arg(table->rowCount());
+
+        checkAttentionKinds(s, w, check);
 
         Config c = s.config();
         c.model = ModelKind::Reversal;

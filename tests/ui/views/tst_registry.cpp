@@ -21,7 +21,8 @@ private slots:
         const ViewKind kinds[] = {ViewKind::Tokens,           ViewKind::Matrix,         ViewKind::Positional,
                                   ViewKind::Concat,           ViewKind::Heads,          ViewKind::KernelRegression,
                                   ViewKind::SoftmaxScaling,   ViewKind::LayerNorm,      ViewKind::FeedForward,
-                                  ViewKind::Model,            ViewKind::HeadLines,      ViewKind::Predictions};
+                                  ViewKind::Model,            ViewKind::HeadLines,      ViewKind::Predictions,
+                                  ViewKind::Approximation,    ViewKind::Cost};
         QCOMPARE(viewRegistry().size(), std::size(kinds));
         for (const ViewKind kind : kinds) {
             const ViewEntry& e = viewEntry(kind);
@@ -63,7 +64,7 @@ private slots:
 
     void theTabsAreTheViewsPickedWhateverTheStep()
     {
-        // Every head, the model view, the head view and a pretrained model's predictions have a
+        // Every head, the model view, the head view, a pretrained model's predictions and the cost have a
         // tab of their own, and a Session view name that asks for it; the other views are the
         // Stage tab's pages.
         QStringList tabs;
@@ -73,7 +74,7 @@ private slots:
                 tabs << e.lessonView;
             }
         }
-        QCOMPARE(tabs, (QStringList{"heads", "model", "head-view", "predictions"}));
+        QCOMPARE(tabs, (QStringList{"heads", "model", "head-view", "predictions", "cost"}));
     }
 };
 
