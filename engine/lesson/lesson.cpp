@@ -27,8 +27,9 @@ const std::vector<std::string> kHeaderKeys{"title", "language", "summary", "sett
 const std::vector<std::string> kDirectives{"sentence", "target", "generate", "settings", "stage",
                                            "layer",    "block",  "head",     "view",     "highlight", "compare",
                                            "score_colors"};
-/// The views of a stage; a whole model's ("model", "head-view") are named apart in messages.
-const std::vector<std::string> kStageViews{"stage", "heads", "kernel-regression", "softmax-scaling"};
+/// The views of a stage and the kinds' measured cost (the Cost tab); a whole model's ("model",
+/// "head-view") are named apart in messages.
+const std::vector<std::string> kStageViews{"stage", "heads", "kernel-regression", "softmax-scaling", "cost"};
 const std::vector<std::string> kBlocks{"encoder_self", "decoder_self", "cross"};
 const std::vector<std::string> kLanguages{"en", "zh"};
 
@@ -420,10 +421,15 @@ private:
             ++from;
         while (to >= from && isBlank(line(to)))
             --to;
+        // Outside code blocks, a line break inside Chinese text is no space (Markdown would make it one).
+        bool inCode = false;
         for (int k = from; k <= to; ++k) {
-            if (k > from)
+            const bool joined = k > from && !inCode && joinsWithoutSpace(line(k - 1), line(k));
+            if (k > from && !joined)
                 step.explanation += '\n';
-            step.explanation += line(k);
+            step.explanation += joined ? trim(line(k)) : line(k);
+            if (fenceOf(line(k)))
+                inCode = !inCode;
         }
         return n;
     }

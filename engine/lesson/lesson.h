@@ -103,7 +103,7 @@ struct LessonStep {
     int head = 0;                        ///< 0-based, in force (carried over); < config.heads
     int layer = 0;                       ///< 0-based encoder/decoder layer, in force (carried over)
     Block block = Block::EncoderSelf;    ///< in force (carried over)
-    std::string view = "stage";          ///< stage | heads | model | head-view | kernel-regression | softmax-scaling (not carried over)
+    std::string view = "stage";          ///< stage | heads | cost | model | head-view | kernel-regression | softmax-scaling (not carried over)
     /// B when the step compares two inputs (carried over; `compare: off` ends it), else nothing.
     std::optional<Comparison> compare;
     Highlight highlight;                 ///< this step's only (not carried over)
@@ -160,7 +160,7 @@ inline constexpr std::uint64_t kMaxLessonBytes = 4ULL * 1024 * 1024;
 /// Stages a step may show: "tokens", stageIds(), layerStageIds() and modelStageIds(); a lesson
 /// that requires a BERT also pretrainedStageIds().
 const std::vector<std::string>& lessonStageIds();
-/// Views a step may ask for: "stage", "heads", "model", "head-view", "kernel-regression",
+/// Views a step may ask for: "stage", "heads", "cost", "model", "head-view", "kernel-regression",
 /// "softmax-scaling".
 const std::vector<std::string>& lessonViews();
 

@@ -2,6 +2,7 @@
 
 #include "lesson/lesson.h"
 #include "core/trace.h"
+#include "text/utf8.h"
 
 #include <algorithm>
 #include <charconv>
@@ -254,6 +255,42 @@ std::string_view headingTitle(std::string_view line)
     if (lastText + 1 < title.size() && isSpace(title[lastText]))
         title = trim(title.substr(0, lastText + 1));
     return title;
+}
+
+namespace {
+
+/// Scripts written without spaces between words, and their punctuation.
+bool isWideChar(char32_t c)
+{
+    return (c >= 0x2E80 && c <= 0x303F)     // CJK radicals, symbols and punctuation (、。「」)
+        || (c >= 0x3040 && c <= 0x30FF)     // kana
+        || (c >= 0x3400 && c <= 0x4DBF)     // CJK extension A
+        || (c >= 0x4E00 && c <= 0x9FFF)     // CJK unified ideographs
+        || (c >= 0xF900 && c <= 0xFAFF)     // compatibility ideographs
+        || (c >= 0xFF00 && c <= 0xFF60)     // full-width forms (，：；（）)
+        || (c >= 0x20000 && c <= 0x2FA1F);  // extensions B and later
+}
+
+} // namespace
+
+bool joinsWithoutSpace(std::string_view before, std::string_view after)
+{
+    if (before.ends_with("  ")) // Markdown's hard line break stays one
+        return false;
+    before = trim(before);
+    after = trim(after);
+    if (before.empty() || after.empty())
+        return false;
+    // The last character of `before`: step back over UTF-8 continuation bytes.
+    std::size_t start = before.size() - 1;
+    while (start > 0 && (static_cast<unsigned char>(before[start]) & 0xC0) == 0x80)
+        --start;
+    bool invalid = false;
+    std::size_t pos = start;
+    const char32_t last = utf8::decode(before, pos, invalid);
+    pos = 0;
+    const char32_t first = utf8::decode(after, pos, invalid);
+    return !invalid && isWideChar(last) && isWideChar(first);
 }
 
 std::optional<Fence> fenceOf(std::string_view line)

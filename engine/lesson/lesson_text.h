@@ -96,6 +96,11 @@ std::string_view headingTitle(std::string_view line);
 
 std::optional<Fence> fenceOf(std::string_view line);
 
+/// True when a line break between `before` and `after` is no space: both sides are Chinese or
+/// Japanese characters or full-width punctuation, which Markdown would otherwise join with a
+/// space ("看到\n的" reads "看到的", not "看到 的").
+bool joinsWithoutSpace(std::string_view before, std::string_view after);
+
 /// applySettings (lesson.h) that also lists the setting names the text gave, in its order
 /// ("weights_preset" as "weights").
 Config applySettings(const Config& base, std::string_view text, std::vector<std::string>& named);

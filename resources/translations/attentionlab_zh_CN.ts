@@ -2126,6 +2126,10 @@ M = 0：每个查询都能看到所有键</translation>
         <source>D_i = φ(q_i)·Σ_j φ(k_j)</source>
         <translation>D_i = φ(q_i)·Σ_j φ(k_j)</translation>
     </message>
+    <message>
+        <source>L1 distance to full attention&apos;s row</source>
+        <translation>与完全注意力那一行的 L1 距离</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::Stages</name>
@@ -2872,6 +2876,10 @@ M = 0：每个查询都能看到所有键</translation>
     <message>
         <source>Full attention&apos;s output on the same input, to compare this kind&apos;s output with.</source>
         <translation>完全注意力在同一输入上的输出，用来与这种注意力的输出比较。</translation>
+    </message>
+    <message>
+        <source>For each query, how far the token weights A·F its projected keys imply are from full attention&apos;s row: the sum of the absolute differences. A·F is no probability (F mixes with positive and negative numbers), so the distance can pass 2.</source>
+        <translation>每个查询的投影键所隐含的词元权重 A·F 与完全注意力那一行相差多远：差的绝对值之和。A·F 不是概率（F 混合时既有正数也有负数），所以距离可以超过 2。</translation>
     </message>
 </context>
 <context>
@@ -4215,6 +4223,10 @@ M = 0：每个查询都能看到所有键</translation>
     <message>
         <source>For each query: the sum of the absolute differences between its two rows of weights</source>
         <translation>每个查询：它的两行权重之差的绝对值之和</translation>
+    </message>
+    <message>
+        <source>L1 distance</source>
+        <translation>L1 距离</translation>
     </message>
 </context>
 <context>

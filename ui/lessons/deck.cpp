@@ -105,7 +105,7 @@ QString pageMarkdown(const Session& session, const LessonStep& step, const QStri
         const QString place = stepPlace(session.currentStep());
         const QString name = place.isEmpty() ? stepName(id) : QStringLiteral("%1 \u2014 %2").arg(place, stepName(id));
         markdown += QStringLiteral("**%1**\n\n`%2`\n\n*%3*\n\n")
-                        .arg(name, stepFormula(id, cfg.scaleScores, cfg.embedScale, cfg.positional), stepShapes(id, *session.trace()));
+                        .arg(name, stepFormula(id, cfg), stepShapes(id, *session.trace()));
     }
     // A highlight the sentence cannot show is said on the page, as in the studio.
     if (!note.isEmpty())

@@ -223,6 +223,10 @@ QString kindStepExplanation(const QString& id, AttentionKind kind)
 {
     if (id == u"reference_weights")
         return Stages::tr("Full softmax attention on the same queries, keys and mask: what this kind approximates.");
+    if (id == u"error" && kind == AttentionKind::Linformer)
+        return Stages::tr("For each query, how far the token weights A\u00B7F its projected keys imply are from full "
+                          "attention's row: the sum of the absolute differences. A\u00B7F is no probability (F mixes "
+                          "with positive and negative numbers), so the distance can pass 2.");
     if (id == u"error")
         return Stages::tr("For each query, how far its row of weights is from full attention's: the sum of the absolute "
                           "differences, from 0 (the same) to 2 (nothing in common).");

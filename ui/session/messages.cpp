@@ -193,4 +193,14 @@ QString errorText(const std::exception& e)
     return QString::fromUtf8(e.what());
 }
 
+QString appendSentence(const QString& text, const QString& next)
+{
+    if (text.isEmpty() || next.isEmpty())
+        return text + next;
+    // Full-width punctuation (。，；：！？ and the closing brackets) already leaves its own room.
+    const QChar last = text.back();
+    const bool wide = (last.unicode() >= 0x3000 && last.unicode() <= 0x303F) || (last.unicode() >= 0xFF00 && last.unicode() <= 0xFF60);
+    return wide ? text + next : text + QLatin1Char(' ') + next;
+}
+
 } // namespace attnlab

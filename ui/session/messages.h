@@ -15,5 +15,8 @@ QString messageText(const Message& message);
 /// What went wrong, in the current language: the message an exception carries (an engine Error,
 /// a FileError), else the exception's own (English) text.
 QString errorText(const std::exception& e);
+/// `text` followed by the sentence `next`: after a space in English, right after the full stop
+/// in Chinese (which puts no space between sentences). Either may be empty.
+QString appendSentence(const QString& text, const QString& next);
 
 } // namespace attnlab

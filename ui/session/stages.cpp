@@ -257,6 +257,12 @@ QString stepName(const QString& id)
     return id;
 }
 
+QString stepFormula(const QString& id, const ModelSpec& spec)
+{
+    const QString formula = kindStepFormula(id, spec.attention, spec.scaleScores);
+    return formula.isEmpty() ? stepFormula(id, spec.scaleScores, spec.embedScale, spec.positional) : formula;
+}
+
 QString stepFormula(const QString& id, bool scaled, bool embedScaled, PositionalEncoding pe)
 {
     if (const QString f = layerStepFormula(id); !f.isEmpty())

@@ -78,6 +78,9 @@ QString stepName(const QString& id);
 QString stepFormula(const QString& id, bool scaled, bool embedScaled, PositionalEncoding pe = PositionalEncoding::Sinusoidal);
 /// The operands' shapes for the banner ("Q_h: 5 × 8,  K_hᵀ: 8 × 5  →  5 × 5").
 QString stepShapes(const QString& id, const Trace& trace);
+/// The formula of a stage under a run's settings: the attention kind's own (session/kindstages.h)
+/// where it computes the stage differently, else stepFormula's.
+QString stepFormula(const QString& id, const ModelSpec& spec);
 /// One or two sentences saying what the stage does and why, translated.
 QString stepExplanation(const QString& id, PositionalEncoding pe = PositionalEncoding::Sinusoidal);
 

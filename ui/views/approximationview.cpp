@@ -4,6 +4,7 @@
 #include "plot/fitting.h"
 #include "plot/plotting.h"
 #include "session/kindstages.h"
+#include "session/messages.h"
 #include "session/session.h"
 #include "views/columnplot.h"
 #include "views/heatmapview.h"
@@ -64,7 +65,8 @@ void ApproximationView::refresh()
     m_weights->setMatrix(a->main(), tr("A: %1").arg(QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size()))),
                          HeatmapView::Scale::Probability);
     m_reference->setMatrix(full->main(), tr("A^full: full attention"), HeatmapView::Scale::Probability);
-    m_error->setColumn(error->main(), tr("Error e_i"), tr("L1 distance (0 \u2026 2)"),
+    m_error->setColumn(error->main(), tr("Error e_i"),
+                       t.config.attention == AttentionKind::Linformer ? tr("L1 distance") : tr("L1 distance (0 \u2026 2)"),
                        ColumnPlot::Style::Values);
     for (HeatmapView* h : {m_weights, m_reference}) {
         h->setSelectedCell(session()->selectedRow(), session()->selectedColumn());
@@ -84,14 +86,12 @@ void ApproximationView::refresh()
                           .arg(head + 1)
                           .arg(fixedNumber(meanError, 3));
     if (m_maxAbs && m_relFro)
-        caption += QLatin1Char(' ')
-            + tr("Output against full attention: max |O \u2212 O^full| = %1, \u2016O \u2212 O^full\u2016_F / \u2016O^full\u2016_F = %2.")
-                  .arg(fixedNumber(*m_maxAbs, 4), fixedNumber(*m_relFro, 4));
+        caption = appendSentence(caption, tr("Output against full attention: max |O \u2212 O^full| = %1, \u2016O \u2212 O^full\u2016_F / \u2016O^full\u2016_F = %2.")
+                  .arg(fixedNumber(*m_maxAbs, 4), fixedNumber(*m_relFro, 4)));
     if (t.config.attention == AttentionKind::Linformer)
-        caption += QLatin1Char(' ')
-            + tr("Linformer's weights are over its K = %1 projected rows; the error compares the token weights A·F they "
+        caption = appendSentence(caption, tr("Linformer's weights are over its K = %1 projected rows; the error compares the token weights A·F they "
                  "imply.")
-                  .arg(a->main().values.cols());
+                  .arg(a->main().values.cols()));
     captionLabel()->setText(caption);
 }
 

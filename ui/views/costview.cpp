@@ -3,6 +3,7 @@
 #include "attention/kind.h"
 #include "plot/plotting.h"
 #include "session/kindstages.h"
+#include "session/messages.h"
 #include "session/session.h"
 #include "views/costplots.h"
 #include "widgets/attentionsettings.h"
@@ -10,6 +11,7 @@
 #include <qcustomplot.h>
 
 #include <QCheckBox>
+#include <QEventLoop>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -259,6 +261,30 @@ void CostView::cancel()
     m_status->setText(tr("Cancelling after the run in progress\u2026"));
 }
 
+bool CostView::prepareForSlide(int timeoutMs)
+{
+    refresh(); // asks for the convergence of the current trace
+    if (m_results.empty() && !m_running) {
+        for (const auto& [kind, box] : m_kinds)
+            box->setChecked(true);
+        m_lengths->setText(QStringLiteral("128, 256, 512, 1024"));
+        m_repeats->setValue(1);
+        run();
+    }
+    // The watchers report through the event loop, so run one until both are done.
+    QEventLoop loop;
+    QTimer::singleShot(timeoutMs, &loop, &QEventLoop::quit);
+    const auto quitWhenDone = [&] {
+        if (!m_running && !isComputingConvergence())
+            loop.quit();
+    };
+    connect(this, &CostView::runFinished, &loop, quitWhenDone);
+    connect(this, &CostView::convergenceFinished, &loop, quitWhenDone);
+    if (m_running || isComputingConvergence())
+        loop.exec();
+    return !m_running && !isComputingConvergence();
+}
+
 void CostView::showProgress()
 {
     if (m_state)
@@ -327,14 +353,12 @@ void CostView::drawCost()
     }
     QString text = m_cancelled ? tr("Cancelled: the lengths measured so far are drawn, in the kinds' colours above.")
                                : tr("Measured on this computer; each kind in its colour above.");
-    text += QLatin1Char(' ')
-        + tr("Median of %n run(s) per n; on log\u2013log axes a cost \u221D n^p is a line of slope p.", nullptr, m_repeats->value());
+    text = appendSentence(
+        text, tr("Median of %n run(s) per n; on log\u2013log axes a cost \u221D n^p is a line of slope p.", nullptr, m_repeats->value()));
     if (!slopes.isEmpty())
-        text += QLatin1Char(' ') + tr("Slopes of the time: %1.").arg(slopes.join(QStringLiteral(", ")));
-    if (!measured)
-        text += QLatin1Char(' ') + tr("Peak memory could not be measured on this system.");
-    else
-        text += QLatin1Char(' ') + tr("Memory is the whole program's peak above its size before each run.");
+        text = appendSentence(text, tr("Slopes of the time: %1.").arg(slopes.join(QStringLiteral(", "))));
+    text = appendSentence(text, measured ? tr("Memory is the whole program's peak above its size before each run.")
+                                         : tr("Peak memory could not be measured on this system."));
     if (!notes.isEmpty())
         text += QLatin1Char('\n') + notes.join(QLatin1Char('\n'));
     m_status->setText(text);

@@ -83,6 +83,10 @@ public:
     void run();
     /// Stops the measurement after the run in progress (Cancel).
     void cancel();
+    /// For a lesson's slide: when nothing has been measured yet, ticks and measures every kind at
+    /// n = 128 … 1024 once (a second or two), and waits for Performer's convergence on the
+    /// sentence; false when either did not finish within `timeoutMs`.
+    bool prepareForSlide(int timeoutMs = 60000);
 
     FigureName figureName() const override { return {QStringLiteral("cost"), std::nullopt, Block::None}; }
 

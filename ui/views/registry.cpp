@@ -39,6 +39,12 @@ void finishStatistics(SessionView* view)
     static_cast<SoftmaxScalingView*>(view)->waitForStatistics();
 }
 
+void measureCost(SessionView* view)
+{
+    // A slide shows measured curves and Performer's error, not empty axes.
+    static_cast<CostView*>(view)->prepareForSlide();
+}
+
 } // namespace
 
 const std::vector<ViewEntry>& viewRegistry()
@@ -64,7 +70,7 @@ const std::vector<ViewEntry>& viewRegistry()
         // An attention kind against full attention (its weights step), and the kinds' measured cost.
         {ViewKind::Approximation, {}, QStringLiteral("approximation"), make<ApproximationView>, nullptr, nullptr,
          ApproximationView::claimsWeights},
-        {ViewKind::Cost, {}, QStringLiteral("cost"), make<CostView>, nullptr, QT_TRANSLATE_NOOP("attnlab::ViewStack", "Cost")},
+        {ViewKind::Cost, {}, QStringLiteral("cost"), make<CostView>, measureCost, QT_TRANSLATE_NOOP("attnlab::ViewStack", "Cost")},
     };
     return kViews;
 }

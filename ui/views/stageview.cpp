@@ -148,7 +148,7 @@ void StageView::refresh()
     m_heatmap->setVisible(!column);
     m_column->setVisible(column);
     if (column)
-        m_column->setColumn(m, m_title, columnAxisLabel(id), ColumnPlot::styleForStage(id));
+        m_column->setColumn(m, m_title, columnAxisLabel(id, session()->trace()->config.attention), ColumnPlot::styleForStage(id));
     const bool topK = id == QLatin1String("probabilities");
     m_topK->setVisible(topK);
     if (topK) {
@@ -159,8 +159,11 @@ void StageView::refresh()
     }
 }
 
-QString StageView::columnAxisLabel(const QString& id)
+QString StageView::columnAxisLabel(const QString& id, AttentionKind kind)
 {
+    // Linformer's token weights A·F are no probabilities, so its distance has no ceiling of 2.
+    if (id == u"error" && kind == AttentionKind::Linformer)
+        return tr("L1 distance to full attention's row");
     if (id == u"error")
         return tr("L1 distance to full attention's row (0 … 2)");
     if (id == u"normalizer")

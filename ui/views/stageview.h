@@ -2,6 +2,7 @@
 // The current stage's matrix as a labelled heatmap (Q, K, V, X, scores, mask, weights,
 // outputs): the current head for per-head stages, with its shape; clicking a cell selects it.
 
+#include "core/model_spec.h"
 #include "views/sessionview.h"
 
 class QBoxLayout;
@@ -34,7 +35,7 @@ public:
     /// Scores, Scaled and Masked scores: the stages that may share one colour range.
     static bool isScoreStage(const QString& id);
     /// The value axis's label of an n × 1 stage's bars (error, normalizer; none for buckets).
-    static QString columnAxisLabel(const QString& id);
+    static QString columnAxisLabel(const QString& id, AttentionKind kind);
     /// The stage shown (null for steps without a matrix, such as "tokens").
     const Stage* stage() const;
     /// The title drawn above the heatmap (also used for exports).

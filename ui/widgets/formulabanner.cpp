@@ -66,9 +66,7 @@ void FormulaBanner::refresh()
     m_step->setText(where);
 
     // An attention kind's own stages, and those it computes differently (session/kindstages.h).
-    QString formula = kindStepFormula(id, trace.config.attention, trace.config.scaleScores);
-    if (formula.isEmpty())
-        formula = stepFormula(id, trace.config.scaleScores, trace.config.embedScale, trace.config.positional);
+    QString formula = stepFormula(id, trace.config);
     QString explanation = kindStepExplanation(id, trace.config.attention);
     if (explanation.isEmpty())
         explanation = stepExplanation(id, trace.config.positional);

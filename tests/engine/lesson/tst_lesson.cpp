@@ -175,7 +175,7 @@ const std::vector<Broken> kBroken{
     {"head-not-a-number", 8, "head: 'two' is not a whole number"},
     {"head-beyond-heads", 9, "head 3 does not exist: there are 2 heads at this step (heads=2)"},
     {"head-carried-over", 13, "settings: with heads=2 there is no head 4 (chosen on line 8)"},
-    {"bad-view", 8, "unknown view 'map' (expected one of stage, heads, kernel-regression, softmax-scaling)"},
+    {"bad-view", 8, "unknown view 'map' (expected one of stage, heads, kernel-regression, softmax-scaling, cost)"},
     {"bad-highlight-syntax", 8, "highlight: '1-2' is not a cell: write row,column like 1,2"},
     {"bad-highlight-group", 8, "highlight: unknown group 'diagonal' (expected cells, rows or columns)"},
     {"highlight-zero", 8, "highlight: row 0 does not exist: positions count from 1"},
@@ -282,6 +282,18 @@ class TestLesson : public QObject {
     Q_OBJECT
 
 private slots:
+    void chineseLineBreaksAreNoSpace()
+    {
+        // A paragraph wrapped inside Chinese text reads as one run; a break next to Latin text,
+        // a hard break (two spaces) and the lines of a code block stay as written.
+        const Lesson l = parseLesson("---\ntitle: t\nlanguage: zh\n---\n\n## 一\nstage: weights\n\n"
+                                     "每一行看到\n的仍是全部键，\n并在 `cost`\n命令里测量。  \n硬换行\n\n"
+                                     "```\n代码\n一行\n```\n",
+                                     "zh.md");
+        QCOMPARE(q(l.steps.at(0).explanation), QStringLiteral("每一行看到的仍是全部键，并在 `cost`\n命令里测量。  \n硬换行\n\n"
+                                                              "```\n代码\n一行\n```"));
+    }
+
     // --- a valid lesson, field by field ---
 
     void validLesson()

@@ -49,6 +49,16 @@ std::vector<Message> everyMessage()
 class TestMessages : public QObject {
     Q_OBJECT
 private slots:
+    void sentencesJoinAsEachLanguageWrites()
+    {
+        QCOMPARE(appendSentence(QStringLiteral("Measured."), QStringLiteral("Median of 3.")), QStringLiteral("Measured. Median of 3."));
+        QCOMPARE(appendSentence(QStringLiteral("\u5DF2\u6D4B\u3002"), QStringLiteral("\u4E2D\u4F4D\u6570\u3002")),
+                 QStringLiteral("\u5DF2\u6D4B\u3002\u4E2D\u4F4D\u6570\u3002")); // 已测。中位数。
+        QCOMPARE(appendSentence(QStringLiteral("\u65F6\u95F4\uFF1A"), QStringLiteral("1 s")), QStringLiteral("\u65F6\u95F4\uFF1A1 s"));
+        QCOMPARE(appendSentence(QString(), QStringLiteral("B.")), QStringLiteral("B."));
+        QCOMPARE(appendSentence(QStringLiteral("A."), QString()), QStringLiteral("A."));
+    }
+
     void englishIsTheEnginesText()
     {
         LanguageManager languages;

@@ -7,6 +7,7 @@
 #include "shell/viewstack.h"
 #include "views/costplots.h"
 #include "views/costview.h"
+#include "views/stageview.h"
 
 #include <qcustomplot.h>
 
@@ -177,6 +178,38 @@ private slots:
         s.setSentence(QStringLiteral("a shorter one"));
         QVERIFY(done.wait(60000));
         QCOMPARE(v.convergence().size(), convergenceFeatures().size());
+    }
+
+    void aSlideMeasuresEveryKind()
+    {
+        // A lesson's deck (view: cost) shows measured curves, not empty axes.
+        Session s;
+        CostView v(&s);
+        tickOnly(v, {AttentionKind::Full});
+        QVERIFY(v.prepareForSlide(120000));
+        QCOMPARE(v.results().size(), attentionKinds().size());
+        for (const KindCost& c : v.results()) {
+            QVERIFY2(c.error.isEmpty(), qPrintable(c.error));
+            QCOMPARE(c.result.points.size(), std::size_t(4)); // n = 128, 256, 512, 1024
+        }
+        QCOMPARE(v.convergence().size(), convergenceFeatures().size());
+        QVERIFY(graphNamed(v.timePlot(), QStringLiteral("lsh")));
+        QVERIFY(!v.statusLabel()->text().contains(QStringLiteral("press Run")));
+        // Measured once: a second slide keeps the curves.
+        QVERIFY(v.prepareForSlide(1000));
+        QCOMPARE(v.results().size(), attentionKinds().size());
+    }
+
+    void aLessonStepBringsTheCostTab()
+    {
+        Session s;
+        ViewStack stack(&s);
+        s.setView(QStringLiteral("cost")); // what a lesson step's `view: cost` does
+        stack.showStep();
+        QCOMPARE(stack.visibleView(), stack.tabView(ViewKind::Cost));
+        s.setView(QStringLiteral("stage"));
+        stack.showStep();
+        QCOMPARE(stack.visibleView(), static_cast<QWidget*>(stack.stageView()));
     }
 
     void theCostTabIsATabOfItsOwn()

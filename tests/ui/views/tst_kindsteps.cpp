@@ -5,6 +5,7 @@
 // inspector explains or describes every cell of every step without failing.
 
 #include "attention/kind.h"
+#include "session/kindstages.h"
 #include "session/session.h"
 #include "session/stages.h"
 #include "shell/languages.h"
@@ -110,6 +111,21 @@ private slots:
         s.setStepId(QStringLiteral("weights"));
         FormulaBanner banner(&s);
         QVERIFY(languages.setLanguage(QStringLiteral("en")));
+    }
+
+    void everyStepHasAFormula_data() { everyKind(); }
+    void everyStepHasAFormula()
+    {
+        // What the banner and a lesson's slide write above the stage (a kind's own stages had
+        // none on slides: an empty `` was printed).
+        QFETCH(AttentionKind, kind);
+        Session s;
+        useKind(s, kind);
+        for (const Step& st : s.steps())
+            QVERIFY2(!stepFormula(st.id, s.config()).isEmpty(), qPrintable(st.id));
+        Config c = s.config();
+        c.attention = AttentionKind::Linformer;
+        QCOMPARE(stepFormula(QStringLiteral("k_projected"), c), kindStepFormula(QStringLiteral("k_projected"), c.attention, true));
     }
 
     void everyStepIsDrawnAndInspected_data() { everyKind(); }
