@@ -4260,7 +4260,7 @@ M = 0：每个查询都能看到所有键</translation>
         <translation>D：窗口内每隔 D 个取一个键（1：每个键）</translation>
     </message>
     <message>
-        <source>Global positions</source>
+        <source>Global</source>
         <translation>全局位置</translation>
     </message>
     <message>
@@ -4272,7 +4272,7 @@ M = 0：每个查询都能看到所有键</translation>
         <translation>关注所有键、也被所有查询关注的位置（从 0 开始计数），用逗号分隔：0, 5</translation>
     </message>
     <message>
-        <source>Random keys R</source>
+        <source>Random R</source>
         <translation>随机键 R</translation>
     </message>
     <message>
@@ -4288,7 +4288,7 @@ M = 0：每个查询都能看到所有键</translation>
         <translation>S：当 |i − j| &lt; S 或 i − j 是 S 的倍数时，查询 i 关注键 j</translation>
     </message>
     <message>
-        <source>Projected rows K</source>
+        <source>Rows K</source>
         <translation>投影行数 K</translation>
     </message>
     <message>
@@ -4296,7 +4296,7 @@ M = 0：每个查询都能看到所有键</translation>
         <translation>K：键和值沿序列方向被投影为 K 行（随机种子生成的 E 和 F）</translation>
     </message>
     <message>
-        <source>Random features M</source>
+        <source>Features M</source>
         <translation>随机特征 M</translation>
     </message>
     <message>

@@ -15,6 +15,7 @@
 #include "widgets/comparebar.h"
 #include "widgets/decoderpanel.h"
 #include "widgets/errorbanner.h"
+#include "widgets/formscroll.h"
 #include "widgets/formulabanner.h"
 #include "widgets/segmentbox.h"
 #include "widgets/settingspanel.h"
@@ -32,8 +33,6 @@
 #include <QLineEdit>
 #include <QMenuBar>
 #include <QScreen>
-#include <QScrollArea>
-#include <QScrollBar>
 #include <QSettings>
 #include <QShortcut>
 #include <QStatusBar>
@@ -159,13 +158,7 @@ void MainWindow::buildDocks()
     m_settingsDock->setObjectName(QStringLiteral("SettingsDock"));
     // The form scrolls inside its dock: every row it gains (attention kinds, limits) must not make
     // the window taller than a 720-pixel projector.
-    auto* settingsScroll = new QScrollArea(m_settingsDock);
-    settingsScroll->setWidget(m_settings);
-    settingsScroll->setWidgetResizable(true);
-    settingsScroll->setFrameShape(QFrame::NoFrame);
-    settingsScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    settingsScroll->setMinimumWidth(m_settings->minimumSizeHint().width()
-                                    + settingsScroll->verticalScrollBar()->sizeHint().width());
+    auto* settingsScroll = new FormScrollArea(m_settings, m_settingsDock);
     m_settingsDock->setWidget(settingsScroll);
     m_inspectorDock = new QDockWidget(tr("How was this computed?"), this);
     m_inspectorDock->setObjectName(QStringLiteral("InspectorDock"));

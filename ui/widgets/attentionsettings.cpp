@@ -101,17 +101,17 @@ void AttentionSettings::retranslate()
     m_window->setToolTip(tr("W: each query attends the keys up to W·D positions away"));
     label(m_dilation, tr("Dilation D"));
     m_dilation->setToolTip(tr("D: only every D-th key within the window (1: every key)"));
-    label(m_global, tr("Global positions"));
+    label(m_global, tr("Global"));
     m_global->setPlaceholderText(tr("none, or e.g. 0, 5"));
     m_global->setToolTip(tr("Positions (counted from 0) that attend every key and that every query attends, separated by "
                             "commas: 0, 5"));
-    label(m_random, tr("Random keys R"));
+    label(m_random, tr("Random R"));
     m_random->setToolTip(tr("R: keys per query drawn at random (with the seed) besides the window"));
     label(m_stride, tr("Stride S"));
     m_stride->setToolTip(tr("S: query i attends key j when |i \u2212 j| < S or i \u2212 j is a multiple of S"));
-    label(m_projDim, tr("Projected rows K"));
+    label(m_projDim, tr("Rows K"));
     m_projDim->setToolTip(tr("K: keys and values are projected along the sequence to K rows (seeded E and F)"));
-    label(m_features, tr("Random features M"));
+    label(m_features, tr("Features M"));
     m_features->setToolTip(tr("M: random features of \u03C6; more features come closer to softmax attention (the error "
                               "falls about as 1/\u221AM)"));
     label(m_buckets, tr("Buckets B"));
