@@ -394,7 +394,8 @@ def xl_case(c, blk, div):
     n, heads = c["n"], c["heads"]
     segs = xl_segments(c, blk, div)
     st = {"xl_w_r": c["tables"]["xl_w_r"], "xl_u": c["tables"]["xl_u"], "xl_v": c["tables"]["xl_v"],
-          "segments": segs, "head_output": [np.concatenate([sg["head_output"][h] for sg in segs]) for h in range(heads)]}
+          "segments": segs,
+          "head_output": [np.concatenate([sg["head_output"][h] for sg in segs]) for h in range(heads)]}
     finish(st, blk)
     del st["head_output"]
     window = xl_window_by_loops(n, c["params"]["segment"], c["params"]["memory"], c["padding"])
@@ -510,9 +511,10 @@ def shift_invariance():
         ang_q, ang_k = rope_angles(ps, d_k, base), rope_angles(ps + SHIFT_OFFSET, d_k, base)
         idx = relative_index(n, big_k)[ps, ps + SHIFT_OFFSET]
         pe_q, pe_k = sinusoid(ps, d), sinusoid(ps + SHIFT_OFFSET, d)
-        qa, ka, _ = project(tok_q + pe_q, blk, heads)
+        qa, _, _ = project(tok_q + pe_q, blk, heads)
         _, kb, _ = project(tok_k + pe_k, blk, heads)
-        sc = {"rope": [np.sum(rotate(np.tile(q[h, 0], (len(ps), 1)), ang_q) * rotate(np.tile(k[h, 1], (len(ps), 1)), ang_k), axis=1) / div
+        along = lambda vec: np.tile(vec, (len(ps), 1))
+        sc = {"rope": [np.sum(rotate(along(q[h, 0]), ang_q) * rotate(along(k[h, 1]), ang_k), axis=1) / div
                        for h in range(heads)],
               "alibi": [np.full(len(ps), q[h, 0] @ k[h, 1] / div) + alibi_bias(n, slopes[h])[ps, ps + SHIFT_OFFSET]
                         for h in range(heads)],
