@@ -50,6 +50,10 @@ bool readAttentionOption(const std::string& a, const std::function<const std::st
                              + inQuotes(v));
         return true;
     }
+    if (a == "--rope-base") {
+        g.ropeBase = parseFloatOption(a, value());
+        return true;
+    }
     if (optionKinds().count(a) == 0)
         return false;
     AttentionOptions& o = g.options;
@@ -82,6 +86,10 @@ void applyAttentionOptions(const AttentionGiven& g, ModelSpec& spec)
     }
     spec.attention = kind;
     spec.attentionOptions = g.options;
+    if (g.ropeBase && spec.positional != PositionalEncoding::Rope)
+        throw UsageError("--rope-base applies to --pe rope, not " + std::string(toString(spec.positional)) + " positions");
+    if (g.ropeBase)
+        spec.positionOptions.ropeBase = *g.ropeBase;
 }
 
 } // namespace attnlab::cli

@@ -15,10 +15,11 @@ struct AttentionGiven {
     std::optional<AttentionKind> kind;
     AttentionOptions options;
     std::vector<std::string> given; ///< the kind options given, as typed ("--window"), to check them against the kind
+    std::optional<double> ropeBase; ///< --rope-base: RoPE's B (with --pe rope only)
 };
 
 /// Reads --attention and its options (--window, --dilation, --global, --random, --stride,
-/// --proj-dim, --features, --buckets, --chunk); false when `a` is not one of them.
+/// --proj-dim, --features, --buckets, --chunk) and RoPE's --rope-base; false when `a` is not one of them.
 /// Throws UsageError for a value that is not a number or a kind.
 bool readAttentionOption(const std::string& a, const std::function<const std::string&()>& value, AttentionGiven& g);
 

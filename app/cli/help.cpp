@@ -16,7 +16,10 @@ Model:
   --d-model N            width d_model, 1..2048 (default 32; taken from --weights when given)
   --heads H              attention heads, 1..64, must divide d_model (default 4)
   --seed S               seed of embeddings, learned positions and seeded weights (default 42)
-  --pe KIND              positional encoding: sinusoidal (default) | learned | none
+  --pe KIND              positional encoding: sinusoidal (default) | learned | none, added to X;
+                         or rope | alibi, inside attention (docs/position-schemes.md): rope turns
+                         q and k by position, alibi adds -m_h*|i - j| to the scores
+  --rope-base B          RoPE's base B in pos / B^(2i/d_k), greater than 1 (default 10000)
   --no-embed-scale       do not multiply embeddings by sqrt(d_model)
   --no-scale             do not divide scores by sqrt(d_k)
   --mask KIND            none (default) | causal | padding | causal+padding

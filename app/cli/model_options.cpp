@@ -5,6 +5,7 @@
 
 #include "model/open.h"
 #include "model/shipped.h"
+#include "position/inside.h"
 #include "text/printable.h"
 
 #include <algorithm>
@@ -65,6 +66,8 @@ std::vector<std::string> parseStageList(const std::string& value)
         const auto ids = kindStageIds(kind.kind);
         known.insert(known.end(), ids.begin(), ids.end());
     }
+    for (const std::string& id : allPositionStageIds())
+        known.push_back(id);
     std::vector<std::string> ids;
     std::size_t start = 0;
     while (start <= value.size()) {

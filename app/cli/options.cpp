@@ -6,6 +6,7 @@
 #include "io/fileio.h"
 #include "model/run.h"
 #include "model/shipped.h"
+#include "position/inside.h"
 #include "core/trace.h"
 #include "text/printable.h"
 
@@ -149,7 +150,7 @@ bool readBlockOption(const std::string& a, const std::function<const std::string
         c.seed = parseInt<std::uint64_t>(a, value());
         g.modelOwns.push_back(a);
     } else if (a == "--pe") {
-        c.positional = parseChoice(a, value(), parsePositionalEncoding, {"sinusoidal", "learned", "none"});
+        c.positional = parseChoice(a, value(), parsePositionalEncoding, {"sinusoidal", "learned", "none", "rope", "alibi"});
         g.modelOwns.push_back(a);
     } else if (a == "--no-embed-scale") {
         c.embedScale = false;
@@ -404,6 +405,8 @@ void checkStage(const GivenExport& g, ExportCommandOptions& o)
     std::vector<std::string> ids = stageIds();
     const auto kindIds = kindStageIds(o.trace.request.config.attention); // an attention kind's own stages
     ids.insert(ids.end(), kindIds.begin(), kindIds.end());
+    for (const std::string& id : positionStageIds(o.trace.request.config.positional)) // rope's, alibi's
+        ids.push_back(id);
     if (o.trace.model) {
         ids.insert(ids.end(), layerStageIds().begin(), layerStageIds().end());
         ids.insert(ids.end(), modelStageIds().begin(), modelStageIds().end());

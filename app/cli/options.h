@@ -79,6 +79,8 @@ void checkRunCost(const RunRequest& request, const Seq2SeqModel* model);
 /// `value` of `option` as a whole number, nothing before or after it ("150abc" and " 5" are
 /// refused). Throws UsageError naming the option.
 int parseIntOption(const std::string& option, const std::string& value);
+/// A finite number for `option`, or a UsageError saying what was given.
+float parseFloatOption(const std::string& option, const std::string& value);
 
 /// The trace the options ask for: one attention block, an encoder stack, or an encoder–decoder
 /// pass — teacher-forced on --target, or, for a trained model without --target, the last step of

@@ -21,9 +21,7 @@
 
 namespace attnlab::cli {
 
-namespace {
-
-float parseFloat(const std::string& option, const std::string& v)
+float parseFloatOption(const std::string& option, const std::string& v)
 {
     char* end = nullptr;
     const float x = std::strtof(v.c_str(), &end);
@@ -31,6 +29,8 @@ float parseFloat(const std::string& option, const std::string& v)
         throw UsageError(option + " expects a number, got " + inQuotes(v));
     return x;
 }
+
+namespace {
 
 /// The folder model --model names; `family` is the one the command needs.
 std::shared_ptr<const Seq2SeqModel> openFolder(const std::optional<std::string>& path, PretrainedFamily family, const char* command)
@@ -84,11 +84,11 @@ int runPretrainedGenerate(const std::vector<std::string>& args)
         else if (a == "--max-new-tokens")
             maxNew = parseIntOption(a, value());
         else if (a == "--temperature")
-            sampling.temperature = parseFloat(a, value());
+            sampling.temperature = parseFloatOption(a, value());
         else if (a == "--top-k")
             sampling.topK = parseIntOption(a, value());
         else if (a == "--top-p")
-            sampling.topP = parseFloat(a, value());
+            sampling.topP = parseFloatOption(a, value());
         else if (a == "--seed")
             sampling.seed = static_cast<std::uint64_t>(parseIntOption(a, value()));
         else if (a == "--output-dir")

@@ -78,7 +78,7 @@ std::vector<Eigen::MatrixXf> addReference(const KernelInput& in, StageList& stag
         a = softmaxWeights(in.q[h], in.k[h], c, in.blocked);
         out.reference.middleCols(h * dK, dK).noalias() = a * in.v[h];
         putMatrix(addStage(stages, in.key("reference_weights", h), "Full attention's weights",
-                           "A^full_h = softmax(Q_h·K_hᵀ / √d_k + M)  (what the kind approximates)", {in.key("q", h), in.key("k", h)}),
+                           "A^full_h = softmax(Q_h·K_hᵀ / √d_k + M)  (what the kind approximates)", {in.key(in.qStage, h), in.key(in.kStage, h)}),
                   "A^full_h", a, in.queries, in.keys);
     }
     return reference;
@@ -267,7 +267,7 @@ std::vector<Eigen::MatrixXf> addScaledScores(const KernelInput& in, const char* 
     std::vector<Eigen::MatrixXf> scores(static_cast<std::size_t>(heads));
     for (int h = 0; h < heads; ++h) {
         scores[h].noalias() = in.q[h] * in.k[h].transpose();
-        putMatrix(addStage(stages, in.key("scores", h), "Scores Q·Kᵀ", scoresFormula, {in.key("q", h), in.key("k", h)}), "S_h", scores[h],
+        putMatrix(addStage(stages, in.key("scores", h), "Scores Q·Kᵀ", scoresFormula, {in.key(in.qStage, h), in.key(in.kStage, h)}), "S_h", scores[h],
                   in.queries, in.keys);
     }
     for (int h = 0; h < heads; ++h) {

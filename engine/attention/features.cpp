@@ -218,7 +218,7 @@ void addFeatures(const KernelInput& in, const std::vector<Eigen::MatrixXf>& phiQ
     const Labels features = detail::numberedLabels(static_cast<int>(phiQ[0].cols()), "f");
     for (int p = 0; p < 2; ++p) {
         for (int h = 0; h < heads; ++h) {
-            std::vector<StageKey> inputs{in.key(p == 0 ? "q" : "k", h)};
+            std::vector<StageKey> inputs{in.key(p == 0 ? in.qStage : in.kStage, h)};
             inputs.insert(inputs.end(), extraInputs.begin(), extraInputs.end());
             putMatrix(addStage(stages, in.key(p == 0 ? "q_features" : "k_features", h), p == 0 ? "Query features" : "Key features",
                                std::string(p == 0 ? "φ(Q_h), " : "φ(K_h), ") + formula, inputs),

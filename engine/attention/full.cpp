@@ -14,7 +14,8 @@ void fullAttention(const KernelInput& in, StageList& stages, KernelOutput& out)
 {
     using detail::addStage;
     using detail::putMatrix;
-    const auto& [q, k, v, blocked, scaleScores, queries, keys, headDims, layer, block, kind, options, seed, given] = in;
+    const auto& [q, k, v, blocked, scaleScores, queries, keys, headDims, layer, block, kind, options, seed, given, qStage, kStage,
+                 scoreBias] = in;
     Eigen::MatrixXf& concat = out.concat;
     std::vector<Message>& warnings = out.warnings;
     const int heads = static_cast<int>(q.size());
@@ -25,7 +26,7 @@ void fullAttention(const KernelInput& in, StageList& stages, KernelOutput& out)
     std::vector<Eigen::MatrixXf> scores(heads);
     for (int h = 0; h < heads; ++h) {
         scores[h].noalias() = q[h] * k[h].transpose();
-        putMatrix(addStage(stages, key("scores", h), "Scores Q·Kᵀ", "S_h = Q_h·K_hᵀ", {key("q", h), key("k", h)}), "S_h",
+        putMatrix(addStage(stages, key("scores", h), "Scores Q·Kᵀ", "S_h = Q_h·K_hᵀ", {key(in.qStage, h), key(in.kStage, h)}), "S_h",
                   scores[h], queries, keys);
     }
     // scaled: S'_h = S_h / √d_k keeps the scores' variance near 1 whatever d_k is.
@@ -36,6 +37,14 @@ void fullAttention(const KernelInput& in, StageList& stages, KernelOutput& out)
                            {key("scores", h)}),
                   "S'_h", scores[h], queries, keys);
     }
+    // position_bias (ALiBi): B_h = −m_h·|i − j|, added to the scaled scores (not divided by √d_k).
+    if (in.scoreBias) {
+        for (int h = 0; h < heads; ++h) {
+            const Eigen::MatrixXf& bias = (*in.scoreBias)[static_cast<std::size_t>(h)];
+            putMatrix(addStage(stages, key("position_bias", h), "Position bias", "B_h,ij = −m_h·|i − j|"), "B_h", bias, queries, keys);
+            scores[h] += bias;
+        }
+    }
     // mask: M (m x n), 0 where allowed and -inf where hidden; the same for every head.
     const Eigen::MatrixXf mask = additiveMask(blocked);
     putMatrix(addStage(stages, key("mask"), "Mask", "M_ij = −∞ if key j is hidden from query i, else 0"), "M",
@@ -44,7 +53,11 @@ void fullAttention(const KernelInput& in, StageList& stages, KernelOutput& out)
     for (int h = 0; h < heads; ++h) {
         if (anyMasked)
             scores[h] += mask;
-        putMatrix(addStage(stages, key("masked_scores", h), "Masked scores", "S''_h = S'_h + M", {key("scaled", h), key("mask")}),
+        std::vector<StageKey> inputs{key("scaled", h), key("mask")};
+        if (in.scoreBias)
+            inputs.insert(inputs.begin() + 1, key("position_bias", h));
+        putMatrix(addStage(stages, key("masked_scores", h), "Masked scores", in.scoreBias ? "S''_h = S'_h + B_h + M" : "S''_h = S'_h + M",
+                           std::move(inputs)),
                   "S''_h", scores[h], queries, keys);
     }
     // weights: A_h = softmax of each row of S''_h; each row sums to 1.

@@ -45,6 +45,11 @@ struct KernelInput {
     const AttentionOptions& options;       ///< the kind's settings
     std::uint64_t seed = 0;                ///< the block's seed for the kind's random matrices
     const GivenRandom* given = nullptr;    ///< random matrices given instead (tests)
+    /// The stages q and k come from: "q_rotated", "k_rotated" when RoPE turned them.
+    const char* qStage = "q";
+    const char* kStage = "k";
+    /// ALiBi: a bias per head (m x n) added to the scaled scores, as stage position_bias; null for none.
+    const std::vector<Eigen::MatrixXf>* scoreBias = nullptr;
 
     StageKey key(const char* id, std::optional<int> head = std::nullopt) const { return {id, head, layer, block}; }
 };

@@ -68,14 +68,14 @@ void linformerAttention(const KernelInput& in, StageList& stages, KernelOutput& 
         result.push_back(linformerHead(in.q[h], in.k[h], in.v[h], e, f, mask.padding, c));
     for (int h = 0; h < heads; ++h) {
         putMatrix(addStage(stages, in.key("k_projected", h), "Projected keys", "K'_h = E·K_h  (padding keys' rows zeroed first)",
-                           {in.key("projection_e"), in.key("k", h)}),
+                           {in.key("projection_e"), in.key(in.kStage, h)}),
                   "K'_h", result[h].kProjected, projected, in.headDims);
         putMatrix(addStage(stages, in.key("v_projected", h), "Projected values", "V'_h = F·V_h  (padding keys' rows zeroed first)",
                            {in.key("projection_f"), in.key("v", h)}),
                   "V'_h", result[h].vProjected, projected, in.headDims);
     }
     for (int h = 0; h < heads; ++h)
-        putMatrix(addStage(stages, in.key("scores", h), "Scores Q·K'ᵀ", "S_h = Q_h·K'_hᵀ  (n x K)", {in.key("q", h), in.key("k_projected", h)}),
+        putMatrix(addStage(stages, in.key("scores", h), "Scores Q·K'ᵀ", "S_h = Q_h·K'_hᵀ  (n x K)", {in.key(in.qStage, h), in.key("k_projected", h)}),
                   "S_h", result[h].scores, in.queries, projected);
     for (int h = 0; h < heads; ++h)
         putMatrix(addStage(stages, in.key("scaled", h), "Scaled scores", in.scaleScores ? "S'_h = S_h / √d_k" : "S'_h = S_h  (scaling off)",

@@ -113,7 +113,7 @@ void lshAttention(const KernelInput& in, StageList& stages, KernelOutput& out)
         for (std::size_t i = 0; i < buckets[h].size(); ++i)
             column(static_cast<Eigen::Index>(i), 0) = static_cast<float>(buckets[h][i]);
         putMatrix(addStage(stages, in.key("buckets", h), "Hash buckets", "bucket(k_j) = argmax([k_j·R_h ; −k_j·R_h])",
-                           {in.key("k", h), in.key("random_rotations", h)}),
+                           {in.key(in.kStage, h), in.key("random_rotations", h)}),
                   "bucket", column, in.keys, kColumn);
     }
     auto scores = detail::addScaledScores(in, "S_h = Q_h·K_hᵀ  (K_h: the queries normalised)", stages);

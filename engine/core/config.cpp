@@ -58,6 +58,16 @@ void kindProblems(const Config& c, std::vector<std::string>& out)
         out.push_back(kind + " attention takes no mask, a causal or a padding mask, not a custom one");
 }
 
+/// RoPE and ALiBi act inside the attention blocks this engine builds: one block, a seeded model.
+void positionModelProblems(const Config& c, std::vector<std::string>& out)
+{
+    const bool inside = c.positional == PositionalEncoding::Rope || c.positional == PositionalEncoding::Alibi;
+    if (inside && c.model != ModelKind::None && c.model != ModelKind::Seeded)
+        out.push_back(std::string(toString(c.positional))
+                      + " positions are for one attention block and for seeded models; a trained model keeps the positions it "
+                        "was trained with");
+}
+
 } // namespace
 
 std::string_view toString(MaskKind v) { return detail::nameOf(kMaskNames, v); }
@@ -78,6 +88,7 @@ std::vector<std::string> Config::problems() const
     else if (padTo > maxTokens && maxTokens >= 1)
         out.push_back("pad_to (" + str(padTo) + ") must not exceed max_tokens (" + str(maxTokens) + ")");
     kindProblems(*this, out);
+    positionModelProblems(*this, out);
     return out;
 }
 

@@ -29,10 +29,12 @@ constexpr NameTable<AttentionKind, 8> kAttentionNames{{
     {AttentionKind::Lsh, "lsh"},
 }};
 
-constexpr NameTable<PositionalEncoding, 3> kPositionalNames{{
+constexpr NameTable<PositionalEncoding, 5> kPositionalNames{{
     {PositionalEncoding::Sinusoidal, "sinusoidal"},
     {PositionalEncoding::Learned, "learned"},
     {PositionalEncoding::None, "none"},
+    {PositionalEncoding::Rope, "rope"},
+    {PositionalEncoding::Alibi, "alibi"},
 }};
 
 constexpr NameTable<NormPlacement, 2> kNormNames{{
@@ -125,6 +127,23 @@ void attentionProblems(const ModelSpec& s, std::vector<std::string>& out)
     }
 }
 
+/// The rules of the position schemes that act inside attention.
+void positionProblems(const ModelSpec& s, std::vector<std::string>& out)
+{
+    if (s.positional == PositionalEncoding::Rope) {
+        const double b = s.positionOptions.ropeBase;
+        if (!(b > 1) || !std::isfinite(b) || b > 1e12)
+            out.push_back("rope_base (" + detail::shortNumber(static_cast<float>(b))
+                          + ") must be a number greater than 1 (and at most 1e12): the angles are pos / B^(2i/d_k)");
+        if (s.heads >= 1 && s.dModel % s.heads == 0 && s.dK() % 2 != 0)
+            out.push_back("rope rotates the dimensions of each head in pairs: d_k (" + str(s.dK())
+                          + ") must be even; choose d_model and heads so that d_model / heads is even");
+    }
+    if (s.positional == PositionalEncoding::Alibi && s.attention != AttentionKind::Full)
+        out.push_back("alibi adds a bias to every query–key score: it works with full attention, not "
+                      + std::string(toString(s.attention)));
+}
+
 } // namespace
 
 namespace detail {
@@ -167,6 +186,7 @@ std::vector<std::string> ModelSpec::problems() const
         out.push_back("d_model (" + str(dModel) + ") must be a multiple of heads (" + str(heads) + ")");
     layerProblems(*this, out);
     attentionProblems(*this, out);
+    positionProblems(*this, out);
     if (!(layerNormEps > 0) || !std::isfinite(layerNormEps))
         out.push_back("layer_norm_eps (" + detail::shortNumber(layerNormEps) + ") must be a positive number");
     if (dFF < 0 || dFF > ConfigLimits::maxDFF)

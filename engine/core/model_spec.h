@@ -60,6 +60,15 @@ enum class PositionalEncoding {
     Sinusoidal, ///< sin/cos of "Attention Is All You Need"
     Learned,    ///< a seeded table, as BERT's position embeddings start out
     None,       ///< no position information at all
+    Rope,       ///< rotary (Su et al.): q and k of every head rotated pair by pair by pos·θ_i, nothing added to X
+    Alibi,      ///< linear biases (Press et al.): −m_h·|i − j| added to each head's scores, nothing added to X
+};
+
+/// The settings of the position schemes that act inside attention (docs/position-schemes.md).
+struct PositionOptions {
+    double ropeBase = 10000; ///< rope: B in θ_{pos,i} = pos / B^(2i/d_k); greater than 1
+
+    bool operator==(const PositionOptions&) const = default;
 };
 
 /// Where each LayerNorm stands in an encoder or decoder layer (PyTorch's norm_first).
@@ -105,6 +114,8 @@ struct ModelSpec {
     /// The settings of `attention` (unused by full attention).
     AttentionOptions attentionOptions;
     PositionalEncoding positional = PositionalEncoding::Sinusoidal;
+    /// The settings of `positional` (only rope has one).
+    PositionOptions positionOptions;
     /// Multiply embeddings by sqrt(d_model) before adding positions, as in the paper.
     bool embedScale = true;
     /// Divide scores by sqrt(d_k) in every attention block. Switch off to see why the division exists.
@@ -156,7 +167,7 @@ struct ModelSpec {
 // Names used on the command line, in trace JSON, in model files and in session files.
 std::string_view toString(Architecture);       // "encoder", "encoder-decoder", "decoder"
 std::string_view toString(AttentionKind);      // "full", "sliding-window", "bigbird", "strided", "linformer", "performer", "linear", "lsh"
-std::string_view toString(PositionalEncoding); // "sinusoidal", "learned", "none"
+std::string_view toString(PositionalEncoding); // "sinusoidal", "learned", "none", "rope", "alibi"
 std::string_view toString(NormPlacement);      // "post", "pre"
 std::string_view toString(Activation);         // "relu", "gelu", "gelu-tanh"
 std::string_view toString(ModelTokenizer);     // "words", "chars", "gpt2-bpe", "wordpiece"

@@ -104,7 +104,9 @@ bool isPerHeadStage(std::string_view id)
         "q", "k", "v", "scores", "scaled", "masked_scores", "weights", "head_output",
         // the attention kinds' (attention/kinds.cpp)
         "reference_weights", "error", "q_features", "k_features", "kv", "normalizer", "k_projected", "v_projected",
-        "buckets", "random_rotations"};
+        "buckets", "random_rotations",
+        // the position schemes that act inside attention (position/inside.h)
+        "q_rotated", "k_rotated", "position_bias"};
     return std::find(std::begin(kPerHead), std::end(kPerHead), id) != std::end(kPerHead);
 }
 

@@ -29,8 +29,14 @@ std::vector<double> rowOf(const Stage& s, int i)
 
 std::optional<ScoreExplanation> explainScore(const Trace& t, int head, int i, int j)
 {
-    const Stage* qs = t.find("q", head);
-    const Stage* ks = t.find("k", head);
+    // RoPE: the scores are the turned queries' and keys' dot products.
+    const Stage* qs = t.find("q_rotated", head);
+    const Stage* ks = t.find("k_rotated", head);
+    if (!qs || !ks) {
+        qs = t.find("q", head);
+        ks = t.find("k", head);
+    }
+    const Stage* bs = t.find("position_bias", head); // ALiBi
     const Stage* ss = t.find("scores", head);
     const Stage* sc = t.find("scaled", head);
     const Stage* ms = t.find("mask");
@@ -60,6 +66,8 @@ std::optional<ScoreExplanation> explainScore(const Trace& t, int head, int i, in
     e.scaling = t.config.scaleScores;
     e.root = std::sqrt(static_cast<double>(dK));
     e.scaled = sc->main().values(i, j);
+    if (holds(bs, i, j))
+        e.bias = bs->main().values(i, j);
     e.mask = ms->main().values(i, j);
     e.hidden = std::isinf(e.mask) && e.mask < 0;
     e.masked = mm->main().values(i, j);

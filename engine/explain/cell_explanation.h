@@ -27,13 +27,14 @@ struct ScoreExplanation {
     bool scaling = true;          ///< the trace's config.scaleScores
     double root = 1;              ///< √d_k
     double scaled = 0;            ///< S′[i, j] from the trace
+    std::optional<double> bias;   ///< ALiBi's B[i, j], added before the mask; none without ALiBi
     double mask = 0;              ///< M[i, j]: 0, or −∞ when key j is hidden from query i
     bool hidden = false;          ///< M[i, j] = −∞
     double masked = 0;            ///< S″[i, j] from the trace
     double weight = 0;            ///< A[i, j] from the trace
 };
 
-/// Needs the stages q, k, scores, scaled, masked_scores, weights of `head` and mask (the block's,
+/// Needs the stages q, k (q_rotated, k_rotated when RoPE turned them), scores, scaled, masked_scores, weights of `head` and mask (the block's,
 /// or the head's: lsh's).
 std::optional<ScoreExplanation> explainScore(const Trace& t, int head, int i, int j);
 

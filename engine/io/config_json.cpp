@@ -139,6 +139,8 @@ nlohmann::ordered_json configToJson(const Config& c)
     j["d_k"] = c.dK();
     j["seed"] = c.seed;
     j["pe"] = toString(c.positional);
+    if (c.positional == PositionalEncoding::Rope)
+        j["rope_base"] = c.positionOptions.ropeBase;
     j["embed_scale"] = c.embedScale;
     j["scale"] = c.scaleScores;
     j["mask"] = toString(c.mask);
@@ -174,6 +176,7 @@ Config configFromJson(const nlohmann::json& o)
     read(o, "heads", c.heads);
     read(o, "seed", c.seed);
     readEnum(o, "pe", c.positional, parsePositionalEncoding);
+    read(o, "rope_base", c.positionOptions.ropeBase);
     read(o, "embed_scale", c.embedScale);
     read(o, "scale", c.scaleScores);
     readEnum(o, "mask", c.mask, parseMaskKind);

@@ -5,9 +5,11 @@
 #include "nn/embedding.h"
 #include "nn/input_stages.h"
 #include "nn/softmax.h"
+#include "position/inside.h"
 #include "core/stage_builder.h"
 #include "text/tokenizer.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -79,6 +81,32 @@ void checkBlockArguments(const Eigen::MatrixXf& xq, const Eigen::MatrixXf& xkv, 
     checkHeadArguments(xq.rows(), xkv.rows(), d, heads, blocked, c);
 }
 
+/// RoPE: the angles (stage rope_angles, n x d_k/2), then every head's q and k turned by them
+/// (q_rotated, k_rotated), in place of q and k for the kernel.
+void addRotations(std::vector<Eigen::MatrixXf>& q, std::vector<Eigen::MatrixXf>& k, const AttentionBlockContext& c,
+                  const Labels& headDims, StageList& stages)
+{
+    const auto key = [&](const char* id, std::optional<int> head = std::nullopt) { return StageKey{id, head, c.layer, c.block}; };
+    const int dK = static_cast<int>(headDims->size());
+    const int n = static_cast<int>(std::max(q.front().rows(), k.front().rows()));
+    const Eigen::MatrixXf angles = ropeAngles(n, dK, c.positionOptions.ropeBase);
+    putMatrix(addStage(stages, key("rope_angles"), "Rotation angles", "θ_pos,i = pos / B^(2i/d_k)"), "θ", angles, c.queryLabels,
+              numberedLabels(dK / 2));
+    const char* ids[2] = {"q_rotated", "k_rotated"};
+    const char* from[2] = {"q", "k"};
+    const char* formulas[2] = {"Q̃_h = R_pos·Q_h  (each pair (2i, 2i+1) of row pos turned by θ_pos,i)",
+                               "K̃_h = R_pos·K_h  (each pair (2i, 2i+1) of row pos turned by θ_pos,i)"};
+    for (int p = 0; p < 2; ++p) {
+        std::vector<Eigen::MatrixXf>& x = p == 0 ? q : k;
+        for (int h = 0; h < static_cast<int>(x.size()); ++h) {
+            x[static_cast<std::size_t>(h)] = ropeRotate(x[static_cast<std::size_t>(h)], angles.topRows(x[static_cast<std::size_t>(h)].rows()));
+            putMatrix(addStage(stages, key(ids[p], h), p == 0 ? "Rotated queries" : "Rotated keys", formulas[p],
+                               {key(from[p], h), key("rope_angles")}),
+                      p == 0 ? "Q̃_h" : "K̃_h", x[static_cast<std::size_t>(h)], p == 0 ? c.queryLabels : c.keyLabels, headDims);
+        }
+    }
+}
+
 } // namespace
 
 Eigen::MatrixXf attentionHeads(const Eigen::Ref<const Eigen::MatrixXf>& qProj, const Eigen::Ref<const Eigen::MatrixXf>& kProj,
@@ -127,9 +155,26 @@ Eigen::MatrixXf attentionHeads(const Eigen::Ref<const Eigen::MatrixXf>& qProj, c
         }
     }
 
+    // A position scheme that acts inside attention: RoPE turns q and k, ALiBi biases the scores.
+    const bool rope = context.positional == PositionalEncoding::Rope && !cross;
+    if (rope)
+        addRotations(q, k, context, headDims, stages);
+    std::vector<Eigen::MatrixXf> bias;
+    if (context.positional == PositionalEncoding::Alibi && !cross) {
+        const std::vector<double> slopes = alibiSlopes(heads);
+        for (int h = 0; h < heads; ++h)
+            bias.push_back(alibiBias(static_cast<int>(m), static_cast<int>(kProj.rows()), slopes[static_cast<std::size_t>(h)]));
+    }
+
     // scores .. head_output: the attention kind's kernel; it writes each Z_h into C = [Z_0 | ... | Z_{h-1}].
     Eigen::MatrixXf concat(m, d);
-    const KernelInput in{q, k, v, blocked, scaleScores, queries, keys, headDims, layer, block, context.kind, context.options, context.seed};
+    KernelInput in{q, k, v, blocked, scaleScores, queries, keys, headDims, layer, block, context.kind, context.options, context.seed};
+    if (rope) {
+        in.qStage = "q_rotated";
+        in.kStage = "k_rotated";
+    }
+    if (!bias.empty())
+        in.scoreBias = &bias;
     KernelOutput out{concat, {}, warnings};
     kind.kernel(in, stages, out);
     if (reference)
@@ -237,8 +282,13 @@ Trace computeTrace(const Request& request)
     const Eigen::MatrixXf x = inputStages(tokenEmbeddings(trace.tokens, d, cfg.seed), side, tokens, stages);
 
     // q .. output: self-attention of X (the same matrix as queries, keys and values).
-    const AttentionBlockContext context{tokens,     tokens,          dims, {}, Block::None, {"input"}, {"input"}, "self_attn",
-                                        cfg.attention, cfg.attentionOptions, cfg.seed};
+    const AttentionBlockContext context{tokens,        tokens,
+                                        dims,          {},
+                                        Block::None,   {"input"},
+                                        {"input"},     "self_attn",
+                                        cfg.attention, cfg.attentionOptions,
+                                        cfg.seed,      cfg.positional,
+                                        cfg.positionOptions};
     attentionBlock(x, x, *weights, heads, cfg.scaleScores, blocked, context, stages, trace.warnings);
     return trace;
 }

@@ -52,6 +52,10 @@ struct AttentionBlockContext {
     /// The kind's settings, and the seed of its random matrices (the model's seed).
     AttentionOptions options;
     std::uint64_t seed = 0;
+    /// The position scheme, when it acts inside attention (rope, alibi: position/inside.h); any
+    /// other scheme changes nothing here. Cross-attention blocks leave it sinusoidal.
+    PositionalEncoding positional = PositionalEncoding::Sinusoidal;
+    PositionOptions positionOptions;
 };
 
 /// One multi-head attention block, stage by stage (docs/engine.md, section 6). Appends to

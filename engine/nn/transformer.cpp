@@ -292,7 +292,7 @@ Eigen::MatrixXf encoderLayer(const Eigen::MatrixXf& x, const EncoderLayerWeights
     // The self-attention block, on `input` as queries, keys and values.
     parts.attention = [&](const Eigen::MatrixXf& input, const StageKey& inputKey) {
         const AttentionBlockContext c{tokens,      tokens, dims, layer, parts.block, inputKey, inputKey, parts.modulePrefix + "self_attn",
-                                      o.attention, o.attentionOptions, o.seed};
+                                      o.attention, o.attentionOptions, o.seed, o.positional, o.positionOptions};
         return attentionBlock(input, input, w.selfAttn, o.heads, o.scaleScores, blocked, c, stages, warnings);
     };
     parts.hidden = [&](const Eigen::MatrixXf& in) { return feedForwardHidden(in, w.ffn, o.activation); };
@@ -382,11 +382,14 @@ Eigen::MatrixXf decoderLayer(const Eigen::MatrixXf& y, const Eigen::MatrixXf& me
     // Self-attention on `input` (usually with the look-ahead mask); cross-attention with queries
     // from `input` and keys and values from the memory.
     const auto selfAttention = [&](const Eigen::MatrixXf& input, const StageKey& inputKey) {
-        const AttentionBlockContext c{targetTokens, targetTokens, dims, layer, bs, inputKey, inputKey, prefix + "self_attn", o.attention, {}, o.seed};
+        const AttentionBlockContext c{targetTokens, targetTokens, dims,     layer,    bs,           inputKey,          inputKey,
+                                      prefix + "self_attn", o.attention, {}, o.seed, o.positional, o.positionOptions};
         return attentionBlock(input, input, w.selfAttn, o.heads, o.scaleScores, selfBlocked, c, stages, warnings);
     };
     const auto crossAttention = [&](const Eigen::MatrixXf& input, const StageKey& inputKey) {
-        const AttentionBlockContext c{targetTokens, memoryTokens, dims, layer, bc, inputKey, mem, prefix + "multihead_attn", o.attention, {}, o.seed};
+        // Cross-attention compares target and source positions: no position scheme acts here.
+        const AttentionBlockContext c{targetTokens, memoryTokens, dims, layer, bc, inputKey, mem, prefix + "multihead_attn", o.attention, {}, o.seed,
+                                      PositionalEncoding::Sinusoidal, {}};
         return attentionBlock(input, memory, w.crossAttn, o.heads, o.scaleScores, crossBlocked, c, stages, warnings);
     };
     LayerParts ffn;

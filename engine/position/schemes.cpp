@@ -11,6 +11,9 @@ const std::vector<PositionScheme>& positionSchemes()
          "PE(pos, 2i) = sin(pos / 10000^(2i/d_model)),  PE(pos, 2i+1) = cos(pos / 10000^(2i/d_model))", sinusoidalPositions},
         {PositionalEncoding::Learned, "P = learned position table [pos]", learnedPositions},
         {PositionalEncoding::None, "P = 0  (no positional encoding)", noPositions},
+        // The two schemes that act inside attention add nothing to X (attention/rope.h, alibi.h).
+        {PositionalEncoding::Rope, "P = 0  (RoPE rotates q and k inside attention instead)", noPositions},
+        {PositionalEncoding::Alibi, "P = 0  (ALiBi adds −m_h·|i − j| to the scores instead)", noPositions},
     };
     return kSchemes;
 }

@@ -23,7 +23,7 @@ Eigen::MatrixXf bertLayer(const Eigen::MatrixXf& x, const BertLayer& w, int i, c
         const Eigen::MatrixXf k = w.key.apply(input);
         const Eigen::MatrixXf v = w.value.apply(input);
         const AttentionBlockContext c{tokens, tokens, dims, i, block, inputKey, inputKey, parts.modulePrefix + "attention.self",
-                                      spec.attention, {}, spec.seed};
+                                      spec.attention, {}, spec.seed, spec.positional, spec.positionOptions};
         const Eigen::MatrixXf concat = attentionHeads(q, k, v, spec.heads, spec.scaleScores, blocked, c, stages, warnings);
         // output: O (n x d) = C · W_Oᵀ + b_O (attention.output.dense).
         Eigen::MatrixXf out = w.attentionOutput.apply(concat);

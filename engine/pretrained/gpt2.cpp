@@ -20,7 +20,8 @@ Eigen::MatrixXf gpt2Layer(const Eigen::MatrixXf& x, const Gpt2Layer& w, int i, c
     parts.attention = [&](const Eigen::MatrixXf& input, const StageKey& inputKey) {
         // (n x 3d) = N_1 (n x d) · c_attn (d x 3d) + b: Q, K and V side by side.
         const Eigen::MatrixXf qkv = w.attention.apply(input);
-        const AttentionBlockContext c{tokens, tokens, dims, i, block, inputKey, inputKey, parts.modulePrefix + "attn", spec.attention, {}, spec.seed};
+        const AttentionBlockContext c{tokens, tokens, dims, i, block, inputKey, inputKey, parts.modulePrefix + "attn", spec.attention, {}, spec.seed,
+                                      spec.positional, spec.positionOptions};
         const Eigen::MatrixXf concat = attentionHeads(qkv.leftCols(d), qkv.middleCols(d, d), qkv.rightCols(d), spec.heads,
                                                       spec.scaleScores, causal, c, stages, warnings);
         // output: O (n x d) = C · c_proj + b.

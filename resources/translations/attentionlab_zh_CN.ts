@@ -317,6 +317,14 @@
         <source>Row %1 of %2 is row (h − 1)·d_k + c = (%3 − 1)·%4 + %5 (row %6 of PyTorch&apos;s in_proj_weight).</source>
         <translation>%2 的第 %1 行就是第 (h − 1)·d_k + c = (%3 − 1)·%4 + %5 行（PyTorch 的 in_proj_weight 的第 %6 行）。</translation>
     </message>
+    <message>
+        <source>+ B%1  (ALiBi: −m_h·|i − j|)</source>
+        <translation>+ B%1  （ALiBi：−m_h·|i − j|）</translation>
+    </message>
+    <message>
+        <source>S″ = S′ + B + M = %1 + %2 + 0 = %3</source>
+        <translation>S″ = S′ + B + M = %1 + %2 + 0 = %3</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::Deck</name>
@@ -1676,6 +1684,14 @@ every position looks the same</source>
         <source>sentence (%1 tokens)</source>
         <translation>句子（%1 个词元）</translation>
     </message>
+    <message>
+        <source>RoPE adds nothing to X: P is all zeros. Position enters inside attention, where each head&apos;s q and k are rotated pair by pair by an angle that grows with the position, so q_m·k_n depends on m − n only.</source>
+        <translation>RoPE 不往 X 上加任何东西：P 全为零。位置在注意力内部起作用：每个头的 q 和 k 按维度两两一组旋转，旋转角随位置增大，因此 q_m·k_n 只取决于 m − n。</translation>
+    </message>
+    <message>
+        <source>ALiBi adds nothing to X: P is all zeros. Position enters the scores instead: each head adds −m_h·|i − j|, a penalty that grows with the distance between query and key.</source>
+        <translation>ALiBi 不往 X 上加任何东西：P 全为零。位置改为进入分数：每个头加上 −m_h·|i − j|，查询与键相距越远，惩罚越大。</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::PresenterMode</name>
@@ -1916,6 +1932,18 @@ every position looks the same</source>
     <message>
         <source>The trained reversal model</source>
         <translation>训练好的字符串反转模型</translation>
+    </message>
+    <message>
+        <source>How a token&apos;s position enters: added to its embedding (X = E + P: sinusoidal, learned), or inside attention (RoPE turns q and k, ALiBi biases the scores)</source>
+        <translation>词元的位置如何进入模型：加到嵌入上（X = E + P：正弦、可学习），或者在注意力内部（RoPE 旋转 q 和 k，ALiBi 给分数加偏置）</translation>
+    </message>
+    <message>
+        <source>RoPE (rotary)</source>
+        <translation>RoPE（旋转）</translation>
+    </message>
+    <message>
+        <source>ALiBi (linear biases)</source>
+        <translation>ALiBi（线性偏置）</translation>
     </message>
 </context>
 <context>
@@ -2881,6 +2909,54 @@ M = 0：每个查询都能看到所有键</translation>
         <source>For each query, how far the token weights A·F its projected keys imply are from full attention&apos;s row: the sum of the absolute differences. A·F is no probability (F mixes with positive and negative numbers), so the distance can pass 2.</source>
         <translation>每个查询的投影键所隐含的词元权重 A·F 与完全注意力那一行相差多远：差的绝对值之和。A·F 不是概率（F 混合时既有正数也有负数），所以距离可以超过 2。</translation>
     </message>
+    <message>
+        <source>Rotation angles θ</source>
+        <translation>旋转角 θ</translation>
+    </message>
+    <message>
+        <source>Rotated queries Q̃</source>
+        <translation>旋转后的查询 Q̃</translation>
+    </message>
+    <message>
+        <source>Rotated keys K̃</source>
+        <translation>旋转后的键 K̃</translation>
+    </message>
+    <message>
+        <source>Position bias B</source>
+        <translation>位置偏置 B</translation>
+    </message>
+    <message>
+        <source>θ_pos,i = pos / B^(2i/d_k),  B = %1</source>
+        <translation>θ_pos,i = pos / B^(2i/d_k)，B = %1</translation>
+    </message>
+    <message>
+        <source>(x_2i, x_2i+1) → (x_2i·cos θ − x_2i+1·sin θ,  x_2i·sin θ + x_2i+1·cos θ)</source>
+        <translation>(x_2i, x_2i+1) → (x_2i·cos θ − x_2i+1·sin θ,  x_2i·sin θ + x_2i+1·cos θ)</translation>
+    </message>
+    <message>
+        <source>S_h = Q̃_h·K̃_hᵀ</source>
+        <translation>S_h = Q̃_h·K̃_hᵀ</translation>
+    </message>
+    <message>
+        <source>B_h,ij = −m_h·|i − j|,  m_h = 2^(−8h/H)</source>
+        <translation>B_h,ij = −m_h·|i − j|，m_h = 2^(−8h/H)</translation>
+    </message>
+    <message>
+        <source>S″_h = S′_h + B_h + M</source>
+        <translation>S″_h = S′_h + B_h + M</translation>
+    </message>
+    <message>
+        <source>RoPE turns each pair of a head&apos;s dimensions by an angle that grows with the position: fast for the first pairs, slowly for the last.</source>
+        <translation>RoPE 把每个头的维度两两一组，按随位置增大的角度旋转：前面的维度对转得快，后面的转得慢。</translation>
+    </message>
+    <message>
+        <source>Each query and key turned by its position&apos;s angles: a turn keeps lengths, and q_m·k_n then depends on m − n only.</source>
+        <translation>每个查询和键都按其位置的角度旋转：旋转不改变长度，于是 q_m·k_n 只取决于 m − n。</translation>
+    </message>
+    <message>
+        <source>ALiBi adds no position vector: each head lowers a score by its slope m_h times the distance, so far keys weigh less.</source>
+        <translation>ALiBi 不加位置向量：每个头把分数减去斜率 m_h 乘以距离，距离越远的键权重越小。</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::TokensView</name>
@@ -3198,6 +3274,14 @@ M = 0：每个查询都能看到所有键</translation>
     <message>
         <source>; cells masked in A or B only: %1</source>
         <translation>；只在 A 或 B 中被遮住的单元格：%1 个</translation>
+    </message>
+    <message>
+        <source>RoPE (rotary)</source>
+        <translation>RoPE（旋转）</translation>
+    </message>
+    <message>
+        <source>ALiBi (linear biases)</source>
+        <translation>ALiBi（线性偏置）</translation>
     </message>
 </context>
 <context>

@@ -16,23 +16,6 @@ using namespace attnlab::testing;
 
 namespace {
 
-QJsonObject json(const QByteArray& out)
-{
-    return QJsonDocument::fromJson(out).object();
-}
-
-/// The ids of a trace's stages, in order and without repeats.
-QStringList stageIds(const QJsonObject& trace)
-{
-    QStringList ids;
-    for (const auto& s : trace.value(QStringLiteral("stages")).toArray()) {
-        const QString id = s.toObject().value(QStringLiteral("id")).toString();
-        if (!ids.contains(id))
-            ids << id;
-    }
-    return ids;
-}
-
 /// The main matrix of the first stage with this id and head.
 QJsonArray stageData(const QJsonObject& trace, const QString& id, int head)
 {

@@ -15,13 +15,9 @@
 
 using attnlab::testing::cli;
 using attnlab::testing::Run;
+using attnlab::testing::json;
 
 namespace {
-
-QJsonObject json(const QByteArray& bytes)
-{
-    return QJsonDocument::fromJson(bytes).object();
-}
 
 /// The stage with this id, layer (-1: null) and block ("" : null) and head (-1: null).
 QJsonObject stageOf(const QJsonObject& trace, const QString& id, int layer, const QString& block, int head = -1)

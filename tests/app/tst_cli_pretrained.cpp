@@ -33,11 +33,6 @@ QSize pngSize(const QString& path)
     return QSize(static_cast<int>(be(16)), static_cast<int>(be(20)));
 }
 
-QJsonObject json(const QByteArray& out)
-{
-    return QJsonDocument::fromJson(out).object();
-}
-
 QList<int> ints(const QJsonValue& v)
 {
     QList<int> out;

@@ -3,6 +3,9 @@
 // binary; tests/CMakeLists.txt defines it for every tst_cli* target).
 
 #include <QByteArray>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QStringList>
@@ -35,6 +38,23 @@ inline Run cli(const QStringList& args, const std::function<void()>& inChild = {
     if (!p.waitForFinished(120000))
         p.kill();
     return Run{p.exitCode(), p.exitStatus(), p.readAllStandardOutput(), p.readAllStandardError()};
+}
+
+inline QJsonObject json(const QByteArray& out)
+{
+    return QJsonDocument::fromJson(out).object();
+}
+
+/// The ids of a trace's stages, in order and without repeats.
+inline QStringList stageIds(const QJsonObject& trace)
+{
+    QStringList ids;
+    for (const auto& s : trace.value(QStringLiteral("stages")).toArray()) {
+        const QString id = s.toObject().value(QStringLiteral("id")).toString();
+        if (!ids.contains(id))
+            ids << id;
+    }
+    return ids;
 }
 
 } // namespace attnlab::testing

@@ -242,7 +242,8 @@ void Session::install(RunResult result)
     m_generation = std::move(result.generation);
     m_error.reset();
     // A model's steps, and an attention kind's (its own stages), come from the trace.
-    m_stepsOfTrace = isModel() || m_full->config.attention != AttentionKind::Full;
+    m_stepsOfTrace = isModel() || m_full->config.attention != AttentionKind::Full
+                     || m_full->config.positional == PositionalEncoding::Rope || m_full->config.positional == PositionalEncoding::Alibi;
     if (m_stepsOfTrace)
         m_modelSteps = modelSteps(*m_full);
     // Same step (id, layer, block), else the same id, else the nearest index.

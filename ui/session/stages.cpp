@@ -188,6 +188,14 @@ QString layerStepFormula(const QString& id)
 
 QString stepName(const QString& id)
 {
+    if (id == u"rope_angles")
+        return Stages::tr("Rotation angles \u03B8");
+    if (id == u"q_rotated")
+        return Stages::tr("Rotated queries Q\u0303");
+    if (id == u"k_rotated")
+        return Stages::tr("Rotated keys K\u0303");
+    if (id == u"position_bias")
+        return Stages::tr("Position bias B");
     if (id == u"attn_residual")
         return Stages::tr("Add (attention)");
     if (id == u"attn_norm")
@@ -259,6 +267,17 @@ QString stepName(const QString& id)
 
 QString stepFormula(const QString& id, const ModelSpec& spec)
 {
+    // RoPE and ALiBi (position/inside.h): their own stages, and the ones they change.
+    if (id == u"rope_angles")
+        return Stages::tr("\u03B8_pos,i = pos / B^(2i/d_k),  B = %1").arg(spec.positionOptions.ropeBase);
+    if (id == u"q_rotated" || id == u"k_rotated")
+        return Stages::tr("(x_2i, x_2i+1) \u2192 (x_2i\u00B7cos \u03B8 \u2212 x_2i+1\u00B7sin \u03B8,  x_2i\u00B7sin \u03B8 + x_2i+1\u00B7cos \u03B8)");
+    if (id == u"scores" && spec.positional == PositionalEncoding::Rope)
+        return Stages::tr("S_h = Q\u0303_h\u00B7K\u0303_h\u1D40");
+    if (id == u"position_bias")
+        return Stages::tr("B_h,ij = \u2212m_h\u00B7|i \u2212 j|,  m_h = 2^(\u22128h/H)");
+    if (id == u"masked_scores" && spec.positional == PositionalEncoding::Alibi)
+        return Stages::tr("S\u2033_h = S\u2032_h + B_h + M");
     const QString formula = kindStepFormula(id, spec.attention, spec.scaleScores);
     return formula.isEmpty() ? stepFormula(id, spec.scaleScores, spec.embedScale, spec.positional) : formula;
 }
@@ -309,16 +328,20 @@ QString stepFormula(const QString& id, bool scaled, bool embedScaled, Positional
 
 QString stepShapes(const QString& id, const Trace& t)
 {
-    // The stages an attention kind adds or reshapes (q, k, v, concat and output keep theirs).
-    const bool kindStage = t.config.attention != AttentionKind::Full && id != u"q" && id != u"k" && id != u"v" && id != u"concat"
-                           && id != u"output" && id != u"input" && id != u"embedding" && id != u"positional_encoding";
+    // The stages an attention kind adds or reshapes (q, k, v, concat and output keep theirs), and
+    // those RoPE and ALiBi add.
+    const bool positionStage = id == u"rope_angles" || id == u"q_rotated" || id == u"k_rotated" || id == u"position_bias";
+    const bool kindStage = positionStage
+                           || (t.config.attention != AttentionKind::Full && id != u"q" && id != u"k" && id != u"v" && id != u"concat"
+                               && id != u"output" && id != u"input" && id != u"embedding" && id != u"positional_encoding");
     if (!t.stages.empty() && (t.model || kindStage)) {
         // A Transformer's stages and an attention kind's: the main matrix's shape says it best
         // (cross-attention is m × n, linformer's scores n × K).
         for (const Stage& st : t.stages) {
             if (QString::fromStdString(st.id) == id) {
                 const auto& m = st.main().values;
-                if (id == u"weights" || id == u"scores" || id == u"scaled" || id == u"masked_scores" || id == u"mask" || id == u"reference_weights")
+                if (id == u"weights" || id == u"scores" || id == u"scaled" || id == u"masked_scores" || id == u"mask" || id == u"reference_weights"
+                    || id == u"position_bias")
                     return dims(m.rows(), m.cols()) + Stages::tr(",  rows = queries, columns = keys");
                 if ((id == u"probabilities" || id == u"logits") && t.model && t.model->spec.architecture != Architecture::EncoderDecoder)
                     return dims(m.rows(), m.cols()) + Stages::tr(",  rows = positions, columns = vocabulary");
@@ -354,6 +377,12 @@ QString stepShapes(const QString& id, const Trace& t)
 
 QString stepExplanation(const QString& id, PositionalEncoding pe)
 {
+    if (id == u"rope_angles")
+        return Stages::tr("RoPE turns each pair of a head's dimensions by an angle that grows with the position: fast for the first pairs, slowly for the last.");
+    if (id == u"q_rotated" || id == u"k_rotated")
+        return Stages::tr("Each query and key turned by its position's angles: a turn keeps lengths, and q_m\u00B7k_n then depends on m \u2212 n only.");
+    if (id == u"position_bias")
+        return Stages::tr("ALiBi adds no position vector: each head lowers a score by its slope m_h times the distance, so far keys weigh less.");
     if (id == u"attn_residual" || id == u"cross_residual" || id == u"ffn_residual")
         return Stages::tr("The residual connection adds the sublayer's output to its input: the token keeps what it had and gradients flow straight through.");
     if (id == u"attn_norm" || id == u"cross_norm" || id == u"ffn_norm")

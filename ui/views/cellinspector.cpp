@@ -205,7 +205,7 @@ void CellInspector::explain()
         showHint();
         return;
     }
-    if (id == u"scores" || id == u"scaled" || id == u"mask" || id == u"masked_scores")
+    if (id == u"scores" || id == u"scaled" || id == u"position_bias" || id == u"mask" || id == u"masked_scores")
         showScore(t, id, head, row, col);
     else if (id == u"weights")
         showWeightsRow(t, head, row, col);
@@ -250,6 +250,8 @@ void CellInspector::showScore(const Trace& t, const QString& id, int head, int i
     m_table->addLedgerRow(e->scaling ? tr("\u00F7 √d_k = \u00F7 %1  \u2192 S\u2032%2").arg(explanationNumber(e->root), at(i, j))
                                      : tr("scaling off (\u00D7 1)  \u2192 S\u2032%1").arg(at(i, j)),
                           e->scaled, id == u"scaled");
+    if (e->bias)
+        m_table->addLedgerRow(tr("+ B%1  (ALiBi: −m_h·|i − j|)").arg(at(i, j)), *e->bias, id == u"position_bias");
     m_table->addLedgerRow(e->hidden ? tr("+ M%1  (key hidden from this query)").arg(at(i, j)) : tr("+ M%1").arg(at(i, j)),
                           e->mask, id == u"mask");
     m_table->addLedgerRow(tr("= S\u2033%1").arg(at(i, j)), e->masked, id == u"masked_scores");
@@ -279,7 +281,11 @@ void CellInspector::showScore(const Trace& t, const QString& id, int head, int i
                      .arg(quoted(keyTokenAt(t, j)), quoted(tokenAt(t, i)));
         lines << tr("A%1 = 0: exp(\u2212\u221E) is exactly 0, so this key gets no attention.").arg(at(i, j));
     } else {
-        lines << tr("S\u2033 = S\u2032 + M = %1 + 0 = %2").arg(explanationNumber(e->scaled), explanationNumber(e->masked));
+        if (e->bias)
+            lines << tr("S\u2033 = S\u2032 + B + M = %1 + %2 + 0 = %3")
+                         .arg(explanationNumber(e->scaled), explanationNumber(*e->bias), explanationNumber(e->masked));
+        else
+            lines << tr("S\u2033 = S\u2032 + M = %1 + 0 = %2").arg(explanationNumber(e->scaled), explanationNumber(e->masked));
         lines << tr("A%1 = %2 after the softmax over row %3").arg(at(i, j), explanationNumber(e->weight)).arg(i + 1);
     }
     present(tr("query %1 (row %2) \u00B7 key %3 (column %4)").arg(quoted(tokenAt(t, i))).arg(i + 1).arg(quoted(keyTokenAt(t, j))).arg(j + 1),

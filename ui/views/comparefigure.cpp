@@ -49,6 +49,10 @@ QString positionalName(PositionalEncoding p)
         return Text::tr("learned");
     case PositionalEncoding::None:
         return Text::tr("none");
+    case PositionalEncoding::Rope:
+        return Text::tr("RoPE (rotary)");
+    case PositionalEncoding::Alibi:
+        return Text::tr("ALiBi (linear biases)");
     }
     return {};
 }

@@ -274,6 +274,14 @@ void PositionalEncodingView::writeCaption(int positions)
             : tr("No positional encoding: P is all zeros, so X = E and attention cannot tell word order — "
                  "reordering the words only reorders the rows of every result.");
         break;
+    case PositionalEncoding::Rope:
+        meaning = tr("RoPE adds nothing to X: P is all zeros. Position enters inside attention, where each head's q and k "
+                     "are rotated pair by pair by an angle that grows with the position, so q_m·k_n depends on m − n only.");
+        break;
+    case PositionalEncoding::Alibi:
+        meaning = tr("ALiBi adds nothing to X: P is all zeros. Position enters the scores instead: each head adds "
+                     "−m_h·|i − j|, a penalty that grows with the distance between query and key.");
+        break;
     }
     m_caption->setText(shown + QLatin1Char(' ') + meaning);
 }

@@ -103,7 +103,8 @@ void SettingsPanel::addAttentionRows(QFormLayout* form)
     form->addRow(new QLabel(this), m_headsRow);
     m_seed->setRange(0, 999999);
     form->addRow(new QLabel(this), m_seed);
-    for (const PositionalEncoding p : {PositionalEncoding::Sinusoidal, PositionalEncoding::Learned, PositionalEncoding::None})
+    for (const PositionalEncoding p : {PositionalEncoding::Sinusoidal, PositionalEncoding::Learned, PositionalEncoding::None,
+                                       PositionalEncoding::Rope, PositionalEncoding::Alibi})
         m_positional->addItem(QString(), static_cast<int>(p));
     form->addRow(new QLabel(this), m_positional);
     form->addRow(m_embedScale);
@@ -175,7 +176,7 @@ void SettingsPanel::retranslate()
     m_heads->setToolTip(tr("Only divisors of d_model are offered: every head gets d_model / heads dimensions"));
     label(m_seed, tr("Seed"));
     label(m_positional, tr("Positions"));
-    items(m_positional, {tr("sinusoidal"), tr("learned"), tr("none")});
+    items(m_positional, {tr("sinusoidal"), tr("learned"), tr("none"), tr("RoPE (rotary)"), tr("ALiBi (linear biases)")});
     m_embedScale->setText(tr("Scale embeddings by \u221Ad_model"));
     m_scale->setText(tr("Divide scores by \u221Ad_k"));
     m_scale->setToolTip(tr("Divide scores by \u221Ad_k (keeps the softmax from saturating as d_k grows)"));
@@ -355,7 +356,8 @@ void SettingsPanel::showWhatTheModelOwns(bool fixed)
     // experiment on any model.
     const QString owned = tr("Part of the trained model: it learned its weights with these, so they cannot change here");
     m_seed->setToolTip(fixed ? owned : tr("Seed of the embedding table, the learned positions and the seeded weights"));
-    m_positional->setToolTip(fixed ? owned : tr("How a token's position is added to its embedding (X = E + P)"));
+    m_positional->setToolTip(fixed ? owned : tr("How a token's position enters: added to its embedding (X = E + P: sinusoidal, learned), or inside "
+                                                   "attention (RoPE turns q and k, ALiBi biases the scores)"));
     m_embedScale->setToolTip(fixed ? owned : tr("Multiply the embeddings by \u221Ad_model before adding the positions, as the paper does"));
     for (QWidget* w : {static_cast<QWidget*>(m_seed), static_cast<QWidget*>(m_positional), static_cast<QWidget*>(m_embedScale)})
         w->setEnabled(!fixed);
