@@ -333,7 +333,7 @@ private:
             const bool bertOnly = std::find(bert.begin(), bert.end(), value) != bert.end();
             if (bertOnly && !(m_requirement && m_requirement->family == PretrainedFamily::Bert))
                 fail(n, "stage " + quote(value) + " exists only in BERT: the lesson needs a BERT model ('requires: bert-base-uncased')");
-            if (!bertOnly && std::find(ids.begin(), ids.end(), value) == ids.end() && kindsComputing(value).empty())
+            if (!bertOnly && std::find(ids.begin(), ids.end(), value) == ids.end() && !isSchemeStage(std::string(value)))
                 fail(n, unknown("stage", value, ids));
             state.stage = value;
             state.stageLine = d.stageLine = n;
@@ -434,17 +434,12 @@ private:
         return n;
     }
 
-    /// A stage only some attention kinds compute (kv, buckets, error, ...) needs one of them in force.
+    /// A stage only some attention kinds or position schemes compute (kv, buckets, q_rotated, ...)
+    /// needs one of them in force.
     void checkKindStage(const Directives& d, const State& state, const LessonStep& step) const
     {
-        const auto kinds = kindsComputing(state.stage);
-        if (kinds.empty() || std::find(kinds.begin(), kinds.end(), state.effective.attention) != kinds.end())
-            return;
-        std::string owners;
-        for (const AttentionKind k : kinds)
-            owners += (owners.empty() ? "" : ", ") + std::string(toString(k));
-        fail(d.stageLine > 0 ? d.stageLine : d.settingsLine > 0 ? d.settingsLine : step.line,
-             "stage " + quote(state.stage) + " is computed by attention=" + owners + " only (settings: attention=...)");
+        if (const std::string why = stageNeedsSetting(state.stage, state.effective); !why.empty())
+            fail(d.stageLine > 0 ? d.stageLine : d.settingsLine > 0 ? d.settingsLine : step.line, why);
     }
 
     /// Layers, blocks, the decoder's input and the stages of a whole Transformer need a model

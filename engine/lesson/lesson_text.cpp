@@ -1,7 +1,9 @@
 #include "lesson/lesson_text.h"
 
 #include "lesson/lesson.h"
+#include "attention/kind.h"
 #include "core/trace.h"
+#include "position/inside.h"
 #include "text/utf8.h"
 
 #include <algorithm>
@@ -344,5 +346,32 @@ const std::vector<std::string>& lessonStageIds()
     }();
     return kIds;
 }
+
+namespace lessontext {
+
+bool isSchemeStage(const std::string& stage)
+{
+    const auto positions = allPositionStageIds();
+    return !kindsComputing(stage).empty() || std::find(positions.begin(), positions.end(), stage) != positions.end();
+}
+
+std::string stageNeedsSetting(const std::string& stage, const Config& c)
+{
+    const auto kinds = kindsComputing(stage);
+    if (!kinds.empty() && std::find(kinds.begin(), kinds.end(), c.attention) == kinds.end()) {
+        std::string owners;
+        for (const AttentionKind k : kinds)
+            owners += (owners.empty() ? "" : ", ") + std::string(toString(k));
+        return "stage " + quote(stage) + " is computed by attention=" + owners + " only (settings: attention=...)";
+    }
+    const auto all = allPositionStageIds();
+    const auto own = positionStageIds(c.positional);
+    if (std::find(all.begin(), all.end(), stage) != all.end() && std::find(own.begin(), own.end(), stage) == own.end())
+        return "stage " + quote(stage) + " is computed with pe=" + (stage == "position_bias" ? "alibi" : "rope")
+               + " only (settings: pe=...)";
+    return {};
+}
+
+} // namespace lessontext
 
 } // namespace attnlab

@@ -96,6 +96,13 @@ std::string_view headingTitle(std::string_view line);
 
 std::optional<Fence> fenceOf(std::string_view line);
 
+/// A stage of an attention kind or a position scheme (kv, buckets, q_rotated, position_bias):
+/// not in lessonStageIds(), shown only when its kind or scheme is in force.
+bool isSchemeStage(const std::string& stage);
+/// Why `stage` cannot be shown under `c` — an attention kind's own stage (kv, buckets, …) or a
+/// position scheme's (q_rotated, position_bias) when another is in force — or "" when it can.
+std::string stageNeedsSetting(const std::string& stage, const Config& c);
+
 /// True when a line break between `before` and `after` is no space: both sides are Chinese or
 /// Japanese characters or full-width punctuation, which Markdown would otherwise join with a
 /// space ("看到\n的" reads "看到的", not "看到 的").

@@ -3,7 +3,9 @@
 #include "lesson/lesson_text.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <stdexcept>
+#include <string>
 
 namespace attnlab {
 
@@ -14,7 +16,7 @@ using namespace lessontext;
 const std::vector<std::string> kSettingKeys{"d_model", "heads", "seed",       "pe",     "embed_scale", "scale", "mask",
                                             "pad_to",  "weights", "max_tokens", "model", "layers",      "d_ff",  "norm",
                                             "activation", "attention", "window", "dilation", "global", "random", "stride",
-                                            "proj_dim", "features", "buckets", "chunk"};
+                                            "proj_dim", "features", "buckets", "chunk", "rope_base"};
 
 /// The attention kind's settings (docs/attention-kinds.md); false when `key` is not one of them.
 bool setKindOption(Config& c, const std::string& key, std::string_view value)
@@ -67,8 +69,15 @@ void setOne(Config& c, const std::string& key, std::string_view value)
     } else if (key == "pe") {
         const auto pe = parsePositionalEncoding(value);
         if (!pe)
-            throw std::invalid_argument("pe: " + unknown("value", value, {"sinusoidal", "learned", "none"}));
+            throw std::invalid_argument("pe: " + unknown("value", value, {"sinusoidal", "learned", "none", "rope", "alibi"}));
         c.positional = *pe;
+    } else if (key == "rope_base") {
+        const std::string text(value);
+        char* end = nullptr;
+        const double base = std::strtod(text.c_str(), &end);
+        if (text.empty() || end != text.c_str() + text.size())
+            throw std::invalid_argument("rope_base: " + quote(value) + " is not a number");
+        c.positionOptions.ropeBase = base; // the range is Config's rule (greater than 1)
     } else if (key == "embed_scale") {
         c.embedScale = parseSwitch(key, value);
     } else if (key == "scale") {

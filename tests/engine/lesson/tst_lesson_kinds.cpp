@@ -67,6 +67,25 @@ private slots:
         std::tie(line, reason) = errorOf(lessonWith("## Unknown\nstage: weights\nsettings: attention=flash\n\nText.\n"));
         QVERIFY2(reason.rfind("settings: attention: unknown value 'flash'", 0) == 0, reason.c_str());
     }
+
+    void positionSchemesAndTheirStages()
+    {
+        // RoPE and ALiBi are settings; their stages are steps while they are in force.
+        const Lesson l = parseLesson(lessonWith("## Turned\nstage: q_rotated\nsettings: pe=rope, rope_base=500\n\nText.\n\n"
+                                                "## Biased\nstage: position_bias\nsettings: pe=alibi\n\nText.\n"),
+                                     "positions.md");
+        QVERIFY(l.steps[0].config.positional == PositionalEncoding::Rope);
+        QCOMPARE(l.steps[0].config.positionOptions.ropeBase, 500.0);
+        QCOMPARE(l.steps[1].stage, std::string("position_bias"));
+        auto [line, reason] = errorOf(lessonWith("## Bias\nstage: position_bias\nsettings: pe=rope\n\nText.\n"));
+        QCOMPARE(line, 9);
+        QCOMPARE(reason, std::string("stage 'position_bias' is computed with pe=alibi only (settings: pe=...)"));
+        std::tie(line, reason) = errorOf(lessonWith("## Odd\nstage: q_rotated\nsettings: pe=rope, d_model=6, heads=2\n\nText.\n"));
+        QCOMPARE(line, 10);
+        QVERIFY2(reason.find("d_k (3) must be even") != std::string::npos, reason.c_str());
+        std::tie(line, reason) = errorOf(lessonWith("## Base\nstage: q_rotated\nsettings: pe=rope, rope_base=ten\n\nText.\n"));
+        QVERIFY2(reason.find("rope_base: 'ten' is not a number") != std::string::npos, reason.c_str());
+    }
 };
 
 QTEST_APPLESS_MAIN(TestLessonKinds)
