@@ -3,7 +3,8 @@
 # build-fuzz/ and runs them (tests/fuzz/README.md).
 #
 #   scripts/fuzz.sh smoke [HARNESS...]         each harness 20 s on a copy of its committed
-#                                              corpus; fails on any finding (CI runs this)
+#                                              corpus, as many at once as there are cores;
+#                                              fails on any finding (CI runs this)
 #   scripts/fuzz.sh long [LIMIT] [HARNESS...]  each harness until 10 million executions or
 #                                              30 minutes, whichever comes first; LIMIT is a
 #                                              number of executions (5000000) or a time (600s,
@@ -123,33 +124,52 @@ else
     limits=(-runs="$runs" -max_total_time="$seconds")
 fi
 
-failed=()
-printf '%-16s %12s %8s %8s  %s\n' harness executions time exec/s result
-for h in "${harnesses[@]}"; do
-    binary="$build/tests/fuzz/fuzz_$h"
-    # The fuzzer works on a copy: the committed corpus changes only through a merge.
-    work="$build/work/$h"
+# One harness: fuzz a copy of its corpus (the committed corpus changes only through a merge) and
+# write its line of the table to $build/logs/<harness>.result, and its exit status to .status.
+run_one() {
+    local h=$1 binary="$build/tests/fuzz/fuzz_$1" work="$build/work/$1" log="$build/logs/$1.log" start status=0
     rm -rf "$work"
     mkdir -p "$work" "$build/findings/$h"
     [ -d "$corpora/$h" ] && cp -r "$corpora/$h/." "$work/"
-    log="$build/logs/$h.log"
     start=$(date +%s)
-    status=0
     "$binary" "${common[@]}" "${limits[@]}" -max_len="$(max_len "$h")" -dict="$(dictionary "$h")" -artifact_prefix="$build/findings/$h/" \
         "$work" >"$log" 2>&1 || status=$?
-    elapsed=$(($(date +%s) - start))
+    local elapsed=$(($(date +%s) - start)) executions speed result
     executions=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
     speed=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
     if [ "$status" -eq 0 ]; then
         result=clean
     else
         result="FOUND (exit $status): $(ls -t "$build/findings/$h" | head -1), log $log"
-        failed+=("$h")
     fi
-    printf '%-16s %12s %7ss %8s  %s\n' "$h" "${executions:-?}" "$elapsed" "${speed:-?}" "$result"
-    if [ "$mode" = long ]; then
-        merge "$h" "$corpora/$h" "$work"
-    fi
+    printf '%-16s %12s %7ss %8s  %s\n' "$h" "${executions:-?}" "$elapsed" "${speed:-?}" "$result" >"$build/logs/$h.result"
+    echo "$status" >"$build/logs/$h.status"
+}
+
+# A smoke run fuzzes as many harnesses at once as there are cores (each fuzzer is one thread;
+# the next starts as soon as one ends); a long run goes one by one, merging each into its corpus.
+failed=()
+printf '%-16s %12s %8s %8s  %s\n' harness executions time exec/s result
+if [ "$mode" = smoke ]; then
+    running=0
+    for h in "${harnesses[@]}"; do
+        if [ "$running" -ge "$jobs" ]; then
+            wait -n || true # run_one's own status is in its .status file
+            running=$((running - 1))
+        fi
+        run_one "$h" &
+        running=$((running + 1))
+    done
+    wait
+else
+    for h in "${harnesses[@]}"; do
+        run_one "$h"
+        merge "$h" "$corpora/$h" "$build/work/$h"
+    done
+fi
+for h in "${harnesses[@]}"; do
+    cat "$build/logs/$h.result"
+    [ "$(cat "$build/logs/$h.status")" = 0 ] || failed+=("$h")
 done
 
 if [ ${#failed[@]} -gt 0 ]; then
