@@ -54,6 +54,11 @@ bool readAttentionOption(const std::string& a, const std::function<const std::st
         g.ropeBase = parseFloatOption(a, value());
         return true;
     }
+    if (a == "--max-distance" || a == "--segment" || a == "--memory") {
+        std::optional<int>& target = a == "--max-distance" ? g.maxDistance : a == "--segment" ? g.segment : g.memory;
+        target = parseIntOption(a, value());
+        return true;
+    }
     if (optionKinds().count(a) == 0)
         return false;
     AttentionOptions& o = g.options;
@@ -90,6 +95,19 @@ void applyAttentionOptions(const AttentionGiven& g, ModelSpec& spec)
         throw UsageError("--rope-base applies to --pe rope, not " + std::string(toString(spec.positional)) + " positions");
     if (g.ropeBase)
         spec.positionOptions.ropeBase = *g.ropeBase;
+    // Each scheme's settings, refused with another scheme.
+    const std::pair<const std::optional<int>*, PositionalEncoding> owners[] = {
+        {&g.maxDistance, PositionalEncoding::Relative}, {&g.segment, PositionalEncoding::Xl}, {&g.memory, PositionalEncoding::Xl}};
+    const char* names[] = {"--max-distance", "--segment", "--memory"};
+    for (std::size_t i = 0; i < std::size(owners); ++i) {
+        if (*owners[i].first && spec.positional != owners[i].second)
+            throw UsageError(std::string(names[i]) + " applies to --pe " + std::string(toString(owners[i].second)) + ", not "
+                             + std::string(toString(spec.positional)) + " positions");
+    }
+    PositionOptions& p = spec.positionOptions;
+    p.maxDistance = g.maxDistance.value_or(p.maxDistance);
+    p.segment = g.segment.value_or(p.segment);
+    p.memory = g.memory.value_or(p.memory);
 }
 
 } // namespace attnlab::cli

@@ -16,10 +16,13 @@ struct AttentionGiven {
     AttentionOptions options;
     std::vector<std::string> given; ///< the kind options given, as typed ("--window"), to check them against the kind
     std::optional<double> ropeBase; ///< --rope-base: RoPE's B (with --pe rope only)
+    std::optional<int> maxDistance; ///< --max-distance: relative positions' K (with --pe relative only)
+    std::optional<int> segment;     ///< --segment: Transformer-XL's L (with --pe xl only)
+    std::optional<int> memory;      ///< --memory: Transformer-XL's M (with --pe xl only)
 };
 
 /// Reads --attention and its options (--window, --dilation, --global, --random, --stride,
-/// --proj-dim, --features, --buckets, --chunk) and RoPE's --rope-base; false when `a` is not one of them.
+/// --proj-dim, --features, --buckets, --chunk) RoPE's --rope-base, relative positions' --max-distance and Transformer-XL's --segment and --memory; false when `a` is not one of them.
 /// Throws UsageError for a value that is not a number or a kind.
 bool readAttentionOption(const std::string& a, const std::function<const std::string&()>& value, AttentionGiven& g);
 

@@ -17,9 +17,16 @@ Model:
   --heads H              attention heads, 1..64, must divide d_model (default 4)
   --seed S               seed of embeddings, learned positions and seeded weights (default 42)
   --pe KIND              positional encoding: sinusoidal (default) | learned | none, added to X;
-                         or rope | alibi, inside attention (docs/position-schemes.md): rope turns
-                         q and k by position, alibi adds -m_h*|i - j| to the scores
+                         or rope | alibi | relative | xl, inside attention
+                         (docs/position-schemes.md): rope turns q and k by position, alibi adds
+                         -m_h*|i - j| to the scores, relative adds a learned key and value per
+                         distance j - i, xl (Transformer-XL) attends segment by segment with a
+                         memory of the rows before, from relative distances (causal)
   --rope-base B          RoPE's base B in pos / B^(2i/d_k), greater than 1 (default 10000)
+  --max-distance K       relative: the largest distance told apart (|j - i| > K counts as K),
+                         1..1024 (default 4)
+  --segment L            xl: segments of L tokens, 1..1024 (default 4)
+  --memory M             xl: each segment also sees the M rows before it (default L)
   --no-embed-scale       do not multiply embeddings by sqrt(d_model)
   --no-scale             do not divide scores by sqrt(d_k)
   --mask KIND            none (default) | causal | padding | causal+padding

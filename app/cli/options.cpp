@@ -150,7 +150,7 @@ bool readBlockOption(const std::string& a, const std::function<const std::string
         c.seed = parseInt<std::uint64_t>(a, value());
         g.modelOwns.push_back(a);
     } else if (a == "--pe") {
-        c.positional = parseChoice(a, value(), parsePositionalEncoding, {"sinusoidal", "learned", "none", "rope", "alibi"});
+        c.positional = parseChoice(a, value(), parsePositionalEncoding, {"sinusoidal", "learned", "none", "rope", "alibi", "relative", "xl"});
         g.modelOwns.push_back(a);
     } else if (a == "--no-embed-scale") {
         c.embedScale = false;

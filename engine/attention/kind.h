@@ -20,6 +20,8 @@
 
 namespace attnlab {
 
+struct RelativeTables; // position/inside.h
+
 /// Random matrices to use instead of the seeded ones: a test gives an independent
 /// implementation's, to compare every stage. Empty members are made from the seed as usual.
 struct GivenRandom {
@@ -50,6 +52,9 @@ struct KernelInput {
     const char* kStage = "k";
     /// ALiBi: a bias per head (m x n) added to the scaled scores, as stage position_bias; null for none.
     const std::vector<Eigen::MatrixXf>* scoreBias = nullptr;
+    /// Relative positions: the tables a^K, a^V (stages relative_keys, relative_values) whose
+    /// q_i·a^K term joins the scores (stage position_scores) and whose a^V joins the outputs; null for none.
+    const RelativeTables* relative = nullptr;
 
     StageKey key(const char* id, std::optional<int> head = std::nullopt) const { return {id, head, layer, block}; }
 };

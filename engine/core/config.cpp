@@ -58,14 +58,17 @@ void kindProblems(const Config& c, std::vector<std::string>& out)
         out.push_back(kind + " attention takes no mask, a causal or a padding mask, not a custom one");
 }
 
-/// RoPE and ALiBi act inside the attention blocks this engine builds: one block, a seeded model.
+/// RoPE, ALiBi and relative positions act inside the attention blocks this engine builds: one
+/// block, a seeded model.
 void positionModelProblems(const Config& c, std::vector<std::string>& out)
 {
-    const bool inside = c.positional == PositionalEncoding::Rope || c.positional == PositionalEncoding::Alibi;
-    if (inside && c.model != ModelKind::None && c.model != ModelKind::Seeded)
+    if (actsInsideAttention(c.positional) && c.model != ModelKind::None && c.model != ModelKind::Seeded)
         out.push_back(std::string(toString(c.positional))
                       + " positions are for one attention block and for seeded models; a trained model keeps the positions it "
                         "was trained with");
+    if (c.positional == PositionalEncoding::Xl && c.mask == MaskKind::Custom)
+        out.push_back("xl positions are causal by themselves (each segment sees its memory and the tokens up to itself); "
+                      "they take no mask, a causal or a padding mask, not a custom one");
 }
 
 } // namespace

@@ -29,12 +29,14 @@ constexpr NameTable<AttentionKind, 8> kAttentionNames{{
     {AttentionKind::Lsh, "lsh"},
 }};
 
-constexpr NameTable<PositionalEncoding, 5> kPositionalNames{{
+constexpr NameTable<PositionalEncoding, 7> kPositionalNames{{
     {PositionalEncoding::Sinusoidal, "sinusoidal"},
     {PositionalEncoding::Learned, "learned"},
     {PositionalEncoding::None, "none"},
     {PositionalEncoding::Rope, "rope"},
     {PositionalEncoding::Alibi, "alibi"},
+    {PositionalEncoding::Relative, "relative"},
+    {PositionalEncoding::Xl, "xl"},
 }};
 
 constexpr NameTable<NormPlacement, 2> kNormNames{{
@@ -139,9 +141,24 @@ void positionProblems(const ModelSpec& s, std::vector<std::string>& out)
             out.push_back("rope rotates the dimensions of each head in pairs: d_k (" + str(s.dK())
                           + ") must be even; choose d_model and heads so that d_model / heads is even");
     }
-    if (s.positional == PositionalEncoding::Alibi && s.attention != AttentionKind::Full)
-        out.push_back("alibi adds a bias to every query–key score: it works with full attention, not "
+    const bool onScores = s.positional == PositionalEncoding::Alibi || s.positional == PositionalEncoding::Relative
+                          || s.positional == PositionalEncoding::Xl;
+    if (onScores && s.attention != AttentionKind::Full)
+        out.push_back(std::string(toString(s.positional)) + " adds a term to every query–key score: it works with full attention, not "
                       + std::string(toString(s.attention)));
+    if (s.positional == PositionalEncoding::Relative
+        && (s.positionOptions.maxDistance < 1 || s.positionOptions.maxDistance > ConfigLimits::maxTokens))
+        out.push_back("max_distance (" + str(s.positionOptions.maxDistance) + ") must be between 1 and "
+                      + str(ConfigLimits::maxTokens) + ": distances j − i are clipped to [−K, K]");
+    if (s.positional == PositionalEncoding::Xl) {
+        const PositionOptions& o = s.positionOptions;
+        if (o.segment < 1 || o.segment > ConfigLimits::maxTokens)
+            out.push_back("segment (" + str(o.segment) + ") must be between 1 and " + str(ConfigLimits::maxTokens)
+                          + ": Transformer-XL cuts the input into segments of L tokens");
+        if (o.memory < -1 || o.memory > ConfigLimits::maxTokens)
+            out.push_back("memory (" + str(o.memory) + ") must be between 0 and " + str(ConfigLimits::maxTokens)
+                          + " rows (or left out: as many as a segment)");
+    }
 }
 
 } // namespace

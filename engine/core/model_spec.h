@@ -62,11 +62,25 @@ enum class PositionalEncoding {
     None,       ///< no position information at all
     Rope,       ///< rotary (Su et al.): q and k of every head rotated pair by pair by pos·θ_i, nothing added to X
     Alibi,      ///< linear biases (Press et al.): −m_h·|i − j| added to each head's scores, nothing added to X
+    Relative,   ///< relative positions (Shaw et al.): learned a^K, a^V by clipped distance j − i, nothing added to X
+    Xl,         ///< Transformer-XL (Dai et al.): segments with memory, relative scores (a)+(b)+(c)+(d), nothing added to X
 };
+
+/// Whether a scheme acts inside attention (rope, alibi, relative, xl) instead of adding P to X.
+constexpr bool actsInsideAttention(PositionalEncoding p)
+{
+    return p == PositionalEncoding::Rope || p == PositionalEncoding::Alibi || p == PositionalEncoding::Relative
+           || p == PositionalEncoding::Xl;
+}
 
 /// The settings of the position schemes that act inside attention (docs/position-schemes.md).
 struct PositionOptions {
     double ropeBase = 10000; ///< rope: B in θ_{pos,i} = pos / B^(2i/d_k); greater than 1
+    int maxDistance = 4;     ///< relative: K, distances j − i are clipped to [−K, K]; 1 … maxTokens
+    int segment = 4;         ///< xl: L, tokens per segment; 1 … maxTokens
+    int memory = -1;         ///< xl: M, rows of memory before each segment; −1 = L; 0 … maxTokens
+    /// xl's M as used: L when `memory` is −1.
+    int xlMemory() const { return memory < 0 ? segment : memory; }
 
     bool operator==(const PositionOptions&) const = default;
 };
@@ -114,7 +128,7 @@ struct ModelSpec {
     /// The settings of `attention` (unused by full attention).
     AttentionOptions attentionOptions;
     PositionalEncoding positional = PositionalEncoding::Sinusoidal;
-    /// The settings of `positional` (only rope has one).
+    /// The settings of `positional` (rope's base, relative's K, xl's L and M).
     PositionOptions positionOptions;
     /// Multiply embeddings by sqrt(d_model) before adding positions, as in the paper.
     bool embedScale = true;
@@ -167,7 +181,7 @@ struct ModelSpec {
 // Names used on the command line, in trace JSON, in model files and in session files.
 std::string_view toString(Architecture);       // "encoder", "encoder-decoder", "decoder"
 std::string_view toString(AttentionKind);      // "full", "sliding-window", "bigbird", "strided", "linformer", "performer", "linear", "lsh"
-std::string_view toString(PositionalEncoding); // "sinusoidal", "learned", "none", "rope", "alibi"
+std::string_view toString(PositionalEncoding); // "sinusoidal", "learned", "none", "rope", "alibi", "relative", "xl"
 std::string_view toString(NormPlacement);      // "post", "pre"
 std::string_view toString(Activation);         // "relu", "gelu", "gelu-tanh"
 std::string_view toString(ModelTokenizer);     // "words", "chars", "gpt2-bpe", "wordpiece"

@@ -1,5 +1,6 @@
 #pragma once
-/// What names a stage in a trace: its id, head, layer and the attention block it belongs to.
+/// What names a stage in a trace: its id, head, layer, the attention block it belongs to and,
+/// for Transformer-XL's per-segment stages, its segment.
 /// Blocks are a type here; their names ("encoder_self", "decoder_self", "cross") are spelled
 /// once, in stage_key.cpp, for the trace JSON, lesson files and the command line.
 
@@ -35,11 +36,12 @@ std::optional<Block> parseBlock(std::string_view name);
 struct StageKey {
     StageKey() = default;
     StageKey(std::string id, std::optional<int> head = std::nullopt, std::optional<int> layer = std::nullopt,
-             Block block = Block::None)
+             Block block = Block::None, std::optional<int> segment = std::nullopt)
         : id(std::move(id))
         , head(head)
         , layer(layer)
         , block(block)
+        , segment(segment)
     {
     }
 
@@ -51,6 +53,8 @@ struct StageKey {
     /// 0-based encoder or decoder layer of a layer's stage; none outside the layers.
     std::optional<int> layer;
     Block block = Block::None;
+    /// 0-based segment τ of Transformer-XL's per-segment stages (position/xl.h); none elsewhere.
+    std::optional<int> segment;
 
     bool operator==(const StageKey&) const = default;
 };

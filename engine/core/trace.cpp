@@ -79,6 +79,20 @@ const Stage* Trace::input(const Stage& stage, std::size_t i) const
     return i < stage.inputs.size() ? findKey(stage.inputs[i]) : nullptr;
 }
 
+const Stage* Trace::findKey(const StageKey& key) const
+{
+    return findStage(stages, key);
+}
+
+const Stage* findStage(const StageList& stages, const StageKey& key)
+{
+    for (const Stage& s : stages) {
+        if (s.key() == key)
+            return &s;
+    }
+    return nullptr;
+}
+
 const Stage* findStage(const StageList& stages, std::string_view id, std::optional<int> head, std::optional<int> layer,
                        Block block)
 {
@@ -106,7 +120,8 @@ bool isPerHeadStage(std::string_view id)
         "reference_weights", "error", "q_features", "k_features", "kv", "normalizer", "k_projected", "v_projected",
         "buckets", "random_rotations",
         // the position schemes that act inside attention (position/inside.h)
-        "q_rotated", "k_rotated", "position_bias"};
+        "q_rotated", "k_rotated", "position_bias", "position_scores",
+        "xl_w_r", "xl_u", "xl_v", "content_scores", "content_bias"};
     return std::find(std::begin(kPerHead), std::end(kPerHead), id) != std::end(kPerHead);
 }
 

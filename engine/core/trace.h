@@ -166,17 +166,22 @@ struct Trace {
 
     /// The stage with this id (and head, for per-head stages) in the trace's scope, or nullptr.
     const Stage* find(std::string_view id, std::optional<int> head = std::nullopt) const;
-    /// The stage with exactly this id, head, layer and block, or nullptr.
+    /// The stage with exactly this id, head, layer and block, or nullptr (Transformer-XL's
+    /// per-segment stages: segment 0's).
     const Stage* find(std::string_view id, std::optional<int> head, std::optional<int> layer, Block block) const;
-    const Stage* findKey(const StageKey& key) const { return find(key.id, key.head, key.layer, key.block); }
+    /// The stage with exactly this key (segment included), or nullptr.
+    const Stage* findKey(const StageKey& key) const;
     /// The stage that fed `stage` as its input number `i` (stage.inputs[i]), or nullptr when it
     /// has no such input or the trace does not hold it.
     const Stage* input(const Stage& stage, std::size_t i = 0) const;
 };
 
-/// The stage of `stages` with exactly this id, head, layer and block, or nullptr.
+/// The stage of `stages` with exactly this id, head, layer and block, or nullptr; of
+/// Transformer-XL's per-segment stages, the first segment's.
 const Stage* findStage(const StageList& stages, std::string_view id, std::optional<int> head, std::optional<int> layer,
                        Block block);
+/// The stage of `stages` with exactly this key (segment included), or nullptr.
+const Stage* findStage(const StageList& stages, const StageKey& key);
 
 /// Every stage id in the order stages appear (per-head ids repeat once per head).
 const std::vector<std::string>& stageIds();

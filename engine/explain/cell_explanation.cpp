@@ -1,6 +1,7 @@
 #include "explain/cell_explanation.h"
 
 #include "nn/weights.h"
+#include "position/inside.h"
 
 #include <algorithm>
 #include <cmath>
@@ -62,11 +63,19 @@ std::optional<ScoreExplanation> explainScore(const Trace& t, int head, int i, in
         e.products.push_back(qd * kd);
         e.sum += qd * kd;
     }
+    if (const Stage* ps = t.find("position_scores", head); holds(ps, i, j)) // relative positions
+        e.positionScore = ps->main().values(i, j);
+    const Stage* cb = t.find("content_bias", head); // Transformer-XL: S = (a) + (b) + (c) + (d)
+    if (e.positionScore && holds(cb, i, j) && holds(bs, i, j)) {
+        e.xlTerms = true;
+        *e.positionScore += static_cast<double>(cb->main().values(i, j)) + bs->main().values(i, j);
+        bs = nullptr; // (d) is not ALiBi's bias after the scaling
+    }
     e.score = ss->main().values(i, j);
     e.scaling = t.config.scaleScores;
     e.root = std::sqrt(static_cast<double>(dK));
     e.scaled = sc->main().values(i, j);
-    if (holds(bs, i, j))
+    if (holds(bs, i, j) && !e.xlTerms)
         e.bias = bs->main().values(i, j);
     e.mask = ms->main().values(i, j);
     e.hidden = std::isinf(e.mask) && e.mask < 0;
@@ -115,11 +124,18 @@ std::optional<HeadOutputExplanation> explainHeadOutput(const Trace& t, int head,
     HeadOutputExplanation e;
     e.dims = zs->main().colLabels;
     e.output = zs->main().values(i, c);
+    // Relative positions: each key's value gets a^V of its clipped distance (row clip(j − i) + K).
+    const Stage* rv = t.find("relative_values");
+    e.relative = holds(rv, 0, c);
+    const int maxDistance = e.relative ? static_cast<int>(rv->main().values.rows() - 1) / 2 : 0;
     // Z[i, c] = Σ_j A[i, j]·V[j, c], term by term, in double.
     for (Eigen::Index j = 0; j < a.cols(); ++j) {
-        const double term = static_cast<double>(a(i, j)) * v(j, c);
+        double value = v(j, c);
+        if (e.relative)
+            value += static_cast<double>(rv->main().values(relativeRow(i, static_cast<int>(j), maxDistance), c));
+        const double term = static_cast<double>(a(i, j)) * value;
         e.weights.push_back(a(i, j));
-        e.values.push_back(v(j, c));
+        e.values.push_back(value);
         e.terms.push_back(term);
         e.sum += term;
         if (std::abs(term) > std::abs(e.largestTerm)) {

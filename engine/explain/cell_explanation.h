@@ -23,6 +23,10 @@ struct ScoreExplanation {
     std::vector<double> products; ///< q_i[d]·k_j[d]                     (d_k)
     Labels dims;                  ///< the dimensions' labels (Q's column labels; may be null)
     double sum = 0;               ///< Σ_d products, added in order: S recomputed
+    /// Relative positions' P[i, j] = q_i·a^K_clip(j−i), part of S before the scaling: S = Σ + P;
+    /// Transformer-XL's (b) + (c) + (d) (xlTerms true); none for the other schemes.
+    std::optional<double> positionScore;
+    bool xlTerms = false;
     double score = 0;             ///< S[i, j] from the trace
     bool scaling = true;          ///< the trace's config.scaleScores
     double root = 1;              ///< √d_k
@@ -54,10 +58,11 @@ struct WeightsRowExplanation {
 /// Needs the stages masked_scores and weights of `head`.
 std::optional<WeightsRowExplanation> explainWeightsRow(const Trace& t, int head, int i);
 
-/// A head's output Z[i, c] = Σ_j A[i, j]·V[j, c].
+/// A head's output Z[i, c] = Σ_j A[i, j]·V[j, c] (relative positions: V[j, c] + a^V_clip(j−i)[c]).
 struct HeadOutputExplanation {
     std::vector<double> weights;  ///< A[i, j]                           (n)
-    std::vector<double> values;   ///< V[j, c]                           (n)
+    std::vector<double> values;   ///< V[j, c], plus a^V_clip(j−i)[c] with relative positions (n)
+    bool relative = false;        ///< the values include relative positions' a^V
     std::vector<double> terms;    ///< A[i, j]·V[j, c]                   (n)
     Labels dims;                  ///< Z's column labels (may be null)
     double sum = 0;               ///< Σ_j terms, added in order: Z recomputed
@@ -67,7 +72,8 @@ struct HeadOutputExplanation {
     int zeroWeights = 0;          ///< keys with A[i, j] = 0 (masked, or vanishing)
 };
 
-/// Needs the stages weights, v (linformer: v_projected) and head_output of `head`.
+/// Needs the stages weights, v (linformer: v_projected) and head_output of `head`, and
+/// relative_values when the block has relative positions.
 std::optional<HeadOutputExplanation> explainHeadOutput(const Trace& t, int head, int i, int c);
 
 /// A projection Q[i, c] (K, V) of head h: Σ_d X[i, d]·W[r, d] + b[r], r = h·d_k + c, where W is

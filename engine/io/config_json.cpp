@@ -141,6 +141,12 @@ nlohmann::ordered_json configToJson(const Config& c)
     j["pe"] = toString(c.positional);
     if (c.positional == PositionalEncoding::Rope)
         j["rope_base"] = c.positionOptions.ropeBase;
+    if (c.positional == PositionalEncoding::Relative)
+        j["max_distance"] = c.positionOptions.maxDistance;
+    if (c.positional == PositionalEncoding::Xl) {
+        j["segment"] = c.positionOptions.segment;
+        j["memory"] = c.positionOptions.xlMemory();
+    }
     j["embed_scale"] = c.embedScale;
     j["scale"] = c.scaleScores;
     j["mask"] = toString(c.mask);
@@ -177,6 +183,9 @@ Config configFromJson(const nlohmann::json& o)
     read(o, "seed", c.seed);
     readEnum(o, "pe", c.positional, parsePositionalEncoding);
     read(o, "rope_base", c.positionOptions.ropeBase);
+    read(o, "max_distance", c.positionOptions.maxDistance);
+    read(o, "segment", c.positionOptions.segment);
+    read(o, "memory", c.positionOptions.memory);
     read(o, "embed_scale", c.embedScale);
     read(o, "scale", c.scaleScores);
     readEnum(o, "mask", c.mask, parseMaskKind);

@@ -67,6 +67,8 @@ Json keyJson(const StageKey& k)
     j["head"] = k.head ? Json(*k.head) : Json(nullptr);
     j["layer"] = k.layer ? Json(*k.layer) : Json(nullptr);
     j["block"] = k.block == Block::None ? Json(nullptr) : Json(std::string(toString(k.block)));
+    if (k.segment) // Transformer-XL's per-segment stages only
+        j["segment"] = *k.segment;
     return j;
 }
 
@@ -82,6 +84,8 @@ Json stageJson(const Stage& s)
     const Json key = keyJson(s.key());
     for (const char* field : {"head", "layer", "block"})
         st[field] = key.at(field);
+    if (s.segment) // Transformer-XL's per-segment stages only
+        st["segment"] = *s.segment;
     st["title"] = s.title;
     st["formula"] = s.formula;
     Json mats = Json::array();

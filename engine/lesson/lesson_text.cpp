@@ -366,9 +366,15 @@ std::string stageNeedsSetting(const std::string& stage, const Config& c)
     }
     const auto all = allPositionStageIds();
     const auto own = positionStageIds(c.positional);
-    if (std::find(all.begin(), all.end(), stage) != all.end() && std::find(own.begin(), own.end(), stage) == own.end())
-        return "stage " + quote(stage) + " is computed with pe=" + (stage == "position_bias" ? "alibi" : "rope")
-               + " only (settings: pe=...)";
+    if (std::find(all.begin(), all.end(), stage) != all.end() && std::find(own.begin(), own.end(), stage) == own.end()) {
+        std::string owners;
+        for (const PositionalEncoding p : {PositionalEncoding::Rope, PositionalEncoding::Alibi, PositionalEncoding::Relative, PositionalEncoding::Xl}) {
+            const auto ids = positionStageIds(p);
+            if (std::find(ids.begin(), ids.end(), stage) != ids.end())
+                owners += (owners.empty() ? "pe=" : ", pe=") + std::string(toString(p));
+        }
+        return "stage " + quote(stage) + " is computed with " + owners + " only (settings: pe=...)";
+    }
     return {};
 }
 

@@ -16,7 +16,7 @@ using namespace lessontext;
 const std::vector<std::string> kSettingKeys{"d_model", "heads", "seed",       "pe",     "embed_scale", "scale", "mask",
                                             "pad_to",  "weights", "max_tokens", "model", "layers",      "d_ff",  "norm",
                                             "activation", "attention", "window", "dilation", "global", "random", "stride",
-                                            "proj_dim", "features", "buckets", "chunk", "rope_base"};
+                                            "proj_dim", "features", "buckets", "chunk", "rope_base", "max_distance", "segment", "memory"};
 
 /// The attention kind's settings (docs/attention-kinds.md); false when `key` is not one of them.
 bool setKindOption(Config& c, const std::string& key, std::string_view value)
@@ -69,7 +69,7 @@ void setOne(Config& c, const std::string& key, std::string_view value)
     } else if (key == "pe") {
         const auto pe = parsePositionalEncoding(value);
         if (!pe)
-            throw std::invalid_argument("pe: " + unknown("value", value, {"sinusoidal", "learned", "none", "rope", "alibi"}));
+            throw std::invalid_argument("pe: " + unknown("value", value, {"sinusoidal", "learned", "none", "rope", "alibi", "relative", "xl"}));
         c.positional = *pe;
     } else if (key == "rope_base") {
         const std::string text(value);
@@ -78,6 +78,12 @@ void setOne(Config& c, const std::string& key, std::string_view value)
         if (text.empty() || end != text.c_str() + text.size())
             throw std::invalid_argument("rope_base: " + quote(value) + " is not a number");
         c.positionOptions.ropeBase = base; // the range is Config's rule (greater than 1)
+    } else if (key == "max_distance") {
+        c.positionOptions.maxDistance = parseInt(key, value); // the range is Config's rule (1 … max tokens)
+    } else if (key == "segment") {
+        c.positionOptions.segment = parseInt(key, value);
+    } else if (key == "memory") {
+        c.positionOptions.memory = parseInt(key, value);
     } else if (key == "embed_scale") {
         c.embedScale = parseSwitch(key, value);
     } else if (key == "scale") {

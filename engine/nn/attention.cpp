@@ -107,6 +107,46 @@ void addRotations(std::vector<Eigen::MatrixXf>& q, std::vector<Eigen::MatrixXf>&
     }
 }
 
+/// Relative positions: the tables a^K and a^V (stages relative_keys, relative_values), seeded or given.
+RelativeTables addRelativeTables(const AttentionBlockContext& c, const Labels& headDims, StageList& stages)
+{
+    const int dK = static_cast<int>(headDims->size());
+    const int maxDistance = c.positionOptions.maxDistance;
+    RelativeTables t = c.givenRelative ? *c.givenRelative : relativeTables(maxDistance, dK, c.seed);
+    if (t.maxDistance != maxDistance || t.keys.rows() != 2 * maxDistance + 1 || t.keys.cols() != dK
+        || t.values.rows() != t.keys.rows() || t.values.cols() != dK)
+        throw std::invalid_argument("the relative position tables must be (2K+1) x d_k = " + str(2 * maxDistance + 1) + " x "
+                                    + str(dK));
+    std::vector<std::string> distances;
+    for (int r = -maxDistance; r <= maxDistance; ++r) {
+        // "≤-K" … "-1", "0", "+1" … "≥+K", appended piece by piece (GCC 12 warns falsely on "literal" + std::string).
+        std::string label = r == -maxDistance ? "≤" : r == maxDistance ? "≥+" : r > 0 ? "+" : "";
+        label += str(r);
+        distances.push_back(std::move(label));
+    }
+    const Labels rows = std::make_shared<const std::vector<std::string>>(std::move(distances));
+    const auto key = [&](const char* id) { return StageKey{id, std::nullopt, c.layer, c.block}; };
+    putMatrix(addStage(stages, key("relative_keys"), "Relative keys", "a^K_r, r = clip(j − i, −K, K), K = " + str(maxDistance)),
+              "a^K", t.keys, rows, headDims);
+    putMatrix(addStage(stages, key("relative_values"), "Relative values", "a^V_r, r = clip(j − i, −K, K), K = " + str(maxDistance)),
+              "a^V", t.values, rows, headDims);
+    return t;
+}
+
+/// The concat stage C = [Z_0 | … | Z_h-1] (m x d), from the head outputs of every head (and, for
+/// Transformer-XL, of every one of its `segments`; 0 for a block without segments).
+void addConcat(const Eigen::MatrixXf& concat, int heads, const AttentionBlockContext& c, int segments, StageList& stages)
+{
+    std::vector<StageKey> headOutputs;
+    for (int s = 0; s < std::max(segments, 1); ++s) {
+        for (int h = 0; h < heads; ++h)
+            headOutputs.push_back(StageKey{"head_output", h, c.layer, c.block, segments > 0 ? std::optional<int>(s) : std::nullopt});
+    }
+    putMatrix(addStage(stages, {"concat", std::nullopt, c.layer, c.block}, "Concatenated heads", "C = [Z_0 | Z_1 | … | Z_h-1]",
+                       std::move(headOutputs)),
+              "C", concat, c.queryLabels, concatLabels(heads, static_cast<int>(concat.cols()) / heads));
+}
+
 } // namespace
 
 Eigen::MatrixXf attentionHeads(const Eigen::Ref<const Eigen::MatrixXf>& qProj, const Eigen::Ref<const Eigen::MatrixXf>& kProj,
@@ -166,6 +206,10 @@ Eigen::MatrixXf attentionHeads(const Eigen::Ref<const Eigen::MatrixXf>& qProj, c
             bias.push_back(alibiBias(static_cast<int>(m), static_cast<int>(kProj.rows()), slopes[static_cast<std::size_t>(h)]));
     }
 
+    std::optional<RelativeTables> relative;
+    if (context.positional == PositionalEncoding::Relative && !cross)
+        relative = addRelativeTables(context, headDims, stages);
+
     // scores .. head_output: the attention kind's kernel; it writes each Z_h into C = [Z_0 | ... | Z_{h-1}].
     Eigen::MatrixXf concat(m, d);
     KernelInput in{q, k, v, blocked, scaleScores, queries, keys, headDims, layer, block, context.kind, context.options, context.seed};
@@ -175,15 +219,13 @@ Eigen::MatrixXf attentionHeads(const Eigen::Ref<const Eigen::MatrixXf>& qProj, c
     }
     if (!bias.empty())
         in.scoreBias = &bias;
+    if (relative)
+        in.relative = &*relative;
     KernelOutput out{concat, {}, warnings};
     kind.kernel(in, stages, out);
     if (reference)
         *reference = std::move(out.reference);
-    std::vector<StageKey> headOutputs;
-    for (int h = 0; h < heads; ++h)
-        headOutputs.push_back(key("head_output", h));
-    putMatrix(addStage(stages, key("concat"), "Concatenated heads", "C = [Z_0 | Z_1 | … | Z_h-1]", std::move(headOutputs)), "C",
-              concat, queries, concatLabels(heads, dK));
+    addConcat(concat, heads, context, 0, stages);
     return concat;
 }
 
@@ -211,8 +253,17 @@ Eigen::MatrixXf attentionBlock(const Eigen::MatrixXf& queryInput, const Eigen::M
     if (&queryInput == &keyValueInput) {
         Eigen::MatrixXf qkv = queryInput * weights.inProjWeight.transpose();
         qkv.rowwise() += weights.inProjBias.transpose();
-        concat = attentionHeads(qkv.leftCols(d), qkv.middleCols(d, d), qkv.rightCols(d), heads, scaleScores, blocked, context,
-                                stages, warnings, &reference);
+        if (context.positional == PositionalEncoding::Xl) {
+            // Transformer-XL: segment by segment, each with its memory.
+            concat = xlHeads(queryInput, qkv.leftCols(d), qkv.middleCols(d, d), qkv.rightCols(d), heads, scaleScores, blocked, context,
+                             stages, warnings);
+            const auto n = static_cast<int>(queryInput.rows());
+            const int segments = (n + context.positionOptions.segment - 1) / context.positionOptions.segment;
+            addConcat(concat, heads, context, segments, stages);
+        } else {
+            concat = attentionHeads(qkv.leftCols(d), qkv.middleCols(d, d), qkv.rightCols(d), heads, scaleScores, blocked, context,
+                                    stages, warnings, &reference);
+        }
     } else {
         Eigen::MatrixXf qProj = queryInput * weights.inProjWeight.topRows(d).transpose();
         qProj.rowwise() += weights.inProjBias.head(d).transpose();

@@ -12,6 +12,7 @@
 #include "nn/mask.h"
 #include "core/trace.h"
 #include "nn/weights.h"
+#include "position/inside.h"
 
 #include <memory>
 #include <optional>
@@ -52,10 +53,15 @@ struct AttentionBlockContext {
     /// The kind's settings, and the seed of its random matrices (the model's seed).
     AttentionOptions options;
     std::uint64_t seed = 0;
-    /// The position scheme, when it acts inside attention (rope, alibi: position/inside.h); any
+    /// The position scheme, when it acts inside attention (rope, alibi, relative: position/inside.h); any
     /// other scheme changes nothing here. Cross-attention blocks leave it sinusoidal.
     PositionalEncoding positional = PositionalEncoding::Sinusoidal;
     PositionOptions positionOptions;
+    /// Relative positions: tables to use instead of the seeded ones (a test gives an independent
+    /// implementation's); null to draw them from `seed`.
+    const RelativeTables* givenRelative = nullptr;
+    /// Transformer-XL: parameters to use instead of the seeded ones (a test's); null to draw them.
+    const XlTables* givenXl = nullptr;
 };
 
 /// One multi-head attention block, stage by stage (docs/engine.md, section 6). Appends to
@@ -89,6 +95,16 @@ Eigen::MatrixXf attentionHeads(const Eigen::Ref<const Eigen::MatrixXf>& q, const
                                const Eigen::Ref<const Eigen::MatrixXf>& v, int heads, bool scaleScores,
                                const BoolMatrix& blocked, const AttentionBlockContext& context, StageList& stages,
                                std::vector<Message>& warnings, Eigen::MatrixXf* reference = nullptr);
+/// Transformer-XL's heads of a self-attention block (nn/xl_heads.cpp, docs/position-schemes.md):
+/// the parameters xl_w_r, xl_u, xl_v of every head, then every segment's stages (key.segment = τ):
+/// memory, q, k, v, content_scores, position_scores, content_bias, position_bias, scores, scaled,
+/// mask, masked_scores, weights, head_output. `input` is the block's input X (n x d), q, k, v its
+/// projections; `blocked` the user's mask (n x n), to which the scheme adds causality. Returns
+/// C (n x d): each segment's head outputs in its rows.
+Eigen::MatrixXf xlHeads(const Eigen::MatrixXf& input, const Eigen::Ref<const Eigen::MatrixXf>& q, const Eigen::Ref<const Eigen::MatrixXf>& k,
+                        const Eigen::Ref<const Eigen::MatrixXf>& v, int heads, bool scaleScores, const BoolMatrix& blocked,
+                        const AttentionBlockContext& context, StageList& stages, std::vector<Message>& warnings);
+
 /// Appends the block's output stage, O (m x d) = C·W_Oᵀ + b_O as the caller computed it.
 void addAttentionOutput(const Eigen::MatrixXf& out, const AttentionBlockContext& context, StageList& stages);
 

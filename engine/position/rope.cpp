@@ -3,6 +3,7 @@
 
 #include "position/inside.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace attnlab {
@@ -13,14 +14,22 @@ std::vector<std::string> positionStageIds(PositionalEncoding scheme)
         return {"rope_angles", "q_rotated", "k_rotated"};
     if (scheme == PositionalEncoding::Alibi)
         return {"position_bias"};
+    if (scheme == PositionalEncoding::Relative)
+        return {"relative_keys", "relative_values", "position_scores"};
+    if (scheme == PositionalEncoding::Xl)
+        return {"xl_w_r", "xl_u", "xl_v", "memory", "content_scores", "position_scores", "content_bias", "position_bias"};
     return {};
 }
 
 std::vector<std::string> allPositionStageIds()
 {
-    std::vector<std::string> ids = positionStageIds(PositionalEncoding::Rope);
-    for (const std::string& id : positionStageIds(PositionalEncoding::Alibi))
-        ids.push_back(id);
+    std::vector<std::string> ids;
+    for (const PositionalEncoding p : {PositionalEncoding::Rope, PositionalEncoding::Alibi, PositionalEncoding::Relative, PositionalEncoding::Xl}) {
+        for (const std::string& id : positionStageIds(p)) {
+            if (std::find(ids.begin(), ids.end(), id) == ids.end())
+                ids.push_back(id);
+        }
+    }
     return ids;
 }
 

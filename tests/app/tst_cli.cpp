@@ -167,7 +167,7 @@ private slots:
         QTest::newRow("negative seed") << QStringList{"trace", "--seed", "-1"} << "--seed expects a whole number";
         QTest::newRow("indivisible") << QStringList{"trace", "--d-model", "10", "--heads", "3"} << "d_model (10) must be a multiple of heads (3)";
         QTest::newRow("zero d") << QStringList{"trace", "--d-model", "0"} << "d_model (0) must be between 1 and 2048";
-        QTest::newRow("bad pe") << QStringList{"trace", "--pe", "rotary"} << "--pe must be sinusoidal|learned|none|rope|alibi, got 'rotary'";
+        QTest::newRow("bad pe") << QStringList{"trace", "--pe", "rotary"} << "--pe must be sinusoidal|learned|none|rope|alibi|relative|xl, got 'rotary'";
         QTest::newRow("rope, odd d_k") << QStringList{"trace", "--pe", "rope", "--d-model", "12", "--heads", "4"}
                                        << "rope rotates the dimensions of each head in pairs: d_k (3) must be even";
         QTest::newRow("rope base 1") << QStringList{"trace", "--pe", "rope", "--rope-base", "1"} << "rope_base (1) must be a number greater than 1";
@@ -176,7 +176,7 @@ private slots:
         QTest::newRow("rope base without rope") << QStringList{"trace", "--rope-base", "500"}
                                                 << "--rope-base applies to --pe rope, not sinusoidal positions";
         QTest::newRow("alibi with performer") << QStringList{"trace", "--pe", "alibi", "--attention", "performer"}
-                                              << "alibi adds a bias to every query–key score: it works with full attention, not performer";
+                                              << "alibi adds a term to every query–key score: it works with full attention, not performer";
         QTest::newRow("rope on the trained model") << QStringList{"trace", "--model", "reversal", "--pe", "rope"}
                                                    << "--pe does not apply to a trained model";
         QTest::newRow("bad mask") << QStringList{"trace", "--mask", "future"} << "--mask must be none|causal|padding|causal+padding";

@@ -40,6 +40,18 @@ Trace trace(int d, int heads, MaskKind mask = MaskKind::None, bool scale = true,
     return computeTrace(r);
 }
 
+/// d_model 8, 2 heads, the position scheme `pe` with its options.
+Trace positionTrace(PositionalEncoding pe, const PositionOptions& options)
+{
+    Request r;
+    r.sentence = "the cat sat on the mat";
+    r.config.dModel = 8;
+    r.config.heads = 2;
+    r.config.positional = pe;
+    r.config.positionOptions = options;
+    return computeTrace(r);
+}
+
 /// float rounding of a sum of n terms of these sizes, generously: n · 2^-23 · Σ|term|.
 double floatTolerance(const std::vector<double>& terms)
 {
@@ -382,6 +394,41 @@ private slots:
         QVERIFY2(std::abs(e->sum - e->output) < floatTolerance(e->terms), qPrintable(scalarDiff("Σ vs Z", e->sum, e->output)));
         // Its scores are n x K: no score explanation (there is no mask and no masked scores).
         QVERIFY(!explainScore(t, head, i, 0));
+    }
+
+    void relativePositionsAddTheirTermsToScoreAndOutput()
+    {
+        // Shaw: S = q·k + P before the scaling, and each value gets a^V of its clipped distance.
+        PositionOptions o;
+        o.maxDistance = 2;
+        const Trace t = positionTrace(PositionalEncoding::Relative, o);
+        const int head = 1, i = 4, j = 0, c = 2;
+        const auto e = explainScore(t, head, i, j);
+        QVERIFY(e && e->positionScore && !e->xlTerms);
+        QCOMPARE(*e->positionScore, double(stage(t, "position_scores", head)(i, j)));
+        QVERIFY2(std::abs(e->sum + *e->positionScore - e->score) < floatTolerance(e->products) + 1e-6,
+                 qPrintable(scalarDiff("q·k + P", e->sum + *e->positionScore, e->score)));
+        const auto z = explainHeadOutput(t, head, i, c);
+        QVERIFY(z && z->relative);
+        // Key 0 is 4 to the left of query 4: clipped to −2, row 0 of a^V.
+        QCOMPARE(z->values[0], double(stage(t, "v", head)(0, c)) + double(stage(t, "relative_values")(0, c)));
+        QVERIFY2(std::abs(z->sum - z->output) < floatTolerance(z->terms) + 1e-6, qPrintable(scalarDiff("Σ vs Z", z->sum, z->output)));
+    }
+
+    void transformerXlScoresAreFourTerms()
+    {
+        PositionOptions o;
+        o.segment = 6;
+        const Trace t = positionTrace(PositionalEncoding::Xl, o);
+        const int head = 0, i = 3, j = 1;
+        const auto e = explainScore(t, head, i, j);
+        QVERIFY(e && e->xlTerms && !e->bias);
+        const double terms = double(stage(t, "position_scores", head)(i, j)) + stage(t, "content_bias", head)(i, j)
+                             + stage(t, "position_bias", head)(i, j);
+        QVERIFY(std::abs(*e->positionScore - terms) < 1e-5);
+        QVERIFY2(std::abs(e->sum + *e->positionScore - e->score) < floatTolerance(e->products) + 1e-5,
+                 qPrintable(scalarDiff("(a) + (b) + (c) + (d)", e->sum + *e->positionScore, e->score)));
+        QVERIFY(explainScore(t, head, 2, 4)->hidden); // causal within the segment
     }
 
     void staleCellsHaveNoExplanation()

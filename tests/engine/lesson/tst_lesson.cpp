@@ -175,7 +175,7 @@ const std::vector<Broken> kBroken{
     {"head-not-a-number", 8, "head: 'two' is not a whole number"},
     {"head-beyond-heads", 9, "head 3 does not exist: there are 2 heads at this step (heads=2)"},
     {"head-carried-over", 13, "settings: with heads=2 there is no head 4 (chosen on line 8)"},
-    {"bad-view", 8, "unknown view 'map' (expected one of stage, heads, kernel-regression, softmax-scaling, cost)"},
+    {"bad-view", 8, "unknown view 'map' (expected one of stage, heads, kernel-regression, softmax-scaling, cost, positions, length)"},
     {"bad-highlight-syntax", 8, "highlight: '1-2' is not a cell: write row,column like 1,2"},
     {"bad-highlight-group", 8, "highlight: unknown group 'diagonal' (expected cells, rows or columns)"},
     {"highlight-zero", 8, "highlight: row 0 does not exist: positions count from 1"},
@@ -788,7 +788,7 @@ private slots:
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("message");
         const auto row = [](const char* text, const char* message) { QTest::newRow(text) << QString::fromUtf8(text) << QString::fromUtf8(message); };
-        row("dmodel=16", "unknown setting 'dmodel': did you mean 'd_model'? (expected one of d_model, heads, seed, pe, embed_scale, scale, mask, pad_to, weights, max_tokens, model, layers, d_ff, norm, activation, attention, window, dilation, global, random, stride, proj_dim, features, buckets, chunk, rope_base)");
+        row("dmodel=16", "unknown setting 'dmodel': did you mean 'd_model'? (expected one of d_model, heads, seed, pe, embed_scale, scale, mask, pad_to, weights, max_tokens, model, layers, d_ff, norm, activation, attention, window, dilation, global, random, stride, proj_dim, features, buckets, chunk, rope_base, max_distance, segment, memory)");
         row("colour=red", "unknown setting 'colour' (expected one of d_model,");
         row("heads=x", "heads: 'x' is not a whole number");
         row("heads=2.5", "heads: '2.5' is not a whole number");
@@ -802,7 +802,7 @@ private slots:
         row("seed=-1", "seed: '-1' must be a whole number, 0 or more");
         row("seed=18446744073709551616", "seed: '18446744073709551616' is too large");
         row("seed=0x10", "seed: '0x10' is not a whole number");
-        row("pe=sin", "pe: unknown value 'sin' (expected one of sinusoidal, learned, none, rope, alibi)");
+        row("pe=sin", "pe: unknown value 'sin' (expected one of sinusoidal, learned, none, rope, alibi, relative, xl)");
         row("mask=future", "mask: unknown value 'future' (expected one of none, causal, padding, causal+padding)");
         row("mask=custom", "mask: 'custom' cannot be used in a lesson");
         row("weights=random", "weights: unknown value 'random' (expected one of seeded, identity)");

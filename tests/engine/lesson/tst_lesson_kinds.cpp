@@ -79,7 +79,7 @@ private slots:
         QCOMPARE(l.steps[1].stage, std::string("position_bias"));
         auto [line, reason] = errorOf(lessonWith("## Bias\nstage: position_bias\nsettings: pe=rope\n\nText.\n"));
         QCOMPARE(line, 9);
-        QCOMPARE(reason, std::string("stage 'position_bias' is computed with pe=alibi only (settings: pe=...)"));
+        QCOMPARE(reason, std::string("stage 'position_bias' is computed with pe=alibi, pe=xl only (settings: pe=...)"));
         std::tie(line, reason) = errorOf(lessonWith("## Odd\nstage: q_rotated\nsettings: pe=rope, d_model=6, heads=2\n\nText.\n"));
         QCOMPARE(line, 10);
         QVERIFY2(reason.find("d_k (3) must be even") != std::string::npos, reason.c_str());
