@@ -34,6 +34,26 @@
 <context>
     <name>attnlab::CellInspector</name>
     <message>
+        <source>S%1 = (a) + (b) + (c) + (d) = %2 + %3 = %4  ((a) = q_%5·k_%6)</source>
+        <translation>S%1 = (a) + (b) + (c) + (d) = %2 + %3 = %4  （(a) = q_%5·k_%6）</translation>
+    </message>
+    <message>
+        <source>+ (b) + (c) + (d)%1  (Transformer-XL: distance and bias terms)</source>
+        <translation>+ (b) + (c) + (d)%1  （Transformer-XL：距离项和偏置项）</translation>
+    </message>
+    <message>
+        <source>V[j, %1] + aⱽ</source>
+        <translation>V[j, %1] + aⱽ</translation>
+    </message>
+    <message>
+        <source>S%1 = q_%2·k_%3 + P = %4 + %5 = %6</source>
+        <translation>S%1 = q_%2·k_%3 + P = %4 + %5 = %6</translation>
+    </message>
+    <message>
+        <source>+ P%1  (relative: q_%2·aᴷ of the distance)</source>
+        <translation>+ P%1  （相对位置：q_%2 与该距离的 aᴷ 的点积）</translation>
+    </message>
+    <message>
         <source>Click a cell of the heatmap to see how it was computed</source>
         <translation>点击热力图中的一个单元格，查看它是怎样算出来的</translation>
     </message>
@@ -432,6 +452,10 @@
 </context>
 <context>
     <name>attnlab::Exporter</name>
+    <message>
+        <source>%1 — segment %2</source>
+        <translation>%1 — 第 %2 段</translation>
+    </message>
     <message>
         <source>%1 — head %2</source>
         <translation>%1 — 头 %2</translation>
@@ -1287,6 +1311,10 @@
 <context>
     <name>attnlab::Messages</name>
     <message>
+        <source>a second segment ([SEP] between two sentences) is for BERT models</source>
+        <translation>第二段（两个句子之间用 [SEP] 隔开）只适用于 BERT 模型</translation>
+    </message>
+    <message>
         <source>the text is not valid UTF-8: invalid bytes were replaced by �</source>
         <translation>文本不是有效的 UTF-8：无效的字节已替换为 �</translation>
     </message>
@@ -1565,6 +1593,14 @@
 <context>
     <name>attnlab::PositionalEncodingView</name>
     <message>
+        <source>Transformer-XL adds nothing to X: P is all zeros. The input is cut into segments; each attends its own tokens and a memory of the rows before it, with scores built from the distances i − j.</source>
+        <translation>Transformer-XL 不往 X 上加任何东西：P 全为零。输入被切成若干段；每段关注自己的词元和它之前若干行的记忆，分数由距离 i − j 构成。</translation>
+    </message>
+    <message>
+        <source>Relative positions add nothing to X: P is all zeros. Position enters inside attention: each score gets q_i·a^K for the distance j − i, and each output the values a^V of the distances it attends, clipped to [−K, K].</source>
+        <translation>相对位置不往 X 上加任何东西：P 全为零。位置在注意力内部进入：每个分数加上距离 j − i 对应的 q_i·a^K，每个输出加上它所关注的各个距离的值 a^V，距离截断到 [−K, K]。</translation>
+    </message>
+    <message>
         <source>Part of the trained model: it learned its weights with these positions</source>
         <translation>这是训练好的模型本身的一部分：它的权重就是在这种位置编码下学出来的</translation>
     </message>
@@ -1729,6 +1765,50 @@ every position looks the same</source>
 </context>
 <context>
     <name>attnlab::SettingsPanel</name>
+    <message>
+        <source>M: each segment also attends the M rows before it (its memory)</source>
+        <translation>M：每段还会关注它之前的 M 行（它的记忆）</translation>
+    </message>
+    <message>
+        <source>= L</source>
+        <translation>= L</translation>
+    </message>
+    <message>
+        <source>Memory M</source>
+        <translation>记忆 M</translation>
+    </message>
+    <message>
+        <source>L: Transformer-XL cuts the input into segments of L tokens</source>
+        <translation>L：Transformer-XL 把输入切成每段 L 个词元</translation>
+    </message>
+    <message>
+        <source>Segment L</source>
+        <translation>段长 L</translation>
+    </message>
+    <message>
+        <source>Transformer-XL (segments)</source>
+        <translation>Transformer-XL（分段）</translation>
+    </message>
+    <message>
+        <source>K: keys further than K positions away share the same learned key and value (j − i is clipped to [−K, K])</source>
+        <translation>K：距离超过 K 个位置的键共用同一个学到的键向量和值向量（j − i 被截断到 [−K, K]）</translation>
+    </message>
+    <message>
+        <source>Max distance K</source>
+        <translation>最大距离 K</translation>
+    </message>
+    <message>
+        <source>B in θ_pos,i = pos / B^(2i/d_k): a larger base turns the slow pairs more slowly</source>
+        <translation>θ_pos,i = pos / B^(2i/d_k) 中的 B：底数越大，慢的维度对转得越慢</translation>
+    </message>
+    <message>
+        <source>RoPE base B</source>
+        <translation>RoPE 底数 B</translation>
+    </message>
+    <message>
+        <source>relative (Shaw)</source>
+        <translation>相对位置（Shaw）</translation>
+    </message>
     <message>
         <source>Open…</source>
         <translation>打开…</translation>
@@ -1934,8 +2014,8 @@ every position looks the same</source>
         <translation>训练好的字符串反转模型</translation>
     </message>
     <message>
-        <source>How a token&apos;s position enters: added to its embedding (X = E + P: sinusoidal, learned), or inside attention (RoPE turns q and k, ALiBi biases the scores)</source>
-        <translation>词元的位置如何进入模型：加到嵌入上（X = E + P：正弦、可学习），或者在注意力内部（RoPE 旋转 q 和 k，ALiBi 给分数加偏置）</translation>
+        <source>How a token&apos;s position enters: added to its embedding (X = E + P: sinusoidal, learned), or inside attention (RoPE turns q and k, ALiBi biases the scores, relative positions add a learned key and value per distance, Transformer-XL attends segment by segment with a memory)</source>
+        <translation>词元的位置如何进入模型：加到嵌入上（X = E + P：正弦、可学习），或者在注意力内部（RoPE 旋转 q 和 k，ALiBi 给分数加偏置，相对位置按距离加上学到的键和值，Transformer-XL 带着记忆逐段计算注意力）</translation>
     </message>
     <message>
         <source>RoPE (rotary)</source>
@@ -2161,6 +2241,174 @@ M = 0：每个查询都能看到所有键</translation>
 </context>
 <context>
     <name>attnlab::Stages</name>
+    <message>
+        <source>X = E  (P = 0)</source>
+        <translation>X = E  （P = 0）</translation>
+    </message>
+    <message>
+        <source>the first segment has no memory: M_τ = min(M, τ·L) rows</source>
+        <translation>第一段没有记忆：M_τ = min(M, τ·L) 行</translation>
+    </message>
+    <message>
+        <source>Nothing is added to the embeddings here: this scheme puts position inside attention, into q and k or into the scores, where only the distance between two tokens counts.</source>
+        <translation>这里不往嵌入上加任何东西：这种方案把位置放进注意力内部——放进 q 和 k，或放进分数——在那里只有两个词元之间的距离起作用。</translation>
+    </message>
+    <message>
+        <source>A_h = softmax(((a) + (b) + (c) + (d)) / √d_k + M)</source>
+        <translation>A_h = softmax(((a) + (b) + (c) + (d)) / √d_k + M)</translation>
+    </message>
+    <message>
+        <source>A_h = softmax(Q̃_h·K̃_hᵀ / √d_k + M)</source>
+        <translation>A_h = softmax(Q̃_h·K̃_hᵀ / √d_k + M)</translation>
+    </message>
+    <message>
+        <source>A_h = softmax((Q_h·K_hᵀ + P_h) / √d_k + M)</source>
+        <translation>A_h = softmax((Q_h·K_hᵀ + P_h) / √d_k + M)</translation>
+    </message>
+    <message>
+        <source>A_h = softmax(Q_h·K_hᵀ / √d_k + B_h + M)</source>
+        <translation>A_h = softmax(Q_h·K_hᵀ / √d_k + B_h + M)</translation>
+    </message>
+    <message>
+        <source>P = 0: position enters inside attention instead</source>
+        <translation>P = 0：位置改在注意力内部进入</translation>
+    </message>
+    <message>
+        <source>(d) a global preference for some distances, the same for every query (constant along each diagonal).</source>
+        <translation>(d) 对某些距离的全局偏好，对每个查询都一样（沿每条对角线不变）。</translation>
+    </message>
+    <message>
+        <source>(c) a global preference for some keys&apos; content, the same for every query (one value per column).</source>
+        <translation>(c) 对某些键内容的全局偏好，对每个查询都一样（每列一个值）。</translation>
+    </message>
+    <message>
+        <source>(b) content against distance: how much this query likes keys i − j positions back.</source>
+        <translation>(b) 内容对距离：这个查询有多“喜欢”往回 i − j 个位置的键。</translation>
+    </message>
+    <message>
+        <source>(a) content against content: the usual q·k, over the memory and the segment.</source>
+        <translation>(a) 内容对内容：通常的 q·k，覆盖记忆和本段。</translation>
+    </message>
+    <message>
+        <source>The rows of the input just before this segment: its keys and values include them, so attention reaches back past the segment&apos;s start.</source>
+        <translation>紧挨在本段之前的输入行：本段的键和值包含它们，所以注意力能越过段的开头往回看。</translation>
+    </message>
+    <message>
+        <source>Two learned vectors per head in place of the query: u scores a key&apos;s content, v a distance, the same for every query.</source>
+        <translation>每个头两个学到的向量代替查询：u 给键的内容打分，v 给距离打分，对每个查询都一样。</translation>
+    </message>
+    <message>
+        <source>Transformer-XL adds no position vector: each head turns the sinusoid of a distance i − j into a d_k-vector with W_R.</source>
+        <translation>Transformer-XL 不加位置向量：每个头用 W_R 把距离 i − j 的正弦编码变成一个 d_k 维向量。</translation>
+    </message>
+    <message>
+        <source>M_ij = −∞ for a key after the query (every memory row is before it)</source>
+        <translation>查询之后的键 M_ij = −∞（记忆行都在它之前）</translation>
+    </message>
+    <message>
+        <source>S_h = (a) + (b) + (c) + (d)</source>
+        <translation>S_h = (a) + (b) + (c) + (d)</translation>
+    </message>
+    <message>
+        <source>(d)_ij = v·W_R R_{i−j}</source>
+        <translation>(d)_ij = v·W_R R_{i−j}</translation>
+    </message>
+    <message>
+        <source>(c)_ij = u·k_j</source>
+        <translation>(c)_ij = u·k_j</translation>
+    </message>
+    <message>
+        <source>(b)_ij = q_i·W_R R_{i−j}</source>
+        <translation>(b)_ij = q_i·W_R R_{i−j}</translation>
+    </message>
+    <message>
+        <source>(a)_ij = q_i·k_j</source>
+        <translation>(a)_ij = q_i·k_j</translation>
+    </message>
+    <message>
+        <source>K_h, V_h = [Mem_τ; X_τ]·Wᵀ + b  (memory rows first)</source>
+        <translation>K_h, V_h = [Mem_τ; X_τ]·Wᵀ + b  （记忆行在前）</translation>
+    </message>
+    <message>
+        <source>Mem_τ = X[s − M_τ … s − 1],  M_τ = min(M, s),  L = %1, M = %2</source>
+        <translation>Mem_τ = X[s − M_τ … s − 1]，M_τ = min(M, s)，L = %1，M = %2</translation>
+    </message>
+    <message>
+        <source>u_h, v_h: 1 × d_k, the same for every query</source>
+        <translation>u_h、v_h：1 × d_k，对每个查询都一样</translation>
+    </message>
+    <message>
+        <source>W_R,h: d_k × d_model, projects the sinusoid R_{i−j} of a distance</source>
+        <translation>W_R,h：d_k × d_model，把距离的正弦编码 R_{i−j} 投影过来</translation>
+    </message>
+    <message>
+        <source>Content bias (c)</source>
+        <translation>内容偏置 (c)</translation>
+    </message>
+    <message>
+        <source>Content scores (a)</source>
+        <translation>内容分数 (a)</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>记忆</translation>
+    </message>
+    <message>
+        <source>Distance bias v</source>
+        <translation>距离偏置 v</translation>
+    </message>
+    <message>
+        <source>Content bias u</source>
+        <translation>内容偏置 u</translation>
+    </message>
+    <message>
+        <source>Distance projection W_R</source>
+        <translation>距离投影 W_R</translation>
+    </message>
+    <message>
+        <source>How much each query likes the distance to each key: q_i·aᴷ for the clipped j − i, added to q_i·k_j before the scaling.</source>
+        <translation>每个查询对到每个键的距离有多“喜欢”：截断后的 j − i 对应的 q_i·aᴷ，在缩放之前加到 q_i·k_j 上。</translation>
+    </message>
+    <message>
+        <source>One learned value per distance: each output also gets the values of the distances it attends, weighted like the tokens&apos; values.</source>
+        <translation>每个距离一个学到的值向量：每个输出还会加上它所关注的各个距离的值，权重与词元的值相同。</translation>
+    </message>
+    <message>
+        <source>One learned key per distance j − i, shared by every head: a query scores how far a key is, not where it stands; beyond K every distance looks the same.</source>
+        <translation>每个距离 j − i 一个学到的键向量，所有头共用：查询看的是键离它多远，而不是键在哪里；超过 K 的距离都一样。</translation>
+    </message>
+    <message>
+        <source>,  rows = distances j − i, columns = d_k</source>
+        <translation>，行 = 距离 j − i，列 = d_k</translation>
+    </message>
+    <message>
+        <source>z_i = Σ_j α_ij·(v_j + aⱽ_clip(j−i))</source>
+        <translation>z_i = Σ_j α_ij·(v_j + aⱽ_clip(j−i))</translation>
+    </message>
+    <message>
+        <source>S_h = Q_h·K_hᵀ + P_h</source>
+        <translation>S_h = Q_h·K_hᵀ + P_h</translation>
+    </message>
+    <message>
+        <source>P_h,ij = q_i·aᴷ_clip(j−i)</source>
+        <translation>P_h,ij = q_i·aᴷ_clip(j−i)</translation>
+    </message>
+    <message>
+        <source>row r holds distance j − i = r − K,  clipped to [−K, K],  K = %1</source>
+        <translation>第 r 行对应距离 j − i = r − K，截断到 [−K, K]，K = %1</translation>
+    </message>
+    <message>
+        <source>Position scores P</source>
+        <translation>位置分数 P</translation>
+    </message>
+    <message>
+        <source>Relative values aⱽ</source>
+        <translation>相对位置值 aⱽ</translation>
+    </message>
+    <message>
+        <source>Relative keys aᴷ</source>
+        <translation>相对位置键 aᴷ</translation>
+    </message>
     <message>
         <source>Tokens</source>
         <translation>词元</translation>
@@ -3038,6 +3286,10 @@ M = 0：每个查询都能看到所有键</translation>
 <context>
     <name>attnlab::ViewStack</name>
     <message>
+        <source>Length</source>
+        <translation>长度</translation>
+    </message>
+    <message>
         <source>Stage</source>
         <translation>阶段</translation>
     </message>
@@ -3155,6 +3407,14 @@ M = 0：每个查询都能看到所有键</translation>
 </context>
 <context>
     <name>attnlab::CompareFigure</name>
+    <message>
+        <source>Transformer-XL</source>
+        <translation>Transformer-XL</translation>
+    </message>
+    <message>
+        <source>relative (Shaw)</source>
+        <translation>相对位置（Shaw）</translation>
+    </message>
     <message>
         <source>sinusoidal</source>
         <translation>正弦</translation>
@@ -4586,6 +4846,124 @@ M = 0：每个查询都能看到所有键</translation>
     <message>
         <source>Stop after the run in progress; what is measured so far is drawn</source>
         <translation>当前这次运行结束后停止；画出已测得的结果</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::LengthView</name>
+    <message>
+        <source>The tokens “%1” (query) and “%2” (key, %3 positions later) moved together along inputs of %4 and %5 tokens. How much the score changes with the position (max − min): %6. Flat lines mean the pair looks the same anywhere, however long the input.</source>
+        <translation>词元“%1”（查询）和“%2”（键，在其后 %3 个位置）一起沿着长 %4 和 %5 个词元的输入移动。分数随位置变化的幅度（最大 − 最小）：%6。水平的线表示这一对无论在哪里、输入多长，看起来都一样。</translation>
+    </message>
+    <message>
+        <source>n = %1 tokens</source>
+        <translation>n = %1 个词元</translation>
+    </message>
+    <message>
+        <source>score of the pair, head %1</source>
+        <translation>这一对的分数，头 %1</translation>
+    </message>
+    <message>
+        <source>position of the query (the key is %1 later)</source>
+        <translation>查询的位置（键在其后 %1 个位置）</translation>
+    </message>
+    <message>
+        <source>The length experiment runs on one attention block: choose “one attention block” as the model.</source>
+        <translation>长度实验在单个注意力块上进行：请把模型选为“单个注意力块”。</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::PositionSchemeView</name>
+    <message>
+        <source>pair i of the head&apos;s dimensions</source>
+        <translation>头的维度中的第 i 对</translation>
+    </message>
+    <message>
+        <source>Click a segment to show it</source>
+        <translation>点击某一段来显示它</translation>
+    </message>
+    <message>
+        <source>The segment the other views show (its memory, queries, keys, scores and weights)</source>
+        <translation>其他视图显示的段（它的记忆、查询、键、分数和权重）</translation>
+    </message>
+    <message>
+        <source>Segment</source>
+        <translation>段</translation>
+    </message>
+    <message>
+        <source>Dark: the segment&apos;s own tokens (its queries); light: its memory</source>
+        <translation>深色：本段自己的词元（它的查询）；浅色：它的记忆</translation>
+    </message>
+    <message>
+        <source>segment %1</source>
+        <translation>第 %1 段</translation>
+    </message>
+    <message>
+        <source>Transformer-XL cuts the %1 tokens into segments of L = %2; each also attends the M = %3 rows before it (its memory, lighter in the timeline). In the weights, the blocks left of the diagonal are the memory: attention reaching back into the previous segment.</source>
+        <translation>Transformer-XL 把 %1 个词元切成每段 L = %2 个；每段还关注它之前的 M = %3 行（它的记忆，时间线上颜色较浅）。在权重图里，对角线左边的块就是记忆：注意力伸回到前一段。</translation>
+    </message>
+    <message>
+        <source>Weights of every segment at their absolute positions, head %1</source>
+        <translation>各段的权重放在它们的绝对位置上，头 %1</translation>
+    </message>
+    <message>
+        <source>Relative positions: a query scores a key by q·k plus q·aᴷ of their distance, and takes aⱽ of that distance with the key&apos;s value. Beyond K = %1 every distance shares the last row, so the map on the right is constant away from its diagonal band.</source>
+        <translation>相对位置：查询给键打分用 q·k 加上它们距离对应的 q·aᴷ，并在取键的值时加上该距离的 aⱽ。超过 K = %1 的距离共用最后一行，所以右图离开对角带后就是常数。</translation>
+    </message>
+    <message>
+        <source>clip(j − i, −%1, %1): the row each score uses</source>
+        <translation>clip(j − i, −%1, %1)：每个分数用的行</translation>
+    </message>
+    <message>
+        <source>aⱽ: one value per distance</source>
+        <translation>aⱽ：每个距离一个值</translation>
+    </message>
+    <message>
+        <source>aᴷ: one key per distance</source>
+        <translation>aᴷ：每个距离一个键</translation>
+    </message>
+    <message>
+        <source>ALiBi adds no position vector: each head subtracts its slope times the distance from every score (not divided by √d_k). The slopes halve from head to head, 2^(−8h/H).</source>
+        <translation>ALiBi 不加位置向量：每个头从每个分数里减去斜率乘以距离（不除以 √d_k）。斜率逐头减半，2^(−8h/H)。</translation>
+    </message>
+    <message>
+        <source>B, head %1 (m = %2)</source>
+        <translation>B，头 %1（m = %2）</translation>
+    </message>
+    <message>
+        <source>Each head&apos;s penalty −m_h·|i − j|: steep heads look near, flat heads far</source>
+        <translation>每个头的惩罚 −m_h·|i − j|：陡的头看近处，平的头看远处</translation>
+    </message>
+    <message>
+        <source>bias added to the score</source>
+        <translation>加到分数上的偏置</translation>
+    </message>
+    <message>
+        <source>distance |i − j|</source>
+        <translation>距离 |i − j|</translation>
+    </message>
+    <message>
+        <source>head %1: m = %2</source>
+        <translation>头 %1：m = %2</translation>
+    </message>
+    <message>
+        <source>Each clock is one pair of dimensions of one position. The map moves the same q and k to every pair of positions: the score is constant along each diagonal m − n, because RoPE makes q_m·k_n depend on the distance only.</source>
+        <translation>每个小钟是一个位置上的一对维度。右图把同一个 q 和 k 放到每一对位置上：分数沿每条对角线 m − n 不变，因为 RoPE 让 q_m·k_n 只取决于距离。</translation>
+    </message>
+    <message>
+        <source>q of “%1” at m (rows) · k of “%2” at n (columns), head %3</source>
+        <translation>“%1”的 q 放在 m（行）·“%2”的 k 放在 n（列），头 %3</translation>
+    </message>
+    <message>
+        <source>RoPE turns pair i of position pos by θ = pos / B^(2i/d_k): the first pairs fast, the last slowly</source>
+        <translation>RoPE 把位置 pos 的第 i 对维度旋转 θ = pos / B^(2i/d_k)：前面的对转得快，后面的转得慢</translation>
+    </message>
+    <message>
+        <source>pair %1</source>
+        <translation>第 %1 对</translation>
+    </message>
+    <message>
+        <source>This view shows where position enters attention for RoPE, ALiBi, relative positions and Transformer-XL. Choose one of them under Positions in the settings.</source>
+        <translation>这个视图展示 RoPE、ALiBi、相对位置和 Transformer-XL 中位置在哪里进入注意力。请在设置的“位置”里选择其中之一。</translation>
     </message>
 </context>
 </TS>

@@ -493,6 +493,8 @@ QString stageTitle(const Stage& stage)
     QString name = stepName(QString::fromStdString(stage.id));
     if (stage.head)
         name = QCoreApplication::translate("attnlab::Exporter", "%1 \u2014 head %2").arg(name).arg(*stage.head + 1);
+    if (stage.segment) // Transformer-XL's segments, counted from 1 like heads
+        name = QCoreApplication::translate("attnlab::Exporter", "%1 \u2014 segment %2").arg(name).arg(*stage.segment + 1);
     if (const QString where = stagePlace(stage); !where.isEmpty())
         name = QCoreApplication::translate("attnlab::Exporter", "%1 (%2)").arg(name, where);
     return name;
@@ -512,6 +514,8 @@ QString stageFileBaseName(const Trace& trace, std::size_t index)
         name += QStringLiteral("_layer%1").arg(*s.layer + 1);
     if (s.head)
         name += QStringLiteral("_head%1").arg(*s.head + 1);
+    if (s.segment)
+        name += QStringLiteral("_segment%1").arg(*s.segment + 1);
     return name;
 }
 

@@ -113,8 +113,8 @@ ExportResult exportCsv(const LabeledMatrix& m, const QString& path);
 QString stageTitle(const Stage& stage);
 
 /// The file name, without suffix, of the stage at `index` in trace.stages: its 1-based position
-/// (two digits, more when the trace has 100 stages or more), id and 1-based head:
-/// "01_embedding", "07_scores_head1", "09_mask".
+/// (two digits, more when the trace has 100 stages or more), id, 1-based head and (Transformer-XL)
+/// 1-based segment: "01_embedding", "07_scores_head1", "09_mask", "31_weights_head2_segment3".
 QString stageFileBaseName(const Trace& trace, std::size_t index);
 
 /// What exportAllStages writes for each stage.

@@ -242,8 +242,7 @@ void Session::install(RunResult result)
     m_generation = std::move(result.generation);
     m_error.reset();
     // A model's steps, and an attention kind's (its own stages), come from the trace.
-    m_stepsOfTrace = isModel() || m_full->config.attention != AttentionKind::Full
-                     || m_full->config.positional == PositionalEncoding::Rope || m_full->config.positional == PositionalEncoding::Alibi;
+    m_stepsOfTrace = isModel() || m_full->config.attention != AttentionKind::Full || actsInsideAttention(m_full->config.positional);
     if (m_stepsOfTrace)
         m_modelSteps = modelSteps(*m_full);
     // Same step (id, layer, block), else the same id, else the nearest index.
@@ -326,6 +325,7 @@ void Session::project()
 {
     if (!isModel() || !m_full || !m_full->model) {
         m_trace = m_full;
+        showSegment();
         projectComparison();
         return;
     }
@@ -342,6 +342,7 @@ void Session::project()
     }
     m_projectedLayer = st.layer;
     m_projectedBlock = st.block;
+    showSegment();
     projectComparison();
 }
 

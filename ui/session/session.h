@@ -168,6 +168,11 @@ public:
     void setStep(int step);
     void setStepId(const QString& id);
     void setHead(int head);
+    /// Transformer-XL's segment the views show (0-based; session_segments.cpp): trace() holds that
+    /// segment's per-segment stages. segmentCount() is 0 for a trace without segments.
+    int segment() const { return m_segment; }
+    int segmentCount() const;
+    void setSegment(int segment);
     void nextStep();
     void previousStep();
     /// The selected cell (row, column) of the current matrix, or (-1, -1).
@@ -213,6 +218,8 @@ signals:
     void errorOccurred(const QString& message);
     void stepChanged(int step);
     void headChanged(int head);
+    /// The Transformer-XL segment shown changed (trace() changed with it: traceChanged follows).
+    void segmentChanged(int segment);
     void selectionChanged(int row, int column);
     void viewChanged(const QString& view);
     void highlightChanged();
@@ -244,6 +251,8 @@ private:
     RunRequest requestFor(ModelCache& models, const QString& sentence, const Config& c, const std::optional<QString>& target,
                           const std::shared_ptr<const AttentionWeights>& imported, const std::optional<BoolMatrix>& mask,
                           const std::shared_ptr<const Seq2SeqModel>& file, int generationStep);
+    /// Transformer-XL: narrows m_trace to the segment shown (session_segments.cpp).
+    void showSegment();
     /// Sets d_model and heads of a trained or file model into `c`.
     void adoptModelSizes(Config& c);
     /// Reads a model file (docs/model-format.md); null with the reason in `error` on failure.
@@ -289,6 +298,7 @@ private:
     std::optional<Message> m_error; ///< why the last computation failed
     int m_step = 0;
     int m_head = 0;
+    int m_segment = 0;
     int m_selRow = -1;
     int m_selCol = -1;
     QString m_view = QStringLiteral("stage");

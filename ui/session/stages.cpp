@@ -1,6 +1,7 @@
 #include "session/stages.h"
 
 #include "session/kindstages.h"
+#include "session/positionstages.h"
 
 #include "model/model.h"
 
@@ -75,7 +76,16 @@ std::vector<Step> modelSteps(const Trace& trace)
         bool listed = false;
         for (auto it = out.rbegin(); it != out.rend() && it->layer == step.layer && it->block == step.block && !listed; ++it)
             listed = *it == step;
-        if (!listed)
+        if (listed)
+            continue;
+        // Transformer-XL: the memory first appears with segment 1, after segment 0's stages; its
+        // step comes before the queries it is attended with.
+        const auto queries = std::find_if(out.begin(), out.end(), [&](const Step& s) {
+            return s.id == u"q" && s.layer == step.layer && s.block == step.block;
+        });
+        if (id == u"memory" && queries != out.end())
+            out.insert(queries, step);
+        else
             out.push_back(step);
     }
     return out;
@@ -188,14 +198,8 @@ QString layerStepFormula(const QString& id)
 
 QString stepName(const QString& id)
 {
-    if (id == u"rope_angles")
-        return Stages::tr("Rotation angles \u03B8");
-    if (id == u"q_rotated")
-        return Stages::tr("Rotated queries Q\u0303");
-    if (id == u"k_rotated")
-        return Stages::tr("Rotated keys K\u0303");
-    if (id == u"position_bias")
-        return Stages::tr("Position bias B");
+    if (const QString name = positionStepName(id); !name.isEmpty())
+        return name; // a position scheme's own stage (position/inside.h)
     if (id == u"attn_residual")
         return Stages::tr("Add (attention)");
     if (id == u"attn_norm")
@@ -267,17 +271,8 @@ QString stepName(const QString& id)
 
 QString stepFormula(const QString& id, const ModelSpec& spec)
 {
-    // RoPE and ALiBi (position/inside.h): their own stages, and the ones they change.
-    if (id == u"rope_angles")
-        return Stages::tr("\u03B8_pos,i = pos / B^(2i/d_k),  B = %1").arg(spec.positionOptions.ropeBase);
-    if (id == u"q_rotated" || id == u"k_rotated")
-        return Stages::tr("(x_2i, x_2i+1) \u2192 (x_2i\u00B7cos \u03B8 \u2212 x_2i+1\u00B7sin \u03B8,  x_2i\u00B7sin \u03B8 + x_2i+1\u00B7cos \u03B8)");
-    if (id == u"scores" && spec.positional == PositionalEncoding::Rope)
-        return Stages::tr("S_h = Q\u0303_h\u00B7K\u0303_h\u1D40");
-    if (id == u"position_bias")
-        return Stages::tr("B_h,ij = \u2212m_h\u00B7|i \u2212 j|,  m_h = 2^(\u22128h/H)");
-    if (id == u"masked_scores" && spec.positional == PositionalEncoding::Alibi)
-        return Stages::tr("S\u2033_h = S\u2032_h + B_h + M");
+    if (const QString f = positionStepFormula(id, spec); !f.isEmpty())
+        return f; // a position scheme's own stage, or one it computes differently (session/positionstages.h)
     const QString formula = kindStepFormula(id, spec.attention, spec.scaleScores);
     return formula.isEmpty() ? stepFormula(id, spec.scaleScores, spec.embedScale, spec.positional) : formula;
 }
@@ -297,7 +292,7 @@ QString stepFormula(const QString& id, bool scaled, bool embedScaled, Positional
             return Stages::tr("P = 0: no positional encoding");
         return Stages::tr("PE(pos, 2i) = sin(pos / 10000^(2i/d_model)),  PE(pos, 2i+1) = cos(pos / 10000^(2i/d_model))");
     }
-    if (id == u"input" && pe == PositionalEncoding::None)
+    if (id == u"input" && (pe == PositionalEncoding::None || actsInsideAttention(pe)))
         return embedScaled ? Stages::tr("X = E\u00B7√d_model  (P = 0)") : Stages::tr("X = E  (P = 0)");
     if (id == u"input")
         return embedScaled ? Stages::tr("X = E\u00B7√d_model + P") : Stages::tr("X = E + P");
@@ -330,7 +325,9 @@ QString stepShapes(const QString& id, const Trace& t)
 {
     // The stages an attention kind adds or reshapes (q, k, v, concat and output keep theirs), and
     // those RoPE and ALiBi add.
-    const bool positionStage = id == u"rope_angles" || id == u"q_rotated" || id == u"k_rotated" || id == u"position_bias";
+    const bool positionStage = id == u"rope_angles" || id == u"q_rotated" || id == u"k_rotated" || id == u"position_bias"
+                               || id == u"relative_keys" || id == u"relative_values" || id == u"position_scores"
+                               || t.config.positional == PositionalEncoding::Xl;
     const bool kindStage = positionStage
                            || (t.config.attention != AttentionKind::Full && id != u"q" && id != u"k" && id != u"v" && id != u"concat"
                                && id != u"output" && id != u"input" && id != u"embedding" && id != u"positional_encoding");
@@ -341,8 +338,10 @@ QString stepShapes(const QString& id, const Trace& t)
             if (QString::fromStdString(st.id) == id) {
                 const auto& m = st.main().values;
                 if (id == u"weights" || id == u"scores" || id == u"scaled" || id == u"masked_scores" || id == u"mask" || id == u"reference_weights"
-                    || id == u"position_bias")
+                    || id == u"position_bias" || id == u"position_scores" || id == u"content_scores" || id == u"content_bias")
                     return dims(m.rows(), m.cols()) + Stages::tr(",  rows = queries, columns = keys");
+                if (id == u"relative_keys" || id == u"relative_values")
+                    return dims(m.rows(), m.cols()) + Stages::tr(",  rows = distances j \u2212 i, columns = d_k");
                 if ((id == u"probabilities" || id == u"logits") && t.model && t.model->spec.architecture != Architecture::EncoderDecoder)
                     return dims(m.rows(), m.cols()) + Stages::tr(",  rows = positions, columns = vocabulary");
                 if (id == u"probabilities" || id == u"logits")
@@ -351,6 +350,8 @@ QString stepShapes(const QString& id, const Trace& t)
             }
         }
     }
+    if (id == u"memory") // Transformer-XL's first segment has none
+        return Stages::tr("the first segment has no memory: M_\u03C4 = min(M, \u03C4\u00B7L) rows");
     const long long n = static_cast<long long>(t.tokens.size());
     const long long d = t.config.dModel;
     const long long dk = t.config.dK();
@@ -377,12 +378,8 @@ QString stepShapes(const QString& id, const Trace& t)
 
 QString stepExplanation(const QString& id, PositionalEncoding pe)
 {
-    if (id == u"rope_angles")
-        return Stages::tr("RoPE turns each pair of a head's dimensions by an angle that grows with the position: fast for the first pairs, slowly for the last.");
-    if (id == u"q_rotated" || id == u"k_rotated")
-        return Stages::tr("Each query and key turned by its position's angles: a turn keeps lengths, and q_m\u00B7k_n then depends on m \u2212 n only.");
-    if (id == u"position_bias")
-        return Stages::tr("ALiBi adds no position vector: each head lowers a score by its slope m_h times the distance, so far keys weigh less.");
+    if (const QString e = positionStepExplanation(id, pe); !e.isEmpty())
+        return e; // a position scheme's own stage
     if (id == u"attn_residual" || id == u"cross_residual" || id == u"ffn_residual")
         return Stages::tr("The residual connection adds the sublayer's output to its input: the token keeps what it had and gradients flow straight through.");
     if (id == u"attn_norm" || id == u"cross_norm" || id == u"ffn_norm")
@@ -419,6 +416,9 @@ QString stepExplanation(const QString& id, PositionalEncoding pe)
     if (id == u"positional_encoding" && pe == PositionalEncoding::None)
         return Stages::tr("No positional encoding: attention sees the tokens as a set \u2014 reorder them and every output is only "
                           "reordered.");
+    if (id == u"positional_encoding" && actsInsideAttention(pe))
+        return Stages::tr("Nothing is added to the embeddings here: this scheme puts position inside attention, into q and k or "
+                          "into the scores, where only the distance between two tokens counts.");
     if (id == u"positional_encoding")
         return Stages::tr("Attention itself ignores order, so each position gets a pattern of sines and cosines of different frequencies.");
     if (id == u"input")

@@ -65,9 +65,12 @@ enum class ViewKind {
     Predictions,      ///< a pretrained model's fill-mask or next-token bars and GPT-2's generation stepper
     Approximation,    ///< an attention kind's weights beside full attention's, and the error (views/approximationview.h)
     Cost,             ///< the attention kinds' measured time and memory against n (views/costview.h)
+    PositionScheme,   ///< where RoPE, ALiBi, relative positions or Transformer-XL put position (views/positionschemeview.h)
+    Length,           ///< one (q, k) pair moved along 64 and 512 tokens under each scheme (views/lengthview.h)
 };
 /// `view` is "stage", "heads", "kernel-regression" or "softmax-scaling" (docs/lesson-format.md), or
-/// the studio's "model", "head-view", "predictions", "approximation" and "cost" views. With the
+/// the studio's "model", "head-view", "predictions", "approximation", "cost", "positions" and
+/// "length" views. With the
 /// `trace` shown, a view may claim a step by what the trace holds (an attention kind's weights).
 /// Decided by the view registry (ui/views/registry.cpp).
 ViewKind viewKindFor(const QString& stageId, const QString& view, const Trace* trace = nullptr);

@@ -205,7 +205,8 @@ void CellInspector::explain()
         showHint();
         return;
     }
-    if (id == u"scores" || id == u"scaled" || id == u"position_bias" || id == u"mask" || id == u"masked_scores")
+    if (id == u"scores" || id == u"scaled" || id == u"position_bias" || id == u"position_scores" || id == u"content_scores"
+        || id == u"content_bias" || id == u"mask" || id == u"masked_scores")
         showScore(t, id, head, row, col);
     else if (id == u"weights")
         showWeightsRow(t, head, row, col);
@@ -246,6 +247,12 @@ void CellInspector::showScore(const Trace& t, const QString& id, int head, int i
     for (std::size_t d = 0; d < e->products.size(); ++d)
         m_table->addTermRow(label(e->dims, static_cast<int>(d)), {e->q[d], e->k[d], e->products[d]});
     m_table->addLedgerRow(tr("\u03A3 = q_%1\u00B7k_%2  (recomputed here)").arg(i + 1).arg(j + 1), e->sum);
+    if (e->positionScore && e->xlTerms)
+        m_table->addLedgerRow(tr("+ (b) + (c) + (d)%1  (Transformer-XL: distance and bias terms)").arg(at(i, j)), *e->positionScore,
+                              id == u"position_scores" || id == u"content_bias" || id == u"position_bias");
+    else if (e->positionScore)
+        m_table->addLedgerRow(tr("+ P%1  (relative: q_%2\u00B7a\u1D37 of the distance)").arg(at(i, j)).arg(i + 1), *e->positionScore,
+                              id == u"position_scores");
     m_table->addLedgerRow(tr("S%1 from the trace").arg(at(i, j)), e->score, id == u"scores");
     m_table->addLedgerRow(e->scaling ? tr("\u00F7 √d_k = \u00F7 %1  \u2192 S\u2032%2").arg(explanationNumber(e->root), at(i, j))
                                      : tr("scaling off (\u00D7 1)  \u2192 S\u2032%1").arg(at(i, j)),
@@ -266,11 +273,24 @@ void CellInspector::showScore(const Trace& t, const QString& id, int head, int i
 
     QStringList lines;
     lines << tr("Head %1 \u00B7 %2").arg(head + 1).arg(stepName(id));
-    lines << tr("S%1 = q_%2\u00B7k_%3 = %4  (recomputed here from Q and K: %5)")
-                 .arg(at(i, j))
-                 .arg(i + 1)
-                 .arg(j + 1)
-                 .arg(explanationNumber(e->score), explanationNumber(e->sum));
+    if (e->positionScore && e->xlTerms)
+        lines << tr("S%1 = (a) + (b) + (c) + (d) = %2 + %3 = %4  ((a) = q_%5\u00B7k_%6)")
+                     .arg(at(i, j))
+                     .arg(explanationNumber(e->sum), explanationNumber(*e->positionScore), explanationNumber(e->score))
+                     .arg(i + 1)
+                     .arg(j + 1);
+    else if (e->positionScore)
+        lines << tr("S%1 = q_%2\u00B7k_%3 + P = %4 + %5 = %6")
+                     .arg(at(i, j))
+                     .arg(i + 1)
+                     .arg(j + 1)
+                     .arg(explanationNumber(e->sum), explanationNumber(*e->positionScore), explanationNumber(e->score));
+    else
+        lines << tr("S%1 = q_%2\u00B7k_%3 = %4  (recomputed here from Q and K: %5)")
+                     .arg(at(i, j))
+                     .arg(i + 1)
+                     .arg(j + 1)
+                     .arg(explanationNumber(e->score), explanationNumber(e->sum));
     if (e->scaling)
         lines << tr("S\u2032 = S \u00F7 √d_k = %1 \u00F7 %2 = %3")
                      .arg(explanationNumber(e->score), explanationNumber(e->root), explanationNumber(e->scaled));
@@ -357,7 +377,8 @@ void CellInspector::showHeadOutput(const Trace& t, int head, int i, int c)
     m_mode = Mode::HeadOutput;
     const QString dim = label(e->dims, c);
 
-    m_table->start({tr("key j"), tr("A[%1, j]").arg(i + 1), tr("V[j, %1]").arg(c + 1), tr("A\u00B7V")});
+    m_table->start({tr("key j"), tr("A[%1, j]").arg(i + 1),
+                    e->relative ? tr("V[j, %1] + a\u2C7D").arg(c + 1) : tr("V[j, %1]").arg(c + 1), tr("A\u00B7V")});
     // Linformer's weights are over its projected rows p1 … pK (V′ = F·V), not over the tokens.
     const Stage* projected = t.find("v_projected", head);
     for (std::size_t j = 0; j < e->terms.size(); ++j)

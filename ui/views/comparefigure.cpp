@@ -40,23 +40,6 @@ QString magnitude(double v)
     return QString::number(v / std::pow(10.0, e), 'f', 1) + QStringLiteral("\u00D710") + exponent;
 }
 
-QString positionalName(PositionalEncoding p)
-{
-    switch (p) {
-    case PositionalEncoding::Sinusoidal:
-        return Text::tr("sinusoidal");
-    case PositionalEncoding::Learned:
-        return Text::tr("learned");
-    case PositionalEncoding::None:
-        return Text::tr("none");
-    case PositionalEncoding::Rope:
-        return Text::tr("RoPE (rotary)");
-    case PositionalEncoding::Alibi:
-        return Text::tr("ALiBi (linear biases)");
-    }
-    return {};
-}
-
 QString maskName(MaskKind m)
 {
     switch (m) {
@@ -135,6 +118,27 @@ QString differenceText(const MatrixDifference& d, const LabeledMatrix& a, bool z
 }
 
 } // namespace
+
+QString positionalName(PositionalEncoding p)
+{
+    switch (p) {
+    case PositionalEncoding::Sinusoidal:
+        return Text::tr("sinusoidal");
+    case PositionalEncoding::Learned:
+        return Text::tr("learned");
+    case PositionalEncoding::None:
+        return Text::tr("none");
+    case PositionalEncoding::Rope:
+        return Text::tr("RoPE (rotary)");
+    case PositionalEncoding::Alibi:
+        return Text::tr("ALiBi (linear biases)");
+    case PositionalEncoding::Relative:
+        return Text::tr("relative (Shaw)");
+    case PositionalEncoding::Xl:
+        return Text::tr("Transformer-XL");
+    }
+    return {};
+}
 
 QString CompareFigure::caption() const
 {

@@ -15,6 +15,9 @@
 
 namespace attnlab {
 
+/// A position scheme's name as the interface shows it ("sinusoidal", "RoPE (rotary)", …), translated.
+QString positionalName(PositionalEncoding p);
+
 struct CompareFigure {
     QString stageTitle;      ///< "Softmax → weights A — head 1 (encoder layer 1 · self-attention)"
     QString titleA;          ///< "A: 狗咬了人", "A: positional encoding sinusoidal"

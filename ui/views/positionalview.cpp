@@ -282,6 +282,15 @@ void PositionalEncodingView::writeCaption(int positions)
         meaning = tr("ALiBi adds nothing to X: P is all zeros. Position enters the scores instead: each head adds "
                      "−m_h·|i − j|, a penalty that grows with the distance between query and key.");
         break;
+    case PositionalEncoding::Relative:
+        meaning = tr("Relative positions add nothing to X: P is all zeros. Position enters inside attention: each score gets "
+                     "q_i·a^K for the distance j − i, and each output the values a^V of the distances it attends, "
+                     "clipped to [−K, K].");
+        break;
+    case PositionalEncoding::Xl:
+        meaning = tr("Transformer-XL adds nothing to X: P is all zeros. The input is cut into segments; each attends its own "
+                     "tokens and a memory of the rows before it, with scores built from the distances i − j.");
+        break;
     }
     m_caption->setText(shown + QLatin1Char(' ') + meaning);
 }

@@ -1,6 +1,8 @@
 #include "views/registry.h"
 
 #include "views/approximationview.h"
+#include "views/lengthview.h"
+#include "views/positionschemeview.h"
 #include "views/costview.h"
 #include "views/feedforwardview.h"
 #include "views/headview.h"
@@ -71,6 +73,9 @@ const std::vector<ViewEntry>& viewRegistry()
         {ViewKind::Approximation, {}, QStringLiteral("approximation"), make<ApproximationView>, nullptr, nullptr,
          ApproximationView::claimsWeights},
         {ViewKind::Cost, {}, QStringLiteral("cost"), make<CostView>, measureCost, QT_TRANSLATE_NOOP("attnlab::ViewStack", "Cost")},
+        // Where a position scheme inside attention puts position (its own step), and the length experiment.
+        {ViewKind::PositionScheme, {}, QStringLiteral("positions"), make<PositionSchemeView>, nullptr, nullptr, PositionSchemeView::claims},
+        {ViewKind::Length, {}, QStringLiteral("length"), make<LengthView>, nullptr, QT_TRANSLATE_NOOP("attnlab::ViewStack", "Length")},
     };
     return kViews;
 }

@@ -5,6 +5,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QEvent>
 #include <QFileInfo>
 #include <QFormLayout>
@@ -35,6 +36,10 @@ SettingsPanel::SettingsPanel(Session* session, QWidget* parent)
     , m_dK(new QLabel(this))
     , m_seed(new QSpinBox(this))
     , m_positional(new QComboBox(this))
+    , m_ropeBase(new QDoubleSpinBox(this))
+    , m_maxDistance(new QSpinBox(this))
+    , m_xlSegment(new QSpinBox(this))
+    , m_xlMemory(new QSpinBox(this))
     , m_embedScale(new QCheckBox(this))
     , m_scale(new QCheckBox(this))
     , m_mask(new QComboBox(this))
@@ -60,8 +65,9 @@ SettingsPanel::SettingsPanel(Session* session, QWidget* parent)
     addWeightsRows(form);
     // A spin box commits its value on Return, on leaving it and on its arrows, not on every
     // keystroke: typing "16" must not pass through d_model = 1 (which allows only one head).
-    for (QSpinBox* box : {m_dModel, m_seed, m_padTo, m_maxTokens, m_layers, m_dFF})
+    for (QSpinBox* box : {m_dModel, m_seed, m_padTo, m_maxTokens, m_layers, m_dFF, m_maxDistance, m_xlSegment, m_xlMemory})
         box->setKeyboardTracking(false);
+    m_ropeBase->setKeyboardTracking(false);
     retranslate();
     connectControls();
     connect(session, &Session::inputChanged, this, &SettingsPanel::syncFromSession);
@@ -104,9 +110,21 @@ void SettingsPanel::addAttentionRows(QFormLayout* form)
     m_seed->setRange(0, 999999);
     form->addRow(new QLabel(this), m_seed);
     for (const PositionalEncoding p : {PositionalEncoding::Sinusoidal, PositionalEncoding::Learned, PositionalEncoding::None,
-                                       PositionalEncoding::Rope, PositionalEncoding::Alibi})
+                                       PositionalEncoding::Rope, PositionalEncoding::Alibi, PositionalEncoding::Relative,
+                                       PositionalEncoding::Xl})
         m_positional->addItem(QString(), static_cast<int>(p));
     form->addRow(new QLabel(this), m_positional);
+    // The schemes' own settings, each shown only with its scheme (showPositionRows).
+    m_ropeBase->setRange(2, 1e9);
+    m_ropeBase->setDecimals(0);
+    m_ropeBase->setStepType(QAbstractSpinBox::AdaptiveDecimalStepType);
+    form->addRow(new QLabel(this), m_ropeBase);
+    m_maxDistance->setRange(1, ConfigLimits::maxTokens);
+    form->addRow(new QLabel(this), m_maxDistance);
+    m_xlSegment->setRange(1, ConfigLimits::maxTokens);
+    form->addRow(new QLabel(this), m_xlSegment);
+    m_xlMemory->setRange(-1, ConfigLimits::maxTokens); // −1: as many rows as a segment
+    form->addRow(new QLabel(this), m_xlMemory);
     form->addRow(m_embedScale);
     form->addRow(m_scale);
     m_kinds->addRows(form);
@@ -176,7 +194,18 @@ void SettingsPanel::retranslate()
     m_heads->setToolTip(tr("Only divisors of d_model are offered: every head gets d_model / heads dimensions"));
     label(m_seed, tr("Seed"));
     label(m_positional, tr("Positions"));
-    items(m_positional, {tr("sinusoidal"), tr("learned"), tr("none"), tr("RoPE (rotary)"), tr("ALiBi (linear biases)")});
+    items(m_positional, {tr("sinusoidal"), tr("learned"), tr("none"), tr("RoPE (rotary)"), tr("ALiBi (linear biases)"),
+                         tr("relative (Shaw)"), tr("Transformer-XL (segments)")});
+    label(m_ropeBase, tr("RoPE base B"));
+    m_ropeBase->setToolTip(tr("B in θ_pos,i = pos / B^(2i/d_k): a larger base turns the slow pairs more slowly"));
+    label(m_maxDistance, tr("Max distance K"));
+    m_maxDistance->setToolTip(tr("K: keys further than K positions away share the same learned key and value "
+                                 "(j − i is clipped to [−K, K])"));
+    label(m_xlSegment, tr("Segment L"));
+    m_xlSegment->setToolTip(tr("L: Transformer-XL cuts the input into segments of L tokens"));
+    label(m_xlMemory, tr("Memory M"));
+    m_xlMemory->setSpecialValueText(tr("= L"));
+    m_xlMemory->setToolTip(tr("M: each segment also attends the M rows before it (its memory)"));
     m_embedScale->setText(tr("Scale embeddings by \u221Ad_model"));
     m_scale->setText(tr("Divide scores by \u221Ad_k"));
     m_scale->setToolTip(tr("Divide scores by \u221Ad_k (keeps the softmax from saturating as d_k grows)"));
@@ -246,6 +275,10 @@ void SettingsPanel::connectControls()
         }
     });
     connect(m_seed, &QSpinBox::valueChanged, this, &SettingsPanel::apply);
+    connect(m_ropeBase, &QDoubleSpinBox::valueChanged, this, &SettingsPanel::apply);
+    connect(m_maxDistance, &QSpinBox::valueChanged, this, &SettingsPanel::apply);
+    connect(m_xlSegment, &QSpinBox::valueChanged, this, &SettingsPanel::apply);
+    connect(m_xlMemory, &QSpinBox::valueChanged, this, &SettingsPanel::apply);
     connect(m_padTo, &QSpinBox::valueChanged, this, &SettingsPanel::apply);
     connect(m_maxTokens, &QSpinBox::valueChanged, this, &SettingsPanel::apply);
     connect(m_embedScale, &QCheckBox::toggled, this, &SettingsPanel::apply);
@@ -346,6 +379,7 @@ void SettingsPanel::syncFromSession()
     }
     m_dK->setText(tr("d_k = %1").arg(c.heads > 0 ? c.dModel / c.heads : 0));
     m_kinds->showSpec(c, AttentionSettings::usableWith(c));
+    showPositionSettings(c);
     m_syncing = false;
 }
 
@@ -357,7 +391,8 @@ void SettingsPanel::showWhatTheModelOwns(bool fixed)
     const QString owned = tr("Part of the trained model: it learned its weights with these, so they cannot change here");
     m_seed->setToolTip(fixed ? owned : tr("Seed of the embedding table, the learned positions and the seeded weights"));
     m_positional->setToolTip(fixed ? owned : tr("How a token's position enters: added to its embedding (X = E + P: sinusoidal, learned), or inside "
-                                                   "attention (RoPE turns q and k, ALiBi biases the scores)"));
+                                                   "attention (RoPE turns q and k, ALiBi biases the scores, relative positions add a learned "
+                                                   "key and value per distance, Transformer-XL attends segment by segment with a memory)"));
     m_embedScale->setToolTip(fixed ? owned : tr("Multiply the embeddings by \u221Ad_model before adding the positions, as the paper does"));
     for (QWidget* w : {static_cast<QWidget*>(m_seed), static_cast<QWidget*>(m_positional), static_cast<QWidget*>(m_embedScale)})
         w->setEnabled(!fixed);
@@ -369,6 +404,27 @@ void SettingsPanel::showWhatTheModelOwns(bool fixed)
     }
 }
 
+void SettingsPanel::showPositionSettings(const Config& c)
+{
+    {
+        const QSignalBlocker b1(m_ropeBase), b2(m_maxDistance), b3(m_xlSegment), b4(m_xlMemory);
+        m_ropeBase->setValue(c.positionOptions.ropeBase);
+        m_maxDistance->setValue(c.positionOptions.maxDistance);
+        m_xlSegment->setValue(c.positionOptions.segment);
+        m_xlMemory->setValue(c.positionOptions.memory);
+    }
+    showPositionRows(c.positional);
+}
+
+void SettingsPanel::showPositionRows(PositionalEncoding p)
+{
+    auto* form = static_cast<QFormLayout*>(layout());
+    form->setRowVisible(m_ropeBase, p == PositionalEncoding::Rope);
+    form->setRowVisible(m_maxDistance, p == PositionalEncoding::Relative);
+    form->setRowVisible(m_xlSegment, p == PositionalEncoding::Xl);
+    form->setRowVisible(m_xlMemory, p == PositionalEncoding::Xl);
+}
+
 void SettingsPanel::apply()
 {
     if (m_syncing)
@@ -378,6 +434,11 @@ void SettingsPanel::apply()
     c.heads = m_heads->currentData().toInt();
     c.seed = static_cast<std::uint64_t>(m_seed->value());
     c.positional = static_cast<PositionalEncoding>(m_positional->currentData().toInt());
+    c.positionOptions.ropeBase = m_ropeBase->value();
+    c.positionOptions.maxDistance = m_maxDistance->value();
+    c.positionOptions.segment = m_xlSegment->value();
+    c.positionOptions.memory = m_xlMemory->value();
+    showPositionRows(c.positional);
     c.embedScale = m_embedScale->isChecked();
     c.scaleScores = m_scale->isChecked();
     const auto mask = static_cast<MaskKind>(m_mask->currentData().toInt());

@@ -3,10 +3,13 @@
 // derived), seed, positional encoding, scalings, mask, padding, max tokens and the weights. Every change
 // goes to the Session; the panel follows the Session when the input changes elsewhere.
 
+#include "core/config.h"
+
 #include <QWidget>
 
 class QCheckBox;
 class QComboBox;
+class QDoubleSpinBox;
 class QFormLayout;
 class QHBoxLayout;
 class QLabel;
@@ -29,6 +32,12 @@ public:
     QComboBox* maskBox() const { return m_mask; }
     QComboBox* weightsBox() const { return m_weights; }
     QComboBox* positionalBox() const { return m_positional; }
+    /// RoPE's base B (shown with RoPE only) and relative positions' K (shown with relative only).
+    QDoubleSpinBox* ropeBaseBox() const { return m_ropeBase; }
+    QSpinBox* maxDistanceBox() const { return m_maxDistance; }
+    /// Transformer-XL's L and M (shown with Transformer-XL only; M's −1 reads "= L").
+    QSpinBox* xlSegmentBox() const { return m_xlSegment; }
+    QSpinBox* xlMemoryBox() const { return m_xlMemory; }
     QCheckBox* scaleBox() const { return m_scale; }
     QSpinBox* padToBox() const { return m_padTo; }
     /// The longest input, in tokens (Config::maxTokens, 1 … 1024).
@@ -65,6 +74,10 @@ private:
     void syncFromSession();
     void apply();
     void fillHeads(int dModel, int preferred);
+    /// Shows the settings rows of position scheme `p` and hides the others'.
+    void showPositionRows(PositionalEncoding p);
+    /// Shows `c`'s position settings (without applying them) and their rows.
+    void showPositionSettings(const Config& c);
 
     Session* m_session;
     QSpinBox* m_dModel;
@@ -73,6 +86,10 @@ private:
     QLabel* m_dK;
     QSpinBox* m_seed;
     QComboBox* m_positional;
+    QDoubleSpinBox* m_ropeBase;
+    QSpinBox* m_maxDistance;
+    QSpinBox* m_xlSegment;
+    QSpinBox* m_xlMemory;
     QCheckBox* m_embedScale;
     QCheckBox* m_scale;
     QComboBox* m_mask;

@@ -22,7 +22,8 @@ private slots:
                                   ViewKind::Concat,           ViewKind::Heads,          ViewKind::KernelRegression,
                                   ViewKind::SoftmaxScaling,   ViewKind::LayerNorm,      ViewKind::FeedForward,
                                   ViewKind::Model,            ViewKind::HeadLines,      ViewKind::Predictions,
-                                  ViewKind::Approximation,    ViewKind::Cost};
+                                  ViewKind::Approximation,    ViewKind::Cost,           ViewKind::PositionScheme,
+                                  ViewKind::Length};
         QCOMPARE(viewRegistry().size(), std::size(kinds));
         for (const ViewKind kind : kinds) {
             const ViewEntry& e = viewEntry(kind);
@@ -64,7 +65,7 @@ private slots:
 
     void theTabsAreTheViewsPickedWhateverTheStep()
     {
-        // Every head, the model view, the head view, a pretrained model's predictions and the cost have a
+        // Every head, the model view, the head view, a pretrained model's predictions, the cost and the length experiment have a
         // tab of their own, and a Session view name that asks for it; the other views are the
         // Stage tab's pages.
         QStringList tabs;
@@ -74,7 +75,7 @@ private slots:
                 tabs << e.lessonView;
             }
         }
-        QCOMPARE(tabs, (QStringList{"heads", "model", "head-view", "predictions", "cost"}));
+        QCOMPARE(tabs, (QStringList{"heads", "model", "head-view", "predictions", "cost", "length"}));
     }
 };
 
