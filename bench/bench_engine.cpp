@@ -187,6 +187,26 @@ void BM_TraceKind(benchmark::State& state)
     state.SetLabel(std::string(toString(r.config.attention)));
 }
 
+/// One block of 128 tokens, d_model 512, 8 heads with each position scheme (issue 14): what a
+/// keystroke costs with RoPE, ALiBi, relative positions (K = 16) or Transformer-XL (L = 32, M = 32).
+void BM_TracePosition(benchmark::State& state)
+{
+    Request r;
+    r.sentence = sentenceOf(128);
+    r.config.dModel = 512;
+    r.config.heads = 8;
+    r.config.positional = static_cast<PositionalEncoding>(state.range(0));
+    r.config.positionOptions.maxDistance = 16;
+    r.config.positionOptions.segment = 32;
+    r.config.positionOptions.memory = 32;
+    r.weights = std::make_shared<const AttentionWeights>(presetWeights(WeightsPreset::Seeded, r.config.dModel, r.config.seed));
+    for (auto _ : state) {
+        Trace t = computeTrace(r);
+        benchmark::DoNotOptimize(t.stages.back().main().values.data());
+    }
+    state.SetLabel(std::string(toString(r.config.positional)));
+}
+
 void sizes(benchmark::internal::Benchmark* b)
 {
     b->ArgNames({"n", "d", "h"});
@@ -200,6 +220,7 @@ BENCHMARK(BM_Trace)->Apply(sizes);
 BENCHMARK(BM_TraceWithWeights)->Apply(sizes);
 BENCHMARK(BM_Gemm)->Apply(sizes);
 BENCHMARK(BM_TraceKind)->ArgName("kind")->DenseRange(0, 7)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_TracePosition)->ArgName("pe")->DenseRange(0, 6)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_EncoderStack)->Apply(transformerSizes);
 BENCHMARK(BM_EncoderDecoder)->Apply(transformerSizes);
 BENCHMARK(BM_GenerateShipped)->Unit(benchmark::kMillisecond);

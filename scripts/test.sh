@@ -11,10 +11,11 @@ echo "== tests (Release) =="
 (cd build && QT_QPA_PLATFORM=offscreen ctest --output-on-failure -j"$jobs")
 
 echo "== engine tests under AddressSanitizer + UndefinedBehaviorSanitizer =="
-cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DATTNLAB_SANITIZE=ON -DATTNLAB_ENGINE_ONLY=ON \
-    -DATTNLAB_NATIVE=OFF >/dev/null
-ninja -C build-asan -j"$jobs"
-(cd build-asan && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+# In the fuzzers' build (clang++, the engine sanitized and instrumented once for both): the
+# fuzzers below reuse the engine built here.
+scripts/fuzz.sh configure
+ninja -C build-fuzz -j"$jobs"
+(cd build-fuzz && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
     QT_QPA_PLATFORM=offscreen ctest --output-on-failure -j"$jobs")
 
 echo "== fuzzers: smoke run (scripts/fuzz.sh smoke) =="
