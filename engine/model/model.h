@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -42,6 +43,9 @@ struct Seq2SeqModel {
     /// generator.weight (V_t x d) and generator.bias (V_t); empty when there is no head.
     Eigen::MatrixXf generatorWeight;
     Eigen::VectorXf generatorBias;
+    /// The optional tensors (biases) its file did not have: held at 0, never trained, never
+    /// written back (model/parameters.h). Full names, e.g. "generator.bias".
+    std::set<std::string> absent;
     std::string name;
     std::string description;
     /// Where the model came from: "seeded", "file:<path>", "built-in:reversal", "folder:<path>".

@@ -4,6 +4,7 @@
 
 #include "model/model.h"
 #include "model/open.h"
+#include "model/parameters.h"
 
 #include "io/fileio.h"
 #include "io/tensor_reader.h"
@@ -229,6 +230,11 @@ Seq2SeqModel modelFromTensors(const TensorFile& f)
     m.weights = detail::readTransformerWeights(r, o);
     r.rejectUnknown(m.openVocabulary() ? detail::expectedTransformerTensors(o)
                                        : detail::expectedTransformerTensors(o) + ", src_embed, tgt_embed, generator");
+    // What the file left out (a bias read as 0) stays out when the model is trained or written.
+    for (const ParameterRef& p : modelParameters(m)) {
+        if (!f.tensors.contains(p.name))
+            m.absent.insert(p.name);
+    }
     return m;
 }
 
@@ -239,49 +245,12 @@ Seq2SeqModel loadModel(const std::string& path)
 
 TensorFile modelToTensors(const Seq2SeqModel& m)
 {
-    using detail::fromMatrix;
-    using detail::fromVector;
     TensorFile f;
-    const ModelSpec& o = m.spec;
-    auto putAttention = [&](const std::string& p, const AttentionWeights& w) {
-        f.tensors[p + "in_proj_weight"] = fromMatrix(w.inProjWeight);
-        f.tensors[p + "in_proj_bias"] = fromVector(w.inProjBias);
-        f.tensors[p + "out_proj.weight"] = fromMatrix(w.outProjWeight);
-        f.tensors[p + "out_proj.bias"] = fromVector(w.outProjBias);
-    };
-    auto putNorm = [&](const std::string& p, const LayerNormWeights& w) {
-        f.tensors[p + "weight"] = fromVector(w.gamma);
-        f.tensors[p + "bias"] = fromVector(w.beta);
-    };
-    auto putFeedForward = [&](const std::string& p, const FeedForwardWeights& w) {
-        f.tensors[p + "linear1.weight"] = fromMatrix(w.linear1Weight);
-        f.tensors[p + "linear1.bias"] = fromVector(w.linear1Bias);
-        f.tensors[p + "linear2.weight"] = fromMatrix(w.linear2Weight);
-        f.tensors[p + "linear2.bias"] = fromVector(w.linear2Bias);
-    };
-    for (std::size_t i = 0; i < m.weights.encoder.size(); ++i) {
-        const std::string p = "encoder.layers." + str(static_cast<long long>(i)) + ".";
-        const EncoderLayerWeights& w = m.weights.encoder[i];
-        putAttention(p + "self_attn.", w.selfAttn);
-        putFeedForward(p, w.ffn);
-        putNorm(p + "norm1.", w.norm1);
-        putNorm(p + "norm2.", w.norm2);
+    // modelParameters only reads through the pointers here.
+    for (const ParameterRef& p : modelParameters(const_cast<Seq2SeqModel&>(m))) {
+        const Eigen::Map<const Eigen::MatrixXf> values(p.data, p.rows, p.cols);
+        f.tensors[p.name] = p.vector ? detail::fromVector(values) : detail::fromMatrix(values);
     }
-    for (std::size_t i = 0; i < m.weights.decoder.size(); ++i) {
-        const std::string p = "decoder.layers." + str(static_cast<long long>(i)) + ".";
-        const DecoderLayerWeights& w = m.weights.decoder[i];
-        putAttention(p + "self_attn.", w.selfAttn);
-        putAttention(p + "multihead_attn.", w.crossAttn);
-        putFeedForward(p, w.ffn);
-        putNorm(p + "norm1.", w.norm1);
-        putNorm(p + "norm2.", w.norm2);
-        putNorm(p + "norm3.", w.norm3);
-    }
-    if (o.finalNorms && m.weights.encoderNorm)
-        putNorm("encoder.norm.", *m.weights.encoderNorm);
-    if (o.finalNorms && m.weights.decoderNorm)
-        putNorm("decoder.norm.", *m.weights.decoderNorm);
-
     putMetadata(m, f.metadata);
     if (m.openVocabulary()) {
         f.metadata["open_vocabulary"] = "true";
@@ -289,12 +258,6 @@ TensorFile modelToTensors(const Seq2SeqModel& m)
     } else {
         f.metadata["src_vocab"] = nlohmann::json(m.srcVocab).dump();
         f.metadata["tgt_vocab"] = nlohmann::json(m.tgtVocab).dump();
-        f.tensors["src_embed.weight"] = fromMatrix(m.srcEmbedding);
-        f.tensors["tgt_embed.weight"] = fromMatrix(m.tgtEmbedding);
-        if (m.hasHead()) {
-            f.tensors["generator.weight"] = fromMatrix(m.generatorWeight);
-            f.tensors["generator.bias"] = fromVector(m.generatorBias);
-        }
     }
     return f;
 }
