@@ -529,11 +529,17 @@ int main(int argc, char** argv)
         return runExport(rest, argv[0]);
     if (command == "lesson")
         return runLesson(rest, argv[0]);
-    if (command == "cost") {
+    if (command == "cost" || command == "train" || command == "grad") {
         try {
-            return attnlab::cli::runCost(rest);
+            return command == "cost" ? attnlab::cli::runCost(rest)
+                   : command == "train" ? attnlab::cli::runTrain(rest)
+                                        : attnlab::cli::runGrad(rest);
         } catch (const attnlab::cli::UsageError& e) {
             return failWith(2, e);
+        } catch (const attnlab::FormatError& e) {
+            return failWith(2, e); // a corrupt model or training file
+        } catch (const std::invalid_argument& e) {
+            return failWith(2, e); // settings the engine refuses
         } catch (const std::exception& e) {
             return failWith(1, e);
         }

@@ -69,6 +69,12 @@ int runFillMask(const std::vector<std::string>& args);
 /// Throws UsageError for bad options.
 int runCost(const std::vector<std::string>& args);
 
+/// `train`: trains a model on a task and saves it (engine/train/trainer.h); progress on stdout.
+/// Throws UsageError for bad options, FormatError for a bad file, another exception otherwise.
+int runTrain(const std::vector<std::string>& args);
+/// `grad`: the gradient of one pair's loss for every tensor of a model, as safetensors.
+int runGrad(const std::vector<std::string>& args);
+
 /// trace's --stages ID,ID,…: every id must be one a trace can hold. Throws UsageError.
 std::vector<std::string> parseStageList(const std::string& value);
 

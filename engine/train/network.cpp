@@ -452,12 +452,67 @@ Mat<T> logits(const Network<T>& net, const Batch& batch)
     return z;
 }
 
+template <typename T>
+std::vector<std::vector<int>> greedyDecode(const Network<T>& net, const std::vector<std::vector<int>>& sources, int sos, int eos,
+                                           int maxSteps)
+{
+    std::vector<Example> examples;
+    for (const auto& s : sources)
+        examples.push_back({s, {sos}, {sos}});
+    Batch batch = pack(examples, 0, examples.size());
+    Pass<T> pass;
+    encoderForward(net, batch, pass);
+    std::vector<std::vector<int>> out(sources.size());
+    std::vector<bool> done(sources.size(), false);
+    for (int k = 1; k <= maxSteps; ++k) {
+        // Every sequence's decoder input is <sos> + its k − 1 tokens so far (finished ones keep
+        // going, their output ignored: all inputs stay k long).
+        batch.input.clear();
+        batch.inputPositions.clear();
+        batch.decoderSelf.query = {0};
+        for (std::size_t s = 0; s < sources.size(); ++s) {
+            batch.input.push_back(sos);
+            batch.input.insert(batch.input.end(), out[s].begin(), out[s].end());
+            batch.input.resize(s * static_cast<std::size_t>(k) + static_cast<std::size_t>(k), eos);
+            for (int p = 0; p < k; ++p)
+                batch.inputPositions.push_back(p);
+            batch.decoderSelf.query.push_back(static_cast<Eigen::Index>(batch.input.size()));
+        }
+        batch.decoderSelf.key = batch.decoderSelf.query;
+        batch.cross.query = batch.decoderSelf.query;
+        decoderForward(net, batch, pass);
+        bool all = true;
+        for (std::size_t s = 0; s < sources.size(); ++s) {
+            if (done[s])
+                continue;
+            // The last row of sequence s: its distribution over the next token.
+            Mat<T> z;
+            const Eigen::Index row = batch.decoderSelf.query[s + 1] - 1;
+            linearForward(Mat<T>(pass.decoderOutput.row(row)), net.generator, z);
+            Eigen::Index best = 0;
+            for (Eigen::Index c = 1; c < z.cols(); ++c) {
+                if (z(0, c) > z(0, best))
+                    best = c;
+            }
+            if (best == eos)
+                done[s] = true;
+            else
+                out[s].push_back(static_cast<int>(best));
+            all = all && done[s];
+        }
+        if (all)
+            break;
+    }
+    return out;
+}
+
 #define ATTNLAB_TRAIN_NETWORK(T)                                                                                               \
     template Vec<T> flatten<T>(const Seq2SeqModel&);                                                                          \
     template void unflatten<T>(const Vec<T>&, Seq2SeqModel&);                                                                 \
     template Network<T> bindNetwork<T>(const Layout&, const ModelSpec&, const T*, T*, int);                                    \
     template double lossAndGradient<T>(const Network<T>&, const Batch&, double, double, bool);                                \
-    template Mat<T> logits<T>(const Network<T>&, const Batch&);
+    template Mat<T> logits<T>(const Network<T>&, const Batch&);                                                                \
+    template std::vector<std::vector<int>> greedyDecode<T>(const Network<T>&, const std::vector<std::vector<int>>&, int, int, int);
 
 ATTNLAB_TRAIN_NETWORK(float)
 ATTNLAB_TRAIN_NETWORK(double)

@@ -110,4 +110,12 @@ double lossAndGradient(const Network<T>& net, const Batch& batch, double smoothi
 template <typename T>
 Mat<T> logits(const Network<T>& net, const Batch& batch);
 
+/// Greedy decoding (docs/model-format.md) of every source (ids) from `sos`: at each step the most
+/// probable next token of each unfinished sequence (the first on a tie), until `eos` or maxSteps
+/// tokens. Returns the generated ids, `eos` excluded. All sequences step together, the encoder
+/// runs once.
+template <typename T>
+std::vector<std::vector<int>> greedyDecode(const Network<T>& net, const std::vector<std::vector<int>>& sources, int sos, int eos,
+                                           int maxSteps);
+
 } // namespace attnlab::train

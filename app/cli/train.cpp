@@ -1,0 +1,269 @@
+// attention-lab-cli train and grad: training a small encoder–decoder, and the gradient of one
+// pair's loss (engine/train/, docs/training.md).
+
+#include "options.h"
+
+#include "io/fileio.h"
+#include "io/safetensors.h"
+#include "model/open.h"
+#include "train/examples.h"
+#include "train/gradient.h"
+#include "train/trainer.h"
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+namespace attnlab::cli {
+
+namespace {
+
+using namespace attnlab::train;
+
+struct TrainCommand {
+    std::optional<std::string> task;    ///< --task / --data
+    std::optional<Preset> preset;
+    std::optional<int> layers, dModel, heads, dFF, maxLength;
+    std::optional<NormPlacement> norm;
+    std::optional<Activation> activation;
+    std::optional<std::string> init;
+    std::string saveModel;
+    std::optional<std::string> log;
+    std::optional<std::string> snapshots;
+    ModelTokenizer tokenizer = ModelTokenizer::Words;
+    TrainOptions options;
+    bool seedGiven = false;
+};
+
+double parseDoubleOption(const std::string& option, const std::string& value)
+{
+    return static_cast<double>(parseFloatOption(option, value));
+}
+
+TrainCommand parseTrain(const std::vector<std::string>& args)
+{
+    TrainCommand c;
+    c.options.schedule.rate.reset();
+    std::optional<int> warmup;
+    readOptions(args, [&](const std::string& a, const std::function<const std::string&()>& value) {
+        if (a == "--task" || a == "--data")
+            c.task = value();
+        else if (a == "--preset") {
+            c.preset = parsePreset(value());
+            if (!c.preset)
+                throw UsageError("--preset must be classroom or standard, not " + value());
+        } else if (a == "--layers")
+            c.layers = parseIntOption(a, value());
+        else if (a == "--d-model")
+            c.dModel = parseIntOption(a, value());
+        else if (a == "--heads")
+            c.heads = parseIntOption(a, value());
+        else if (a == "--d-ff")
+            c.dFF = parseIntOption(a, value());
+        else if (a == "--norm") {
+            c.norm = parseNormPlacement(value());
+            if (!c.norm)
+                throw UsageError("--norm must be post or pre, not " + value());
+        } else if (a == "--activation") {
+            c.activation = parseActivation(value());
+            if (!c.activation || *c.activation == Activation::GeluTanh)
+                throw UsageError("--activation must be relu or gelu, not " + value());
+        } else if (a == "--tokenizer") {
+            const auto t = parseModelTokenizer(value());
+            if (t != ModelTokenizer::Words && t != ModelTokenizer::Chars)
+                throw UsageError("--tokenizer must be words or chars, not " + value());
+            c.tokenizer = *t;
+        } else if (a == "--steps")
+            c.options.steps = parseIntOption(a, value());
+        else if (a == "--batch")
+            c.options.batch = parseIntOption(a, value());
+        else if (a == "--lr")
+            c.options.schedule.rate = parseDoubleOption(a, value());
+        else if (a == "--warmup")
+            warmup = parseIntOption(a, value());
+        else if (a == "--label-smoothing")
+            c.options.labelSmoothing = parseDoubleOption(a, value());
+        else if (a == "--clip-norm")
+            c.options.clipNorm = parseDoubleOption(a, value());
+        else if (a == "--max-length")
+            c.maxLength = parseIntOption(a, value());
+        else if (a == "--seed") {
+            c.options.seed = static_cast<std::uint64_t>(parseIntOption(a, value()));
+            c.seedGiven = true;
+        } else if (a == "--threads")
+            c.options.threads = parseIntOption(a, value());
+        else if (a == "--init")
+            c.init = value();
+        else if (a == "--save-model")
+            c.saveModel = value();
+        else if (a == "--log")
+            c.log = value();
+        else if (a == "--snapshots")
+            c.snapshots = value();
+        else if (a == "--batch-all")
+            c.options.batchAll = true;
+        else
+            return false;
+        return true;
+    });
+    if (!c.task)
+        throw UsageError("train needs --task copy|reverse|sort|FILE.tsv");
+    if (c.saveModel.empty())
+        throw UsageError("train needs --save-model OUT.safetensors");
+    // Without --warmup: the default warm-up; --lr without it is the peak of that schedule.
+    c.options.schedule.warmup = warmup.value_or(kDefaultWarmup);
+    if (!warmup && !c.options.schedule.rate)
+        c.options.schedule.rate = kDefaultRate;
+    if (c.init && (c.preset || c.layers || c.dModel || c.heads || c.dFF || c.norm || c.activation))
+        throw UsageError("--init gives the model: its sizes cannot be changed (--preset, --layers, --d-model, --heads, --d-ff, --norm, --activation)");
+    return c;
+}
+
+ModelSpec specOf(const TrainCommand& c)
+{
+    ModelSpec s = presetSpec(c.preset.value_or(Preset::Standard));
+    if (c.layers)
+        s.encoderLayers = s.decoderLayers = *c.layers;
+    if (c.dModel)
+        s.dModel = *c.dModel;
+    if (c.heads)
+        s.heads = *c.heads;
+    if (c.dFF)
+        s.dFF = *c.dFF;
+    if (c.norm)
+        s.norm = *c.norm;
+    if (c.activation)
+        s.activation = *c.activation;
+    s.seed = c.options.seed;
+    try {
+        s.validate();
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(e.what());
+    }
+    return s;
+}
+
+Task taskOf(const TrainCommand& c)
+{
+    if (const auto kind = parseTaskKind(*c.task)) {
+        if (c.options.batchAll)
+            throw UsageError("--batch-all trains on every line of a file: give --task FILE.tsv");
+        return builtInTask(*kind, c.maxLength.value_or(12));
+    }
+    if (c.maxLength)
+        throw UsageError("--max-length is for the built-in tasks (copy, reverse, sort); a file's lines are as long as they are");
+    return fileTask(*c.task, c.tokenizer, c.options.batchAll);
+}
+
+/// "12.3 %".
+std::string percent(double share)
+{
+    char s[16];
+    std::snprintf(s, sizeof s, "%.1f %%", 100.0 * share);
+    return s;
+}
+
+} // namespace
+
+int runTrain(const std::vector<std::string>& args)
+{
+    const TrainCommand c = parseTrain(args);
+    checkWritable(c.saveModel);
+    Task task = taskOf(c);
+    Seq2SeqModel model = c.init ? openModel(*c.init) : freshModel(specOf(c), task);
+    Trainer trainer(std::move(model), std::move(task), c.options);
+    const TrainOptions& o = trainer.options();
+
+    std::ofstream log;
+    if (c.log) {
+        log.open(*c.log);
+        if (!log)
+            throw std::runtime_error("cannot write the log " + *c.log);
+        log << "step,loss,lr,grad_norm,tokens,seconds,heldout_loss,exact_match\n";
+    }
+    if (c.snapshots)
+        std::filesystem::create_directories(*c.snapshots);
+    auto snapshot = [&](int step) {
+        if (!c.snapshots)
+            return;
+        char name[32];
+        std::snprintf(name, sizeof name, "/step-%06d.safetensors", step);
+        saveModel(trainer.model(), *c.snapshots + name);
+    };
+
+    std::printf("training %s on %s: %d steps of %d pairs, %d thread%s\n", trainer.model().name.c_str(), trainer.task().name.c_str(), o.steps,
+                o.batchAll ? static_cast<int>(trainer.task().train.size()) : o.batch, o.threads, o.threads == 1 ? "" : "s");
+    const int every = std::max(1, o.steps / 20);
+    const auto start = std::chrono::steady_clock::now();
+    snapshot(0);
+    std::size_t tokens = 0;
+    for (int s = 1; s <= o.steps; ++s) {
+        const StepRecord r = trainer.step();
+        tokens += r.tokens;
+        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        const bool report = s % every == 0 || s == o.steps;
+        Evaluation e;
+        if (report)
+            e = trainer.evaluate(64);
+        if (log) {
+            log << r.step << ',' << r.loss << ',' << r.lr << ',' << r.gradNorm << ',' << r.tokens << ',' << seconds << ',';
+            if (report)
+                log << e.loss << ',' << e.exactMatch;
+            else
+                log << ',';
+            log << '\n';
+        }
+        if (report) {
+            std::printf("step %6d  loss %.4f  lr %.6f  held-out loss %.4f  exact match %s  %.1f steps/s  %.0f tokens/s\n", s, r.loss,
+                        r.lr, e.loss, percent(e.exactMatch).c_str(), s / seconds, static_cast<double>(tokens) / seconds);
+            std::fflush(stdout);
+            snapshot(s);
+        }
+    }
+    const Evaluation final = trainer.evaluate();
+    saveModel(trainer.model(), c.saveModel);
+    std::printf("held-out exact match: %s (%zu pairs), loss %.4f; wrote %s\n", percent(final.exactMatch).c_str(), final.pairs, final.loss,
+                c.saveModel.c_str());
+    return 0;
+}
+
+int runGrad(const std::vector<std::string>& args)
+{
+    std::optional<std::string> path, source, target, output;
+    double smoothing = 0;
+    readOptions(args, [&](const std::string& a, const std::function<const std::string&()>& value) {
+        if (a == "--model")
+            path = value();
+        else if (a == "--source")
+            source = value();
+        else if (a == "--target")
+            target = value();
+        else if (a == "--output")
+            output = value();
+        else if (a == "--label-smoothing")
+            smoothing = parseDoubleOption(a, value());
+        else
+            return false;
+        return true;
+    });
+    if (!path || !source || !target || !output)
+        throw UsageError("grad needs --model FILE --source TEXT --target TEXT --output G.safetensors");
+    if (!(smoothing >= 0 && smoothing < 1))
+        throw UsageError("--label-smoothing must be at least 0 and less than 1");
+    checkWritable(*output);
+    const Seq2SeqModel model = openModel(*path);
+    std::vector<Message> warnings;
+    const Example example = exampleOf(model, *source, *target, warnings);
+    for (const Message& w : warnings)
+        std::cerr << "attention-lab-cli: warning: " << w.text << '\n';
+    const Gradient g = gradientOf(model, {example}, smoothing);
+    writeFileAtomically(*output, serializeSafetensors(gradientTensors(g, *path)));
+    std::printf("loss %.9g over %zu label tokens; wrote %zu gradients to %s\n", g.loss, g.labelTokens, g.layout.entries.size(),
+                output->c_str());
+    return 0;
+}
+
+} // namespace attnlab::cli

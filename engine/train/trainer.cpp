@@ -1,0 +1,188 @@
+#include "train/trainer.h"
+
+#include "train/examples.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+#include <thread>
+
+namespace attnlab::train {
+
+std::optional<Preset> parsePreset(std::string_view name)
+{
+    if (name == "classroom")
+        return Preset::Classroom;
+    if (name == "standard")
+        return Preset::Standard;
+    return std::nullopt;
+}
+
+ModelSpec presetSpec(Preset preset)
+{
+    ModelSpec s;
+    s.architecture = Architecture::EncoderDecoder;
+    s.heads = 4;
+    s.norm = NormPlacement::Post;
+    s.activation = Activation::Relu;
+    if (preset == Preset::Classroom) {
+        s.encoderLayers = s.decoderLayers = 1;
+        s.dModel = 32;
+        s.dFF = 64;
+    } else {
+        s.encoderLayers = s.decoderLayers = 2;
+        s.dModel = 64;
+        s.dFF = 128;
+    }
+    return s;
+}
+
+void TrainOptions::validate() const
+{
+    auto bad = [](const std::string& what) { throw std::invalid_argument(what); };
+    if (steps < 1)
+        bad("--steps (" + std::to_string(steps) + ") must be at least 1");
+    if (batch < 1 || batch > 4096)
+        bad("--batch (" + std::to_string(batch) + ") must be 1 to 4096 pairs");
+    if (!(labelSmoothing >= 0 && labelSmoothing < 1))
+        bad("--label-smoothing (" + std::to_string(labelSmoothing) + ") must be at least 0 and less than 1");
+    if (clipNorm && !(*clipNorm > 0 && std::isfinite(*clipNorm)))
+        bad("--clip-norm (" + std::to_string(*clipNorm) + ") must be a positive number");
+    if (threads < 1 || threads > 64)
+        bad("--threads (" + std::to_string(threads) + ") must be 1 to 64");
+    schedule.validate();
+}
+
+namespace {
+
+std::vector<Example> examplesOf(const Seq2SeqModel& model, const std::vector<Pair>& pairs)
+{
+    std::vector<Example> out;
+    out.reserve(pairs.size());
+    std::vector<Message> warnings; // tokens outside the vocabulary become <unk>, as in the studio
+    for (const Pair& p : pairs)
+        out.push_back(exampleOf(model, p.source, p.target, warnings));
+    return out;
+}
+
+int tokenIndex(const std::vector<std::string>& vocab, const char* token)
+{
+    return static_cast<int>(std::find(vocab.begin(), vocab.end(), token) - vocab.begin());
+}
+
+} // namespace
+
+Trainer::Trainer(Seq2SeqModel model, Task task, TrainOptions options)
+    : m_model(std::move(model))
+    , m_task(std::move(task))
+    , m_options(options)
+    , m_layout(layoutOf(m_model))
+    , m_params(flatten<float>(m_model))
+    , m_adam(m_layout.size)
+    , m_random(mixSeed(options.seed))
+{
+    m_options.schedule.dModel = m_model.spec.dModel;
+    m_options.validate();
+    if (m_options.batchAll && m_task.generated())
+        throw std::invalid_argument("--batch-all trains on every line of a file: give --task FILE.tsv");
+    m_grads.assign(static_cast<std::size_t>(m_options.threads), Vec<float>::Zero(m_layout.size));
+    if (m_options.batchAll)
+        m_all = examplesOf(m_model, m_task.train);
+    m_heldOutPairs = m_task.heldOut.empty() ? m_task.train : m_task.heldOut;
+    if (m_heldOutPairs.empty())
+        throw std::invalid_argument("the task has no pairs to evaluate");
+    m_heldOut = examplesOf(m_model, m_heldOutPairs);
+    m_maxLength = std::max({m_task.maxLength + 2, longestSequence(m_heldOut) + 1, longestSequence(m_all),
+                            m_model.spec.maxTargetLength + 1});
+    if (m_task.kind == TaskKind::File)
+        m_maxLength = std::max(m_maxLength, longestSequence(examplesOf(m_model, m_task.train)));
+}
+
+std::vector<Example> Trainer::batch()
+{
+    if (m_options.batchAll)
+        return m_all;
+    std::vector<Pair> pairs;
+    for (int i = 0; i < m_options.batch; ++i)
+        pairs.push_back(m_task.sample(m_random));
+    return examplesOf(m_model, pairs);
+}
+
+StepRecord Trainer::step()
+{
+    const std::vector<Example> examples = batch();
+    const double n = static_cast<double>(labelTokens(examples, 0, examples.size()));
+    const auto threads = std::min<std::size_t>(m_grads.size(), examples.size());
+    std::vector<double> losses(threads, 0.0);
+    // Thread t takes examples [t·B/T, (t+1)·B/T): its own gradient buffer, summed in order below.
+    auto work = [&](std::size_t t) {
+        const std::size_t first = t * examples.size() / threads, last = (t + 1) * examples.size() / threads;
+        m_grads[t].setZero();
+        const Network<float> net = bindNetwork(m_layout, m_model.spec, m_params.data(), m_grads[t].data(), m_maxLength);
+        losses[t] = lossAndGradient(net, pack(examples, first, last), m_options.labelSmoothing, n, true);
+    };
+    {
+        std::vector<std::jthread> pool;
+        for (std::size_t t = 1; t < threads; ++t)
+            pool.emplace_back(work, t);
+        work(0);
+    }
+    Vec<float>& grad = m_grads[0];
+    double loss = losses[0];
+    for (std::size_t t = 1; t < threads; ++t) {
+        grad += m_grads[t];
+        loss += losses[t];
+    }
+    StepRecord r;
+    r.step = m_adam.steps() + 1;
+    r.loss = loss / n;
+    r.lr = m_options.schedule.at(r.step);
+    r.gradNorm = clipGradient(grad, m_options.clipNorm);
+    for (const Example& e : examples)
+        r.tokens += e.source.size() + e.input.size();
+    m_adam.step(m_params, grad, r.lr);
+    return r;
+}
+
+Evaluation Trainer::evaluate(std::size_t limit) const
+{
+    const std::size_t count = limit ? std::min(limit, m_heldOut.size()) : m_heldOut.size();
+    Evaluation e;
+    e.pairs = count;
+    if (count == 0)
+        return e;
+    Vec<float> unused = Vec<float>::Zero(m_layout.size);
+    const Network<float> net = bindNetwork(m_layout, m_model.spec, m_params.data(), unused.data(), m_maxLength);
+    const double n = static_cast<double>(labelTokens(m_heldOut, 0, count));
+    e.loss = lossAndGradient(net, pack(m_heldOut, 0, count), 0.0, n, false) / n;
+    std::vector<std::vector<int>> sources;
+    for (std::size_t i = 0; i < count; ++i)
+        sources.push_back(m_heldOut[i].source);
+    const int sos = tokenIndex(m_model.tgtVocab, "<sos>"), eos = tokenIndex(m_model.tgtVocab, "<eos>");
+    const auto outputs = greedyDecode(net, sources, sos, eos, m_maxLength - 1);
+    std::size_t exact = 0;
+    for (std::size_t i = 0; i < count; ++i) {
+        // The target is the labels without their final <eos>.
+        const std::vector<int>& labels = m_heldOut[i].labels;
+        if (std::equal(outputs[i].begin(), outputs[i].end(), labels.begin(), labels.end() - 1)
+            && outputs[i].size() + 1 == labels.size())
+            ++exact;
+    }
+    e.exactMatch = static_cast<double>(exact) / static_cast<double>(count);
+    return e;
+}
+
+Seq2SeqModel Trainer::model() const
+{
+    Seq2SeqModel m = m_model;
+    unflatten(m_params, m);
+    return m;
+}
+
+Pair Trainer::probe() const
+{
+    return m_heldOutPairs.front();
+}
+
+} // namespace attnlab::train

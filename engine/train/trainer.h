@@ -1,0 +1,99 @@
+#pragma once
+/// The training loop (docs/training.md): batches of a task, the forward and backward pass split
+/// over threads, clipping, Adam and the schedule; the held-out loss and exact-match accuracy;
+/// the model as it stands after any step.
+///
+/// Deterministic: the same seed, options and thread count give the same model bit for bit. The
+/// batch is split into one contiguous run of examples per thread, each with its own gradient
+/// buffer, summed in thread order; with one thread nothing is split.
+
+#include "train/network.h"
+#include "train/optimizer.h"
+#include "train/tasks.h"
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace attnlab::train {
+
+/// The model sizes of the Training view's presets and `train --preset`.
+enum class Preset {
+    Classroom, ///< 1 + 1 layers, d_model 32, 4 heads, d_ff 64: the anti-diagonal in seconds
+    Standard,  ///< 2 + 2 layers, d_model 64, 4 heads, d_ff 128: the shipped model's sizes
+};
+std::optional<Preset> parsePreset(std::string_view name);
+/// A ModelSpec with the preset's sizes (Post-LN, ReLU, the other fields default).
+ModelSpec presetSpec(Preset preset);
+
+/// The schedule without --lr or --warmup: warm-up over 100 steps to a peak of 3e-3, then 1/√t.
+inline constexpr int kDefaultWarmup = 100;
+inline constexpr double kDefaultRate = 3e-3;
+
+struct TrainOptions {
+    int steps = 1500;            ///< --steps: updates; at least 1
+    int batch = 64;              ///< --batch: pairs per update (ignored with batchAll)
+    Schedule schedule{kDefaultRate, kDefaultWarmup, 64}; ///< --lr, --warmup (dModel set from the model)
+    double labelSmoothing = 0;   ///< --label-smoothing ε, 0 … < 1
+    std::optional<double> clipNorm; ///< --clip-norm C
+    std::uint64_t seed = 1;      ///< --seed: the batches (and a fresh model's weights)
+    int threads = 2;             ///< --threads: 1 … 64
+    bool batchAll = false;       ///< --batch-all: every training pair in every update
+
+    /// Throws std::invalid_argument naming the bad option and the rule.
+    void validate() const;
+};
+
+struct StepRecord {
+    int step = 0;        ///< 1, 2, …
+    double loss = 0;     ///< the batch's mean token loss before the update
+    double lr = 0;       ///< the rate of this update
+    double gradNorm = 0; ///< before clipping
+    std::size_t tokens = 0; ///< source + decoder tokens of the batch
+};
+
+struct Evaluation {
+    double loss = 0;       ///< mean token loss (teacher forcing, no smoothing)
+    double exactMatch = 0; ///< the share of pairs whose greedy output is exactly the target
+    std::size_t pairs = 0;
+};
+
+class Trainer {
+public:
+    /// Trains `model` on `task`: the model's own tokenizer and vocabularies read the pairs (a
+    /// fresh model has the task's). Throws std::invalid_argument for invalid options, a model that
+    /// cannot be trained, or batchAll with a built-in task.
+    Trainer(Seq2SeqModel model, Task task, TrainOptions options);
+
+    /// One update. Not thread-safe: one thread drives a Trainer.
+    StepRecord step();
+    int steps() const { return m_adam.steps(); }
+
+    /// The held-out pairs (a built-in task's fixed sample; a file's held-out lines, or its
+    /// training lines when none is held out), the first `limit` of them (0: all).
+    Evaluation evaluate(std::size_t limit = 0) const;
+    /// The model with the parameters of the last step (its name and description kept).
+    Seq2SeqModel model() const;
+    const Task& task() const { return m_task; }
+    const TrainOptions& options() const { return m_options; }
+    /// The pair every snapshot shows: the first held-out pair.
+    Pair probe() const;
+
+private:
+    std::vector<Example> batch();
+
+    Seq2SeqModel m_model;
+    Task m_task;
+    TrainOptions m_options;
+    Layout m_layout;
+    Vec<float> m_params;
+    Adam m_adam;
+    SplitMix64 m_random;
+    std::vector<Vec<float>> m_grads; ///< one per thread
+    std::vector<Example> m_all;      ///< batchAll: every training pair
+    std::vector<Example> m_heldOut;
+    std::vector<Pair> m_heldOutPairs;
+    int m_maxLength = 1;
+};
+
+} // namespace attnlab::train
