@@ -67,6 +67,18 @@ Commands:
              and the log-log slope of time against n:
              attention-lab-cli cost --attention KIND [kind options] [--n 256,512,...]
                  [--d-model D] [--heads H] [--repeats R] [--seed S] [--json]
+  train      train a small encoder-decoder on a task and save it (docs/training.md):
+             attention-lab-cli train --task copy|reverse|sort|FILE.tsv --save-model OUT
+                 [--preset classroom|standard] [--layers L --d-model D --heads H --d-ff F
+                 --norm post|pre --activation relu|gelu] [--steps N] [--batch B] [--lr R]
+                 [--warmup W] [--label-smoothing E] [--clip-norm C] [--max-length L]
+                 [--seed S] [--threads T] [--init MODEL] [--batch-all] [--tokenizer words|chars]
+                 [--log FILE.csv] [--snapshots DIR]
+             --data FILE.tsv is --task FILE.tsv. Prints progress (step, loss, held-out
+             exact match, steps/s) and ends with the held-out exact match.
+  grad       the gradient of the mean cross-entropy of one pair for every tensor of a model:
+             attention-lab-cli grad --model FILE --source TEXT --target TEXT --output G.safetensors
+                 [--label-smoothing E]
   help       show this help
   --version  print the version
 
@@ -515,7 +527,7 @@ int main(int argc, char** argv)
     const std::string& command = args.front();
     const std::vector<std::string> rest(args.begin() + 1, args.end());
     const bool wantsHelp = !rest.empty() && (rest.front() == "--help" || rest.front() == "-h");
-    if (command == "help" || command == "--help" || command == "-h" || ((command == "trace" || command == "export" || command == "lesson" || command == "generate" || command == "fill-mask" || command == "cost") && wantsHelp)) {
+    if (command == "help" || command == "--help" || command == "-h" || ((command == "trace" || command == "export" || command == "lesson" || command == "generate" || command == "fill-mask" || command == "cost" || command == "train" || command == "grad") && wantsHelp)) {
         std::cout << kUsage << attnlab::cli::traceOptionsHelp() << '\n' << attnlab::cli::exportOptionsHelp();
         return 0;
     }

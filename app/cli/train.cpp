@@ -158,6 +158,17 @@ Task taskOf(const TrainCommand& c)
     return fileTask(*c.task, c.tokenizer, c.options.batchAll);
 }
 
+/// Reads an input file: one that cannot be read is bad input (exit 2), like a corrupt one.
+template <typename Read>
+auto readInput(Read read)
+{
+    try {
+        return read();
+    } catch (const FileError& e) {
+        throw UsageError(e.what());
+    }
+}
+
 /// "12.3 %".
 std::string percent(double share)
 {
@@ -172,8 +183,8 @@ int runTrain(const std::vector<std::string>& args)
 {
     const TrainCommand c = parseTrain(args);
     checkWritable(c.saveModel);
-    Task task = taskOf(c);
-    Seq2SeqModel model = c.init ? openModel(*c.init) : freshModel(specOf(c), task);
+    Task task = readInput([&] { return taskOf(c); });
+    Seq2SeqModel model = c.init ? readInput([&] { return openModel(*c.init); }) : freshModel(specOf(c), task);
     Trainer trainer(std::move(model), std::move(task), c.options);
     const TrainOptions& o = trainer.options();
 
@@ -254,7 +265,7 @@ int runGrad(const std::vector<std::string>& args)
     if (!(smoothing >= 0 && smoothing < 1))
         throw UsageError("--label-smoothing must be at least 0 and less than 1");
     checkWritable(*output);
-    const Seq2SeqModel model = openModel(*path);
+    const Seq2SeqModel model = readInput([&] { return openModel(*path); });
     std::vector<Message> warnings;
     const Example example = exampleOf(model, *source, *target, warnings);
     for (const Message& w : warnings)

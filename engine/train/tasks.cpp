@@ -226,7 +226,7 @@ Task fileTask(const std::string& path, ModelTokenizer tokenizer, bool batchAll)
         throw FormatError(path + ": the file is empty: expected one source<TAB>target pair per line");
     if (t.train.empty())
         throw FormatError(path + ": every line is held out (" + std::to_string(t.heldOut.size())
-                          + " lines): add lines, or train on every line with --batch-all");
+                          + (t.heldOut.size() == 1 ? " line" : " lines") + "): add lines, or train on every line with --batch-all");
     t.maxLength = std::min(longest, ConfigLimits::maxTokens - 1);
     t.sourceVocab = withSpecials({"<pad>", "<unk>"}, mostFrequent(sourceCounts));
     t.targetVocab = withSpecials({"<pad>", "<unk>", "<sos>", "<eos>"}, mostFrequent(targetCounts));
