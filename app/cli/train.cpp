@@ -8,6 +8,7 @@
 #include "model/open.h"
 #include "train/examples.h"
 #include "train/gradient.h"
+#include "train/probe.h"
 #include "train/trainer.h"
 
 #include <chrono>
@@ -36,6 +37,7 @@ struct TrainCommand {
     ModelTokenizer tokenizer = ModelTokenizer::Words;
     TrainOptions options;
     bool seedGiven = false;
+    bool defaultRate = false; ///< neither --lr nor --warmup: defaultRate(d_model)
 };
 
 double parseDoubleOption(const std::string& option, const std::string& value)
@@ -115,8 +117,7 @@ TrainCommand parseTrain(const std::vector<std::string>& args)
         throw UsageError("train needs --save-model OUT.safetensors");
     // Without --warmup: the default warm-up; --lr without it is the peak of that schedule.
     c.options.schedule.warmup = warmup.value_or(kDefaultWarmup);
-    if (!warmup && !c.options.schedule.rate)
-        c.options.schedule.rate = kDefaultRate;
+    c.defaultRate = !warmup && !c.options.schedule.rate; // set from the model's width below
     if (c.init && (c.preset || c.layers || c.dModel || c.heads || c.dFF || c.norm || c.activation))
         throw UsageError("--init gives the model: its sizes cannot be changed (--preset, --layers, --d-model, --heads, --d-ff, --norm, --activation)");
     return c;
@@ -185,7 +186,10 @@ int runTrain(const std::vector<std::string>& args)
     checkWritable(c.saveModel);
     Task task = readInput([&] { return taskOf(c); });
     Seq2SeqModel model = c.init ? readInput([&] { return openModel(*c.init); }) : freshModel(specOf(c), task);
-    Trainer trainer(std::move(model), std::move(task), c.options);
+    TrainOptions options = c.options;
+    if (c.defaultRate)
+        options.schedule.rate = defaultRate(model.spec.dModel);
+    Trainer trainer(std::move(model), std::move(task), options);
     const TrainOptions& o = trainer.options();
 
     std::ofstream log;
@@ -235,9 +239,17 @@ int runTrain(const std::vector<std::string>& args)
         }
     }
     const Evaluation final = trainer.evaluate();
-    saveModel(trainer.model(), c.saveModel);
-    std::printf("held-out exact match: %s (%zu pairs), loss %.4f; wrote %s\n", percent(final.exactMatch).c_str(), final.pairs, final.loss,
-                c.saveModel.c_str());
+    const auto trained = std::make_shared<const Seq2SeqModel>(trainer.model());
+    saveModel(*trained, c.saveModel);
+    if (trainer.task().kind == TaskKind::Reverse) {
+        // The alignment a reversal needs: output i reads source character n − 1 − i.
+        const std::vector<Pair> held(trainer.task().heldOut.begin(),
+                                     trainer.task().heldOut.begin() + std::min<std::ptrdiff_t>(32, std::ssize(trainer.task().heldOut)));
+        std::printf("cross-attention on the anti-diagonal (last decoder layer, mean of %zu held-out pairs): %.3f\n", held.size(),
+                    antiDiagonalWeight(trained, held));
+    }
+    std::printf("held-out exact match: %s (%zu pairs), loss %.4f; %.1f s; wrote %s\n", percent(final.exactMatch).c_str(), final.pairs,
+                final.loss, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), c.saveModel.c_str());
     return 0;
 }
 

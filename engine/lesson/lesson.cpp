@@ -27,9 +27,9 @@ const std::vector<std::string> kHeaderKeys{"title", "language", "summary", "sett
 const std::vector<std::string> kDirectives{"sentence", "target", "generate", "settings", "stage",
                                            "layer",    "block",  "head",     "view",     "highlight", "compare",
                                            "score_colors"};
-/// The views of a stage, the kinds' measured cost (the Cost tab), a position scheme's view and the
-/// length experiment; a whole model's ("model", "head-view") are named apart in messages.
-const std::vector<std::string> kStageViews{"stage", "heads", "kernel-regression", "softmax-scaling", "cost", "positions", "length"};
+/// The views of a stage, the kinds' measured cost (the Cost tab), a position scheme's view, the
+/// length experiment and the Training tab; a whole model's ("model", "head-view") are named apart in messages.
+const std::vector<std::string> kStageViews{"stage", "heads", "kernel-regression", "softmax-scaling", "cost", "positions", "length", "training"};
 const std::vector<std::string> kBlocks{"encoder_self", "decoder_self", "cross"};
 const std::vector<std::string> kLanguages{"en", "zh"};
 

@@ -38,6 +38,11 @@ ModelSpec presetSpec(Preset preset)
     return s;
 }
 
+double defaultRate(int dModel)
+{
+    return 0.024 / std::sqrt(static_cast<double>(std::max(dModel, 1)));
+}
+
 void TrainOptions::validate() const
 {
     auto bad = [](const std::string& what) { throw std::invalid_argument(what); };
@@ -182,6 +187,12 @@ Seq2SeqModel Trainer::model() const
 
 Pair Trainer::probe() const
 {
+    // A pair long enough to show a pattern, short enough to read: the first of 6 to 9 tokens.
+    for (std::size_t i = 0; i < m_heldOut.size(); ++i) {
+        const std::size_t n = m_heldOut[i].source.size();
+        if (n >= 6 && n <= 9)
+            return m_heldOutPairs[i];
+    }
     return m_heldOutPairs.front();
 }
 

@@ -26,14 +26,16 @@ std::optional<Preset> parsePreset(std::string_view name);
 /// A ModelSpec with the preset's sizes (Post-LN, ReLU, the other fields default).
 ModelSpec presetSpec(Preset preset);
 
-/// The schedule without --lr or --warmup: warm-up over 100 steps to a peak of 3e-3, then 1/√t.
+/// The schedule without --lr or --warmup: warm-up over 100 steps to a peak of defaultRate(d),
+/// then 1/√t.
 inline constexpr int kDefaultWarmup = 100;
-inline constexpr double kDefaultRate = 3e-3;
+/// The default peak rate: 0.024/√d_model (3e-3 for d 64, 4.2e-3 for d 32), measured on reversal.
+double defaultRate(int dModel);
 
 struct TrainOptions {
     int steps = 1500;            ///< --steps: updates; at least 1
     int batch = 64;              ///< --batch: pairs per update (ignored with batchAll)
-    Schedule schedule{kDefaultRate, kDefaultWarmup, 64}; ///< --lr, --warmup (dModel set from the model)
+    Schedule schedule{3e-3, kDefaultWarmup, 64}; ///< --lr, --warmup (dModel set from the model)
     double labelSmoothing = 0;   ///< --label-smoothing ε, 0 … < 1
     std::optional<double> clipNorm; ///< --clip-norm C
     std::uint64_t seed = 1;      ///< --seed: the batches (and a fresh model's weights)
@@ -76,7 +78,7 @@ public:
     Seq2SeqModel model() const;
     const Task& task() const { return m_task; }
     const TrainOptions& options() const { return m_options; }
-    /// The pair every snapshot shows: the first held-out pair.
+    /// The pair every snapshot shows: the first held-out pair of 6 to 9 source tokens (else the first).
     Pair probe() const;
 
 private:

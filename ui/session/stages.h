@@ -67,10 +67,11 @@ enum class ViewKind {
     Cost,             ///< the attention kinds' measured time and memory against n (views/costview.h)
     PositionScheme,   ///< where RoPE, ALiBi, relative positions or Transformer-XL put position (views/positionschemeview.h)
     Length,           ///< one (q, k) pair moved along 64 and 512 tokens under each scheme (views/lengthview.h)
+    Training,         ///< a small model trained in the studio, its curves and attention forming (views/trainingview.h)
 };
 /// `view` is "stage", "heads", "kernel-regression" or "softmax-scaling" (docs/lesson-format.md), or
-/// the studio's "model", "head-view", "predictions", "approximation", "cost", "positions" and
-/// "length" views. With the
+/// the studio's "model", "head-view", "predictions", "approximation", "cost", "positions",
+/// "length" and "training" views. With the
 /// `trace` shown, a view may claim a step by what the trace holds (an attention kind's weights).
 /// Decided by the view registry (ui/views/registry.cpp).
 ViewKind viewKindFor(const QString& stageId, const QString& view, const Trace* trace = nullptr);

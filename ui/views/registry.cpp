@@ -15,6 +15,7 @@
 #include "views/scalingview.h"
 #include "views/stageview.h"
 #include "views/tokensview.h"
+#include "views/trainingview.h"
 
 #include <QtGlobal>
 
@@ -39,6 +40,12 @@ void finishStatistics(SessionView* view)
 {
     // A slide shows the finished curves, not "computing…".
     static_cast<SoftmaxScalingView*>(view)->waitForStatistics();
+}
+
+void trainForSlide(SessionView* view)
+{
+    // A slide shows a trained run's curves and snapshots, not empty axes.
+    static_cast<TrainingView*>(view)->prepareForSlide();
 }
 
 void measureCost(SessionView* view)
@@ -76,6 +83,9 @@ const std::vector<ViewEntry>& viewRegistry()
         // Where a position scheme inside attention puts position (its own step), and the length experiment.
         {ViewKind::PositionScheme, {}, QStringLiteral("positions"), make<PositionSchemeView>, nullptr, nullptr, PositionSchemeView::claims},
         {ViewKind::Length, {}, QStringLiteral("length"), make<LengthView>, nullptr, QT_TRANSLATE_NOOP("attnlab::ViewStack", "Length")},
+        // A small model trained in the studio, its attention forming (issue 15).
+        {ViewKind::Training, {}, QStringLiteral("training"), make<TrainingView>, trainForSlide,
+         QT_TRANSLATE_NOOP("attnlab::ViewStack", "Training")},
     };
     return kViews;
 }

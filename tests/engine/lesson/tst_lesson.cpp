@@ -175,7 +175,7 @@ const std::vector<Broken> kBroken{
     {"head-not-a-number", 8, "head: 'two' is not a whole number"},
     {"head-beyond-heads", 9, "head 3 does not exist: there are 2 heads at this step (heads=2)"},
     {"head-carried-over", 13, "settings: with heads=2 there is no head 4 (chosen on line 8)"},
-    {"bad-view", 8, "unknown view 'map' (expected one of stage, heads, kernel-regression, softmax-scaling, cost, positions, length)"},
+    {"bad-view", 8, "unknown view 'map' (expected one of stage, heads, kernel-regression, softmax-scaling, cost, positions, length, training)"},
     {"bad-highlight-syntax", 8, "highlight: '1-2' is not a cell: write row,column like 1,2"},
     {"bad-highlight-group", 8, "highlight: unknown group 'diagonal' (expected cells, rows or columns)"},
     {"highlight-zero", 8, "highlight: row 0 does not exist: positions count from 1"},

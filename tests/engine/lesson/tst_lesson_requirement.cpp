@@ -210,7 +210,7 @@ private slots:
                                                   << "t.md:16: stage 'encoder_output' does not exist in GPT-2, a decoder-only model: its "
                                                      "last stack output is 'decoder_output' (chosen on line 13)";
         QTest::newRow("unknown view") << g + "## A\nview: grid\n" << "t.md:8: unknown view 'grid' (expected one of stage, heads, "
-                                                                     "kernel-regression, softmax-scaling, cost, positions, length), or for a whole model 'model' or 'head-view'";
+                                                                     "kernel-regression, softmax-scaling, cost, positions, length, training), or for a whole model 'model' or 'head-view'";
         QTest::newRow("unknown header key") << "---\ntitle: T\nlanguage: en\nneeds: gpt2\n---\n\n## A\n"
                                             << "t.md:4: unknown header key 'needs' (expected one of title, language, summary, settings, "
                                                "sentence, order), or 'requires' for a lesson that needs a pretrained model";

@@ -23,7 +23,7 @@ private slots:
                                   ViewKind::SoftmaxScaling,   ViewKind::LayerNorm,      ViewKind::FeedForward,
                                   ViewKind::Model,            ViewKind::HeadLines,      ViewKind::Predictions,
                                   ViewKind::Approximation,    ViewKind::Cost,           ViewKind::PositionScheme,
-                                  ViewKind::Length};
+                                  ViewKind::Length,           ViewKind::Training};
         QCOMPARE(viewRegistry().size(), std::size(kinds));
         for (const ViewKind kind : kinds) {
             const ViewEntry& e = viewEntry(kind);
@@ -75,7 +75,7 @@ private slots:
                 tabs << e.lessonView;
             }
         }
-        QCOMPARE(tabs, (QStringList{"heads", "model", "head-view", "predictions", "cost", "length"}));
+        QCOMPARE(tabs, (QStringList{"heads", "model", "head-view", "predictions", "cost", "length", "training"}));
     }
 };
 
