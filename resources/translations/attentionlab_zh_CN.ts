@@ -3286,6 +3286,10 @@ M = 0：每个查询都能看到所有键</translation>
 <context>
     <name>attnlab::ViewStack</name>
     <message>
+        <source>Training</source>
+        <translation>训练</translation>
+    </message>
+    <message>
         <source>Length</source>
         <translation>长度</translation>
     </message>
@@ -4964,6 +4968,293 @@ M = 0：每个查询都能看到所有键</translation>
     <message>
         <source>This view shows where position enters attention for RoPE, ALiBi, relative positions and Transformer-XL. Choose one of them under Positions in the settings.</source>
         <translation>这个视图展示 RoPE、ALiBi、相对位置和 Transformer-XL 中位置在哪里进入注意力。请在设置的“位置”里选择其中之一。</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::TrainingView</name>
+    <message>
+        <source>training</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <source>held-out</source>
+        <translation>留出集</translation>
+    </message>
+    <message>
+        <source>rate (right)</source>
+        <translation>学习率（右轴）</translation>
+    </message>
+    <message>
+        <source>exact match (%)</source>
+        <translation>完全匹配 (%)</translation>
+    </message>
+    <message>
+        <source>2 + 2 layers, d_model 64, 4 heads, d_ff 128: the size of the shipped reversal model</source>
+        <translation>2 + 2 层，d_model 64，4 个头，d_ff 128：与自带的反转模型同样大小</translation>
+    </message>
+    <message>
+        <source>1 encoder + 1 decoder layer, d_model 32, 4 heads, d_ff 64: the pattern forms in seconds</source>
+        <translation>1 层编码器 + 1 层解码器，d_model 32，4 个头，d_ff 64：几秒钟就能看到模式形成</translation>
+    </message>
+    <message>
+        <source>Standard</source>
+        <translation>标准</translation>
+    </message>
+    <message>
+        <source>Classroom</source>
+        <translation>课堂</translation>
+    </message>
+    <message>
+        <source>Model saved to %1</source>
+        <translation>模型已保存到 %1</translation>
+    </message>
+    <message>
+        <source>Could not save the model: %1</source>
+        <translation>无法保存模型：%1</translation>
+    </message>
+    <message>
+        <source>The studio uses the trained model (kept as %1)</source>
+        <translation>工作室已使用训练好的模型（保存为 %1）</translation>
+    </message>
+    <message>
+        <source>Cannot open the model: %1</source>
+        <translation>无法打开模型：%1</translation>
+    </message>
+    <message>
+        <source>Cannot keep the model: %1</source>
+        <translation>无法保存模型：%1</translation>
+    </message>
+    <message>
+        <source>Train a model first.</source>
+        <translation>请先训练一个模型。</translation>
+    </message>
+    <message>
+        <source>%1, layer %2, head %3 — step %4</source>
+        <translation>%1，第 %2 层，头 %3 — 第 %4 步</translation>
+    </message>
+    <message>
+        <source>This model has no such layer or head.</source>
+        <translation>这个模型没有这一层或这个头。</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>步</translation>
+    </message>
+    <message>
+        <source>Exact match and learning rate</source>
+        <translation>完全匹配率与学习率</translation>
+    </message>
+    <message>
+        <source>learning rate (right)</source>
+        <translation>学习率（右轴）</translation>
+    </message>
+    <message>
+        <source>held-out exact match (%)</source>
+        <translation>留出集完全匹配 (%)</translation>
+    </message>
+    <message>
+        <source>Loss (cross-entropy per token)</source>
+        <translation>损失（每个词元的交叉熵）</translation>
+    </message>
+    <message>
+        <source>held-out loss</source>
+        <translation>留出集损失</translation>
+    </message>
+    <message>
+        <source>training loss</source>
+        <translation>训练损失</translation>
+    </message>
+    <message>
+        <source>stopped</source>
+        <translation>已停止</translation>
+    </message>
+    <message>
+        <source>finished</source>
+        <translation>已完成</translation>
+    </message>
+    <message>
+        <source>paused</source>
+        <translation>已暂停</translation>
+    </message>
+    <message>
+        <source>%1 steps/s</source>
+        <translation>%1 步/秒</translation>
+    </message>
+    <message>
+        <source>held-out exact match %1</source>
+        <translation>留出集完全匹配 %1</translation>
+    </message>
+    <message>
+        <source>loss %1</source>
+        <translation>损失 %1</translation>
+    </message>
+    <message>
+        <source>Step %1 of %2</source>
+        <translation>第 %1 / %2 步</translation>
+    </message>
+    <message>
+        <source>Training stopped: %1</source>
+        <translation>训练中止：%1</translation>
+    </message>
+    <message>
+        <source>Choose a task and a model, then press Start.</source>
+        <translation>选择任务和模型，然后按“开始”。</translation>
+    </message>
+    <message>
+        <source>Head %1</source>
+        <translation>头 %1</translation>
+    </message>
+    <message>
+        <source>Layer %1</source>
+        <translation>第 %1 层</translation>
+    </message>
+    <message>
+        <source>&amp;Resume</source>
+        <translation>继续(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Pause</source>
+        <translation>暂停(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Cannot start: %1</source>
+        <translation>无法开始：%1</translation>
+    </message>
+    <message>
+        <source>Pairs from %1</source>
+        <translation>样本对来自 %1</translation>
+    </message>
+    <message>
+        <source>Cannot train on this file: %1</source>
+        <translation>无法用这个文件训练：%1</translation>
+    </message>
+    <message>
+        <source>Tab-separated pairs (*.tsv *.txt);;All files (*)</source>
+        <translation>制表符分隔的样本对 (*.tsv *.txt);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Training pairs</source>
+        <translation>训练样本对</translation>
+    </message>
+    <message>
+        <source>Press Start: the attention of a held-out pair appears here and changes as the model learns.</source>
+        <translation>按“开始”：一个留出样本的注意力会显示在这里，并随着模型学习而变化。</translation>
+    </message>
+    <message>
+        <source>The attention weights of a held-out pair the model never trains on</source>
+        <translation>一个留出样本（模型从未训练过）的注意力权重</translation>
+    </message>
+    <message>
+        <source>Probe:</source>
+        <translation>探测样本：</translation>
+    </message>
+    <message>
+        <source>Save model as…</source>
+        <translation>模型另存为…</translation>
+    </message>
+    <message>
+        <source>Open the trained model in the studio, where every stage can be stepped through</source>
+        <translation>在工作室中打开训练好的模型，逐个阶段查看</translation>
+    </message>
+    <message>
+        <source>&amp;Use this model</source>
+        <translation>使用这个模型(&amp;U)</translation>
+    </message>
+    <message>
+        <source>St&amp;op</source>
+        <translation>停止(&amp;O)</translation>
+    </message>
+    <message>
+        <source>S&amp;tart</source>
+        <translation>开始(&amp;T)</translation>
+    </message>
+    <message>
+        <source>The peak rate: it rises over the first 100 steps (warm-up), then falls as 1/√step</source>
+        <translation>峰值学习率：前 100 步线性上升（预热），之后按 1/√步数 下降</translation>
+    </message>
+    <message>
+        <source>&amp;Learning rate</source>
+        <translation>学习率(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Pairs per step</source>
+        <translation>每步的样本对数</translation>
+    </message>
+    <message>
+        <source>&amp;Batch</source>
+        <translation>批大小(&amp;B)</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>步数</translation>
+    </message>
+    <message>
+        <source>Encoder layers, and as many decoder layers</source>
+        <translation>编码器层数（解码器层数相同）</translation>
+    </message>
+    <message>
+        <source>d_ff</source>
+        <translation>d_ff</translation>
+    </message>
+    <message>
+        <source>Heads</source>
+        <translation>头数</translation>
+    </message>
+    <message>
+        <source>d_model</source>
+        <translation>d_model</translation>
+    </message>
+    <message>
+        <source>Layers</source>
+        <translation>层数</translation>
+    </message>
+    <message>
+        <source>Custom</source>
+        <translation>自定义</translation>
+    </message>
+    <message>
+        <source>Standard (2 + 2 layers, d 64)</source>
+        <translation>标准（2 + 2 层，d 64）</translation>
+    </message>
+    <message>
+        <source>Classroom (1 + 1 layers, d 32)</source>
+        <translation>课堂（1 + 1 层，d 32）</translation>
+    </message>
+    <message>
+        <source>&amp;Model</source>
+        <translation>模型(&amp;M)</translation>
+    </message>
+    <message>
+        <source>Reverse, copy or sort strings of 1 to 12 characters (a–z, 0–9 and 39 Chinese characters), or train on your own file of source&lt;TAB&gt;target lines</source>
+        <translation>反转、复制或排序 1 到 12 个字符的字符串（a–z、0–9 和 39 个汉字），或用你自己的文件训练：每行“源&lt;TAB&gt;目标”</translation>
+    </message>
+    <message>
+        <source>Open file…</source>
+        <translation>打开文件…</translation>
+    </message>
+    <message>
+        <source>Sort</source>
+        <translation>排序</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <source>Reverse</source>
+        <translation>反转</translation>
+    </message>
+    <message>
+        <source>T&amp;ask</source>
+        <translation>任务(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Models (*.safetensors)</source>
+        <translation>模型 (*.safetensors)</translation>
+    </message>
+    <message>
+        <source>Save model as</source>
+        <translation>模型另存为</translation>
     </message>
 </context>
 </TS>

@@ -139,6 +139,16 @@ void TrainingRun::loop(train::Trainer& trainer)
     m_state = m_frame.state;
 }
 
+void TrainingRun::restore(Frame frame, std::shared_ptr<const Seq2SeqModel> model)
+{
+    stop();
+    join();
+    const std::lock_guard lock(m_mutex);
+    m_frame = std::move(frame);
+    m_model = std::move(model);
+    m_state = m_frame.state;
+}
+
 void TrainingRun::pause()
 {
     if (state() == State::Running)

@@ -61,6 +61,8 @@ public:
 
     /// Starts training `trainer` in the thread (a run in progress is stopped first).
     void start(std::unique_ptr<train::Trainer> trainer);
+    /// Shows a run that has ended (a slide's, made once per process): `frame` as it stands, `model` its model.
+    void restore(Frame frame, std::shared_ptr<const Seq2SeqModel> model);
     void pause();
     void resume();
     /// Stops after the step in progress; the model stays usable.

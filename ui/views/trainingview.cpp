@@ -90,8 +90,8 @@ TrainingView::TrainingView(Session* session, QWidget* parent)
     for (QCustomPlot* p : {m_lossPlot, m_accuracyPlot}) {
         addPlotTitle(p);
         keepTextsFitting(p);
-        putLegendBelow(p, 2);
-        p->setMinimumHeight(140);
+        putLegendBelow(p, 2); // one short row: the curves keep the plot's height
+        p->setMinimumHeight(120);
     }
     // Loss falls over orders of magnitude: a log axis shows the late progress as well as the start.
     m_lossPlot->yAxis->setScaleType(QCPAxis::stLogarithmic);
@@ -141,6 +141,8 @@ void TrainingView::buildControls()
     m_task->setItemData(kFile, false, Qt::UserRole - 1); // shown once a file is chosen
     for (int i = 0; i < 3; ++i)
         m_preset->addItem(QString());
+    m_preset->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_task->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_steps->setRange(1, 100000);
     m_steps->setSingleStep(100);
     m_batch->setRange(1, 1024);
@@ -203,8 +205,8 @@ void TrainingView::buildControls()
     m_stripScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
     m_stripScroll->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_stripScroll->setFrameShape(QFrame::NoFrame);
-    m_stripScroll->setMinimumHeight(96);
-    m_stripScroll->setMaximumHeight(140);
+    m_stripScroll->setMinimumHeight(80);
+    m_stripScroll->setMaximumHeight(110);
     root->addWidget(m_stripScroll);
 }
 
@@ -219,8 +221,12 @@ void TrainingView::retranslate()
     m_task->setToolTip(tr("Reverse, copy or sort strings of 1 to 12 characters (a\u2013z, 0\u20139 and 39 Chinese characters), "
                           "or train on your own file of source<TAB>target lines"));
     m_presetLabel->setText(tr("&Model"));
-    m_preset->setItemText(kClassroom, tr("Classroom (1 + 1 layers, d 32)"));
-    m_preset->setItemText(kStandard, tr("Standard (2 + 2 layers, d 64)"));
+    m_preset->setItemText(kClassroom, tr("Classroom"));
+    m_preset->setItemText(kStandard, tr("Standard"));
+    m_preset->setItemData(kClassroom, tr("1 encoder + 1 decoder layer, d_model 32, 4 heads, d_ff 64: the pattern forms in seconds"),
+                          Qt::ToolTipRole);
+    m_preset->setItemData(kStandard, tr("2 + 2 layers, d_model 64, 4 heads, d_ff 128: the size of the shipped reversal model"),
+                          Qt::ToolTipRole);
     m_preset->setItemText(kCustom, tr("Custom"));
     const auto labels = m_custom->findChildren<QLabel*>(QString(), Qt::FindDirectChildrenOnly);
     const QStringList names{tr("Layers"), tr("d_model"), tr("Heads"), tr("d_ff")};
@@ -434,11 +440,11 @@ void TrainingView::drawCurves(const TrainingRun::Frame& f)
     const double last = std::max(10, f.totalSteps);
     m_lossPlot->clearGraphs();
     auto* train = m_lossPlot->addGraph();
-    train->setName(tr("training loss"));
+    train->setName(tr("training"));
     train->setPen(QPen(seriesColor(0), 1.5));
     train->setData(steps, loss, true);
     auto* held = m_lossPlot->addGraph();
-    held->setName(tr("held-out loss"));
+    held->setName(tr("held-out"));
     held->setPen(QPen(seriesColor(1), 2));
     held->setData(evalSteps, heldOut, true);
     plotTitle(m_lossPlot)->setText(tr("Loss (cross-entropy per token)"));
@@ -448,16 +454,15 @@ void TrainingView::drawCurves(const TrainingRun::Frame& f)
 
     m_accuracyPlot->clearGraphs();
     auto* acc = m_accuracyPlot->addGraph();
-    acc->setName(tr("held-out exact match (%)"));
+    acc->setName(tr("exact match (%)"));
     acc->setPen(QPen(seriesColor(2), 2));
     acc->setData(evalSteps, exact, true);
     auto* rate = m_accuracyPlot->addGraph(m_accuracyPlot->xAxis, m_accuracyPlot->yAxis2);
-    rate->setName(tr("learning rate (right)"));
+    rate->setName(tr("rate (right)"));
     rate->setPen(QPen(seriesColor(3), 1.5, Qt::DashLine));
     rate->setData(steps, lr, true);
     plotTitle(m_accuracyPlot)->setText(tr("Exact match and learning rate"));
     m_accuracyPlot->xAxis->setRange(0, last);
-    m_accuracyPlot->xAxis->setLabel(tr("step"));
     double top = m_rate->value();
     for (double v : lr)
         top = std::max(top, v);
@@ -537,12 +542,31 @@ bool TrainingView::saveModel(const QString& path)
 
 bool TrainingView::prepareForSlide(int timeoutMs)
 {
-    if (m_run->state() == TrainingRun::State::Idle) {
-        m_task->setCurrentIndex(kReverse);
-        m_preset->setCurrentIndex(kClassroom);
-        start();
+    // A deck shows the same run on each of its training slides: it is trained once per process
+    // (the classroom preset on reversal, with the lesson's seed) and shown again.
+    struct SlideRun {
+        std::uint64_t seed = 0;
+        TrainingRun::Frame frame;
+        std::shared_ptr<const Seq2SeqModel> model;
+    };
+    static std::optional<SlideRun> slide;
+    if (m_run->state() != TrainingRun::State::Idle) {
+        const bool done = m_run->wait(timeoutMs);
+        showFrame();
+        return done;
     }
+    m_task->setCurrentIndex(kReverse);
+    m_preset->setCurrentIndex(kClassroom);
+    if (slide && slide->seed == session()->config().seed) {
+        m_run->restore(slide->frame, slide->model);
+        fillChoices(chosenSpec());
+        showFrame();
+        return true;
+    }
+    start();
     const bool done = m_run->wait(timeoutMs);
+    if (done && m_run->state() == TrainingRun::State::Finished)
+        slide = SlideRun{session()->config().seed, m_run->frame(), m_run->model()};
     showFrame();
     return done;
 }
