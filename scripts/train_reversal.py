@@ -17,6 +17,8 @@ which is why the interpreter is /usr/bin/python3 and not a virtualenv's python):
     /usr/bin/python3 scripts/train_reversal.py --check         # no training, no writing:
                                                                # verify the files agree
                                                                # (exit status 1 if not)
+    /usr/bin/python3 scripts/train_reversal.py --time-only     # train, print the seconds,
+                                                               # write nothing
 
 Training takes about 5 minutes on 2 CPU cores (longer when other jobs share them).  It is
 not run by CI; CI only checks the C++ engine against the recorded outputs.
@@ -599,8 +601,17 @@ def main():
                    help="skip training; re-record the JSON references from the saved model")
     g.add_argument("--check", action="store_true",
                    help="skip training; verify the saved model and the JSON references")
+    g.add_argument("--time-only", action="store_true",
+                   help="train and print the seconds; write nothing (bench/train_vs_pytorch.sh)")
     ap.add_argument("--steps", type=int, default=STEPS, help=argparse.SUPPRESS)
     args = ap.parse_args()
+
+    if args.time_only:
+        print("training: d_model=%d heads=%d layers=%d+%d d_ff=%d, %d steps x batch %d, "
+              "%d threads" % (D_MODEL, HEADS, LAYERS, LAYERS, D_FF, args.steps, BATCH, THREADS))
+        _, seconds = train(args.steps)
+        print("trained in %.1f s" % seconds)
+        return
 
     if not (args.record_only or args.check):
         print("training: d_model=%d heads=%d layers=%d+%d d_ff=%d, %d steps x batch %d, "

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <stdexcept>
 #include <string>
-#include <thread>
+#include <functional>
 
 namespace attnlab::train {
 
@@ -92,6 +92,7 @@ Trainer::Trainer(Seq2SeqModel model, Task task, TrainOptions options)
     if (m_options.batchAll && m_task.generated())
         throw std::invalid_argument("--batch-all trains on every line of a file: give --task FILE.tsv");
     m_grads.assign(static_cast<std::size_t>(m_options.threads), Vec<float>::Zero(m_layout.size));
+    m_pool = std::make_unique<WorkerPool>(m_options.threads);
     if (m_options.batchAll)
         m_all = examplesOf(m_model, m_task.train);
     m_heldOutPairs = m_task.heldOut.empty() ? m_task.train : m_task.heldOut;
@@ -121,18 +122,15 @@ StepRecord Trainer::step()
     const auto threads = std::min<std::size_t>(m_grads.size(), examples.size());
     std::vector<double> losses(threads, 0.0);
     // Thread t takes examples [t·B/T, (t+1)·B/T): its own gradient buffer, summed in order below.
-    auto work = [&](std::size_t t) {
-        const std::size_t first = t * examples.size() / threads, last = (t + 1) * examples.size() / threads;
+    const std::function<void(std::size_t)> work = [&](std::size_t t) {
         m_grads[t].setZero();
+        if (t >= threads)
+            return; // fewer examples than threads
+        const std::size_t first = t * examples.size() / threads, last = (t + 1) * examples.size() / threads;
         const Network<float> net = bindNetwork(m_layout, m_model.spec, m_params.data(), m_grads[t].data(), m_maxLength);
         losses[t] = lossAndGradient(net, pack(examples, first, last), m_options.labelSmoothing, n, true);
     };
-    {
-        std::vector<std::jthread> pool;
-        for (std::size_t t = 1; t < threads; ++t)
-            pool.emplace_back(work, t);
-        work(0);
-    }
+    m_pool->run(work);
     Vec<float>& grad = m_grads[0];
     double loss = losses[0];
     for (std::size_t t = 1; t < threads; ++t) {

@@ -9,9 +9,11 @@
 
 #include "train/network.h"
 #include "train/optimizer.h"
+#include "train/pool.h"
 #include "train/tasks.h"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -92,6 +94,7 @@ private:
     Adam m_adam;
     SplitMix64 m_random;
     std::vector<Vec<float>> m_grads; ///< one per thread
+    std::unique_ptr<WorkerPool> m_pool;
     std::vector<Example> m_all;      ///< batchAll: every training pair
     std::vector<Example> m_heldOut;
     std::vector<Pair> m_heldOutPairs;
