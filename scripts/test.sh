@@ -4,7 +4,8 @@
 # fuzzer of tests/fuzz/ for a short smoke run (scripts/fuzz.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/build.sh
+# The programs and the tests; the benchmarks are no tests (scripts/build.sh builds them too).
+ATTNLAB_NO_BENCHMARKS=1 scripts/build.sh
 jobs=$(nproc 2>/dev/null || echo 2)
 
 echo "== tests (Release) =="

@@ -7,6 +7,7 @@
 #include "views/attentionmaps.h"
 #include "views/costplots.h"
 #include "views/heatmapview.h"
+#include "widgets/flowlayout.h"
 
 #include "io/fileio.h"
 #include "io/safetensors.h"
@@ -134,8 +135,6 @@ TrainingView::~TrainingView() = default;
 void TrainingView::buildControls()
 {
     auto* root = new QVBoxLayout(this);
-    // Row 1: what to train, and how long.
-    auto* what = new QHBoxLayout;
     for (int i = 0; i < 5; ++i)
         m_task->addItem(QString());
     m_task->setItemData(kFile, false, Qt::UserRole - 1); // shown once a file is chosen
@@ -150,35 +149,48 @@ void TrainingView::buildControls()
     m_rate->setRange(0.0001, 0.1);
     m_rate->setDecimals(4);
     m_rate->setSingleStep(0.0005);
-    for (auto [label, field] : {std::pair<QLabel*, QWidget*>{m_taskLabel, m_task}, {m_presetLabel, m_preset}, {m_stepsLabel, m_steps},
-                                {m_batchLabel, m_batch}, {m_rateLabel, m_rate}}) {
-        label->setBuddy(field);
-        what->addWidget(label);
-        what->addWidget(field);
-    }
-    what->addStretch(1);
-    root->addLayout(what);
-    // The custom sizes, shown only for the custom preset.
-    auto* custom = new QHBoxLayout(m_custom);
-    custom->setContentsMargins(0, 0, 0, 0);
     m_layers->setRange(1, 6);
     m_dModel->setRange(4, 256);
     m_heads->setRange(1, 16);
     m_dFF->setRange(4, 1024);
+    // Every control, then the buttons, flowing onto as many lines as the width needs: one line
+    // beside a projector's docks, two or three in a narrow column.
+    auto* controls = new FlowLayout;
+    auto pair = [&](QWidget* owner, QLabel* label, QWidget* field) {
+        auto* box = new QWidget(owner);
+        auto* row = new QHBoxLayout(box);
+        row->setContentsMargins(0, 0, 0, 0);
+        label->setParent(box);
+        field->setParent(box);
+        label->setBuddy(field);
+        row->addWidget(label);
+        row->addWidget(field);
+        return box;
+    };
+    for (auto [label, field] : {std::pair<QLabel*, QWidget*>{m_taskLabel, m_task}, {m_presetLabel, m_preset}})
+        controls->addWidget(pair(this, label, field));
+    // The custom sizes, shown only for the custom preset.
+    auto* custom = new QHBoxLayout(m_custom);
+    custom->setContentsMargins(0, 0, 0, 0);
     for (QSpinBox* box : {m_layers, m_dModel, m_heads, m_dFF}) {
         custom->addWidget(new QLabel(m_custom));
         custom->addWidget(box);
     }
-    custom->addStretch(1);
-    root->addWidget(m_custom);
-    // Row 2: the buttons and what the run is doing.
-    auto* buttons = new QHBoxLayout;
+    controls->addWidget(m_custom);
+    for (auto [label, field] : {std::pair<QLabel*, QWidget*>{m_stepsLabel, m_steps}, {m_batchLabel, m_batch}, {m_rateLabel, m_rate}})
+        controls->addWidget(pair(this, label, field));
     for (QPushButton* b : {m_start, m_pause, m_stop, m_use, m_save})
-        buttons->addWidget(b);
+        controls->addWidget(b);
+    root->addLayout(controls);
+    // What the run is doing, on a line of its own.
     m_status->setWordWrap(true);
     m_status->setTextFormat(Qt::PlainText);
-    buttons->addWidget(m_status, 1);
-    root->addLayout(buttons);
+    root->addWidget(m_status);
+    buildViews(root);
+}
+
+void TrainingView::buildViews(QVBoxLayout* root)
+{
     // The curves on the left, the live attention on the right.
     auto* middle = new QGridLayout;
     middle->addWidget(m_lossPlot, 0, 0);
@@ -356,7 +368,8 @@ void TrainingView::stop()
 
 void TrainingView::fillChoices(const ModelSpec& spec)
 {
-    const int layer = m_layer->currentIndex(), head = m_head->currentIndex();
+    const int layer = m_layer->count() == spec.decoderLayers ? m_layer->currentIndex() : -1;
+    const int head = m_head->currentIndex();
     m_block->clear();
     for (Block b : {Block::Cross, Block::DecoderSelf, Block::EncoderSelf})
         m_block->addItem(attentionBlockTitle(b), static_cast<int>(b));
@@ -367,7 +380,7 @@ void TrainingView::fillChoices(const ModelSpec& spec)
     for (int h = 1; h <= spec.heads; ++h)
         m_head->addItem(tr("Head %1").arg(h));
     // The last decoder layer's cross-attention, where the alignment is sharpest, unless the
-    // teacher chose another that still exists.
+    // teacher chose another layer of a model as deep.
     m_layer->setCurrentIndex(layer >= 0 && layer < spec.decoderLayers ? layer : spec.decoderLayers - 1);
     m_head->setCurrentIndex(head >= 0 && head < spec.heads ? head : 0);
 }

@@ -82,6 +82,7 @@ private:
     void retranslate() override;
     void applyFonts() override;
     void buildControls();
+    void buildViews(class QVBoxLayout* root);
     void presetChanged();
     void taskChanged();
     void fillChoices(const ModelSpec& spec);
