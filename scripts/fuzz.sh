@@ -2,7 +2,7 @@
 # Builds the libFuzzer harnesses of tests/fuzz/ (clang++, ASan + UBSan, the engine only) into
 # build-fuzz/ and runs them (tests/fuzz/README.md).
 #
-#   scripts/fuzz.sh smoke [HARNESS...]         each harness 18 s on a copy of its committed
+#   scripts/fuzz.sh smoke [HARNESS...]         each harness 14 s on a copy of its committed
 #                                              corpus (of a slow one, a fixed sample: see
 #                                              smoke_inputs), as many at once as there are cores;
 #                                              fails on any finding (CI runs this)
@@ -115,7 +115,7 @@ if [ "$mode" = corpus ]; then
 fi
 
 if [ "$mode" = smoke ]; then
-    limits=(-max_total_time=18)
+    limits=(-max_total_time=14)
 else
     runs=10000000
     seconds=1800
@@ -132,7 +132,7 @@ fi
 # How many of a harness's committed inputs a smoke run starts from: all, except for a harness whose
 # inputs are slow to replay. model_metadata builds a model for each input, once per tensor the
 # reader asks for (about 80 ms an input under ASan): replaying its 1200 inputs would take 100 s of
-# an 18 s run, so a smoke run starts from 200 of them (every k-th, the same ones every time).
+# a 14 s run, so a smoke run starts from 200 of them (every k-th, the same ones every time).
 smoke_inputs() {
     case "$1" in
     model_metadata) echo 200 ;;

@@ -147,7 +147,8 @@ ModelSpec specOf(const TrainCommand& c)
     return s;
 }
 
-Task taskOf(const TrainCommand& c)
+/// The task; a file is read with `tokenizer` (the --init model's, else --tokenizer).
+Task taskOf(const TrainCommand& c, ModelTokenizer tokenizer)
 {
     if (const auto kind = parseTaskKind(*c.task)) {
         if (c.options.batchAll)
@@ -156,7 +157,7 @@ Task taskOf(const TrainCommand& c)
     }
     if (c.maxLength)
         throw UsageError("--max-length is for the built-in tasks (copy, reverse, sort); a file's lines are as long as they are");
-    return fileTask(*c.task, c.tokenizer, c.options.batchAll);
+    return fileTask(*c.task, tokenizer, c.options.batchAll);
 }
 
 /// Reads an input file: one that cannot be read is bad input (exit 2), like a corrupt one.
@@ -184,8 +185,13 @@ int runTrain(const std::vector<std::string>& args)
 {
     const TrainCommand c = parseTrain(args);
     checkWritable(c.saveModel);
-    Task task = readInput([&] { return taskOf(c); });
-    Seq2SeqModel model = c.init ? readInput([&] { return openModel(*c.init); }) : freshModel(specOf(c), task);
+    std::optional<Seq2SeqModel> init;
+    if (c.init)
+        init = readInput([&] { return openModel(*c.init); });
+    // A model given with --init reads the pairs its own way: its tokenizer and vocabularies.
+    const bool ownTokenizer = init && (init->spec.tokenizer == ModelTokenizer::Words || init->spec.tokenizer == ModelTokenizer::Chars);
+    Task task = readInput([&] { return taskOf(c, ownTokenizer ? init->spec.tokenizer : c.tokenizer); });
+    Seq2SeqModel model = init ? std::move(*init) : freshModel(specOf(c), task);
     TrainOptions options = c.options;
     if (c.defaultRate)
         options.schedule.rate = defaultRate(model.spec.dModel);

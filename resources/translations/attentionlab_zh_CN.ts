@@ -5109,8 +5109,8 @@ M = 0：每个查询都能看到所有键</translation>
         <translation>第 %1 层</translation>
     </message>
     <message>
-        <source>&amp;Resume</source>
-        <translation>继续(&amp;R)</translation>
+        <source>Resume</source>
+        <translation>继续</translation>
     </message>
     <message>
         <source>&amp;Pause</source>
@@ -5173,16 +5173,16 @@ M = 0：每个查询都能看到所有键</translation>
         <translation>峰值学习率：前 100 步线性上升（预热），之后按 1/√步数 下降</translation>
     </message>
     <message>
-        <source>&amp;Learning rate</source>
-        <translation>学习率(&amp;L)</translation>
+        <source>Learning &amp;rate</source>
+        <translation>学习率(&amp;R)</translation>
     </message>
     <message>
         <source>Pairs per step</source>
         <translation>每步的样本对数</translation>
     </message>
     <message>
-        <source>&amp;Batch</source>
-        <translation>批大小(&amp;B)</translation>
+        <source>Batch si&amp;ze</source>
+        <translation>批大小(&amp;Z)</translation>
     </message>
     <message>
         <source>Steps</source>
@@ -5245,8 +5245,8 @@ M = 0：每个查询都能看到所有键</translation>
         <translation>反转</translation>
     </message>
     <message>
-        <source>T&amp;ask</source>
-        <translation>任务(&amp;A)</translation>
+        <source>Tas&amp;k</source>
+        <translation>任务(&amp;K)</translation>
     </message>
     <message>
         <source>Models (*.safetensors)</source>

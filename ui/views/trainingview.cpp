@@ -224,7 +224,7 @@ void TrainingView::buildViews(QVBoxLayout* root)
 
 void TrainingView::retranslate()
 {
-    m_taskLabel->setText(tr("T&ask"));
+    m_taskLabel->setText(tr("Tas&k"));
     m_task->setItemText(kReverse, tr("Reverse"));
     m_task->setItemText(kCopy, tr("Copy"));
     m_task->setItemText(kSort, tr("Sort"));
@@ -246,9 +246,9 @@ void TrainingView::retranslate()
         labels[i]->setText(names[i]);
     m_layers->setToolTip(tr("Encoder layers, and as many decoder layers"));
     m_stepsLabel->setText(tr("Steps"));
-    m_batchLabel->setText(tr("&Batch"));
+    m_batchLabel->setText(tr("Batch si&ze"));
     m_batch->setToolTip(tr("Pairs per step"));
-    m_rateLabel->setText(tr("&Learning rate"));
+    m_rateLabel->setText(tr("Learning &rate"));
     m_rate->setToolTip(tr("The peak rate: it rises over the first 100 steps (warm-up), then falls as 1/\u221astep"));
     m_start->setText(tr("S&tart"));
     m_stop->setText(tr("St&op"));
@@ -358,7 +358,7 @@ void TrainingView::togglePause()
     else
         m_run->pause();
     // The run pauses after its step in progress; the label follows the wish at once.
-    m_pause->setText(m_run->state() == TrainingRun::State::Paused ? tr("&Pause") : tr("&Resume"));
+    m_pause->setText(m_run->state() == TrainingRun::State::Paused ? tr("&Pause") : tr("Resume"));
 }
 
 void TrainingView::stop()
@@ -391,7 +391,7 @@ void TrainingView::updateButtons()
     const bool active = m_run->isActive();
     m_start->setEnabled(!active);
     m_pause->setEnabled(active);
-    m_pause->setText(s == TrainingRun::State::Paused ? tr("&Resume") : tr("&Pause"));
+    m_pause->setText(s == TrainingRun::State::Paused ? tr("Resume") : tr("&Pause"));
     m_stop->setEnabled(active);
     const bool model = m_run->model() != nullptr;
     m_use->setEnabled(model && s != TrainingRun::State::Running);
