@@ -6,6 +6,7 @@
 #include "io/fileio.h"
 #include "io/safetensors.h"
 #include "model/open.h"
+#include "model/shipped.h"
 #include "train/examples.h"
 #include "train/gradient.h"
 #include "train/probe.h"
@@ -186,8 +187,9 @@ int runTrain(const std::vector<std::string>& args)
     const TrainCommand c = parseTrain(args);
     checkWritable(c.saveModel);
     std::optional<Seq2SeqModel> init;
-    if (c.init)
-        init = readInput([&] { return openModel(*c.init); });
+    if (c.init) // "reversal" is the shipped model, as for --model (unless a file has that name)
+        init = *c.init == "reversal" && !std::filesystem::exists(*c.init) ? *shippedModel()
+                                                                         : readInput([&] { return openModel(*c.init); });
     // A model given with --init reads the pairs its own way: its tokenizer and vocabularies.
     const bool ownTokenizer = init && (init->spec.tokenizer == ModelTokenizer::Words || init->spec.tokenizer == ModelTokenizer::Chars);
     Task task = readInput([&] { return taskOf(c, ownTokenizer ? init->spec.tokenizer : c.tokenizer); });

@@ -138,6 +138,19 @@ private slots:
         QCOMPARE(g.exitCode, 0);
     }
 
+    /// --init reversal: the shipped model trains on (its sizes and vocabularies kept).
+    void initShipped()
+    {
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("r.safetensors"));
+        const Run r = cli({"train", "--task", "reverse", "--init", "reversal", "--steps", "5", "--batch", "8", "--save-model", out});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const Seq2SeqModel m = loadModel(out.toStdString());
+        QCOMPARE(m.spec.dModel, 64);
+        QCOMPARE(m.name, std::string("Reversal (trained)"));
+        QVERIFY(r.out.contains("held-out exact match: 100.0 %") || r.out.contains("held-out exact match: 99"));
+    }
+
     void badInput_data()
     {
         QTest::addColumn<QStringList>("args");
