@@ -37,7 +37,6 @@ struct TrainCommand {
     std::optional<std::string> snapshots;
     ModelTokenizer tokenizer = ModelTokenizer::Words;
     TrainOptions options;
-    bool seedGiven = false;
     bool defaultRate = false; ///< neither --lr nor --warmup: defaultRate(d_model)
 };
 
@@ -93,10 +92,9 @@ TrainCommand parseTrain(const std::vector<std::string>& args)
             c.options.clipNorm = parseDoubleOption(a, value());
         else if (a == "--max-length")
             c.maxLength = parseIntOption(a, value());
-        else if (a == "--seed") {
+        else if (a == "--seed")
             c.options.seed = static_cast<std::uint64_t>(parseIntOption(a, value()));
-            c.seedGiven = true;
-        } else if (a == "--threads")
+        else if (a == "--threads")
             c.options.threads = parseIntOption(a, value());
         else if (a == "--init")
             c.init = value();

@@ -304,6 +304,7 @@ void embedBackward(const Network<T>& net, const Linear<T>& table, const std::vec
 
 } // namespace
 
+/// Everything the backward pass needs from the forward pass of one batch.
 template <typename T>
 struct Pass {
     std::vector<EncoderLayerCache<T>> encoder;
@@ -442,17 +443,6 @@ double lossAndGradient(const Network<T>& net, const Batch& batch, double smoothi
 }
 
 template <typename T>
-Mat<T> logits(const Network<T>& net, const Batch& batch)
-{
-    Pass<T> pass;
-    encoderForward(net, batch, pass);
-    decoderForward(net, batch, pass);
-    Mat<T> z;
-    linearForward(pass.decoderOutput, net.generator, z);
-    return z;
-}
-
-template <typename T>
 std::vector<std::vector<int>> greedyDecode(const Network<T>& net, const std::vector<std::vector<int>>& sources, int sos, int eos,
                                            int maxSteps)
 {
@@ -511,7 +501,6 @@ std::vector<std::vector<int>> greedyDecode(const Network<T>& net, const std::vec
     template void unflatten<T>(const Vec<T>&, Seq2SeqModel&);                                                                 \
     template Network<T> bindNetwork<T>(const Layout&, const ModelSpec&, const T*, T*, int);                                    \
     template double lossAndGradient<T>(const Network<T>&, const Batch&, double, double, bool);                                \
-    template Mat<T> logits<T>(const Network<T>&, const Batch&);                                                                \
     template std::vector<std::vector<int>> greedyDecode<T>(const Network<T>&, const std::vector<std::vector<int>>&, int, int, int);
 
 ATTNLAB_TRAIN_NETWORK(float)

@@ -96,19 +96,11 @@ struct Network {
 template <typename T>
 Network<T> bindNetwork(const Layout& layout, const ModelSpec& spec, const T* values, T* grads, int maxLength);
 
-/// Everything the backward pass needs from the forward pass of one batch.
-template <typename T>
-struct Pass;
-
 /// The forward pass of a batch: returns Σ over its label tokens of the loss (train/layers.h's
 /// crossEntropy) and, when `gradients`, adds d(Σ/N)/dθ into the network's gradient buffer
 /// (N = labelTokens, the label tokens of the whole batch this one is a part of).
 template <typename T>
 double lossAndGradient(const Network<T>& net, const Batch& batch, double smoothing, double labelTokens, bool gradients);
-
-/// The logits (rows x V_t) of the batch's decoder input rows (teacher forcing), no gradients.
-template <typename T>
-Mat<T> logits(const Network<T>& net, const Batch& batch);
 
 /// Greedy decoding (docs/model-format.md) of every source (ids) from `sos`: at each step the most
 /// probable next token of each unfinished sequence (the first on a tie), until `eos` or maxSteps

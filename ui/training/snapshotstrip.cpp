@@ -52,7 +52,7 @@ int SnapshotStrip::side() const
 
 QSize SnapshotStrip::sizeHint() const
 {
-    const int s = std::max(24, 96);
+    const int s = 96; // a picture's side when the strip may choose its height
     const int n = std::max(1, count());
     return {n * (s + kGap), s + fontMetrics().height() + 6};
 }
