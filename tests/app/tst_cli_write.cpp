@@ -16,6 +16,7 @@
 
 namespace {
 
+using attnlab::testing::cliEnvironment;
 using attnlab::testing::cli;
 using attnlab::testing::Run;
 
@@ -49,10 +50,7 @@ Run inTmpfs(const QString& dir, const QString& options, const QString& before, c
                                .arg(kCannotSetUp)
                                .arg(before.isEmpty() ? QStringLiteral(":") : before, name);
     QProcess p;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.remove(QStringLiteral("DISPLAY"));
-    env.remove(QStringLiteral("QT_QPA_PLATFORM"));
-    p.setProcessEnvironment(env);
+    p.setProcessEnvironment(cliEnvironment());
     // As root a mount namespace is enough; otherwise a user namespace gives the right to mount.
     const QStringList unshare = ::geteuid() == 0 ? QStringList{"-m"} : QStringList{"-r", "-m"};
     p.start(QStringLiteral("unshare"), unshare + QStringList{"sh", "-c", script, "sh", dir, QStringLiteral(ATTNLAB_CLI)} + args);

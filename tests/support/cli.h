@@ -21,16 +21,26 @@ struct Run {
     QByteArray err;
 };
 
-/// Runs the CLI as on a server: no DISPLAY, no WAYLAND_DISPLAY, no QT_QPA_PLATFORM.
-/// `inChild`, when given, runs in the child before the CLI starts (limits: setrlimit).
-inline Run cli(const QStringList& args, const std::function<void()>& inChild = {})
+/// The CLI's environment as on a server: no DISPLAY, no WAYLAND_DISPLAY, no QT_QPA_PLATFORM.
+/// Progress lines are off: the CLI prints them after 2 s of work, which a busy machine reaches
+/// where an idle one does not, so a test expecting one error line would depend on the machine's
+/// speed. A test of the progress lines sets ATTNLAB_PROGRESS_AFTER_MS=0 (every job reports).
+inline QProcessEnvironment cliEnvironment()
 {
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.remove(QStringLiteral("DISPLAY"));
     env.remove(QStringLiteral("WAYLAND_DISPLAY"));
     env.remove(QStringLiteral("QT_QPA_PLATFORM"));
+    env.insert(QStringLiteral("ATTNLAB_PROGRESS_AFTER_MS"), QStringLiteral("2000000000"));
+    return env;
+}
+
+/// Runs the CLI in cliEnvironment(). `inChild`, when given, runs in the child before the CLI
+/// starts (limits: setrlimit).
+inline Run cli(const QStringList& args, const std::function<void()>& inChild = {})
+{
     QProcess p;
-    p.setProcessEnvironment(env);
+    p.setProcessEnvironment(cliEnvironment());
     if (inChild)
         p.setChildProcessModifier(inChild);
     p.start(QStringLiteral(ATTNLAB_CLI), args);

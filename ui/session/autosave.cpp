@@ -183,9 +183,10 @@ void Autosave::noteChange()
     if (m_lock < 0)
         return;
     // A pause after the last change; changes that never pause are saved every kMaxWaitMs.
+    const QDateTime now = m_clock();
     if (!m_timer.isActive())
-        m_firstChange = QDateTime::currentDateTimeUtc();
-    const qint64 waited = m_firstChange.msecsTo(QDateTime::currentDateTimeUtc());
+        m_firstChange = now;
+    const qint64 waited = m_firstChange.msecsTo(now);
     m_timer.start(static_cast<int>(std::clamp<qint64>(kMaxWaitMs - waited, 0, kDelayMs)));
 }
 

@@ -76,6 +76,12 @@ public:
     const QString& folder() const { return m_folder; }
     /// True while a change waits to be saved.
     bool isPending() const { return m_timer.isActive(); }
+    /// How long after the last change the waiting save comes (ms), or -1 when nothing waits:
+    /// kDelayMs, less as the first unsaved change gets older, 0 once it is kMaxWaitMs old.
+    int msUntilSave() const { return m_timer.isActive() ? m_timer.interval() : -1; }
+    /// The clock a change's time is read from (the system's UTC time by default). Tests give
+    /// their own, to step through the timing rule without waiting for it.
+    void setClock(std::function<QDateTime()> clock) { m_clock = std::move(clock); }
     /// Why this run cannot autosave (no folder, a folder that cannot be made); empty when it can.
     const QString& problem() const { return m_problem; }
 
@@ -97,6 +103,7 @@ private:
     int m_lock = -1;
     QTimer m_timer;
     QDateTime m_firstChange; ///< the first change not yet saved
+    std::function<QDateTime()> m_clock = [] { return QDateTime::currentDateTimeUtc(); };
     std::function<std::optional<LessonPlace>()> m_lessonPlace;
     QString m_problem;
     bool m_failing = false;

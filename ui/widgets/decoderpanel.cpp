@@ -91,6 +91,7 @@ void DecoderPanel::setUpLayout()
     m_debounce->setSingleShot(true);
     m_debounce->setInterval(150);
     m_playTimer->setInterval(1500);
+    m_playTimer->setObjectName(QStringLiteral("playTimer")); // for the tests: is it playing?
 }
 
 void DecoderPanel::connectControls()

@@ -70,8 +70,7 @@ void checkAttentionKinds(Session& s, MainWindow& w, const std::function<void(con
     QSignalSpy finished(cost, &CostView::runFinished);
     cost->run();
     QVERIFY(finished.wait(60000));
-    for (int i = 0; i < 600 && cost->isComputingConvergence(); ++i)
-        QTest::qWait(100);
+    QTRY_VERIFY_WITH_TIMEOUT(!cost->isComputingConvergence(), 120000);
     check(QStringLiteral("cost"));
     s.setView(QStringLiteral("stage"));
     Config c = s.config();

@@ -122,7 +122,7 @@ private slots:
             crashed.type(QStringLiteral("my unsaved work"));
             QVERIFY(crashed.waitForAutosave(QStringLiteral("my unsaved work")));
             crashed.session.setHead(1);
-            QTRY_VERIFY_WITH_TIMEOUT(!crashed.autosave.isPending(), 5000);
+            QTRY_VERIFY_WITH_TIMEOUT(!crashed.autosave.isPending(), 60000);
             QCOMPARE(autosaveFiles().size(), 2);
             crashed.autosave.abandon(); // the process dies: no close event, no clean end
         }
@@ -228,7 +228,7 @@ private slots:
         Studio studio;
         QVERIFY(QDir().mkpath(studio.autosave.file())); // a folder where the file must go
         studio.type(QStringLiteral("cannot be kept"));
-        QTRY_VERIFY_WITH_TIMEOUT(studio.window.messageLabel()->text().contains(QStringLiteral("could not be saved automatically")), 8000);
+        QTRY_VERIFY_WITH_TIMEOUT(studio.window.messageLabel()->text().contains(QStringLiteral("could not be saved automatically")), 60000);
         QVERIFY2(studio.window.messageLabel()->text().contains(QStringLiteral("it is a directory")),
                  qPrintable(studio.window.messageLabel()->text()));
         QVERIFY(QDir().rmdir(studio.autosave.file()));

@@ -4,6 +4,7 @@
 
 #include "views/cellinspector.h"
 #include "session/session.h"
+#include "support/settle.h"
 
 #include <qcustomplot.h>
 
@@ -402,7 +403,7 @@ private slots:
         QCOMPARE(w.mode(), CellInspector::Mode::WeightsRow);
         s.setSentence(QStringLiteral("a"));
         QCOMPARE(w.mode(), CellInspector::Mode::Hint);
-        QTest::qWait(20); // the queued replot runs on the emptied state
+        testing::settle(); // the queued replot runs on the emptied state
     }
 
     void stepAndHeadChangesUpdateThePanel()
@@ -502,26 +503,26 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         s.setStepId(QStringLiteral("masked_scores"));
         s.selectCell(2, 5);
-        QTest::qWait(100);
+        testing::settle();
         QVERIFY(w.grab().save(dir + QStringLiteral("/inspector_scores.png")));
         s.setStepId(QStringLiteral("weights"));
         s.selectCell(8, 1);
-        QTest::qWait(100);
+        testing::settle();
         QVERIFY(w.grab().save(dir + QStringLiteral("/inspector_weights.png")));
         s.setStepId(QStringLiteral("q"));
         s.selectCell(3, 2);
-        QTest::qWait(100);
+        testing::settle();
         QVERIFY(w.grab().save(dir + QStringLiteral("/inspector_q.png")));
         s.setStepId(QStringLiteral("head_output"));
-        QTest::qWait(100);
+        testing::settle();
         QVERIFY(w.grab().save(dir + QStringLiteral("/inspector_head_output.png")));
         s.setSentence(QStringLiteral("我爱自然语言处理"));
         s.setStepId(QStringLiteral("weights"));
         s.selectCell(4, 0);
-        QTest::qWait(100);
+        testing::settle();
         QVERIFY(w.grab().save(dir + QStringLiteral("/inspector_weights_zh.png")));
         s.selectCell(-1, -1);
-        QTest::qWait(100);
+        testing::settle();
         QVERIFY(w.grab().save(dir + QStringLiteral("/inspector_hint.png")));
     }
 };

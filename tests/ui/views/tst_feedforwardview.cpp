@@ -13,6 +13,7 @@
 
 #include <QLabel>
 #include "support/plots.h"
+#include "support/settle.h"
 
 #include <QtTest>
 
@@ -248,7 +249,7 @@ private slots:
         v.resize(1000, 700);
         v.show();
         QVERIFY(QTest::qWaitForWindowExposed(&v));
-        QTest::qWait(100);
+        testing::settle();
         for (QCustomPlot* p : {v.zeroPlot(), v.histogramPlot(), v.hiddenView()->plot()}) {
             auto* title = qobject_cast<QCPTextElement*>(p->plotLayout()->element(0, 0));
             QVERIFY(title);
@@ -266,7 +267,7 @@ private slots:
             Config c = s.config();
             c.activation = Activation::Gelu;
             s.setConfig(c);
-            QTest::qWait(100);
+            testing::settle();
             v.grab().save(dir + QStringLiteral("/ffn-gelu.png"));
         }
     }

@@ -15,7 +15,6 @@
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QElapsedTimer>
 #include <QLabel>
 #include <QPushButton>
 #include <QSet>
@@ -281,12 +280,14 @@ private slots:
             QVERIFY(layout.queryY(labelled[i]) - layout.queryY(labelled[i - 1]) >= layout.rowHeight - 1e-6); // no overlap
         const QString problem = linesProblem(*lines, *s.fullTrace(), Block::None, 0, 700);
         QVERIFY2(problem.isEmpty(), qPrintable(problem));
-        // Painting it does not stall the studio.
-        QElapsedTimer timer;
-        timer.start();
-        for (int i = 0; i < 5; ++i)
-            lines->repaint();
-        QVERIFY2(timer.elapsed() < 5 * 150, qPrintable(QStringLiteral("5 paints took %1 ms").arg(timer.elapsed())));
+        // Painting it does not stall the studio: what a paint draws is bounded by what can be
+        // seen, not by the 1024 × 1024 weights (counted, not timed: a busy machine is slow at
+        // anything). A visible line has a weight of at least 1/510, and a head's weights sum to 1.
+        const int heads = s.config().heads;
+        QVERIFY2(static_cast<int>(lines->lines().size()) <= heads * 510,
+                 qPrintable(QStringLiteral("%1 lines for %2 heads").arg(lines->lines().size()).arg(heads)));
+        QVERIFY(static_cast<int>(lines->labelledKeys(layout).size()) <= layout.area.height() / layout.rowHeight + 1);
+        lines->repaint();
     }
 
     void exportsArePngAndSvg()

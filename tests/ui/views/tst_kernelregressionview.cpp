@@ -16,6 +16,7 @@
 #include "support/handmath.h"
 
 #include "support/plots.h"
+#include "support/settle.h"
 
 #include <QtTest>
 
@@ -398,7 +399,7 @@ private slots:
         v.resize(1100, 700);
         v.show();
         QVERIFY(QTest::qWaitForWindowExposed(&v));
-        QTest::qWait(100);
+        testing::settle();
         // Titles fit their plots (no text cut off at the sides).
         for (QCustomPlot* p : {v.fitPlot(), v.weightsPlot()}) {
             auto* title = qobject_cast<QCPTextElement*>(p->plotLayout()->element(0, 0));
@@ -424,10 +425,10 @@ private slots:
             v.grab().save(dir + QStringLiteral("/kr.png"));
             v.sigmaSpin()->setValue(0.03);
             v.querySlider()->setValue(120);
-            QTest::qWait(100);
+            testing::settle();
             v.grab().save(dir + QStringLiteral("/kr-small-sigma.png"));
             v.sigmaSpin()->setValue(3);
-            QTest::qWait(100);
+            testing::settle();
             v.grab().save(dir + QStringLiteral("/kr-large-sigma.png"));
         }
     }

@@ -17,6 +17,7 @@
 #include <QLabel>
 #include <QTemporaryDir>
 #include "support/plots.h"
+#include "support/settle.h"
 
 #include <QtTest>
 
@@ -470,7 +471,7 @@ private slots:
         v.resize(1000, 700);
         v.show();
         QVERIFY(QTest::qWaitForWindowExposed(&v));
-        QTest::qWait(100);
+        testing::settle();
         for (QCustomPlot* p : {v.meanPlot(), v.variancePlot()}) {
             // Titles fit their plots, and the legend sits under the data, never on it.
             auto* title = qobject_cast<QCPTextElement*>(p->plotLayout()->element(0, 0));
@@ -493,7 +494,7 @@ private slots:
             c.norm = NormPlacement::Pre;
             s.setConfig(c);
             QVERIFY(goTo(s, "attn_norm", 1, "encoder_self"));
-            QTest::qWait(100);
+            testing::settle();
             v.grab().save(dir + QStringLiteral("/layernorm-pre.png"));
         }
     }

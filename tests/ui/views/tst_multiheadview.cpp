@@ -5,6 +5,7 @@
 #include "views/heatmapview.h"
 #include "views/multiheadview.h"
 #include "session/session.h"
+#include "support/settle.h"
 
 #include <qcustomplot.h>
 
@@ -233,7 +234,7 @@ private slots:
         v.resize(1100, 700);
         v.show();
         QVERIFY(QTest::qWaitForWindowExposed(&v));
-        QTest::qWait(50);
+        testing::settle();
         QCOMPARE(static_cast<int>(headBlocks(v.concatView()).size()), heads);
         // 32 columns in about 450 px: cells far too narrow for numbers, none are drawn.
         for (HeatmapView* view : {v.concatView(), v.outputView()}) {
@@ -246,7 +247,7 @@ private slots:
         QCOMPARE(static_cast<int>(headBlocks(v.concatView()).size()), 8);
         QVERIFY(v.concatView()->matrix().values == s.trace()->find("concat")->main().values);
         QVERIFY(v.outputView()->matrix().values == s.trace()->find("output")->main().values);
-        QTest::qWait(50);
+        testing::settle();
         QCOMPARE(static_cast<int>(headBlocks(v.concatView()).size()), 8);
     }
 
@@ -258,7 +259,7 @@ private slots:
         v.resize(1100, 700);
         v.show();
         QVERIFY(QTest::qWaitForWindowExposed(&v));
-        QTest::qWait(50);
+        testing::settle();
         QSignalSpy activated(&v, &MultiHeadView::headActivated);
         QCustomPlot* p = v.concatView()->plot();
         const int dk = s.config().dK();

@@ -5,6 +5,7 @@
 #include "views/heatmapview.h"
 #include "views/positionalview.h"
 #include "session/session.h"
+#include "support/settle.h"
 
 #include <qcustomplot.h>
 
@@ -299,7 +300,7 @@ private slots:
         v.resize(1100, 700);
         v.show();
         QVERIFY(QTest::qWaitForWindowExposed(&v));
-        QTest::qWait(50); // resizing redraws the heatmaps, which removes and re-adds the marker
+        testing::settle(); // resizing redraws the heatmaps, which removes and re-adds the marker
         const auto markers = [](QCustomPlot* p) {
             int count = 0;
             for (int i = 0; i < p->itemCount(); ++i)

@@ -14,6 +14,7 @@
 #include <QSlider>
 #include "support/compare.h"
 #include "support/handmath.h"
+#include "support/settle.h"
 
 #include <QtTest>
 
@@ -319,7 +320,7 @@ private slots:
         v.resize(1100, 700);
         v.show();
         QVERIFY(QTest::qWaitForWindowExposed(&v));
-        QTest::qWait(100);
+        testing::settle();
         for (QCustomPlot* p : {v.unscaledPlot(), v.scaledPlot(), v.variancePlot(), v.maxProbPlot()}) {
             auto* title = qobject_cast<QCPTextElement*>(p->plotLayout()->element(0, 0));
             for (const QString& line : title->text().split(QLatin1Char('\n'))) {
@@ -333,7 +334,7 @@ private slots:
             const QString dir = qEnvironmentVariable("ATTNLAB_SCREENSHOTS");
             v.grab().save(dir + QStringLiteral("/scaling.png"));
             v.dkSlider()->setValue(choiceIndex(1024));
-            QTest::qWait(100);
+            testing::settle();
             v.grab().save(dir + QStringLiteral("/scaling-1024.png"));
         }
     }
