@@ -345,7 +345,7 @@ private slots:
         int failed = 0;
         QElapsedTimer clock;
         clock.start();
-        for (int running = 2; running > 0 && clock.elapsed() < 60000;) {
+        for (int running = 2; running > 0 && clock.elapsed() < 600000;) {
             const QByteArray bytes = readAll(path);
             ++reads;
             if (bytes != QByteArray::fromStdString(a) && bytes != QByteArray::fromStdString(b))
@@ -362,7 +362,7 @@ private slots:
             }
         }
         for (pid_t p : writers) {
-            if (p > 0) { // still going after a minute: stuck
+            if (p > 0) { // still going after ten minutes: stuck
                 ::kill(p, SIGKILL);
                 ::waitpid(p, nullptr, 0);
                 ++failed;

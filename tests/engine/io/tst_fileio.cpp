@@ -39,7 +39,8 @@ std::string readError(const std::string& path, std::uint64_t maxBytes, std::stri
         }
         return {};
     });
-    if (result.wait_for(std::chrono::seconds(10)) == std::future_status::timeout) {
+    // A minute: a busy machine may be slow, but a read of a small file never takes that long.
+    if (result.wait_for(std::chrono::seconds(60)) == std::future_status::timeout) {
         // A reader blocked on a FIFO returns once a writer opens and closes it.
         const int fd = ::open(path.c_str(), O_WRONLY | O_NONBLOCK);
         if (fd >= 0)
