@@ -141,13 +141,9 @@ void MainWindow::buildDocks()
     m_navDock = new QDockWidget(tr("Stages"), this);
     m_navDock->setObjectName(QStringLiteral("StagesDock"));
     m_navDock->setWidget(m_navigator);
-    addDockWidget(Qt::LeftDockWidgetArea, m_navDock);
     m_lessonDock = new QDockWidget(tr("Lessons"), this);
     m_lessonDock->setObjectName(QStringLiteral("LessonsDock"));
     m_lessonDock->setWidget(m_lessons);
-    addDockWidget(Qt::LeftDockWidgetArea, m_lessonDock);
-    tabifyDockWidget(m_navDock, m_lessonDock);
-    m_navDock->raise();
     connect(m_lessons, &LessonPlayer::stateChanged, this, [this] {
         if (m_lessons->isActive())
             m_lessonDock->raise(); // a lesson in progress is in front
@@ -163,7 +159,30 @@ void MainWindow::buildDocks()
     m_inspectorDock = new QDockWidget(tr("How was this computed?"), this);
     m_inspectorDock->setObjectName(QStringLiteral("InspectorDock"));
     m_inspectorDock->setWidget(m_inspector); // it scrolls inside: filling it never makes the window taller
+    placeDocks();
+}
+
+void MainWindow::placeDocks()
+{
+    for (QDockWidget* dock : {m_navDock, m_lessonDock, m_settingsDock, m_inspectorDock}) {
+        dock->setFloating(false);
+        removeDockWidget(dock); // out of any tab group the user made
+    }
+    addDockWidget(Qt::LeftDockWidgetArea, m_navDock);
+    addDockWidget(Qt::LeftDockWidgetArea, m_lessonDock);
+    tabifyDockWidget(m_navDock, m_lessonDock);
     placeRightDocks();
+    for (QDockWidget* dock : {m_navDock, m_lessonDock, m_settingsDock, m_inspectorDock})
+        dock->show();
+    (m_lessons->isActive() ? m_lessonDock : m_navDock)->raise();
+}
+
+void MainWindow::resetLayout()
+{
+    setPresenterMode(false);
+    placeDocks();
+    if (const QScreen* s = screen())
+        arrangeDocks(s->availableGeometry().size());
 }
 
 void MainWindow::placeRightDocks()
@@ -381,9 +400,12 @@ void MainWindow::retranslate()
 
 void MainWindow::saveLayout() const
 {
+    // The user's layout: while presenting, the one presenter mode will give back, never its
+    // full screen and hidden docks.
+    const bool presenting = m_presenter->isOn();
     QSettings settings;
-    settings.setValue(QStringLiteral("geometry"), saveGeometry());
-    settings.setValue(QStringLiteral("windowState"), saveState());
+    settings.setValue(QStringLiteral("geometry"), presenting ? m_presenter->normalGeometry() : saveGeometry());
+    settings.setValue(QStringLiteral("windowState"), presenting ? m_presenter->normalState() : saveState());
 }
 
 void MainWindow::restoreLayout()

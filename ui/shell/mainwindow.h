@@ -91,6 +91,10 @@ public:
     void showWithinScreen();
     /// True when the settings and the inspector are tabs beside the lessons (a small screen).
     bool docksInOneColumn() const;
+    /// View ▸ Panels ▸ Reset layout: every panel back where the first start puts it (docked,
+    /// shown, at its first size, in one column or two as the screen allows); the window keeps
+    /// its size and place. Leaves presenter mode first.
+    void resetLayout();
     /// The step counter shown in presenter mode ("Step 3 / 9").
     QLabel* counterLabel() const;
 
@@ -153,6 +157,9 @@ private:
     void buildDocks();
     void connectInput();
     void buildMenus();
+    /// Docks every panel where the first start has it: stages and lessons as tabs on the left,
+    /// the settings over the inspector on the right (placeRightDocks).
+    void placeDocks();
     void placeRightDocks();
     void arrangeDocks(const QSize& available);
     void buildPresenterMenu(QMenu* view);

@@ -38,6 +38,8 @@ void MainWindow::buildMenus()
         for (QDockWidget* dock : {m_navDock, m_lessonDock, m_settingsDock, m_inspectorDock})
             dock->show();
     });
+    QAction* reset = panels->addAction(tr("&Reset layout"), this, &MainWindow::resetLayout);
+    reset->setObjectName(QStringLiteral("resetLayout"));
     view->addSeparator();
     m_languageMenu = view->addMenu(tr("&Language"));
     auto* languages = new QActionGroup(m_languageMenu);

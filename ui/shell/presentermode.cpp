@@ -121,7 +121,11 @@ QScreen* PresenterMode::targetScreen() const
 
 void PresenterMode::enter()
 {
+    // The window as the user arranged it, before anything changes: the big type below lays the
+    // docks out again at once (a panel twice as wide), and that must not be what comes back.
     m_normalGeometry = m_window->geometry();
+    m_savedGeometry = m_window->saveGeometry();
+    m_dockState = m_window->saveState();
     QScreen* target = targetScreen();
     m_controlScreen = m_window->screen();
     // Large type and a high-contrast palette for the back row of a classroom.
@@ -136,7 +140,6 @@ void PresenterMode::enter()
     m_counter->setStyleSheet(QStringLiteral("color: white; background: #0050c8; padding: 4px 14px; border-radius: 6px;"));
     updateCounter();
     m_counter->setVisible(true);
-    m_dockState = m_window->saveState();
     m_controlsApart = target && target != m_controlScreen;
     if (m_controlsApart)
         moveDocksTo(m_controlScreen);
@@ -252,27 +255,35 @@ void PresenterMode::leave()
         for (QDockWidget* dock : m_window->findChildren<QDockWidget*>())
             dock->setFont(QFont()); // the window's type again
     }
-    // The docks as they were: in place, shown, closed by the user, at their sizes.
-    m_window->restoreState(m_dockState);
-    m_dockState.clear();
     m_controlsApart = false;
     m_lessons->setPresenting(false);
-    settleLayout();
+    // The window at its place and size first, laid out in the normal type: the docks' sizes are
+    // restored into a window of the size they were saved in, with the minimum sizes of the
+    // normal type (restored into the full-screen window with the big type's minimums, a panel
+    // came back twice as wide and stayed so).
     m_window->showNormal();
     if (m_controlScreen)
         m_window->setScreen(m_controlScreen); // back on the controls' screen
     if (m_normalGeometry.isValid())
         m_window->setGeometry(m_normalGeometry);
     m_controlScreen = nullptr;
+    settleLayout();
+    // The docks as they were: in place, shown, closed by the user, at their sizes.
+    m_window->restoreState(m_dockState);
+    m_dockState.clear();
+    settleLayout();
 }
 
 void PresenterMode::settleLayout()
 {
-    // The layouts inside (a dock's widgets hidden, new type) first, then the window's.
-    QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
-    if (QLayout* layout = m_window->layout()) {
-        layout->invalidate();
-        layout->activate();
+    // The layouts inside (a dock's widgets hidden, new type) first, then the window's. Twice:
+    // a new type changes the size hints the outer layouts read, which posts more requests.
+    for (int round = 0; round < 2; ++round) {
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
+        if (QLayout* layout = m_window->layout()) {
+            layout->invalidate();
+            layout->activate();
+        }
     }
 }
 

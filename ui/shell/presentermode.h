@@ -63,6 +63,11 @@ public:
     QScreen* targetScreen() const;
     /// True while the presentation is on another screen than the docks.
     bool controlsApart() const { return m_controlsApart; }
+    /// While on: the window's geometry and dock state (QMainWindow::saveGeometry, saveState) as
+    /// the user had them before presenter mode, which is what a quit saves, never the
+    /// presentation's full screen and hidden docks. Empty while off.
+    QByteArray normalGeometry() const { return m_on ? m_savedGeometry : QByteArray(); }
+    QByteArray normalState() const { return m_on ? m_dockState : QByteArray(); }
 
     /// The black screen over the presentation (B); only in presenter mode.
     bool isBlackedOut() const;
@@ -104,6 +109,7 @@ private:
     QFont m_normalFont;
     QByteArray m_dockState;            ///< the docks' layout before presenter mode, back on leaving
     QRect m_normalGeometry;            ///< the window's place before presenter mode
+    QByteArray m_savedGeometry;        ///< the same as QMainWindow::saveGeometry() has it, for a quit
     QPointer<QScreen> m_controlScreen; ///< the screen the window was on when presenter mode began
     QString m_screenChoice;
     bool m_controlsApart = false;

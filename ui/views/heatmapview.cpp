@@ -97,6 +97,35 @@ HeatmapView::HeatmapView(QWidget* parent)
     auto* group = new QCPMarginGroup(m_plot);
     m_plot->axisRect()->setMarginGroup(QCP::msBottom | QCP::msTop, group);
     m_colorScale->setMarginGroup(QCP::msBottom | QCP::msTop, group);
+    // A colour scale tells the group the margin the group last gave it as its own need, so the
+    // shared margin could only grow: slanted labels once (a narrow window, presenter mode's
+    // type), and the gap above the cells stayed, the cells too small for their numbers. Before
+    // each layout it asks for nothing; the group then takes what the axes need now.
+    connect(m_plot, &QCustomPlot::beforeReplot, m_colorScale, [this] {
+        QMargins m = m_colorScale->margins();
+        m.setTop(0);
+        m.setBottom(0);
+        m_colorScale->setMargins(m);
+    });
+    // The cells' size is known only once the plot is laid out (the margins follow the labels);
+    // the values were drawn for an estimate (cellPixels before the layout). When the layout
+    // made the cells another size, draw again, once: values of the wrong size, or none at all
+    // in cells estimated too small (after presenter mode's large type, the numbers were gone).
+    connect(m_plot, &QCustomPlot::afterLayout, this, [this] {
+        // Whole pixels, as drawCellValues measures them.
+        const auto pixels = [](const QSizeF& s) { return QSize(static_cast<int>(s.width()), static_cast<int>(s.height())); };
+        if (m_redraws > 0 || pixels(cellPixels()) == pixels(m_drawnCell))
+            return;
+        ++m_redraws;
+        QMetaObject::invokeMethod(
+            this,
+            [this] {
+                m_redrawing = true;
+                rebuild();
+                m_redrawing = false;
+            },
+            Qt::QueuedConnection);
+    });
 
     m_plot->yAxis->setRangeReversed(true); // row 0 (the first token) at the top, as in a matrix
     m_plot->xAxis->setTickLabelRotation(-45);
@@ -228,6 +257,8 @@ void HeatmapView::rebuild()
 {
     if (m_matrix.values.size() == 0)
         return; // nothing to draw yet
+    if (!m_redrawing)
+        m_redraws = 0;
     if (auto* t = qobject_cast<QCPTextElement*>(m_plot->plotLayout()->element(0, 0)))
         t->setText(m_title);
     if (m_dataDirty) {
@@ -373,6 +404,7 @@ void HeatmapView::drawCellValues()
         for (int c = shown.left(); c <= shown.right(); ++c)
             if (const QString t = formatValue(v(r, c)); t.size() > widest.size())
                 widest = t;
+    m_drawnCell = px;
     const QSize cell(static_cast<int>(px.width()), static_cast<int>(px.height()));
     const QFont valueFont = cellValueFont(font(), widest, cell);
     // Among small cells only the masked ones are marked (−∞), where the mark fits its cell: a

@@ -127,6 +127,9 @@ private:
     float m_ownMaxAbs = 0;        ///< the matrix's largest finite |value|
     int m_widestColumnLabel = -1; ///< in pixels, in the tick label font; -1: not measured yet
     Labels m_measuredLabels;      ///< the column labels m_widestColumnLabel measured
+    QSizeF m_drawnCell;           ///< the cell size (pixels) the labels and values were drawn for
+    int m_redraws = 0;            ///< redraws after a layout that changed the cells (at most one)
+    bool m_redrawing = false;     ///< inside such a redraw
 };
 
 } // namespace attnlab

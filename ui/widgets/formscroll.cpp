@@ -18,9 +18,20 @@ FormScrollArea::FormScrollArea(QWidget* form, QWidget* parent)
 
 bool FormScrollArea::eventFilter(QObject* watched, QEvent* event)
 {
-    // The form asks for a new layout when a row appears, disappears or changes its text.
-    if (watched == widget() && event->type() == QEvent::LayoutRequest)
-        fitWidth();
+    if (watched == widget()) {
+        switch (event->type()) {
+        case QEvent::LayoutRequest: // a row appears, disappears or changes its text
+        case QEvent::Show:          // laid out again while hidden (no request is posted then)
+            fitWidth();
+            break;
+        case QEvent::FontChange: // presenter mode's type, and back: once every row has it
+        case QEvent::StyleChange:
+            QMetaObject::invokeMethod(this, &FormScrollArea::fitWidth, Qt::QueuedConnection);
+            break;
+        default:
+            break;
+        }
+    }
     return QScrollArea::eventFilter(watched, event);
 }
 
