@@ -173,8 +173,12 @@ bool StepKeys::eventFilter(QObject* watched, QEvent* event)
     }
     if (!inWindow(watched))
         return false;
-    if (event->type() == QEvent::KeyPress)
-        return keyPress(watched, static_cast<QKeyEvent*>(event));
+    if (event->type() == QEvent::KeyPress) {
+        auto* e = static_cast<QKeyEvent*>(event);
+        if (e->key() == Qt::Key_Alt || (e->modifiers() & Qt::AltModifier))
+            m_altMenus = true; // the user walks the menus by keyboard
+        return keyPress(watched, e);
+    }
     if (event->type() == QEvent::ShortcutOverride) {
         // Claim the stepping keys before any shortcut or widget does (a table, a spin box and a
         // line edit all ask for ← and →); the key press that follows comes to keyPress().
@@ -182,6 +186,11 @@ bool StepKeys::eventFilter(QObject* watched, QEvent* event)
         if (isWindowShortcut(e))
             return true; // left unaccepted: the shortcut fires, the field never sees the key
         const auto key = stepKeyFor(e->key(), e->modifiers());
+        // A menu bar left in keyboard mode (a menu clicked open and closed with Esc) would take
+        // the clicker's keys, and → and Space would open menus: a stepping key ends that mode
+        // first, and the key press that follows goes where the focus was before.
+        if (QMenuBar* bar = menuBarInKeyboardMode(); bar && key && *key != StepKey::Escape && !menuBarTakes(e->key()))
+            leaveMenuBar(bar);
         QWidget* owner = keyOwner(watched);
         if (!key || *key == StepKey::Blackout || qobject_cast<QMenuBar*>(owner) || ownedArrow(owner, e))
             return false;
@@ -210,6 +219,10 @@ void StepKeys::noteTyping(QObject* receiver, QEvent* event)
     case QEvent::MouseButtonPress:
     case QEvent::MouseButtonDblClick:
         m_tabPressed = false;
+        m_altMenus = false;
+        // A click elsewhere (also on a part that takes no focus) ends the menu bar's keyboard mode.
+        if (QMenuBar* bar = menuBarInKeyboardMode(); bar && w && w != bar && !bar->isAncestorOf(w))
+            leaveMenuBar(bar);
         // A click anywhere else (a button that takes no focus, a heatmap) ends the typing: the
         // keys step again even though the field keeps the focus.
         if (m_typing && w && w != m_typing && !m_typing->isAncestorOf(w))
@@ -230,6 +243,24 @@ void StepKeys::noteTyping(QObject* receiver, QEvent* event)
     default:
         break;
     }
+}
+
+QMenuBar* StepKeys::menuBarInKeyboardMode() const
+{
+    auto* bar = qobject_cast<QMenuBar*>(QApplication::focusWidget());
+    return bar && inWindow(bar) && !QApplication::activePopupWidget() ? bar : nullptr;
+}
+
+void StepKeys::leaveMenuBar(QMenuBar* bar)
+{
+    QKeyEvent escape(QEvent::KeyPress, Qt::Key_Escape, Qt::NoModifier);
+    QCoreApplication::sendEvent(bar, &escape);
+}
+
+bool StepKeys::menuBarTakes(int key) const
+{
+    const bool arrow = key == Qt::Key_Left || key == Qt::Key_Right || key == Qt::Key_Up || key == Qt::Key_Down;
+    return m_altMenus && arrow;
 }
 
 bool StepKeys::isWindowShortcut(const QKeyEvent* e) const

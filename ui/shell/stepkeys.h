@@ -20,6 +20,7 @@
 #include <optional>
 
 class QKeyEvent;
+class QMenuBar;
 class QWidget;
 
 namespace attnlab {
@@ -76,11 +77,20 @@ private:
     bool keyPress(QObject* receiver, QKeyEvent* event);
     /// Notes the events that start typing in a field (a click in its text, a typed key).
     void noteTyping(QObject* receiver, QEvent* event);
+    /// The menu bar when it has the focus in keyboard mode (its title lit, no menu open), or
+    /// null. A menu opened by a click and closed with Esc leaves it so.
+    QMenuBar* menuBarInKeyboardMode() const;
+    /// Ends that mode as the bar's own Esc does: the focus goes back where it was.
+    static void leaveMenuBar(QMenuBar* bar);
+    /// Whether `key` (a stepping key) is for the menu bar in keyboard mode: the arrows, after
+    /// Alt (the user walks the menus); never the clicker's keys, never after a click's menu.
+    bool menuBarTakes(int key) const;
 
     QWidget* m_window;
     std::function<bool(StepKey)> m_handler;
     QPointer<QWidget> m_typing;
     bool m_tabPressed = false; ///< the last key was Tab or Backtab: the focus it moves is on purpose
+    bool m_altMenus = false;   ///< Alt was pressed since the last click: menus by keyboard
 };
 
 } // namespace attnlab
