@@ -5,6 +5,7 @@
 #include "shell/deskmenus.h"
 #include "session/session.h"
 #include "shell/fileactions.h"
+#include "shell/focusring.h"
 #include "shell/languages.h"
 #include "shell/presentermode.h"
 #include "shell/screenfit.h"
@@ -62,6 +63,7 @@ MainWindow::MainWindow(Session* session, QWidget* parent)
     , m_presenter(new PresenterMode(session, m_lessons, this))
     , m_keys(new StepKeys(this, [this](StepKey key) { return stepKey(key); }))
     , m_desk(new DeskMenus(this, session, m_files)) // Edit, zoom, Help, heatmaps' right-click menu
+    , m_focusRing(new FocusRing(this))              // where the keyboard is, on every widget
 {
     setObjectName(QStringLiteral("MainWindow"));
     buildCentralWidget();
@@ -134,6 +136,7 @@ void MainWindow::buildCentralWidget()
     // presenter mode; it comes and goes at the bottom, so the view's top never moves.
     connect(statusBar(), &QStatusBar::messageChanged, this, &MainWindow::updateStatusBar);
     connect(m_presenter, &PresenterMode::toggled, this, &MainWindow::updateStatusBar);
+    connect(m_presenter, &PresenterMode::toggled, m_focusRing, &FocusRing::setSuppressed); // nothing interactive is projected
 }
 
 void MainWindow::buildDocks()

@@ -26,6 +26,7 @@ class CellInspector;
 class CompareBar;
 class DecoderPanel;
 class DeskMenus;
+class FocusRing;
 class WarningLine;
 class FileActions;
 class ErrorBanner;
@@ -193,6 +194,7 @@ private:
     PresenterMode* m_presenter;
     StepKeys* m_keys;
     DeskMenus* m_desk;
+    FocusRing* m_focusRing;
     QDockWidget* m_navDock = nullptr;
     QDockWidget* m_lessonDock = nullptr;
     QDockWidget* m_settingsDock = nullptr;
