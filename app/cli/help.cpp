@@ -93,7 +93,7 @@ std::string exportOptionsHelp()
                          SVG and PDF keep text as text; csv writes the numbers (UTF-8 with BOM)
   --dpi N                PNG resolution, 48..1200 (default 150): the PNG is width*N/96 pixels wide
   --width W, --height H  plot size in pixels at 96 dpi, 50..10000 (default 1200 x 900)
-  --output FILE, -o FILE the file to write (one stage)
+  --output FILE, -o FILE the file to write (one stage); - is stdout (give --format)
   --all                  every stage and head, numbered by position in the trace
                          (01_embedding.png, ..., 04_q_head1.png, ...), each with a .csv
                          (with --format csv only the .csv files)

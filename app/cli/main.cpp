@@ -1,7 +1,9 @@
 // attention-lab-cli: computes attention traces and draws their heatmaps without a window.
-// Exit codes: 0 success, 1 an output could not be written, 2 bad input (one line on stderr).
+// Exit codes: 0 success, 1 an output could not be written (or training diverged), 2 bad input
+// (one line on stderr); stopped by SIGINT, SIGTERM or SIGHUP: ended by that signal (outputs.h).
 
 #include "options.h"
+#include "outputs.h"
 
 #include "common/allocator.h"
 
@@ -117,6 +119,8 @@ std::string joinTokens(const std::vector<std::string>& tokens)
 /// sentence, a path, a token) is shown as an escape, never sent to the terminal.
 int fail(int code, const std::string& message)
 {
+    if (attnlab::cli::interrupted())
+        return code; // stopped by a signal: main() ends the process by it, without a word
     std::cerr << "attention-lab-cli: error: " << attnlab::printable(message) << '\n';
     return code;
 }
@@ -148,6 +152,8 @@ std::function<bool(int, int)> progressLines(const std::string& doing, const std:
     const int afterMs = qEnvironmentVariableIntValue("ATTNLAB_PROGRESS_AFTER_MS", &ok);
     const auto quiet = std::chrono::milliseconds(ok ? afterMs : 2000);
     return [doing, items, start, quiet, last = -1](int done, int total) mutable {
+        if (attnlab::cli::interrupted())
+            return false; // a signal: stop, so that the staged folder is removed (outputs.h)
         const int tenth = total > 0 ? done * 10 / total : 10;
         if (tenth != last && done > 0 && std::chrono::steady_clock::now() - start >= quiet) {
             last = tenth;
@@ -164,9 +170,10 @@ std::string inFinalFolder(const QString& error, const attnlab::StagedFolder& sta
     return e.replace(QString::fromStdString(staged.staging()), QString::fromStdString(staged.path())).toStdString();
 }
 
-/// --save-weights (one attention block) and --save-model (a Transformer). Every output of the
-/// command is checked first, so that a bad -o does not leave the weights written alone.
-void saveWeightsAsAsked(const attnlab::cli::TraceOptions& o, const attnlab::Trace& trace, const std::string& output = {})
+/// Checks every output of a command before any work (a missing folder or a file in the way is
+/// one error line at once, and a bad -o does not leave the weights written alone): -o FILE
+/// ("-" is standard output), --save-weights, --save-model. Throws FileError.
+void checkOutputs(const attnlab::cli::TraceOptions& o, const std::string& output)
 {
     if (!output.empty() && output != "-")
         attnlab::checkWritable(output);
@@ -174,6 +181,11 @@ void saveWeightsAsAsked(const attnlab::cli::TraceOptions& o, const attnlab::Trac
         attnlab::checkWritable(*o.saveWeights);
     if (o.saveModel)
         attnlab::checkWritable(*o.saveModel);
+}
+
+/// --save-weights (one attention block) and --save-model (a Transformer), checked by checkOutputs.
+void saveWeightsAsAsked(const attnlab::cli::TraceOptions& o, const attnlab::Trace& trace)
+{
     if (o.saveWeights)
         attnlab::saveAttentionWeights(*trace.weights, trace.config.heads, *o.saveWeights);
     if (o.saveModel)
@@ -194,6 +206,15 @@ int runTrace(const std::vector<std::string>& args)
             return true;
         });
         o.stages = std::move(only);
+    } catch (const std::exception& e) {
+        return failWith(2, e);
+    }
+    try {
+        checkOutputs(o, o.output);
+    } catch (const std::exception& e) {
+        return failWith(1, e);
+    }
+    try {
         trace = cli::computeCliTrace(o);
     } catch (const std::exception& e) {
         return failWith(2, e);
@@ -212,7 +233,7 @@ int runTrace(const std::vector<std::string>& args)
     if (numbers * 11 > (100LL << 20))
         std::cerr << "attention-lab-cli: note: writing about " << numbers * 11 / (1 << 20) << " MB of JSON\n";
     try {
-        saveWeightsAsAsked(o, trace, o.output);
+        saveWeightsAsAsked(o, trace);
         // Written a stage at a time: GPT-2's 144 weights stages at n = 1024 are 1.2 GB of JSON.
         const auto produce = [&](const ByteSink& sink) {
             writeTraceJson(trace, o.pretty ? 1 : -1, o.stages, sink);
@@ -290,6 +311,17 @@ int runExport(const std::vector<std::string>& args, char* argv0)
     Trace trace;
     try {
         o = cli::parseExportOptions(args);
+    } catch (const std::exception& e) {
+        return failWith(2, e);
+    }
+    try {
+        checkOutputs(o.trace, o.all ? std::string() : o.output);
+        if (o.all)
+            checkFolderWritable(o.outputDir);
+    } catch (const std::exception& e) {
+        return failWith(1, e);
+    }
+    try {
         if (o.view.empty())
             trace = cli::computeCliTrace(o.trace);
     } catch (const std::exception& e) {
@@ -310,7 +342,7 @@ int runExport(const std::vector<std::string>& args, char* argv0)
             return fail(2, "the trace has no stage '" + o.stage + "'" + o.whereText());
     }
     try {
-        saveWeightsAsAsked(o.trace, trace, o.all ? std::string() : o.output);
+        saveWeightsAsAsked(o.trace, trace);
     } catch (const std::exception& e) {
         return failWith(1, e);
     }
@@ -329,9 +361,10 @@ int runExport(const std::vector<std::string>& args, char* argv0)
 
     ExportResult r;
     if (o.all) {
-        // Into a hidden folder beside the one asked for, moved there at the end: a failure or
-        // a kill never leaves half of the stages behind.
+        // Into a hidden folder beside the one asked for, moved there at the end: a failure, a
+        // signal or a kill never leaves half of the stages behind.
         try {
+            const cli::InterruptScope interrupts; // before the folder exists, so it is removed on a signal
             StagedFolder staged(o.outputDir);
             r = exportAllStages(trace, QString::fromStdString(staged.staging()), options, progressLines("exporting", "files"),
                                 images ? StageFiles::ImageAndCsv : StageFiles::CsvOnly);
@@ -383,6 +416,17 @@ int runGenerate(const std::vector<std::string>& args)
         o.maxLength = maxLength;
         if (!o.model || o.request.config.model == ModelKind::Seeded)
             throw cli::UsageError("generate needs a trained model: --model FILE.safetensors or --model reversal");
+    } catch (const std::exception& e) {
+        return failWith(2, e);
+    }
+    try {
+        checkOutputs(o, {});
+        if (!outputDir.empty())
+            checkFolderWritable(outputDir);
+    } catch (const std::exception& e) {
+        return failWith(1, e);
+    }
+    try {
         cli::computeCliTrace(o, &g);
     } catch (const std::exception& e) {
         return failWith(2, e);
@@ -396,10 +440,9 @@ int runGenerate(const std::vector<std::string>& args)
     std::cout << "output: " << joinTokens({g.tokens.begin(), g.tokens.end() - (g.finished ? 1 : 0)})
               << (g.finished ? "" : "   (stopped at the length limit without <eos>)") << '\n';
     try {
-        if (o.saveModel)
-            checkWritable(*o.saveModel);
         if (!outputDir.empty()) {
             // Every step's trace (made again one at a time) into a hidden folder, moved at the end.
+            const cli::InterruptScope interrupts;
             StagedFolder staged(outputDir);
             const auto progress = progressLines("writing", "steps");
             const int count = static_cast<int>(g.size());
@@ -408,7 +451,8 @@ int runGenerate(const std::vector<std::string>& args)
                 std::snprintf(name, sizeof name, "step-%02d.json", k + 1);
                 writeFileAtomically((std::filesystem::path(staged.staging()) / name).string(),
                                     traceToJson(*g.step(static_cast<std::size_t>(k))) + "\n");
-                progress(k + 1, count);
+                if (!progress(k + 1, count))
+                    return 1; // a signal: the staged folder goes, main() ends by the signal
             }
             staged.commit();
         }
@@ -430,9 +474,12 @@ int drawLesson(const attnlab::Lesson& lesson, bool png, const std::string& targe
     options.dpi = dpi;
     try {
         // The pages go into a hidden folder beside the one asked for, moved there at the end.
+        std::optional<cli::InterruptScope> interrupts;
         std::optional<StagedFolder> staged;
-        if (png)
+        if (png) {
+            interrupts.emplace(); // before the folder exists, so it is removed on a signal
             staged.emplace(target);
+        }
         r = renderLessonDeck(lesson, QString::fromStdString(staged ? staged->staging() : target), options,
                              progressLines("drawing", "pages"));
         if (!r.ok)
@@ -493,6 +540,17 @@ int runLesson(const std::vector<std::string>& args, char* argv0)
         return fail(2, "PNG pages need --output-dir DIR");
     if (dpi < 24 || dpi > 1200)
         return fail(2, "--dpi (" + std::to_string(dpi) + ") must be between 24 and 1200");
+    if (output == "-")
+        output = "/dev/stdout";
+    try {
+        // The output first: a missing folder is one line at once, not after the deck is drawn.
+        if (format == "png")
+            checkFolderWritable(outputDir);
+        else
+            checkWritable(output);
+    } catch (const std::exception& e) {
+        return failWith(1, e);
+    }
 
     const auto app = makeApplication(argv0);
     // A shipped lesson can be named without its path: zh/04-look-ahead-mask.
@@ -512,15 +570,15 @@ int runLesson(const std::vector<std::string>& args, char* argv0)
     DeckResult r;
     if (const int failed = drawLesson(lesson, format == "png", format == "png" ? outputDir : output, dpi, r))
         return failed;
+    if (output == "/dev/stdout")
+        return 0; // the deck itself went there
     std::cout << "wrote " << r.pages << (r.pages == 1 ? " page" : " pages") << " of \"" << lesson.title << "\"\n";
     return 0;
 }
 
-} // namespace
-
-int main(int argc, char** argv)
+/// Runs the command on the line; returns its exit code.
+int runCommand(int argc, char** argv)
 {
-    attnlab::keepLargeAllocationsOnHeap();
     const std::vector<std::string> args(argv + 1, argv + argc);
     if (args.empty())
         return fail(2, "no command given; try 'attention-lab-cli help'");
@@ -573,4 +631,19 @@ int main(int argc, char** argv)
         return runGenerate(rest);
     }
     return fail(2, "unknown command " + attnlab::inQuotes(command) + "; try 'attention-lab-cli help'");
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    attnlab::keepLargeAllocationsOnHeap();
+    const int code = runCommand(argc, argv);
+    // A signal that stopped the command (its staged folder removed by now) ends the process.
+    attnlab::cli::raiseInterrupt();
+    // Everything a command printed must have reached standard output (> /dev/full, a full
+    // disk): checked here once for every command. A command that failed said so already.
+    if (!attnlab::cli::standardOutputWritten() && code == 0)
+        return fail(1, "cannot write to standard output");
+    return code;
 }

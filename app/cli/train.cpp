@@ -2,20 +2,22 @@
 // pair's loss (engine/train/, docs/training.md).
 
 #include "options.h"
+#include "outputs.h"
 
 #include "io/fileio.h"
 #include "io/safetensors.h"
 #include "model/open.h"
 #include "model/shipped.h"
+#include "text/printable.h"
 #include "train/examples.h"
 #include "train/gradient.h"
 #include "train/probe.h"
 #include "train/trainer.h"
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <sstream>
 
@@ -180,10 +182,23 @@ std::string percent(double share)
 
 } // namespace
 
+/// A run that failed after it started (diverged, or a model not worth saving): exit 1, and
+/// the message says that --save-model was left as it was.
+[[noreturn]] void failedRun(const std::string& why, const std::string& saveModel)
+{
+    throw std::runtime_error(why + "; nothing was saved to " + inQuotes(saveModel) + " (an earlier file there is unchanged): try a lower --lr");
+}
+
 int runTrain(const std::vector<std::string>& args)
 {
     const TrainCommand c = parseTrain(args);
+    // Every output before any work: a missing folder or a file in the way is one line at once.
     checkWritable(c.saveModel);
+    if (c.log)
+        checkWritable(*c.log);
+    std::optional<MadeFolder> snapshots; // removed again if the run fails before a snapshot is in it
+    if (c.snapshots)
+        snapshots.emplace(*c.snapshots);
     std::optional<Seq2SeqModel> init;
     if (c.init) // "reversal" is the shipped model, as for --model (unless a file has that name)
         init = *c.init == "reversal" && !std::filesystem::exists(*c.init) ? *shippedModel()
@@ -198,15 +213,25 @@ int runTrain(const std::vector<std::string>& args)
     Trainer trainer(std::move(model), std::move(task), options);
     const TrainOptions& o = trainer.options();
 
-    std::ofstream log;
+    // The log is written a row at a time; a row that cannot be written whole (a full disk) stops
+    // the run at once, with the file cut back to its last whole row.
+    std::optional<AppendFile> log;
     if (c.log) {
-        log.open(*c.log);
-        if (!log)
-            throw std::runtime_error("cannot write the log " + *c.log);
-        log << "step,loss,lr,grad_norm,tokens,seconds,heldout_loss,exact_match\n";
+        log.emplace(*c.log);
+        log->append("step,loss,lr,grad_norm,tokens,seconds,heldout_loss,exact_match\n");
     }
-    if (c.snapshots)
-        std::filesystem::create_directories(*c.snapshots);
+    const auto logRow = [&](const StepRecord& r, double seconds, const Evaluation* e) {
+        if (!log)
+            return;
+        std::ostringstream row;
+        row << r.step << ',' << r.loss << ',' << r.lr << ',' << r.gradNorm << ',' << r.tokens << ',' << seconds << ',';
+        if (e)
+            row << e->loss << ',' << e->exactMatch;
+        else
+            row << ',';
+        row << '\n';
+        log->append(row.str());
+    };
     auto snapshot = [&](int step) {
         if (!c.snapshots)
             return;
@@ -217,36 +242,42 @@ int runTrain(const std::vector<std::string>& args)
 
     std::printf("training %s on %s: %d steps of %d pairs, %d thread%s\n", trainer.model().name.c_str(), trainer.task().name.c_str(), o.steps,
                 o.batchAll ? static_cast<int>(trainer.task().train.size()) : o.batch, o.threads, o.threads == 1 ? "" : "s");
+    flushStandardOutput(); // > /dev/full: stop before training, not after
     const int every = std::max(1, o.steps / 20);
     const auto start = std::chrono::steady_clock::now();
     snapshot(0);
     std::size_t tokens = 0;
     for (int s = 1; s <= o.steps; ++s) {
-        const StepRecord r = trainer.step();
+        const auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+        StepRecord r;
+        try {
+            r = trainer.step();
+        } catch (const Diverged& d) {
+            logRow(d.record(), elapsed(), nullptr); // the row that shows it
+            failedRun(d.what(), c.saveModel);
+        }
         tokens += r.tokens;
-        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        const double seconds = elapsed();
         const bool report = s % every == 0 || s == o.steps;
         Evaluation e;
         if (report)
             e = trainer.evaluate(64);
-        if (log) {
-            log << r.step << ',' << r.loss << ',' << r.lr << ',' << r.gradNorm << ',' << r.tokens << ',' << seconds << ',';
-            if (report)
-                log << e.loss << ',' << e.exactMatch;
-            else
-                log << ',';
-            log << '\n';
-        }
+        logRow(r, seconds, report ? &e : nullptr);
         if (report) {
             std::printf("step %6d  loss %.4f  lr %.6f  held-out loss %.4f  exact match %s  %.1f steps/s  %.0f tokens/s\n", s, r.loss,
                         r.lr, e.loss, percent(e.exactMatch).c_str(), s / seconds, static_cast<double>(tokens) / seconds);
-            std::fflush(stdout);
+            flushStandardOutput();
             snapshot(s);
         }
     }
     const Evaluation final = trainer.evaluate();
+    // Finite weights can still be too large to use (the held-out loss overflows): not saved either.
+    if (!std::isfinite(final.loss))
+        failedRun("training diverged: the trained model's held-out loss is not finite", c.saveModel);
     const auto trained = std::make_shared<const Seq2SeqModel>(trainer.model());
-    saveModel(*trained, c.saveModel);
+    saveModel(*trained, c.saveModel); // refuses weights that are not finite
+    if (snapshots)
+        snapshots->keep();
     if (trainer.task().kind == TaskKind::Reverse) {
         // The alignment a reversal needs: output i reads source character n − 1 − i.
         const std::vector<Pair> held(trainer.task().heldOut.begin(),
@@ -289,7 +320,7 @@ int runGrad(const std::vector<std::string>& args)
     for (const Message& w : warnings)
         std::cerr << "attention-lab-cli: warning: " << w.text << '\n';
     const Gradient g = gradientOf(model, {example}, smoothing);
-    writeFileAtomically(*output, serializeSafetensors(gradientTensors(g, *path)));
+    writeSafetensors(*output, gradientTensors(g, *path)); // refuses a gradient that is not finite
     std::printf("loss %.9g over %zu label tokens; wrote %zu gradients to %s\n", g.loss, g.labelTokens, g.layout.entries.size(),
                 output->c_str());
     return 0;
