@@ -512,16 +512,12 @@ void TrainingView::drawAttention(const TrainingRun::Frame& f)
 /// status line; true when it can.
 bool TrainingView::usable(const Seq2SeqModel* model)
 {
-    if (!model) {
-        m_status->setText(tr("Train a model first."));
-        return false;
-    }
-    if (!nonFiniteTensor(modelToTensors(*model)).empty()) {
-        m_status->setText(tr("This model's weights are not finite (NaN or infinity): it cannot be used or saved. Train it again with a "
-                             "lower learning rate."));
-        return false;
-    }
-    return true;
+    const bool finite = model && nonFiniteTensor(modelToTensors(*model)).empty();
+    if (!finite)
+        m_status->setText(!model ? tr("Train a model first.")
+                                 : tr("This model's weights are not finite (NaN or infinity): it cannot be used or saved. Train it "
+                                      "again with a lower learning rate."));
+    return finite;
 }
 
 bool TrainingView::useModel()
