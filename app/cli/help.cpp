@@ -1,8 +1,80 @@
-// The --help text of trace's and export's options.
+// The --help text: the commands and examples, and the options of trace and export.
 
 #include "options.h"
 
 namespace attnlab::cli {
+
+std::string usageHelp()
+{
+    return R"(Usage: attention-lab-cli COMMAND [OPTIONS]
+
+Attention Lab computes every stage of Transformer multi-head self-attention for a sentence.
+
+Commands:
+  trace      compute every stage and write them as JSON (docs/trace-format.md)
+  export     draw one stage's heatmap as PNG, SVG or PDF, or write its matrix as CSV;
+             with --all, every stage and head into a folder. Needs no display.
+  lesson     render a lesson to a slide deck: one PDF page (or one PNG) per step.
+             attention-lab-cli lesson FILE [--output deck.pdf] [--format pdf|png]
+                                           [--output-dir DIR] [--dpi N]
+             FILE is a lesson file (docs/lesson-format.md) or a shipped lesson such as
+             zh/04-look-ahead-mask. Chinese lessons get Chinese stage names. Needs no display.
+  generate   greedy generation with a trained encoder–decoder, one token per step:
+             attention-lab-cli generate --model reversal --source "attention"
+                                        [--output-dir DIR] [--max-length N]
+             prints each generated token with its probability; --output-dir writes
+             the trace of every step (step-01.json, ...)
+             With a GPT-2 folder (docs/pretrained-models.md), a key/value cache:
+             attention-lab-cli generate --model DIR --prompt TEXT --max-new-tokens N
+                 [--temperature T] [--top-k K] [--top-p P] [--seed S] [--output-dir DIR] [--json]
+             greedy unless --temperature is given; one line per token: its text as a JSON
+             string, a tab, its probability; --json: {"prompt_ids", "generated_ids",
+             "tokens", "probabilities"}
+  fill-mask  BERT's likeliest tokens at each [MASK]:
+             attention-lab-cli fill-mask --model DIR --sentence "Paris is the [MASK] of France."
+                 [--segment-b TEXT] [--top-k K] [--json]
+  cost       time one attention kind against the sequence length n, Q, K, V given
+             (docs/attention-kinds.md): median time, peak extra memory, FLOPs, GFLOP/s
+             and the log-log slope of time against n:
+             attention-lab-cli cost --attention KIND [kind options] [--n 256,512,...]
+                 [--d-model D] [--heads H] [--repeats R] [--seed S] [--json]
+  train      train a small encoder-decoder on a task and save it (docs/training.md):
+             attention-lab-cli train --task copy|reverse|sort|FILE.tsv --save-model OUT
+                 [--preset classroom|standard] [--layers L --d-model D --heads H --d-ff F
+                 --norm post|pre --activation relu|gelu] [--steps N] [--batch B] [--lr R]
+                 [--warmup W] [--label-smoothing E] [--clip-norm C] [--max-length L]
+                 [--seed S] [--threads T] [--init MODEL] [--batch-all] [--tokenizer words|chars]
+                 [--log FILE.csv] [--snapshots DIR]
+             --data FILE.tsv is --task FILE.tsv. Prints progress (step, loss, held-out
+             exact match, steps/s) and ends with the held-out exact match.
+  grad       the gradient of the mean cross-entropy of one pair for every tensor of a model:
+             attention-lab-cli grad --model FILE --source TEXT --target TEXT --output G.safetensors
+                 [--label-smoothing E]
+  help       show this help
+  --version  print the version
+
+Examples:
+  attention-lab-cli export --sentence "狗咬了人" --stage weights --head 1 --output weights.png
+  attention-lab-cli export --sentence "The cat sat" --mask causal --all --format pdf --output-dir slides
+  attention-lab-cli trace --layers 6 --d-model 512 --heads 8 --sentence "A six-layer encoder"
+  attention-lab-cli export --model reversal --source "attention" --stage weights --layer 2 --block cross --head 1 --output cross.png
+  attention-lab-cli export --sentence "狗咬了人" --pe none --compare "人咬了狗" --stage weights --head 1 --output compare.png
+  attention-lab-cli trace --model ~/models/gpt2 --sentence "The animal didn't cross the street" --stages weights
+  attention-lab-cli fill-mask --model ~/models/bert-base-uncased --sentence "Paris is the [MASK] of France."
+
+The trace JSON is {"format": "attention-lab.trace", "version": 1, "tokens", "config",
+"warnings", "stages"}; each stage is {"id", "head", "title", "formula", "matrices"} with
+matrices {"name", "rows", "cols", "row_labels", "col_labels", "data"}; non-finite values are
+the strings "-inf", "inf", "nan". Stage ids, in order: embedding, positional_encoding, input,
+q, k, v, scores, scaled, mask, masked_scores, weights, head_output, concat, output.
+A Transformer's trace also has "target_tokens", and every stage a "layer" and a "block"
+(encoder_self, decoder_self, cross); its layers add attn_residual, attn_norm, cross_residual,
+cross_norm, ffn_hidden, ffn_output, ffn_residual, ffn_norm, layer_output, then
+encoder_output, decoder_output, logits, probabilities (docs/transformer-layers.md).
+
+Options of trace:
+)";
+}
 
 std::string traceOptionsHelp()
 {
@@ -93,7 +165,7 @@ std::string exportOptionsHelp()
                          SVG and PDF keep text as text; csv writes the numbers (UTF-8 with BOM)
   --dpi N                PNG resolution, 48..1200 (default 150): the PNG is width*N/96 pixels wide
   --width W, --height H  plot size in pixels at 96 dpi, 50..10000 (default 1200 x 900)
-  --output FILE, -o FILE the file to write (one stage)
+  --output FILE, -o FILE the file to write (one stage); - is stdout (give --format)
   --all                  every stage and head, numbered by position in the trace
                          (01_embedding.png, ..., 04_q_head1.png, ...), each with a .csv
                          (with --format csv only the .csv files)

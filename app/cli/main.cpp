@@ -1,7 +1,9 @@
 // attention-lab-cli: computes attention traces and draws their heatmaps without a window.
-// Exit codes: 0 success, 1 an output could not be written, 2 bad input (one line on stderr).
+// Exit codes: 0 success, 1 an output could not be written (or training diverged), 2 bad input
+// (one line on stderr); stopped by SIGINT, SIGTERM or SIGHUP: ended by that signal (outputs.h).
 
 #include "options.h"
+#include "outputs.h"
 
 #include "common/allocator.h"
 
@@ -35,75 +37,6 @@
 
 namespace {
 
-constexpr const char* kUsage = R"(Usage: attention-lab-cli COMMAND [OPTIONS]
-
-Attention Lab computes every stage of Transformer multi-head self-attention for a sentence.
-
-Commands:
-  trace      compute every stage and write them as JSON (docs/trace-format.md)
-  export     draw one stage's heatmap as PNG, SVG or PDF, or write its matrix as CSV;
-             with --all, every stage and head into a folder. Needs no display.
-  lesson     render a lesson to a slide deck: one PDF page (or one PNG) per step.
-             attention-lab-cli lesson FILE [--output deck.pdf] [--format pdf|png]
-                                           [--output-dir DIR] [--dpi N]
-             FILE is a lesson file (docs/lesson-format.md) or a shipped lesson such as
-             zh/04-look-ahead-mask. Chinese lessons get Chinese stage names. Needs no display.
-  generate   greedy generation with a trained encoder–decoder, one token per step:
-             attention-lab-cli generate --model reversal --source "attention"
-                                        [--output-dir DIR] [--max-length N]
-             prints each generated token with its probability; --output-dir writes
-             the trace of every step (step-01.json, ...)
-             With a GPT-2 folder (docs/pretrained-models.md), a key/value cache:
-             attention-lab-cli generate --model DIR --prompt TEXT --max-new-tokens N
-                 [--temperature T] [--top-k K] [--top-p P] [--seed S] [--output-dir DIR] [--json]
-             greedy unless --temperature is given; one line per token: its text as a JSON
-             string, a tab, its probability; --json: {"prompt_ids", "generated_ids",
-             "tokens", "probabilities"}
-  fill-mask  BERT's likeliest tokens at each [MASK]:
-             attention-lab-cli fill-mask --model DIR --sentence "Paris is the [MASK] of France."
-                 [--segment-b TEXT] [--top-k K] [--json]
-  cost       time one attention kind against the sequence length n, Q, K, V given
-             (docs/attention-kinds.md): median time, peak extra memory, FLOPs, GFLOP/s
-             and the log-log slope of time against n:
-             attention-lab-cli cost --attention KIND [kind options] [--n 256,512,...]
-                 [--d-model D] [--heads H] [--repeats R] [--seed S] [--json]
-  train      train a small encoder-decoder on a task and save it (docs/training.md):
-             attention-lab-cli train --task copy|reverse|sort|FILE.tsv --save-model OUT
-                 [--preset classroom|standard] [--layers L --d-model D --heads H --d-ff F
-                 --norm post|pre --activation relu|gelu] [--steps N] [--batch B] [--lr R]
-                 [--warmup W] [--label-smoothing E] [--clip-norm C] [--max-length L]
-                 [--seed S] [--threads T] [--init MODEL] [--batch-all] [--tokenizer words|chars]
-                 [--log FILE.csv] [--snapshots DIR]
-             --data FILE.tsv is --task FILE.tsv. Prints progress (step, loss, held-out
-             exact match, steps/s) and ends with the held-out exact match.
-  grad       the gradient of the mean cross-entropy of one pair for every tensor of a model:
-             attention-lab-cli grad --model FILE --source TEXT --target TEXT --output G.safetensors
-                 [--label-smoothing E]
-  help       show this help
-  --version  print the version
-
-Examples:
-  attention-lab-cli export --sentence "狗咬了人" --stage weights --head 1 --output weights.png
-  attention-lab-cli export --sentence "The cat sat" --mask causal --all --format pdf --output-dir slides
-  attention-lab-cli trace --layers 6 --d-model 512 --heads 8 --sentence "A six-layer encoder"
-  attention-lab-cli export --model reversal --source "attention" --stage weights --layer 2 --block cross --head 1 --output cross.png
-  attention-lab-cli export --sentence "狗咬了人" --pe none --compare "人咬了狗" --stage weights --head 1 --output compare.png
-  attention-lab-cli trace --model ~/models/gpt2 --sentence "The animal didn't cross the street" --stages weights
-  attention-lab-cli fill-mask --model ~/models/bert-base-uncased --sentence "Paris is the [MASK] of France."
-
-The trace JSON is {"format": "attention-lab.trace", "version": 1, "tokens", "config",
-"warnings", "stages"}; each stage is {"id", "head", "title", "formula", "matrices"} with
-matrices {"name", "rows", "cols", "row_labels", "col_labels", "data"}; non-finite values are
-the strings "-inf", "inf", "nan". Stage ids, in order: embedding, positional_encoding, input,
-q, k, v, scores, scaled, mask, masked_scores, weights, head_output, concat, output.
-A Transformer's trace also has "target_tokens", and every stage a "layer" and a "block"
-(encoder_self, decoder_self, cross); its layers add attn_residual, attn_norm, cross_residual,
-cross_norm, ffn_hidden, ffn_output, ffn_residual, ffn_norm, layer_output, then
-encoder_output, decoder_output, logits, probabilities (docs/transformer-layers.md).
-
-Options of trace:
-)";
-
 /// Tokens separated by spaces.
 std::string joinTokens(const std::vector<std::string>& tokens)
 {
@@ -117,6 +50,8 @@ std::string joinTokens(const std::vector<std::string>& tokens)
 /// sentence, a path, a token) is shown as an escape, never sent to the terminal.
 int fail(int code, const std::string& message)
 {
+    if (attnlab::cli::interrupted())
+        return code; // stopped by a signal: main() ends the process by it, without a word
     std::cerr << "attention-lab-cli: error: " << attnlab::printable(message) << '\n';
     return code;
 }
@@ -148,6 +83,8 @@ std::function<bool(int, int)> progressLines(const std::string& doing, const std:
     const int afterMs = qEnvironmentVariableIntValue("ATTNLAB_PROGRESS_AFTER_MS", &ok);
     const auto quiet = std::chrono::milliseconds(ok ? afterMs : 2000);
     return [doing, items, start, quiet, last = -1](int done, int total) mutable {
+        if (attnlab::cli::interrupted())
+            return false; // a signal: stop, so that the staged folder is removed (outputs.h)
         const int tenth = total > 0 ? done * 10 / total : 10;
         if (tenth != last && done > 0 && std::chrono::steady_clock::now() - start >= quiet) {
             last = tenth;
@@ -164,9 +101,10 @@ std::string inFinalFolder(const QString& error, const attnlab::StagedFolder& sta
     return e.replace(QString::fromStdString(staged.staging()), QString::fromStdString(staged.path())).toStdString();
 }
 
-/// --save-weights (one attention block) and --save-model (a Transformer). Every output of the
-/// command is checked first, so that a bad -o does not leave the weights written alone.
-void saveWeightsAsAsked(const attnlab::cli::TraceOptions& o, const attnlab::Trace& trace, const std::string& output = {})
+/// Checks every output of a command before any work (a missing folder or a file in the way is
+/// one error line at once, and a bad -o does not leave the weights written alone): -o FILE
+/// ("-" is standard output), --save-weights, --save-model. Throws FileError.
+void checkOutputs(const attnlab::cli::TraceOptions& o, const std::string& output)
 {
     if (!output.empty() && output != "-")
         attnlab::checkWritable(output);
@@ -174,6 +112,11 @@ void saveWeightsAsAsked(const attnlab::cli::TraceOptions& o, const attnlab::Trac
         attnlab::checkWritable(*o.saveWeights);
     if (o.saveModel)
         attnlab::checkWritable(*o.saveModel);
+}
+
+/// --save-weights (one attention block) and --save-model (a Transformer), checked by checkOutputs.
+void saveWeightsAsAsked(const attnlab::cli::TraceOptions& o, const attnlab::Trace& trace)
+{
     if (o.saveWeights)
         attnlab::saveAttentionWeights(*trace.weights, trace.config.heads, *o.saveWeights);
     if (o.saveModel)
@@ -194,6 +137,15 @@ int runTrace(const std::vector<std::string>& args)
             return true;
         });
         o.stages = std::move(only);
+    } catch (const std::exception& e) {
+        return failWith(2, e);
+    }
+    try {
+        checkOutputs(o, o.output);
+    } catch (const std::exception& e) {
+        return failWith(1, e);
+    }
+    try {
         trace = cli::computeCliTrace(o);
     } catch (const std::exception& e) {
         return failWith(2, e);
@@ -212,7 +164,7 @@ int runTrace(const std::vector<std::string>& args)
     if (numbers * 11 > (100LL << 20))
         std::cerr << "attention-lab-cli: note: writing about " << numbers * 11 / (1 << 20) << " MB of JSON\n";
     try {
-        saveWeightsAsAsked(o, trace, o.output);
+        saveWeightsAsAsked(o, trace);
         // Written a stage at a time: GPT-2's 144 weights stages at n = 1024 are 1.2 GB of JSON.
         const auto produce = [&](const ByteSink& sink) {
             writeTraceJson(trace, o.pretty ? 1 : -1, o.stages, sink);
@@ -290,6 +242,17 @@ int runExport(const std::vector<std::string>& args, char* argv0)
     Trace trace;
     try {
         o = cli::parseExportOptions(args);
+    } catch (const std::exception& e) {
+        return failWith(2, e);
+    }
+    try {
+        checkOutputs(o.trace, o.all ? std::string() : o.output);
+        if (o.all)
+            checkFolderWritable(o.outputDir);
+    } catch (const std::exception& e) {
+        return failWith(1, e);
+    }
+    try {
         if (o.view.empty())
             trace = cli::computeCliTrace(o.trace);
     } catch (const std::exception& e) {
@@ -310,7 +273,7 @@ int runExport(const std::vector<std::string>& args, char* argv0)
             return fail(2, "the trace has no stage '" + o.stage + "'" + o.whereText());
     }
     try {
-        saveWeightsAsAsked(o.trace, trace, o.all ? std::string() : o.output);
+        saveWeightsAsAsked(o.trace, trace);
     } catch (const std::exception& e) {
         return failWith(1, e);
     }
@@ -329,9 +292,10 @@ int runExport(const std::vector<std::string>& args, char* argv0)
 
     ExportResult r;
     if (o.all) {
-        // Into a hidden folder beside the one asked for, moved there at the end: a failure or
-        // a kill never leaves half of the stages behind.
+        // Into a hidden folder beside the one asked for, moved there at the end: a failure, a
+        // signal or a kill never leaves half of the stages behind.
         try {
+            const cli::InterruptScope interrupts; // before the folder exists, so it is removed on a signal
             StagedFolder staged(o.outputDir);
             r = exportAllStages(trace, QString::fromStdString(staged.staging()), options, progressLines("exporting", "files"),
                                 images ? StageFiles::ImageAndCsv : StageFiles::CsvOnly);
@@ -383,6 +347,17 @@ int runGenerate(const std::vector<std::string>& args)
         o.maxLength = maxLength;
         if (!o.model || o.request.config.model == ModelKind::Seeded)
             throw cli::UsageError("generate needs a trained model: --model FILE.safetensors or --model reversal");
+    } catch (const std::exception& e) {
+        return failWith(2, e);
+    }
+    try {
+        checkOutputs(o, {});
+        if (!outputDir.empty())
+            checkFolderWritable(outputDir);
+    } catch (const std::exception& e) {
+        return failWith(1, e);
+    }
+    try {
         cli::computeCliTrace(o, &g);
     } catch (const std::exception& e) {
         return failWith(2, e);
@@ -396,10 +371,9 @@ int runGenerate(const std::vector<std::string>& args)
     std::cout << "output: " << joinTokens({g.tokens.begin(), g.tokens.end() - (g.finished ? 1 : 0)})
               << (g.finished ? "" : "   (stopped at the length limit without <eos>)") << '\n';
     try {
-        if (o.saveModel)
-            checkWritable(*o.saveModel);
         if (!outputDir.empty()) {
             // Every step's trace (made again one at a time) into a hidden folder, moved at the end.
+            const cli::InterruptScope interrupts;
             StagedFolder staged(outputDir);
             const auto progress = progressLines("writing", "steps");
             const int count = static_cast<int>(g.size());
@@ -408,7 +382,8 @@ int runGenerate(const std::vector<std::string>& args)
                 std::snprintf(name, sizeof name, "step-%02d.json", k + 1);
                 writeFileAtomically((std::filesystem::path(staged.staging()) / name).string(),
                                     traceToJson(*g.step(static_cast<std::size_t>(k))) + "\n");
-                progress(k + 1, count);
+                if (!progress(k + 1, count))
+                    return 1; // a signal: the staged folder goes, main() ends by the signal
             }
             staged.commit();
         }
@@ -430,9 +405,12 @@ int drawLesson(const attnlab::Lesson& lesson, bool png, const std::string& targe
     options.dpi = dpi;
     try {
         // The pages go into a hidden folder beside the one asked for, moved there at the end.
+        std::optional<cli::InterruptScope> interrupts;
         std::optional<StagedFolder> staged;
-        if (png)
+        if (png) {
+            interrupts.emplace(); // before the folder exists, so it is removed on a signal
             staged.emplace(target);
+        }
         r = renderLessonDeck(lesson, QString::fromStdString(staged ? staged->staging() : target), options,
                              progressLines("drawing", "pages"));
         if (!r.ok)
@@ -493,6 +471,12 @@ int runLesson(const std::vector<std::string>& args, char* argv0)
         return fail(2, "PNG pages need --output-dir DIR");
     if (dpi < 24 || dpi > 1200)
         return fail(2, "--dpi (" + std::to_string(dpi) + ") must be between 24 and 1200");
+    output = output == "-" ? "/dev/stdout" : output;
+    try { // the output first: a missing folder is one line at once, not after the deck is drawn
+        format == "png" ? checkFolderWritable(outputDir) : checkWritable(output);
+    } catch (const std::exception& e) {
+        return failWith(1, e);
+    }
 
     const auto app = makeApplication(argv0);
     // A shipped lesson can be named without its path: zh/04-look-ahead-mask.
@@ -512,15 +496,15 @@ int runLesson(const std::vector<std::string>& args, char* argv0)
     DeckResult r;
     if (const int failed = drawLesson(lesson, format == "png", format == "png" ? outputDir : output, dpi, r))
         return failed;
+    if (output == "/dev/stdout")
+        return 0; // the deck itself went there
     std::cout << "wrote " << r.pages << (r.pages == 1 ? " page" : " pages") << " of \"" << lesson.title << "\"\n";
     return 0;
 }
 
-} // namespace
-
-int main(int argc, char** argv)
+/// Runs the command on the line; returns its exit code.
+int runCommand(int argc, char** argv)
 {
-    attnlab::keepLargeAllocationsOnHeap();
     const std::vector<std::string> args(argv + 1, argv + argc);
     if (args.empty())
         return fail(2, "no command given; try 'attention-lab-cli help'");
@@ -528,7 +512,7 @@ int main(int argc, char** argv)
     const std::vector<std::string> rest(args.begin() + 1, args.end());
     const bool wantsHelp = !rest.empty() && (rest.front() == "--help" || rest.front() == "-h");
     if (command == "help" || command == "--help" || command == "-h" || ((command == "trace" || command == "export" || command == "lesson" || command == "generate" || command == "fill-mask" || command == "cost" || command == "train" || command == "grad") && wantsHelp)) {
-        std::cout << kUsage << attnlab::cli::traceOptionsHelp() << '\n' << attnlab::cli::exportOptionsHelp();
+        std::cout << attnlab::cli::usageHelp() << attnlab::cli::traceOptionsHelp() << '\n' << attnlab::cli::exportOptionsHelp();
         return 0;
     }
     if (command == "--version") {
@@ -573,4 +557,19 @@ int main(int argc, char** argv)
         return runGenerate(rest);
     }
     return fail(2, "unknown command " + attnlab::inQuotes(command) + "; try 'attention-lab-cli help'");
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    attnlab::keepLargeAllocationsOnHeap();
+    const int code = runCommand(argc, argv);
+    // A signal that stopped the command (its staged folder removed by now) ends the process.
+    attnlab::cli::raiseInterrupt();
+    // Everything a command printed must have reached standard output (> /dev/full, a full
+    // disk): checked here once for every command. A command that failed said so already.
+    if (!attnlab::cli::standardOutputWritten() && code == 0)
+        return fail(1, "cannot write to standard output");
+    return code;
 }

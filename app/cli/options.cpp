@@ -500,8 +500,6 @@ void checkOutput(const GivenExport& g, ExportCommandOptions& o)
 {
     if (!g.output || g.output->empty())
         throw UsageError("export needs --output FILE");
-    if (*g.output == "-")
-        throw UsageError("export writes a file, not standard output: give --output FILE");
     o.output = *g.output;
     const std::string suffix = suffixOf(o.output);
     if (g.format) {
@@ -513,6 +511,8 @@ void checkOutput(const GivenExport& g, ExportCommandOptions& o)
     } else {
         throw UsageError("cannot tell the format of " + inQuotes(o.output) + ": give --format png|svg|pdf|csv or a file name ending in one of them");
     }
+    if (o.output == "-")
+        o.output = "/dev/stdout"; // the picture on standard output, written where it stands
 }
 
 } // namespace

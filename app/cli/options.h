@@ -108,6 +108,8 @@ void readOptions(const std::vector<std::string>& args, const ExtraOption& take);
 /// Throws UsageError for a bad option or value, attnlab::FormatError for a bad weights file.
 TraceOptions parseTraceOptions(const std::vector<std::string>& args, const ExtraOption& extra = {});
 
+/// The --help text's start: the commands, examples and the trace JSON (the options follow).
+std::string usageHelp();
 /// The --help text for trace's options.
 std::string traceOptionsHelp();
 

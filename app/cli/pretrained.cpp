@@ -2,6 +2,7 @@
 // sampled, a key/value cache) and fill-mask with BERT.
 
 #include "options.h"
+#include "outputs.h"
 
 #include "io/fileio.h"
 #include "io/trace_json.h"
@@ -105,6 +106,8 @@ int runPretrainedGenerate(const std::vector<std::string>& args)
         throw UsageError("--max-new-tokens must be a whole number between 1 and " + std::to_string(kMaxTargetLength));
     if (!sampling.temperature && (sampling.topK != 0 || sampling.topP != 1.0f))
         throw UsageError("--top-k and --top-p choose how to sample: give --temperature T too (without it generation is greedy)");
+    if (outputDir)
+        checkFolderWritable(*outputDir); // before the model is read: a bad folder is one line at once
     const auto m = openFolder(path, PretrainedFamily::Gpt2, "generate");
     const PretrainedModel& p = *m->pretrained;
     const PretrainedTokens t = pretrainedTokens(p, *prompt, std::nullopt, ConfigLimits::maxTokens);
@@ -131,14 +134,20 @@ int runPretrainedGenerate(const std::vector<std::string>& args)
     std::cout << std::flush;
     if (outputDir) {
         // step-01.json: the pass on the prompt that chose the first token; each next step adds one.
-        std::filesystem::create_directories(*outputDir);
+        // Into a hidden folder beside the one asked for, moved there at the end (as generate's
+        // steps with a trained model): a failure or a signal leaves nothing half written.
+        const InterruptScope interrupts;
+        StagedFolder staged(*outputDir);
         std::vector<int> ids = t.ids;
-        for (std::size_t k = 0; k < g.ids.size(); ++k) {
+        for (std::size_t k = 0; k < g.ids.size() && !interrupted(); ++k) {
             char name[32];
             std::snprintf(name, sizeof name, "step-%02d.json", static_cast<int>(k + 1));
-            writeFileAtomically((std::filesystem::path(*outputDir) / name).string(), traceOf(m, ids));
+            writeFileAtomically((std::filesystem::path(staged.staging()) / name).string(), traceOf(m, ids));
             ids.push_back(g.ids[k]);
         }
+        if (interrupted())
+            return 1; // the staged folder goes; main() ends the process by the signal
+        staged.commit();
     }
     return 0;
 }

@@ -2,20 +2,22 @@
 // pair's loss (engine/train/, docs/training.md).
 
 #include "options.h"
+#include "outputs.h"
 
 #include "io/fileio.h"
 #include "io/safetensors.h"
 #include "model/open.h"
 #include "model/shipped.h"
+#include "text/printable.h"
 #include "train/examples.h"
 #include "train/gradient.h"
 #include "train/probe.h"
 #include "train/trainer.h"
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <sstream>
 
@@ -178,12 +180,89 @@ std::string percent(double share)
     return s;
 }
 
+/// train's files: --save-model, --log (a CSV row per step, written as it goes) and --snapshots
+/// (the model at step 0 and at each reporting step). Every one is checked when this is made,
+/// before anything is read or trained; the snapshots' folder goes again when the run fails
+/// before a snapshot is in it (MadeFolder).
+class TrainFiles {
+public:
+    explicit TrainFiles(const TrainCommand& c)
+        : m_c(c)
+    {
+        checkWritable(c.saveModel);
+        if (c.log)
+            checkWritable(*c.log);
+        if (c.snapshots)
+            m_snapshots.emplace(*c.snapshots);
+    }
+
+    /// Empties the log and writes its header.
+    void openLog()
+    {
+        if (m_c.log) {
+            m_log.emplace(*m_c.log);
+            m_log->append("step,loss,lr,grad_norm,tokens,seconds,heldout_loss,exact_match\n");
+        }
+    }
+    /// One row (the held-out columns at reporting steps): a row that cannot be written whole (a
+    /// full disk) stops the run at once (FileError), the log cut back to its last whole row.
+    void logRow(const StepRecord& r, double seconds, const Evaluation* e)
+    {
+        if (!m_log)
+            return;
+        std::ostringstream row;
+        row << r.step << ',' << r.loss << ',' << r.lr << ',' << r.gradNorm << ',' << r.tokens << ',' << seconds << ',';
+        if (e)
+            row << e->loss << ',' << e->exactMatch;
+        else
+            row << ',';
+        row << '\n';
+        m_log->append(row.str());
+    }
+    void snapshot(const Seq2SeqModel& model, int step)
+    {
+        if (!m_c.snapshots)
+            return;
+        char name[32];
+        std::snprintf(name, sizeof name, "/step-%06d.safetensors", step);
+        saveModel(model, *m_c.snapshots + name);
+    }
+    /// trainer.step(); a step that diverges is logged and ends the run (failed()).
+    StepRecord step(Trainer& trainer, std::chrono::steady_clock::time_point start)
+    {
+        try {
+            return trainer.step();
+        } catch (const Diverged& d) {
+            logRow(d.record(), std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), nullptr);
+            failed(d.what());
+        }
+    }
+    /// A run that failed after it started (diverged, a model not worth saving): exit 1 (not bad
+    /// input), and the message says that --save-model was left as it was.
+    [[noreturn]] void failed(const std::string& why) const
+    {
+        throw std::runtime_error(why + "; nothing was saved to " + inQuotes(m_c.saveModel)
+                                 + " (an earlier file there is unchanged): try a lower --lr");
+    }
+    /// The run succeeded: the snapshots' folder stays.
+    void keep()
+    {
+        if (m_snapshots)
+            m_snapshots->keep();
+    }
+
+private:
+    const TrainCommand& m_c;
+    std::optional<AppendFile> m_log;
+    std::optional<MadeFolder> m_snapshots;
+};
+
 } // namespace
 
 int runTrain(const std::vector<std::string>& args)
 {
     const TrainCommand c = parseTrain(args);
-    checkWritable(c.saveModel);
+    TrainFiles files(c); // every output checked before any work: one line at once
     std::optional<Seq2SeqModel> init;
     if (c.init) // "reversal" is the shipped model, as for --model (unless a file has that name)
         init = *c.init == "reversal" && !std::filesystem::exists(*c.init) ? *shippedModel()
@@ -198,55 +277,39 @@ int runTrain(const std::vector<std::string>& args)
     Trainer trainer(std::move(model), std::move(task), options);
     const TrainOptions& o = trainer.options();
 
-    std::ofstream log;
-    if (c.log) {
-        log.open(*c.log);
-        if (!log)
-            throw std::runtime_error("cannot write the log " + *c.log);
-        log << "step,loss,lr,grad_norm,tokens,seconds,heldout_loss,exact_match\n";
-    }
-    if (c.snapshots)
-        std::filesystem::create_directories(*c.snapshots);
-    auto snapshot = [&](int step) {
-        if (!c.snapshots)
-            return;
-        char name[32];
-        std::snprintf(name, sizeof name, "/step-%06d.safetensors", step);
-        saveModel(trainer.model(), *c.snapshots + name);
-    };
+    files.openLog();
+    auto snapshot = [&](int step) { files.snapshot(trainer.model(), step); };
 
     std::printf("training %s on %s: %d steps of %d pairs, %d thread%s\n", trainer.model().name.c_str(), trainer.task().name.c_str(), o.steps,
                 o.batchAll ? static_cast<int>(trainer.task().train.size()) : o.batch, o.threads, o.threads == 1 ? "" : "s");
+    flushStandardOutput(); // > /dev/full: stop before training, not after
     const int every = std::max(1, o.steps / 20);
     const auto start = std::chrono::steady_clock::now();
     snapshot(0);
     std::size_t tokens = 0;
     for (int s = 1; s <= o.steps; ++s) {
-        const StepRecord r = trainer.step();
+        const StepRecord r = files.step(trainer, start);
         tokens += r.tokens;
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         const bool report = s % every == 0 || s == o.steps;
         Evaluation e;
         if (report)
             e = trainer.evaluate(64);
-        if (log) {
-            log << r.step << ',' << r.loss << ',' << r.lr << ',' << r.gradNorm << ',' << r.tokens << ',' << seconds << ',';
-            if (report)
-                log << e.loss << ',' << e.exactMatch;
-            else
-                log << ',';
-            log << '\n';
-        }
+        files.logRow(r, seconds, report ? &e : nullptr);
         if (report) {
             std::printf("step %6d  loss %.4f  lr %.6f  held-out loss %.4f  exact match %s  %.1f steps/s  %.0f tokens/s\n", s, r.loss,
                         r.lr, e.loss, percent(e.exactMatch).c_str(), s / seconds, static_cast<double>(tokens) / seconds);
-            std::fflush(stdout);
+            flushStandardOutput();
             snapshot(s);
         }
     }
     const Evaluation final = trainer.evaluate();
+    // Finite weights can still be too large to use (the held-out loss overflows): not saved either.
+    if (!std::isfinite(final.loss))
+        files.failed("training diverged: the trained model's held-out loss is not finite");
     const auto trained = std::make_shared<const Seq2SeqModel>(trainer.model());
-    saveModel(*trained, c.saveModel);
+    saveModel(*trained, c.saveModel); // refuses weights that are not finite
+    files.keep();
     if (trainer.task().kind == TaskKind::Reverse) {
         // The alignment a reversal needs: output i reads source character n − 1 − i.
         const std::vector<Pair> held(trainer.task().heldOut.begin(),
@@ -289,7 +352,7 @@ int runGrad(const std::vector<std::string>& args)
     for (const Message& w : warnings)
         std::cerr << "attention-lab-cli: warning: " << w.text << '\n';
     const Gradient g = gradientOf(model, {example}, smoothing);
-    writeFileAtomically(*output, serializeSafetensors(gradientTensors(g, *path)));
+    writeSafetensors(*output, gradientTensors(g, *path)); // refuses a gradient that is not finite
     std::printf("loss %.9g over %zu label tokens; wrote %zu gradients to %s\n", g.loss, g.labelTokens, g.layout.entries.size(),
                 output->c_str());
     return 0;

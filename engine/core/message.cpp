@@ -236,6 +236,18 @@ Message sessionLessonPlace()
     return {"session_lesson_place", {}, "the lesson's path is empty or its step is negative"};
 }
 
+Message trainingDiverged(int step, const std::string& what, const std::string& value)
+{
+    std::string text = "training diverged at step " + str(step) + ": ";
+    if (what == "loss")
+        text += "the loss is not finite (" + value + ")";
+    else if (what == "gradient")
+        text += "the gradient is not finite (its norm is " + value + ")";
+    else
+        text += "the update made weights that are not finite";
+    return {"training_diverged", {str(step), what, value}, text};
+}
+
 Message cannotWrite(const std::string& path, const std::string& reason, const std::string& subject, const std::string& system)
 {
     // The system's words first (scripts match them), then what they mean here.
@@ -252,9 +264,19 @@ Message cannotWrite(const std::string& path, const std::string& reason, const st
         why = "the disk is full; an earlier file of that name is unchanged";
     else if (reason == "in_the_way")
         why = "a folder '" + subject + "' is where the temporary file must go";
+    else if (reason == "kernel_folder")
+        why = "the folder '" + subject + "' belongs to the kernel: no file can be made in it";
+    else if (reason == "not_writable")
+        why = "you have no permission to write to '" + subject + "'";
+    else if (reason == "no_reader")
+        why = "no program is reading the pipe '" + subject + "': start the reader first";
+    else if (reason == "socket")
+        why = "'" + subject + "' is a socket, which cannot be written as a file";
     std::string text = "cannot write '" + path + "': ";
     if (reason == "is_folder")
         text += "it is a directory";
+    else if (reason == "non_finite")
+        text += "the tensor '" + subject + "' holds values that are not finite (NaN or infinity); an earlier file of that name is unchanged";
     else if (why.empty())
         text += system;
     else

@@ -139,6 +139,13 @@ Message sessionMaskSize(long long rows, long long max);
 /// session_lesson_place: the lesson's path is empty or its step negative. No arguments.
 Message sessionLessonPlace();
 
+// --- Training (thrown as train::Diverged, train/trainer.h) ---
+
+/// training_diverged {step, what, value}: at step `step` the "loss", the "gradient" (its norm)
+/// or the "weights" after the update stopped being finite; `value` is "nan", "inf" or "-inf"
+/// (empty for "weights"). The update of that step was not kept.
+Message trainingDiverged(int step, const std::string& what, const std::string& value);
+
 // --- Files (thrown as FileError, io/fileio.h) ---
 
 /// cannot_write {path, reason, subject, system}: a file could not be written; an earlier file at
@@ -146,8 +153,12 @@ Message sessionLessonPlace();
 /// "no_folder" (the folder `subject` does not exist), "not_a_folder" (`subject` is a file, not a
 /// folder), "read_only" (the folder `subject` is on a read-only file system), "no_permission"
 /// (no permission to write in the folder `subject`), "disk_full", "is_folder" (`path` itself is
-/// a folder), "in_the_way" (the folder `subject` is where the temporary file must go), or
-/// "other"; `system` is the system's own words (strerror), empty for "is_folder".
+/// a folder), "in_the_way" (the folder `subject` is where the temporary file must go),
+/// "kernel_folder" (the folder `subject` is the kernel's, /proc or /sys: no file can be made in
+/// it), "not_writable" (no permission to write to the file `subject` itself, a device),
+/// "no_reader" (no program reads the FIFO `subject`), "socket" (`subject` is a socket),
+/// "non_finite" (the tensor `subject` holds NaN or infinity: nothing was written), or "other";
+/// `system` is the system's own words (strerror), empty for "is_folder" and "non_finite".
 Message cannotWrite(const std::string& path, const std::string& reason, const std::string& subject, const std::string& system);
 
 } // namespace messages

@@ -1,17 +1,22 @@
 #include "io/fileio.h"
+#include "io/write_errors.h"
 
 #include "text/printable.h"
 
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <stdexcept>
 
 namespace attnlab {
@@ -107,9 +112,9 @@ std::string readFile(const std::string& path, std::uint64_t maxBytes)
     }
 }
 
-namespace {
-
 namespace fs = std::filesystem;
+
+namespace detail {
 
 /// The folder a file is written into ("." for a bare file name).
 std::string folderOf(const std::string& path)
@@ -136,6 +141,9 @@ FileError creationError(const std::string& path, const std::string& tmp, int err
             p = p.parent_path();
         if (!p.empty() && fs::exists(p, ec) && !fs::is_directory(p, ec))
             return writeError(path, "not_a_folder", p.string(), err);
+        // The folder is there and still no file can be made in it: the kernel's /proc, /sys.
+        if (err == ENOENT && p == fs::path(folder) && fs::is_directory(p, ec))
+            return writeError(path, "kernel_folder", folder, err);
         return writeError(path, "no_folder", folder, err);
     }
     if (err == EROFS)
@@ -157,6 +165,22 @@ FileError writingError(const std::string& path, int err)
     return writeError(path, "other", folderOf(path), err);
 }
 
+/// Flushes the folder's entries (the rename) to the disk; best effort.
+void syncFolder(const std::string& folder)
+{
+    const int fd = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd >= 0) {
+        ::fsync(fd);
+        ::close(fd);
+    }
+}
+
+} // namespace detail
+
+using namespace detail;
+
+namespace {
+
 /// An open file descriptor, closed when it goes.
 struct Fd {
     int fd = -1;
@@ -165,6 +189,92 @@ struct Fd {
         if (fd >= 0)
             ::close(fd);
     }
+};
+
+/// The descriptor an output names when it is one this process already has — /dev/stdout (1),
+/// /dev/stderr (2), /dev/fd/N, /proc/self/fd/N — or -1. Such an output is written to that
+/// descriptor where it stands (opening the name again would start a file the shell redirected
+/// to at its beginning, or replace it).
+int inheritedDescriptor(const std::string& path)
+{
+    if (path == "/dev/stdout")
+        return 1;
+    if (path == "/dev/stderr")
+        return 2;
+    for (const std::string_view prefix : {std::string_view("/dev/fd/"), std::string_view("/proc/self/fd/")}) {
+        if (!path.starts_with(prefix))
+            continue;
+        const std::string_view digits = std::string_view(path).substr(prefix.size());
+        if (digits.empty() || digits.size() > 9 || !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
+            return -1;
+        return std::stoi(std::string(digits));
+    }
+    return -1;
+}
+
+/// Checks that the inherited descriptor `fd` (named `path`) is open for writing.
+void checkInherited(const std::string& path, int fd)
+{
+    const int flags = ::fcntl(fd, F_GETFL);
+    if (flags < 0 || (flags & O_ACCMODE) == O_RDONLY)
+        throw writeError(path, "other", folderOf(path), EBADF);
+}
+
+/// Why an existing file that is not a regular one cannot be opened for writing in place.
+FileError inPlaceError(const std::string& path, mode_t mode, int err)
+{
+    if (err == ENXIO && S_ISFIFO(mode))
+        return writeError(path, "no_reader", path, err);
+    if (err == EACCES || err == EPERM)
+        return writeError(path, "not_writable", path, err);
+    if (err == EROFS)
+        return writeError(path, "read_only", folderOf(path), err);
+    return writeError(path, "other", folderOf(path), err);
+}
+
+/// Opens an existing file that is not a regular one (a device, a FIFO) for writing in place.
+/// O_NONBLOCK: opening a FIFO that no program reads fails (ENXIO) instead of waiting for a
+/// reader forever; a terminal line does not wait for its carrier. Writes then block as usual.
+int openInPlace(const std::string& path, mode_t mode)
+{
+    if (S_ISSOCK(mode)) // open() cannot open one; say what it is
+        throw writeError(path, "socket", path, ENXIO);
+    const int fd = ::open(path.c_str(), O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0)
+        throw inPlaceError(path, mode, errno);
+    ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    return fd;
+}
+
+/// While it lives, SIGPIPE is blocked on this thread, so that a write to a FIFO whose reader has
+/// gone fails with EPIPE (an error we report) instead of ending the process; a SIGPIPE the
+/// writes raised is taken back before the mask is restored.
+class NoSigpipe {
+public:
+    NoSigpipe()
+    {
+        sigemptyset(&m_pipe);
+        sigaddset(&m_pipe, SIGPIPE);
+        ::pthread_sigmask(SIG_BLOCK, &m_pipe, &m_old);
+        sigset_t pending;
+        m_wasPending = ::sigpending(&pending) == 0 && sigismember(&pending, SIGPIPE) == 1;
+    }
+    ~NoSigpipe()
+    {
+        if (!m_wasPending) {
+            const timespec zero{};
+            while (::sigtimedwait(&m_pipe, nullptr, &zero) == SIGPIPE) {
+            }
+        }
+        ::pthread_sigmask(SIG_SETMASK, &m_old, nullptr);
+    }
+    NoSigpipe(const NoSigpipe&) = delete;
+    NoSigpipe& operator=(const NoSigpipe&) = delete;
+
+private:
+    sigset_t m_pipe{};
+    sigset_t m_old{};
+    bool m_wasPending = false;
 };
 
 /// Opens `tmp` for writing, locked against other writers of the same file: the lock is taken
@@ -212,14 +322,22 @@ bool writeAll(int fd, std::string_view bytes)
     return true;
 }
 
-/// Flushes the folder's entries (the rename) to the disk; best effort.
-void syncFolder(const std::string& folder)
+/// Hands `produce`'s pieces to `fd` as they come, for an output written in place. A device's
+/// refusal (/dev/full: ENOSPC) is the device's, not a full disk's: its own words only.
+void writeInPlace(const std::string& path, int fd, const std::function<void(const ByteSink&)>& produce)
 {
-    const int fd = ::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd >= 0) {
-        ::fsync(fd);
-        ::close(fd);
-    }
+    if (fd == 1 || fd == 2)
+        std::fflush(fd == 1 ? stdout : stderr); // what the program printed before comes first
+    bool written = true;
+    int err = 0;
+    produce([&](std::string_view piece) {
+        if (written && !writeAll(fd, piece)) {
+            written = false;
+            err = errno;
+        }
+    });
+    if (!written)
+        throw writeError(path, "other", folderOf(path), err);
 }
 
 } // namespace
@@ -231,9 +349,33 @@ void writeFileAtomically(const std::string& path, std::string_view bytes)
 
 void writeFileAtomically(const std::string& path, const std::function<void(const ByteSink&)>& produce)
 {
-    std::error_code ec;
-    if (fs::is_directory(path, ec))
+    // Standard output and its kin: the descriptor the shell gave us.
+    if (const int fd = inheritedDescriptor(path); fd >= 0) {
+        checkInherited(path, fd);
+        writeInPlace(path, fd, produce);
+        return;
+    }
+    // A device or a FIFO (a link to one too) is written in place: renaming a file over it would
+    // replace /dev/null for every program on the machine.
+    struct stat info {};
+    const bool exists = ::stat(path.c_str(), &info) == 0;
+    if (exists && S_ISDIR(info.st_mode))
         throw writeError(path, "is_folder", path, 0);
+    if (exists && !S_ISREG(info.st_mode)) {
+        Fd file{openInPlace(path, info.st_mode)};
+        std::optional<NoSigpipe> noSigpipe;
+        if (S_ISFIFO(info.st_mode))
+            noSigpipe.emplace();
+        writeInPlace(path, file.fd, produce);
+        // A block device's bytes reach the disk; a character device or a FIFO cannot be synced.
+        if (S_ISBLK(info.st_mode) && ::fsync(file.fd) != 0)
+            throw writeError(path, "other", folderOf(path), errno);
+        const int fd = std::exchange(file.fd, -1);
+        if (::close(fd) != 0 && errno != EINTR)
+            throw writeError(path, "other", folderOf(path), errno);
+        return;
+    }
+    std::error_code ec;
     // A link is followed: the file it points to is replaced, the link stays.
     std::string target = path;
     if (fs::is_symlink(path, ec)) {
@@ -273,9 +415,24 @@ void writeFileAtomically(const std::string& path, const std::function<void(const
 
 void checkWritable(const std::string& path)
 {
-    std::error_code ec;
-    if (fs::is_directory(path, ec))
-        throw writeError(path, "is_folder", path, 0);
+    if (const int fd = inheritedDescriptor(path); fd >= 0) {
+        checkInherited(path, fd);
+        return;
+    }
+    struct stat info {};
+    if (::stat(path.c_str(), &info) == 0) {
+        if (S_ISDIR(info.st_mode))
+            throw writeError(path, "is_folder", path, 0);
+        if (!S_ISREG(info.st_mode)) {
+            // Written in place: the right to write it is what counts, and no probe file goes
+            // into /dev. A FIFO is not opened here (its reader would see the end of its input).
+            if (S_ISSOCK(info.st_mode))
+                throw writeError(path, "socket", path, ENXIO);
+            if (::faccessat(AT_FDCWD, path.c_str(), W_OK, AT_EACCESS) != 0)
+                throw inPlaceError(path, info.st_mode, errno);
+            return;
+        }
+    }
     std::string probe = (fs::path(folderOf(path)) / ".attention-lab-XXXXXX").string();
     const int fd = ::mkstemp(probe.data());
     if (fd < 0)
@@ -284,50 +441,52 @@ void checkWritable(const std::string& path)
     ::unlink(probe.c_str());
 }
 
-StagedFolder::StagedFolder(std::string path)
-    : m_path(std::move(path))
+AppendFile::AppendFile(const std::string& path)
+    : m_path(path)
 {
-    fs::path target(m_path);
-    if (target.filename().empty()) // "out/" names the folder "out"
-        target = target.parent_path();
-    std::error_code ec;
-    if (fs::exists(target, ec) && !fs::is_directory(target, ec))
-        throw writeError(m_path, "not_a_folder", m_path, ENOTDIR);
-    const fs::path staging = target.parent_path() / ("." + target.filename().string() + ".part-" + std::to_string(::getpid()));
-    fs::remove_all(staging, ec); // a leftover of this process id's earlier run
-    if (!fs::create_directory(staging, ec))
-        throw creationError(target.string(), staging.string(), ec.value());
-    m_staging = staging.string();
+    if (const int fd = inheritedDescriptor(path); fd >= 0) {
+        checkInherited(path, fd);
+        m_fd = fd;
+        m_own = false;
+        m_regular = false;
+        return;
+    }
+    struct stat info {};
+    const bool exists = ::stat(path.c_str(), &info) == 0;
+    if (exists && S_ISDIR(info.st_mode))
+        throw writeError(path, "is_folder", path, 0);
+    if (exists && !S_ISREG(info.st_mode)) {
+        m_fd = openInPlace(path, info.st_mode);
+        m_regular = false;
+        return;
+    }
+    m_fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (m_fd < 0) {
+        const int err = errno;
+        if (exists && (err == EACCES || err == EPERM))
+            throw writeError(path, "not_writable", path, err); // the file's permissions, not the folder's
+        throw creationError(path, path, err);
+    }
 }
 
-StagedFolder::~StagedFolder()
+AppendFile::~AppendFile()
 {
-    std::error_code ec;
-    if (!m_staging.empty())
-        fs::remove_all(m_staging, ec);
+    if (m_own && m_fd >= 0)
+        ::close(m_fd);
 }
 
-void StagedFolder::commit()
+void AppendFile::append(std::string_view bytes)
 {
-    std::error_code ec;
-    const fs::path target(m_path);
-    if (!fs::exists(target, ec)) {
-        // A new folder appears whole, by one rename.
-        if (::rename(m_staging.c_str(), m_path.c_str()) == 0) {
-            m_staging.clear();
-            syncFolder(folderOf(fs::path(m_path).lexically_normal().string()));
-            return;
-        }
-        fs::create_directories(target, ec);
+    if (m_fd == 1 || m_fd == 2)
+        std::fflush(m_fd == 1 ? stdout : stderr);
+    if (writeAll(m_fd, bytes)) {
+        m_size += bytes.size();
+        return;
     }
-    for (const auto& entry : fs::directory_iterator(m_staging, ec)) {
-        const fs::path to = target / entry.path().filename();
-        if (::rename(entry.path().c_str(), to.c_str()) != 0)
-            throw writingError(to.string(), errno);
-    }
-    if (ec)
-        throw writingError(m_staging, ec.value());
-    syncFolder(m_path);
+    const int err = errno;
+    if (m_regular && ::ftruncate(m_fd, static_cast<off_t>(m_size)) == 0)
+        ::lseek(m_fd, static_cast<off_t>(m_size), SEEK_SET); // no half line at the end
+    throw writeError(m_path, "other", folderOf(m_path), err);
 }
 
 } // namespace attnlab

@@ -320,4 +320,21 @@ std::string serializeSafetensors(const TensorFile& file)
     return out;
 }
 
+std::string nonFiniteTensor(const TensorFile& file)
+{
+    for (const auto& [name, t] : file.tensors) {
+        if (!std::all_of(t.values.begin(), t.values.end(), [](float v) { return std::isfinite(v); }))
+            return name;
+    }
+    return {};
+}
+
+void writeSafetensors(const std::string& path, const TensorFile& file)
+{
+    // Checked before anything is written: a diverged model (NaN weights) never replaces a good one.
+    if (const std::string bad = nonFiniteTensor(file); !bad.empty())
+        throw FileError(messages::cannotWrite(path, "non_finite", bad, ""));
+    writeFileAtomically(path, serializeSafetensors(file));
+}
+
 } // namespace attnlab

@@ -67,6 +67,13 @@ TensorFile readSafetensors(const std::string& path);
 
 /// The bytes of a safetensors file holding `file` as F32, keys sorted.
 std::string serializeSafetensors(const TensorFile& file);
+/// The name of the first tensor (in key order) holding NaN or infinity; empty when all are finite.
+std::string nonFiniteTensor(const TensorFile& file);
+/// Writes `file` to `path` (serializeSafetensors, then writeFileAtomically), unless a value is
+/// not finite: a model or a gradient that holds NaN or infinity is never saved, and an earlier
+/// file at `path` stays as it was. Throws FileError (cannot_write, reason "non_finite", naming
+/// the first such tensor), or as writeFileAtomically.
+void writeSafetensors(const std::string& path, const TensorFile& file);
 
 /// Conversions of the 16-bit formats (exact).
 float halfToFloat(std::uint16_t bits);

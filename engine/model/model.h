@@ -74,7 +74,8 @@ Seq2SeqModel loadModel(const std::string& path);
 /// The model's tensors (F32) and metadata, readable by modelFromTensors (an open vocabulary
 /// is written as metadata open_vocabulary = true and its seed, without embedding tensors).
 TensorFile modelToTensors(const Seq2SeqModel& model);
-/// Writes the model as safetensors, crash-safe. Throws std::runtime_error.
+/// Writes the model as safetensors, crash-safe. A model whose weights are not all finite is not
+/// written (FileError, reason non_finite): an earlier file stays. Throws std::runtime_error.
 void saveModel(const Seq2SeqModel& model, const std::string& path);
 
 /// The tokens of `text` as a model with this spec splits them (a source lower-cased if it says

@@ -269,7 +269,7 @@ void saveModel(const Seq2SeqModel& model, const std::string& path)
     if (model.spec.positional != PositionalEncoding::Sinusoidal && model.spec.positional != PositionalEncoding::None)
         throw std::runtime_error("a model with " + std::string(toString(model.spec.positional))
                                  + " positions cannot be written: the model format stores sinusoidal positions or none");
-    writeFileAtomically(path, serializeSafetensors(modelToTensors(model)));
+    writeSafetensors(path, modelToTensors(model)); // refuses NaN or infinite weights
 }
 
 } // namespace attnlab

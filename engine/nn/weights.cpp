@@ -187,7 +187,7 @@ TensorFile attentionWeightsToTensors(const AttentionWeights& w, int heads)
 
 void saveAttentionWeights(const AttentionWeights& w, int heads, const std::string& path)
 {
-    writeFileAtomically(path, serializeSafetensors(attentionWeightsToTensors(w, heads)));
+    writeSafetensors(path, attentionWeightsToTensors(w, heads)); // refuses NaN or infinite weights
 }
 
 } // namespace attnlab

@@ -43,7 +43,8 @@ AttentionWeights loadAttentionWeights(const std::string& path, const std::option
 /// The state dict of `w` (F32, keys without prefix) plus Attention Lab's metadata.
 TensorFile attentionWeightsToTensors(const AttentionWeights& w, int heads);
 
-/// Writes `w` as safetensors, crash-safe. Throws std::runtime_error.
+/// Writes `w` as safetensors, crash-safe; weights that are not all finite are not written (FileError,
+/// reason non_finite). Throws std::runtime_error.
 void saveAttentionWeights(const AttentionWeights& w, int heads, const std::string& path);
 
 } // namespace attnlab

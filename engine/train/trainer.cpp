@@ -115,6 +115,24 @@ std::vector<Example> Trainer::batch()
     return examplesOf(m_model, pairs);
 }
 
+namespace {
+
+/// "nan", "inf" or "-inf".
+std::string nonFiniteText(double v)
+{
+    return std::isnan(v) ? "nan" : v > 0 ? "inf" : "-inf";
+}
+
+} // namespace
+
+Diverged::Diverged(const StepRecord& record, const std::string& what)
+    : MessageError(messages::trainingDiverged(record.step, what,
+                                              what == "loss" ? nonFiniteText(record.loss)
+                                                             : what == "gradient" ? nonFiniteText(record.gradNorm) : std::string()))
+    , m_record(record)
+{
+}
+
 StepRecord Trainer::step()
 {
     const std::vector<Example> examples = batch();
@@ -144,7 +162,18 @@ StepRecord Trainer::step()
     r.gradNorm = clipGradient(grad, m_options.clipNorm);
     for (const Example& e : examples)
         r.tokens += e.source.size() + e.input.size();
+    // A loss or gradient that is not finite would turn every weight into NaN: stop here, with
+    // the parameters of the step before.
+    if (!std::isfinite(r.loss))
+        throw Diverged(r, "loss");
+    if (!std::isfinite(r.gradNorm))
+        throw Diverged(r, "gradient");
+    m_before = m_params;
     m_adam.step(m_params, grad, r.lr);
+    if (!m_params.allFinite()) {
+        m_params.swap(m_before);
+        throw Diverged(r, "weights");
+    }
     return r;
 }
 

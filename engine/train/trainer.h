@@ -12,9 +12,13 @@
 #include "train/pool.h"
 #include "train/tasks.h"
 
+#include "core/message.h"
+
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace attnlab::train {
@@ -56,6 +60,19 @@ struct StepRecord {
     std::size_t tokens = 0; ///< source + decoder tokens of the batch
 };
 
+/// Training that went wrong: at record().step the loss or the gradient is not finite (NaN or
+/// infinity), or the update would make weights that are not — most often a learning rate far
+/// too high. Thrown by Trainer::step() with that step's update not applied: the parameters stay
+/// those of the step before. Not bad input but a failed run (the command line exits 1).
+class Diverged : public MessageError<std::runtime_error> {
+public:
+    Diverged(const StepRecord& record, const std::string& what);
+    const StepRecord& record() const { return m_record; }
+
+private:
+    StepRecord m_record;
+};
+
 struct Evaluation {
     double loss = 0;       ///< mean token loss (teacher forcing, no smoothing)
     double exactMatch = 0; ///< the share of pairs whose greedy output is exactly the target
@@ -69,7 +86,8 @@ public:
     /// cannot be trained, or batchAll with a built-in task.
     Trainer(Seq2SeqModel model, Task task, TrainOptions options);
 
-    /// One update. Not thread-safe: one thread drives a Trainer.
+    /// One update. Not thread-safe: one thread drives a Trainer. Throws Diverged when the loss,
+    /// the gradient or the updated weights are not finite (the parameters are left as they were).
     StepRecord step();
     int steps() const { return m_adam.steps(); }
 
@@ -91,6 +109,7 @@ private:
     TrainOptions m_options;
     Layout m_layout;
     Vec<float> m_params;
+    Vec<float> m_before; ///< the parameters before the update in progress (kept when it diverges)
     Adam m_adam;
     SplitMix64 m_random;
     std::vector<Vec<float>> m_grads; ///< one per thread

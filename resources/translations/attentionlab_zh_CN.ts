@@ -1455,6 +1455,38 @@
         <translation>临时文件的位置上有一个文件夹“%1”</translation>
     </message>
     <message>
+        <source>cannot write &apos;%1&apos;: the tensor &apos;%2&apos; holds values that are not finite (NaN or infinity); an earlier file of that name is unchanged</source>
+        <translation>无法写入“%1”：张量“%2”含有非有限值（NaN 或无穷大）；同名的原有文件未被改动</translation>
+    </message>
+    <message>
+        <source>the folder &apos;%1&apos; belongs to the kernel: no file can be made in it</source>
+        <translation>文件夹“%1”属于内核：不能在其中创建文件</translation>
+    </message>
+    <message>
+        <source>you have no permission to write to &apos;%1&apos;</source>
+        <translation>你没有写入“%1”的权限</translation>
+    </message>
+    <message>
+        <source>no program is reading the pipe &apos;%1&apos;: start the reader first</source>
+        <translation>没有程序在读取管道“%1”：请先启动读取端</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is a socket, which cannot be written as a file</source>
+        <translation>“%1”是一个套接字，不能当作文件写入</translation>
+    </message>
+    <message>
+        <source>training diverged at step %1: the loss is not finite (%2)</source>
+        <translation>训练在第 %1 步发散：损失不是有限值（%2）</translation>
+    </message>
+    <message>
+        <source>training diverged at step %1: the gradient is not finite (its norm is %2)</source>
+        <translation>训练在第 %1 步发散：梯度不是有限值（其范数为 %2）</translation>
+    </message>
+    <message>
+        <source>training diverged at step %1: the update made weights that are not finite</source>
+        <translation>训练在第 %1 步发散：这次更新使权重不再是有限值</translation>
+    </message>
+    <message>
         <source>cannot write &apos;%1&apos;: %2</source>
         <translation>无法写入“%1”：%2</translation>
     </message>
@@ -5029,6 +5061,10 @@ M = 0：每个查询都能看到所有键</translation>
         <translation>请先训练一个模型。</translation>
     </message>
     <message>
+        <source>This model&apos;s weights are not finite (NaN or infinity): it cannot be used or saved. Train it again with a lower learning rate.</source>
+        <translation>这个模型的权重含有非有限值（NaN 或无穷大）：不能使用或保存。请用更低的学习率重新训练。</translation>
+    </message>
+    <message>
         <source>%1, layer %2, head %3 — step %4</source>
         <translation>%1，第 %2 层，头 %3 — 第 %4 步</translation>
     </message>
@@ -5095,6 +5131,10 @@ M = 0：每个查询都能看到所有键</translation>
     <message>
         <source>Training stopped: %1</source>
         <translation>训练中止：%1</translation>
+    </message>
+    <message>
+        <source>Training stopped: %1. Try a lower learning rate.</source>
+        <translation>训练中止：%1。请试用更低的学习率。</translation>
     </message>
     <message>
         <source>Choose a task and a model, then press Start.</source>

@@ -188,7 +188,7 @@ private slots:
         QTest::newRow("png too large") << run({"--stage", "q", "--dpi", "1200", "--width", "9000", "--output", "/tmp/x.png"}) << 2
                                        << "pixel PNG; the limit is 16384 pixels a side";
         QTest::newRow("no output") << run({"--stage", "q"}) << 2 << "export needs --output FILE";
-        QTest::newRow("stdout") << run({"--stage", "q", "--output", "-"}) << 2 << "export writes a file, not standard output";
+        QTest::newRow("stdout without a format") << run({"--stage", "q", "--output", "-"}) << 2 << "cannot tell the format of '-': give --format";
         QTest::newRow("pretty") << run({"--stage", "q", "--pretty", "--output", "/tmp/x.png"}) << 2 << "--pretty is for trace's JSON";
         QTest::newRow("all without dir") << run({"--all"}) << 2 << "--all needs --output-dir DIR";
         QTest::newRow("all with stage") << run({"--all", "--stage", "q", "--output-dir", "/tmp"}) << 2 << "--all exports every stage; drop --stage";

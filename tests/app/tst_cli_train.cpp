@@ -10,6 +10,8 @@
 #include "model/model.h"
 
 #include <QDir>
+#include <QProcess>
+#include <QRegularExpression>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -17,7 +19,11 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <cstring>
 #include <fstream>
+
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace attnlab;
 using namespace attnlab::testing;
@@ -149,6 +155,132 @@ private slots:
         QCOMPARE(m.spec.dModel, 64);
         QCOMPARE(m.name, std::string("Reversal (trained)"));
         QVERIFY(r.out.contains("held-out exact match: 100.0 %") || r.out.contains("held-out exact match: 99"));
+    }
+
+    /// --lr 1e10: the run stops at the step whose loss or gradient is not finite, says so in one
+    /// line, exits 1 (a failed run, not bad input), and the earlier model is kept byte for byte;
+    /// the log ends with the row that shows it, and the snapshots taken before stay.
+    void divergedTrainingKeepsTheEarlierModel()
+    {
+        QTemporaryDir dir;
+        const QString good = dir.filePath(QStringLiteral("good.safetensors"));
+        Run r = cli({"train", "--task", "reverse", "--preset", "classroom", "--steps", "3", "--batch", "8", "--save-model", good});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QFile f(good);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray before = f.readAll();
+        f.close();
+        const QString log = dir.filePath(QStringLiteral("log.csv")), snaps = dir.filePath(QStringLiteral("snaps"));
+        r = cli({"train", "--task", "reverse", "--preset", "classroom", "--steps", "200", "--batch", "8", "--lr", "1e10", "--log", log,
+                 "--snapshots", snaps, "--save-model", good});
+        QCOMPARE(r.status, QProcess::NormalExit);
+        QCOMPARE(r.exitCode, 1);
+        const QString err = QString::fromUtf8(r.err);
+        QCOMPARE(err.count(QLatin1Char('\n')), 1);
+        static const QRegularExpression said(QStringLiteral("^attention-lab-cli: error: training diverged at step (\\d+): the (loss|gradient|update) .*"
+                                                            "nothing was saved to '.*good.safetensors' \\(an earlier file there is unchanged\\): "
+                                                            "try a lower --lr\n$"));
+        const QRegularExpressionMatch m = said.match(err);
+        QVERIFY2(m.hasMatch(), qPrintable(err));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(f.readAll(), before);
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), (QStringList{"good.safetensors", "log.csv"}));
+        // The log: a header, then one row per step up to the one that diverged, whose loss or
+        // gradient norm is not a number.
+        QFile csv(log);
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        const QList<QByteArray> rows = csv.readAll().trimmed().split('\n');
+        QCOMPARE(rows.size(), 1 + m.captured(1).toInt());
+        const QList<QByteArray> last = rows.back().split(',');
+        QCOMPARE(last.front(), m.captured(1).toLatin1());
+        const auto notFinite = [](const QByteArray& field) { return field.contains("nan") || field.contains("inf"); };
+        QVERIFY2(m.captured(2) == u"update" || notFinite(last[1]) || notFinite(last[3]), rows.back().constData());
+        QVERIFY(QFile::exists(snaps + QStringLiteral("/step-000000.safetensors"))); // taken before it diverged
+    }
+
+    /// A full disk under --log: exit 1 naming the log at once, the log ends with a whole row; under
+    /// --snapshots: exit 1, and no empty folder and no half-written snapshot stays behind.
+    void aFullDiskStopsTheRun_data()
+    {
+        QTest::addColumn<QString>("option");
+        QTest::addColumn<QString>("name");
+        QTest::newRow("log") << "--log" << "log.csv";
+        QTest::newRow("snapshots") << "--snapshots" << "snaps";
+    }
+
+    void aFullDiskStopsTheRun()
+    {
+        QFETCH(QString, option);
+        QFETCH(QString, name);
+        QTemporaryDir dir;
+        const QString small = dir.filePath(QStringLiteral("small"));
+        QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("small")));
+        const QString model = dir.filePath(QStringLiteral("m.safetensors"));
+        // After the CLI: "--", the log's last line, "--", and everything left on the small disk.
+        const QString script = QStringLiteral(
+            "mount --make-rprivate / 2>/dev/null; mount -t tmpfs -o size=%1 tmpfs \"$1\" || exit 77; dir=$1; shift; \"$@\" >/dev/null; "
+            "code=$?; printf -- '--'; tail -c 200 \"$dir/log.csv\" 2>/dev/null | tail -n 1; printf -- '--'; ls -A \"$dir\"; exit $code")
+                                   .arg(option == u"--log" ? QStringLiteral("8k") : QStringLiteral("64k"));
+        QProcess p;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.remove(QStringLiteral("DISPLAY"));
+        p.setProcessEnvironment(env);
+        const QStringList unshare = ::geteuid() == 0 ? QStringList{"-m"} : QStringList{"-r", "-m"};
+        p.start(QStringLiteral("unshare"), unshare + QStringList{"sh", "-c", script, "sh", small, QStringLiteral(ATTNLAB_CLI), "train", "--task",
+                                                                   "reverse", "--preset", "classroom", "--steps", "400", "--batch", "4",
+                                                                   option, small + QLatin1Char('/') + name, "--save-model", model});
+        QVERIFY(p.waitForFinished(300000));
+        const QString out = QString::fromUtf8(p.readAllStandardOutput());
+        const QString err = QString::fromUtf8(p.readAllStandardError());
+        if (p.exitCode() == 77 || err.contains(QStringLiteral("unshare")))
+            QSKIP("mount namespaces are not available here");
+        QCOMPARE(p.exitCode(), 1);
+        QCOMPARE(err.count(QLatin1Char('\n')), 1);
+        QVERIFY2(err.startsWith(QStringLiteral("attention-lab-cli: error: cannot write '%1/").arg(small)), qPrintable(err));
+        QVERIFY2(err.contains(QString::fromUtf8(std::strerror(ENOSPC))), qPrintable(err));
+        QVERIFY(!QFile::exists(model)); // the run stopped: no model
+        const QStringList parts = out.split(QStringLiteral("--"));
+        QCOMPARE(parts.size(), 3);
+        if (option == u"--log") {
+            // A whole row: eight fields, the line ended.
+            QVERIFY2(parts[1].endsWith(QLatin1Char('\n')) && parts[1].count(QLatin1Char(',')) == 7, qPrintable(parts[1]));
+            QCOMPARE(parts[2], QStringLiteral("log.csv\n"));
+        } else {
+            QCOMPARE(parts[2], QString()); // no folder, no half snapshot
+        }
+    }
+
+    /// --snapshots under a FIFO or a file, --log into a missing folder: our message, at once,
+    /// before any training (nothing on stdout), exit 1.
+    void badOutputsAreRefusedFirst_data()
+    {
+        QTest::addColumn<QString>("option");
+        QTest::addColumn<QString>("path"); // FIFO stands for a named pipe in the folder
+        QTest::addColumn<QString>("message");
+        QTest::newRow("snapshots under a FIFO") << "--snapshots" << "FIFO/x" << "FIFO' is a file, not a folder)";
+        QTest::newRow("snapshots is a file") << "--snapshots" << "file" << "file' is a file, not a folder)";
+        QTest::newRow("log in a missing folder") << "--log" << "missing/log.csv" << "missing' does not exist)";
+        QTest::newRow("log is a folder") << "--log" << "." << "it is a directory";
+    }
+
+    void badOutputsAreRefusedFirst()
+    {
+        QFETCH(QString, option);
+        QFETCH(QString, path);
+        QFETCH(QString, message);
+        QTemporaryDir dir;
+        QVERIFY(::mkfifo(QFile::encodeName(dir.filePath(QStringLiteral("FIFO"))).constData(), 0600) == 0);
+        QFile file(dir.filePath(QStringLiteral("file")));
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.close();
+        const QString model = dir.filePath(QStringLiteral("m.safetensors"));
+        const Run r = cli({"train", "--task", "reverse", "--steps", "100000", option, dir.filePath(path), "--save-model", model});
+        QCOMPARE(r.exitCode, 1);
+        QCOMPARE(r.out, QByteArray());
+        QCOMPARE(r.err.count('\n'), 1);
+        QVERIFY2(r.err.startsWith("attention-lab-cli: error: cannot write '"), r.err.constData());
+        QVERIFY2(QString::fromUtf8(r.err).contains(message), r.err.constData());
+        QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot), (QStringList{"FIFO", "file"}));
     }
 
     void badInput_data()

@@ -45,6 +45,10 @@ QString cannotWrite(const Message& m)
     const QString system = arg(m, 3);
     if (reason == u"is_folder")
         return Messages::tr("cannot write '%1': it is a directory").arg(path);
+    if (reason == u"non_finite")
+        return Messages::tr("cannot write '%1': the tensor '%2' holds values that are not finite (NaN or infinity); an earlier file of "
+                            "that name is unchanged")
+            .arg(path, subject);
     QString why;
     if (reason == u"no_folder")
         why = Messages::tr("the folder '%1' does not exist").arg(subject);
@@ -58,6 +62,14 @@ QString cannotWrite(const Message& m)
         why = Messages::tr("the disk is full; an earlier file of that name is unchanged");
     else if (reason == u"in_the_way")
         why = Messages::tr("a folder '%1' is where the temporary file must go").arg(subject);
+    else if (reason == u"kernel_folder")
+        why = Messages::tr("the folder '%1' belongs to the kernel: no file can be made in it").arg(subject);
+    else if (reason == u"not_writable")
+        why = Messages::tr("you have no permission to write to '%1'").arg(subject);
+    else if (reason == u"no_reader")
+        why = Messages::tr("no program is reading the pipe '%1': start the reader first").arg(subject);
+    else if (reason == u"socket")
+        why = Messages::tr("'%1' is a socket, which cannot be written as a file").arg(subject);
     if (why.isEmpty())
         return Messages::tr("cannot write '%1': %2").arg(path, system);
     return Messages::tr("cannot write '%1': %2 (%3)").arg(path, system, why);
@@ -181,6 +193,13 @@ QString messageText(const Message& m)
             .arg(arg(m, 0), arg(m, 1), QString::number(arg(m, 1).toLongLong() - 1));
     if (c == u"cannot_write")
         return cannotWrite(m);
+    if (c == u"training_diverged") {
+        if (arg(m, 1) == u"loss")
+            return Messages::tr("training diverged at step %1: the loss is not finite (%2)").arg(arg(m, 0), arg(m, 2));
+        if (arg(m, 1) == u"gradient")
+            return Messages::tr("training diverged at step %1: the gradient is not finite (its norm is %2)").arg(arg(m, 0), arg(m, 2));
+        return Messages::tr("training diverged at step %1: the update made weights that are not finite").arg(arg(m, 0));
+    }
     if (c.startsWith(u"session_"))
         return sessionText(m);
     return QString::fromStdString(m.text);

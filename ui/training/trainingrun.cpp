@@ -68,6 +68,8 @@ void TrainingRun::start(std::unique_ptr<train::Trainer> trainer)
         } catch (const std::exception& e) {
             const std::lock_guard lock(m_mutex);
             m_frame.error = QString::fromUtf8(e.what());
+            if (const auto* carrier = dynamic_cast<const CarriesMessage*>(&e))
+                m_frame.errorMessage = carrier->message(); // the view says it in its language
             m_frame.state = State::Failed;
             m_state = State::Failed;
         }

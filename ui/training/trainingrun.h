@@ -7,6 +7,7 @@
 // for long runs, at most 40) for the snapshot strip. The view reads what is there with frame():
 // a copy taken under a lock, the traces shared. Pause, resume and stop take effect between steps.
 
+#include "core/message.h"
 #include "core/trace.h"
 #include "model/model.h"
 #include "train/trainer.h"
@@ -18,6 +19,7 @@
 #include <condition_variable>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -33,7 +35,8 @@ public:
         Paused,
         Finished, ///< every step done
         Stopped,  ///< stopped before the last step; the model is the one of the last step
-        Failed,   ///< the thread ran into an error (error())
+        Failed,   ///< the thread ran into an error (Frame::error), or training diverged (a loss, a
+                  ///< gradient or weights not finite: the model stays the one of the last good step)
     };
 
     struct Snapshot {
@@ -52,7 +55,8 @@ public:
         int probeStep = 0;
         std::vector<Snapshot> snapshots;
         double seconds = 0; ///< training time so far (pauses not counted)
-        QString error;
+        QString error;                       ///< the error in English
+        std::optional<Message> errorMessage; ///< the same as a Message when the engine gave one (training_diverged)
     };
 
     explicit TrainingRun(QObject* parent = nullptr);

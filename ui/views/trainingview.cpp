@@ -2,6 +2,7 @@
 
 #include "plot/fitting.h"
 #include "plot/plotting.h"
+#include "session/messages.h"
 #include "session/session.h"
 #include "training/snapshotstrip.h"
 #include "views/attentionmaps.h"
@@ -413,7 +414,10 @@ void TrainingView::showFrame()
             status = tr("Choose a task and a model, then press Start.");
         break;
     case TrainingRun::State::Failed:
-        status = tr("Training stopped: %1").arg(f.error);
+        if (f.errorMessage && f.errorMessage->code == "training_diverged")
+            status = tr("Training stopped: %1. Try a lower learning rate.").arg(messageText(*f.errorMessage));
+        else
+            status = tr("Training stopped: %1").arg(f.errorMessage ? messageText(*f.errorMessage) : f.error);
         break;
     default: {
         QStringList parts;
@@ -504,13 +508,23 @@ void TrainingView::drawAttention(const TrainingRun::Frame& f)
                          HeatmapView::Scale::Probability);
 }
 
+/// Says why `model` cannot be used or saved (none yet; weights that are not finite) in the
+/// status line; true when it can.
+bool TrainingView::usable(const Seq2SeqModel* model)
+{
+    const bool finite = model && nonFiniteTensor(modelToTensors(*model)).empty();
+    if (!finite)
+        m_status->setText(!model ? tr("Train a model first.")
+                                 : tr("This model's weights are not finite (NaN or infinity): it cannot be used or saved. Train it "
+                                      "again with a lower learning rate."));
+    return finite;
+}
+
 bool TrainingView::useModel()
 {
     const auto model = m_run->model();
-    if (!model) {
-        m_status->setText(tr("Train a model first."));
+    if (!usable(model.get()))
         return false;
-    }
     // Saved under the application's data folder: a session that uses it can open it again.
     const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/trained");
     const QString path = dir + QStringLiteral("/%1-%2.safetensors")
@@ -521,7 +535,7 @@ bool TrainingView::useModel()
         QDir().mkpath(dir);
         attnlab::saveModel(*model, QFile::encodeName(path).toStdString());
     } catch (const std::exception& e) {
-        m_status->setText(tr("Cannot keep the model: %1").arg(QString::fromUtf8(e.what())));
+        m_status->setText(tr("Cannot keep the model: %1").arg(errorText(e)));
         return false;
     }
     if (!session()->importModel(path, &error)) {
@@ -539,14 +553,12 @@ bool TrainingView::useModel()
 bool TrainingView::saveModel(const QString& path)
 {
     const auto model = m_run->model();
-    if (!model) {
-        m_status->setText(tr("Train a model first."));
+    if (!usable(model.get()))
         return false;
-    }
     try {
         attnlab::saveModel(*model, QFile::encodeName(path).toStdString());
     } catch (const std::exception& e) {
-        m_status->setText(tr("Could not save the model: %1").arg(QString::fromUtf8(e.what())));
+        m_status->setText(tr("Could not save the model: %1").arg(errorText(e)));
         return false;
     }
     m_status->setText(tr("Model saved to %1").arg(QFileInfo(path).fileName()));

@@ -79,6 +79,7 @@ public:
     FigureName figureName() const override { return {QStringLiteral("training"), std::nullopt, Block::None}; }
 
 private:
+    bool usable(const Seq2SeqModel* model);
     void retranslate() override;
     void applyFonts() override;
     void buildControls();

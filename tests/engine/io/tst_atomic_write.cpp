@@ -6,6 +6,8 @@
 
 #include "io/fileio.h"
 
+#include "support/child.h"
+
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
@@ -26,10 +28,12 @@
 
 using attnlab::FileError;
 using attnlab::writeFileAtomically;
+using attnlab::testing::ChildResult;
+using attnlab::testing::inChild;
+using attnlab::testing::kCannotSetUp;
+using attnlab::testing::mountTmpfs;
 
 namespace {
-
-constexpr int kCannotSetUp = 77; ///< a child's exit code: the failure could not be arranged here
 
 QByteArray readAll(const QString& path)
 {
@@ -55,48 +59,6 @@ attnlab::Message failureOf(const std::string& path, const std::string& bytes = "
     } catch (const std::exception& e) {
         return {"other_exception", {}, e.what()};
     }
-}
-
-struct ChildResult {
-    int exitCode = -1; ///< -1 when the child did not exit normally
-    QString text;      ///< what it wrote to its pipe
-};
-
-/// Runs `work` in a child process (for what must not touch this one: namespaces, a lower
-/// user) and returns its exit code and what it wrote with `say`.
-ChildResult inChild(const std::function<int(const std::function<void(const std::string&)>& say)>& work)
-{
-    int pipeFds[2];
-    if (::pipe(pipeFds) != 0)
-        return {-1, QStringLiteral("pipe failed")};
-    const pid_t pid = ::fork();
-    if (pid == 0) {
-        ::close(pipeFds[0]);
-        const auto say = [&](const std::string& text) { (void)!::write(pipeFds[1], text.data(), text.size()); };
-        const int code = work(say);
-        ::_exit(code);
-    }
-    ::close(pipeFds[1]);
-    QByteArray text;
-    char buf[4096];
-    ssize_t n;
-    while ((n = ::read(pipeFds[0], buf, sizeof buf)) > 0)
-        text.append(buf, n);
-    ::close(pipeFds[0]);
-    int status = 0;
-    ::waitpid(pid, &status, 0);
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, QString::fromUtf8(text)};
-}
-
-/// In a child: a private mount namespace (with a user namespace when not privileged), and a
-/// tmpfs with `options` mounted on `dir`. False when the system does not allow it.
-bool mountTmpfs(const std::string& dir, unsigned long flags, const char* options)
-{
-    if (::unshare(CLONE_NEWNS) != 0 && ::unshare(CLONE_NEWUSER | CLONE_NEWNS) != 0)
-        return false;
-    if (::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0)
-        return false;
-    return ::mount("tmpfs", dir.c_str(), "tmpfs", flags, options) == 0;
 }
 
 /// `failure` has code cannot_write with `reason`; else the reason it has, for the log.

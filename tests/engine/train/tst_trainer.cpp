@@ -14,6 +14,7 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <cmath>
 #include <fstream>
 #include <set>
 
@@ -226,6 +227,36 @@ private slots:
         QCOMPARE(std::get<0>(run(2, 5)), two);
         QVERIFY(std::get<0>(run(1, 6)) != one);
         QVERIFY2(last < first - 0.5, (std::to_string(first) + " → " + std::to_string(last)).c_str());
+    }
+
+    /// A rate far too high: the step where the loss or the gradient stops being finite throws
+    /// Diverged, naming that step and what went wrong; its update is not applied, so the model
+    /// stays finite (and could be saved, unlike a NaN one).
+    void divergenceStopsTraining()
+    {
+        const Task task = builtInTask(TaskKind::Reverse, 4, 16);
+        TrainOptions o;
+        o.threads = 1;
+        o.batch = 16;
+        o.schedule = {1e10, 0, 16};
+        Trainer t(freshModel(tinySpec(), task), task, o);
+        int divergedAt = 0;
+        std::string what, text;
+        for (int s = 1; s <= 100 && divergedAt == 0; ++s) {
+            try {
+                const StepRecord r = t.step();
+                QVERIFY(std::isfinite(r.loss) && std::isfinite(r.gradNorm)); // a step that returns is finite
+            } catch (const Diverged& d) {
+                divergedAt = d.record().step;
+                QCOMPARE(divergedAt, s);
+                what = d.message().args.at(1);
+                text = d.what();
+            }
+        }
+        QVERIFY2(divergedAt > 0, "a rate of 1e10 trained 100 steps without a loss that is not finite");
+        QVERIFY2(what == "loss" || what == "gradient" || what == "weights", what.c_str());
+        QVERIFY2(text.starts_with("training diverged at step " + std::to_string(divergedAt) + ": the "), text.c_str());
+        QCOMPARE(nonFiniteTensor(modelToTensors(t.model())), std::string());
     }
 };
 

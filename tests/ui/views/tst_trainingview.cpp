@@ -13,6 +13,9 @@
 #include "support/settle.h"
 
 #include "model/model.h"
+#include "shell/languages.h"
+#include "train/tasks.h"
+#include "train/trainer.h"
 
 #include <qcustomplot.h>
 
@@ -20,10 +23,13 @@
 #include <QFile>
 #include <QLabel>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
+
+#include <limits>
 
 using namespace attnlab;
 
@@ -122,6 +128,60 @@ private slots:
         QCOMPARE(loadModel(QFile::encodeName(path).toStdString()).tgtVocab.size(), std::size_t(79));
         QVERIFY(!v.saveModel(QStringLiteral("/nonexistent/folder/m.safetensors")));
         QVERIFY(v.statusLabel()->text().contains(QStringLiteral("Could not save the model")));
+    }
+
+    /// A run that diverges (a rate of 1e10) stops with the step and the reason, in the
+    /// interface's language; a model whose weights are not finite is neither used nor saved,
+    /// with a translated message, and an earlier file stays as it was.
+    void divergenceAndModelsThatAreNotFinite()
+    {
+        Session session;
+        TrainingView v(&session);
+        const train::Task task = train::builtInTask(train::TaskKind::Reverse, 4, 16);
+        const ModelSpec spec = train::presetSpec(train::Preset::Classroom);
+        train::TrainOptions o;
+        o.steps = 300;
+        o.batch = 8;
+        o.threads = 1;
+        o.schedule = {1e10, 0, spec.dModel};
+        v.run()->start(std::make_unique<train::Trainer>(train::freshModel(spec, task), task, o));
+        QTRY_VERIFY_WITH_TIMEOUT(!v.run()->isActive(), 120000);
+        QCOMPARE(v.run()->state(), TrainingRun::State::Failed);
+        v.showFrame();
+        static const QRegularExpression english(
+            QStringLiteral("^Training stopped: training diverged at step \\d+: the .* not finite.*\\. Try a lower learning rate\\.$"));
+        QVERIFY2(english.match(v.statusLabel()->text()).hasMatch(), qPrintable(v.statusLabel()->text()));
+        LanguageManager languages;
+        QVERIFY(languages.setLanguage(QStringLiteral("zh_CN")));
+        v.showFrame();
+        QVERIFY2(v.statusLabel()->text().startsWith(QStringLiteral("训练中止：训练在第 ")), qPrintable(v.statusLabel()->text()));
+        QVERIFY(languages.setLanguage(QStringLiteral("en")));
+
+        // A model holding NaN (as a run could leave one): refused for the studio and for a file.
+        Seq2SeqModel nan = train::freshModel(spec, task);
+        QVERIFY(nan.generatorWeight.size() > 0);
+        nan.generatorWeight(0, 0) = std::numeric_limits<float>::quiet_NaN();
+        TrainingRun::Frame frame;
+        frame.state = TrainingRun::State::Finished;
+        const auto bad = std::make_shared<const Seq2SeqModel>(std::move(nan));
+        v.run()->restore(frame, bad);
+        QVERIFY(!v.useModel());
+        QVERIFY2(v.statusLabel()->text().contains(QStringLiteral("weights are not finite (NaN or infinity): it cannot be used or saved")),
+                 qPrintable(v.statusLabel()->text()));
+        QVERIFY(!session.model());
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("earlier.safetensors"));
+        QFile earlier(path);
+        QVERIFY(earlier.open(QIODevice::WriteOnly));
+        earlier.write("an earlier model");
+        earlier.close();
+        QVERIFY(!v.saveModel(path));
+        QVERIFY(earlier.open(QIODevice::ReadOnly));
+        QCOMPARE(earlier.readAll(), QByteArray("an earlier model"));
+        QVERIFY(languages.setLanguage(QStringLiteral("zh_CN")));
+        QVERIFY(!v.saveModel(path));
+        QVERIFY2(v.statusLabel()->text().contains(QStringLiteral("非有限值")), qPrintable(v.statusLabel()->text()));
+        QVERIFY(languages.setLanguage(QStringLiteral("en")));
     }
 
     void badSettingsAndFiles()
