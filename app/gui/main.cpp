@@ -71,6 +71,9 @@ int main(int argc, char** argv)
     // One window for the whole run: a language switch writes every text again in place
     // (QEvent::LanguageChange), so nothing the user did, and no size or place, changes.
     attnlab::Session session;
+    // A greedy generation runs off the GUI thread: a model that never writes <eos> takes a
+    // minute, and the window answers meanwhile (the decoder bar shows how far it is).
+    session.setBackgroundGeneration(true);
     // Saved a moment after each change; a clean quit deletes it, a crash leaves it to restore.
     attnlab::Autosave autosave(&session);
     auto* window = new attnlab::MainWindow(&session);

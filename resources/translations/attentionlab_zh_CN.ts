@@ -5257,4 +5257,23 @@ M = 0：每个查询都能看到所有键</translation>
         <translation>模型另存为</translation>
     </message>
 </context>
+<context>
+    <name>attnlab::DecoderPanel</name>
+    <message>
+        <source>Step %1 / %2 (stopped)</source>
+        <translation>步骤 %1 / %2（已停止）</translation>
+    </message>
+    <message>
+        <source>Generating: %v of at most %m tokens</source>
+        <translation>正在生成：%v / 最多 %m 个词元</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Stop generating: the tokens written so far stay</source>
+        <translation>停止生成：已经写出的词元保留</translation>
+    </message>
+</context>
 </TS>
