@@ -18,9 +18,15 @@ namespace attnlab {
 
 namespace {
 
-/// How often the views get a newer step while a generation runs: drawing a 1000 × 1000 heatmap
-/// 25 times a second would take the GUI thread from the user.
-constexpr qint64 kShowEveryMs = 400;
+/// How long the views keep a step before they get a newer one while a generation runs: 0.4 s,
+/// and longer as the steps grow, since a step's heatmaps (k × k) take longer to draw. Drawing a
+/// 1000 × 1000 heatmap 25 times a second would take the GUI thread from the user; this way the
+/// drawing takes a bounded share of it, and a keystroke waits for one drawing at most.
+qint64 showEveryMs(std::size_t steps)
+{
+    const auto k = static_cast<qint64>(steps);
+    return 400 + k * k / 250;
+}
 
 } // namespace
 
@@ -160,7 +166,7 @@ void Session::showGenerationSoFar(bool now)
         const std::lock_guard lock(m_job->mutex);
         m_jobDone = m_job->done;
         m_jobLimit = m_job->limit;
-        if (now || m_shownAt.elapsed() >= kShowEveryMs) {
+        if (now || m_shownAt.elapsed() >= showEveryMs(m_generation.size())) {
             a = m_job->aSoFar;
             b = m_job->bSoFar;
         }

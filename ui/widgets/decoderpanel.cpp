@@ -99,10 +99,16 @@ void DecoderPanel::setUpLayout()
     m_play->setCheckable(true);
     m_progress->setMinimumWidth(fontMetrics().horizontalAdvance(QStringLiteral("Generating: 1000 of at most 1024 tokens")) + 24);
     m_progress->setMaximumWidth(m_progress->minimumWidth() * 3 / 2);
-    m_progress->setVisible(false);
     m_cancel->setObjectName(QStringLiteral("cancelGeneration"));
     m_cancel->setFocusPolicy(Qt::NoFocus);
-    m_cancel->setVisible(false);
+    // Their room is kept while they are hidden: a generation that starts or ends (at every
+    // keystroke) must not move the views, whose large heatmaps would be laid out again.
+    for (QWidget* w : {static_cast<QWidget*>(m_progress), static_cast<QWidget*>(m_cancel)}) {
+        QSizePolicy policy = w->sizePolicy();
+        policy.setRetainSizeWhenHidden(true);
+        w->setSizePolicy(policy);
+        w->setVisible(false);
+    }
     m_debounce->setSingleShot(true);
     m_debounce->setInterval(150);
     m_playTimer->setInterval(1500);
