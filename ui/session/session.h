@@ -16,6 +16,8 @@
 #include <QElapsedTimer>
 #include <QString>
 
+class QThreadPool;
+
 #include <algorithm>
 #include <memory>
 #include <optional>
@@ -368,6 +370,9 @@ private:
 
     bool m_background = false;
     std::shared_ptr<GenerationJob> m_job; ///< the generation running off the GUI thread, or null
+    /// Its threads: not the global pool, which Qt's own painting uses (a step of 1000 tokens
+    /// taking a thread of it kept the window from drawing for as long).
+    QThreadPool* m_pool = nullptr;
     int m_jobDone = 0;
     int m_jobLimit = 0;
     bool m_generationStopped = false;

@@ -1,14 +1,16 @@
 // Greedy generation off the GUI thread (Session::setBackgroundGeneration): a model that never
 // writes <eos> makes up to 1024 decoder passes, each on all the tokens so far, a minute and more
 // of work. The first step is computed at once (it checks the input and gives the views their
-// stages); the others run in a QtConcurrent task that a newer input stops, and the views show the
-// steps done so far as they come. One idiom with the studio's other long work: QtConcurrent::run
+// stages); the others run in a QtConcurrent task (in a thread pool of the Session's own: Qt's
+// painting uses the global one) that a newer input stops, and the views show the steps done so
+// far as they come. One idiom with the studio's other long work: QtConcurrent::run
 // and a QFutureWatcher, the results of an older input dropped, cancellable, with progress.
 
 #include "session/session.h"
 
 #include <QFutureWatcher>
 #include <QPromise>
+#include <QThreadPool>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <atomic>
@@ -54,19 +56,24 @@ struct Session::GenerationJob {
                 l += r->finished() ? r->done() : r->limit();
             }
         }
-        const std::lock_guard lock(mutex);
-        if (a)
-            aSoFar = a->generation();
-        if (b)
-            bSoFar = b->generation();
-        done = d;
-        limit = l;
+        // The copies are made, and the ones they replace let go of (the step before's trace,
+        // hundreds of MB at 1000 tokens), outside the lock the GUI thread waits for.
+        Generation newA = a ? a->generation() : Generation{};
+        Generation newB = b ? b->generation() : Generation{};
+        {
+            const std::lock_guard lock(mutex);
+            std::swap(aSoFar, newA);
+            std::swap(bSoFar, newB);
+            done = d;
+            limit = l;
+        }
     }
 
     /// The worker: A and B a step each in turn until both are done or the GUI thread says stop.
     void work(QPromise<void>& promise)
     {
         const auto busy = [](const std::unique_ptr<GenerationRun>& r) { return r && !r->finished(); };
+        int range = -1;
         try {
             while (!stop && (busy(a) || busy(b))) {
                 if (busy(a))
@@ -80,7 +87,8 @@ struct Session::GenerationJob {
                     d = done;
                     l = limit;
                 }
-                promise.setProgressRange(0, l);
+                if (l != range) // each change of the range is an event for the GUI thread
+                    promise.setProgressRange(0, range = l);
                 promise.setProgressValue(d);
             }
         } catch (const std::exception& e) {
@@ -142,7 +150,12 @@ void Session::startGeneration(std::unique_ptr<GenerationRun> a, std::unique_ptr<
         if (job == m_job)
             finishGeneration();
     });
-    watcher->setFuture(QtConcurrent::run([job](QPromise<void>& promise) { job->work(promise); }));
+    if (!m_pool) {
+        // Two threads: a dropped run may still be finishing its step when the next one starts.
+        m_pool = new QThreadPool(this);
+        m_pool->setMaxThreadCount(2);
+    }
+    watcher->setFuture(QtConcurrent::run(m_pool, [job](QPromise<void>& promise) { job->work(promise); }));
     emit generationRunningChanged(true);
     emit generationProgress(m_jobDone, m_jobLimit);
 }
