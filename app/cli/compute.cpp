@@ -5,6 +5,8 @@
 
 #include "core/message.h"
 
+#include <QtGlobal>
+
 #include <algorithm>
 #include <chrono>
 #include <iostream>
@@ -45,12 +47,29 @@ Trace computeCliTrace(const TraceOptions& o, Generation* generation)
     if (!o.costChecked)
         checkRunCost(r, o.model.get());
     // A long generation says how far it is: a line per tenth of its length limit on stderr,
-    // once it has run for 2 seconds.
-    r.progress = [last = -1, start = std::chrono::steady_clock::now()](int done, int most) mutable {
+    // once it has run for 2 seconds (or ATTNLAB_PROGRESS_AFTER_MS), with the time left should it
+    // go on to its limit: the time so far scaled by the work still to do (each step costs more
+    // than the one before it).
+    bool set = false;
+    const int afterMs = qEnvironmentVariableIntValue("ATTNLAB_PROGRESS_AFTER_MS", &set);
+    const auto quiet = std::chrono::milliseconds(set ? afterMs : 2000);
+    const auto secondsUpTo = [r, model = o.model.get()](int steps) {
+        RunRequest upTo = r;
+        upTo.maxSteps = steps;
+        return estimateRun(upTo, model).seconds();
+    };
+    r.progress = [last = -1, start = std::chrono::steady_clock::now(), quiet, secondsUpTo](int done, int most) mutable {
         const int tenth = done * 10 / std::max(most, 1);
-        if (tenth != last && std::chrono::steady_clock::now() - start >= std::chrono::seconds(2)) {
+        const auto elapsed = std::chrono::steady_clock::now() - start;
+        if (tenth != last && elapsed >= quiet) {
             last = tenth;
-            std::cerr << "attention-lab-cli: generating: step " << done << " of at most " << most << '\n';
+            std::cerr << "attention-lab-cli: generating: step " << done << " of at most " << most;
+            if (done < most) {
+                const double spent = std::chrono::duration<double>(elapsed).count();
+                const double left = spent * (secondsUpTo(most) / std::max(secondsUpTo(done), 1e-9) - 1);
+                std::cerr << " (at most about " << static_cast<long long>(left + 0.5) << " s left)";
+            }
+            std::cerr << '\n';
         }
     };
     if (!o.target && o.model->spec.decoderLayers > 0 && !o.model->hasHead())

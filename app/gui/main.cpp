@@ -14,6 +14,7 @@
 #include <QCommandLineParser>
 #include <QFileInfo>
 #include <QSettings>
+#include <QTimer>
 
 namespace {
 
@@ -71,36 +72,47 @@ int main(int argc, char** argv)
     // One window for the whole run: a language switch writes every text again in place
     // (QEvent::LanguageChange), so nothing the user did, and no size or place, changes.
     attnlab::Session session;
+    // A greedy generation runs off the GUI thread: a model that never writes <eos> takes a
+    // minute, and the window answers meanwhile (the decoder bar shows how far it is).
+    session.setBackgroundGeneration(true);
     // Saved a moment after each change; a clean quit deletes it, a crash leaves it to restore.
     attnlab::Autosave autosave(&session);
-    auto* window = new attnlab::MainWindow(&session);
-    window->setAttribute(Qt::WA_DeleteOnClose);
-    window->setAutosave(&autosave);
-    window->setCurrentLanguage(languages.current());
-    window->restoreLayout();
-    QObject::connect(window, &attnlab::MainWindow::languageRequested, &app, [&languages, window](const QString& requested) {
+    // Declared after the session and the autosave it uses, so it goes first; closing it (×, a
+    // quit signal) ends the event loop and never deletes it under a dialog it is the parent of.
+    attnlab::MainWindow window(&session);
+    window.setAutosave(&autosave);
+    window.setCurrentLanguage(languages.current());
+    window.restoreLayout();
+    QObject::connect(&window, &attnlab::MainWindow::languageRequested, &app, [&languages, &window](const QString& requested) {
         if (!languages.setLanguage(requested))
             return;
         QSettings().setValue(QStringLiteral("language"), requested);
-        window->setCurrentLanguage(languages.current());
+        window.setCurrentLanguage(languages.current());
     });
-    window->showWithinScreen();
+    window.showWithinScreen();
     // A logout, a shutdown or `kill` closes the window as its × does: the last session is
     // saved and the autosave removed (a second signal, or SIGKILL, still ends it at once).
-    attnlab::closeOnQuitSignals(window);
-    // A sentence on the command line starts fresh; otherwise the work a crash left is offered,
-    // or the last session comes back.
-    if (!parser.positionalArguments().isEmpty()) {
-        session.setSentence(parser.positionalArguments().join(QLatin1Char(' ')));
-        window->startAtFirstStage();
-    } else if (!window->restoreLastSession()) {
-        window->startAtFirstStage();
-    }
-    if (parser.isSet(model))
-        window->fileActions()->importModel(parser.value(model)); // a failure is shown in the window
-    if (parser.isSet(lesson))
-        window->lessonPlayer()->openLessonFile(lessonFile(parser.value(lesson))); // a broken file is reported in the lesson panel
-    if (parser.isSet(presenter))
-        window->setPresenterMode(true);
+    // Dialogs open then are closed first, as with Cancel.
+    attnlab::closeOnQuitSignals(&window);
+    // The rest of the start runs in the event loop, so that the Restore prompt, like every other
+    // dialog, runs nested in it: a quit signal then closes the prompt first, then the window.
+    QTimer::singleShot(0, &window, [&] {
+        // A sentence on the command line starts fresh; otherwise the work a crash left is
+        // offered, or the last session comes back.
+        if (!parser.positionalArguments().isEmpty()) {
+            session.setSentence(parser.positionalArguments().join(QLatin1Char(' ')));
+            window.startAtFirstStage();
+        } else if (!window.restoreLastSession()) {
+            window.startAtFirstStage();
+        }
+        if (attnlab::quitSignalled())
+            return; // the window closes next
+        if (parser.isSet(model))
+            window.fileActions()->importModel(parser.value(model)); // a failure is shown in the window
+        if (parser.isSet(lesson))
+            window.lessonPlayer()->openLessonFile(lessonFile(parser.value(lesson))); // a broken file is reported in the lesson panel
+        if (parser.isSet(presenter))
+            window.setPresenterMode(true);
+    });
     return QApplication::exec();
 }

@@ -74,7 +74,7 @@ double megabytes(I bytes) { return static_cast<double>(bytes) / (1024.0 * 1024.0
 
 double RunCost::seconds() const
 {
-    return operations / 2e10 + static_cast<double>(weightBytes / 4) * 25e-9;
+    return operations / 2e10 + numbersWritten * 2.5e-9 + static_cast<double>(weightBytes / 4) * 25e-9;
 }
 
 RunCost estimateCost(const ModelSpec& spec, const RunShape& shape)
@@ -88,13 +88,20 @@ RunCost estimateCost(const ModelSpec& spec, const RunShape& shape)
     c.traceNumbers = last.cells;
     c.traceBytes = 4 * last.cells;
     c.operations = last.operations;
+    c.numbersWritten = static_cast<double>(last.cells);
     if (generating) {
-        // Step k is a pass on k decoder tokens: the sum over k of the decoder's part.
+        // Step k is a pass on k decoder tokens, its whole trace made anew: the sum over k of the
+        // decoder's part (the encoder runs once). Step k's attention is k × k: the time grows as
+        // the cube of the length.
         const Pass encoderOnly = pass(spec, shape, 0);
-        double decoder = 0;
-        for (I k = 1; k <= m; ++k)
-            decoder += pass(spec, shape, k).operations - encoderOnly.operations;
+        double decoder = 0, written = 0;
+        for (I k = 1; k <= m; ++k) {
+            const Pass step = pass(spec, shape, k);
+            decoder += step.operations - encoderOnly.operations;
+            written += static_cast<double>(step.cells - encoderOnly.cells);
+        }
         c.operations = encoderOnly.operations + decoder;
+        c.numbersWritten = static_cast<double>(encoderOnly.cells) + written;
     }
     return c;
 }

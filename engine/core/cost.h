@@ -20,7 +20,13 @@ struct RunCost {
     std::int64_t traceNumbers = 0;
     /// Multiplications and additions, all passes (every generation step) included.
     double operations = 0;
-    /// Seconds on a laptop: arithmetic at 2·10¹⁰ per second, 25 ns per seeded weight.
+    /// The numbers every pass writes (every generation step's trace, each made anew): for a
+    /// generation they, not the arithmetic, take most of the time.
+    double numbersWritten = 0;
+    /// Seconds on a laptop: arithmetic at 2·10¹⁰ per second, 2.5 ns per number written (the
+    /// score matrices' exp, fresh memory for every step's trace), 25 ns per seeded weight.
+    /// Measured on the shipped model made never to write <eos> (bench/generation_estimate.sh):
+    /// 1024 generation steps take 4 times what the arithmetic alone says.
     double seconds() const;
 };
 

@@ -326,8 +326,8 @@ std::shared_ptr<const Trace> Generation::step(std::size_t k) const
     return std::make_shared<const Trace>(decode(s.model, s.encoded, input, s.spec, s.config));
 }
 
-Generation generate(std::shared_ptr<const Seq2SeqModel> model, const std::vector<std::string>& source, const Config& config,
-                    int maxSteps, const std::function<void(int, int)>& progress)
+GreedyDecoder::GreedyDecoder(std::shared_ptr<const Seq2SeqModel> model, const std::vector<std::string>& source, const Config& config,
+                             int maxSteps)
 {
     if (!model)
         throw std::invalid_argument("no model");
@@ -338,29 +338,42 @@ Generation generate(std::shared_ptr<const Seq2SeqModel> model, const std::vector
     state->spec = optionsFor(m, config);
     state->encoded = encode(m, source, state->spec);
     state->config = config;
-    state->model = model;
-    const int limit = maxSteps > 0 ? std::min(maxSteps, kMaxTargetLength) : m.spec.maxTargetLength;
-    Generation g;
-    std::vector<std::string> input{"<sos>"};
-    for (int k = 0; k < limit; ++k) {
-        auto trace = std::make_shared<const Trace>(decode(model, state->encoded, input, state->spec, config));
-        const Eigen::MatrixXf& logits = trace->find("logits")->main().values;
-        const Eigen::Index next = argmaxFirst(logits.row(logits.rows() - 1));
-        const Eigen::MatrixXf& p = trace->find("probabilities")->main().values;
-        const std::string& token = m.tgtVocab[static_cast<std::size_t>(next)];
-        g.tokens.push_back(token);
-        g.chosen.push_back(p(p.rows() - 1, next));
-        g.m_last = std::move(trace); // the step before is dropped here: step() makes it again
+    state->model = std::move(model);
+    m_generation.m_state = std::move(state);
+    m_limit = maxSteps > 0 ? std::min(maxSteps, kMaxTargetLength) : m.spec.maxTargetLength;
+    m_input = {"<sos>"};
+}
+
+void GreedyDecoder::step()
+{
+    if (finished())
+        return;
+    const GenerationState& s = *m_generation.m_state;
+    auto trace = std::make_shared<const Trace>(decode(s.model, s.encoded, m_input, s.spec, s.config));
+    // The next token: the largest logit of the last row (the first on a tie, as torch.argmax).
+    const Eigen::MatrixXf& logits = trace->find("logits")->main().values;
+    const Eigen::Index next = argmaxFirst(logits.row(logits.rows() - 1));
+    const Eigen::MatrixXf& p = trace->find("probabilities")->main().values;
+    const std::string& token = s.model->tgtVocab[static_cast<std::size_t>(next)];
+    m_generation.tokens.push_back(token);
+    m_generation.chosen.push_back(p(p.rows() - 1, next));
+    m_generation.m_last = std::move(trace); // the step before is dropped here: step() makes it again
+    if (token == "<eos>")
+        m_generation.finished = true;
+    else
+        m_input.push_back(token);
+}
+
+Generation generate(std::shared_ptr<const Seq2SeqModel> model, const std::vector<std::string>& source, const Config& config,
+                    int maxSteps, const std::function<void(int, int)>& progress)
+{
+    GreedyDecoder decoder(std::move(model), source, config, maxSteps);
+    while (!decoder.finished()) {
+        decoder.step();
         if (progress)
-            progress(k + 1, limit);
-        if (token == "<eos>") {
-            g.finished = true;
-            break;
-        }
-        input.push_back(token);
+            progress(static_cast<int>(decoder.generation().size()), decoder.limit());
     }
-    g.m_state = std::move(state);
-    return g;
+    return decoder.generation();
 }
 
 } // namespace attnlab

@@ -135,10 +135,32 @@ public:
     const std::shared_ptr<const Trace>& last() const { return m_last; }
 
 private:
-    friend Generation generate(std::shared_ptr<const Seq2SeqModel>, const std::vector<std::string>&, const Config&, int,
-                               const std::function<void(int, int)>&);
+    friend class GreedyDecoder;
     std::shared_ptr<const GenerationState> m_state;
     std::shared_ptr<const Trace> m_last;
+};
+
+/// Greedy decoding one step at a time: generate() in the caller's hands. The studio runs the
+/// steps off its GUI thread, shows the generation so far and stops between two steps.
+class GreedyDecoder {
+public:
+    /// Runs the encoder on `source` (once, for every step). Throws as generate().
+    GreedyDecoder(std::shared_ptr<const Seq2SeqModel> model, const std::vector<std::string>& source, const Config& config,
+                  int maxSteps = 0);
+    /// One decoder pass on <sos> + the tokens so far: appends the next token (nothing once finished()).
+    void step();
+    /// True after <eos> or the length limit.
+    bool finished() const { return m_generation.finished || static_cast<int>(m_generation.size()) >= m_limit; }
+    /// The most steps: maxSteps, or the model's max_target_length when maxSteps <= 0.
+    int limit() const { return m_limit; }
+    /// The generation so far (a copy shares its traces: it is cheap, and it stays valid while
+    /// the steps go on).
+    const Generation& generation() const { return m_generation; }
+
+private:
+    Generation m_generation;
+    std::vector<std::string> m_input; ///< <sos> and the tokens so far: the next step's decoder input
+    int m_limit = 0;
 };
 
 /// Generates up to maxSteps tokens (the model's maxTargetLength when maxSteps <= 0). The

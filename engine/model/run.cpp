@@ -12,46 +12,70 @@ namespace attnlab {
 
 namespace {
 
-RunResult runModel(const RunRequest& r)
+/// What every model run starts with: the request checked, the config reporting what the model
+/// did, and the source's tokens with what the tokenizer said.
+struct ModelInput {
+    Config config;
+    std::vector<std::string> source;
+    std::vector<Message> warnings;
+};
+
+ModelInput modelInput(const RunRequest& r)
 {
     r.config.validate();
     if (!r.model)
         throw std::invalid_argument("no model: choose one in the settings");
     // The trace reports what the model did: its own positions, embedding scale and seed (a
     // trained model's settings of those are part of it), the run's score scaling.
-    Config c = r.config;
-    c.positional = r.model->spec.positional;
-    c.embedScale = r.model->spec.embedScale;
-    c.seed = r.model->spec.seed;
+    ModelInput in;
+    in.config = r.config;
+    in.config.positional = r.model->spec.positional;
+    in.config.embedScale = r.model->spec.embedScale;
+    in.config.seed = r.model->spec.seed;
+    if (r.segmentB && !(r.model->pretrained && r.model->pretrained->wordPiece))
+        throw Error(messages::segmentBNotBert());
+    if (!r.model->pretrained)
+        in.source = modelTokens(*r.model, r.text, false, in.config.maxTokens, in.warnings);
+    return in;
+}
+
+/// The trace of step `wanted` (-1: the last) of a generation that has at least one step.
+std::shared_ptr<const Trace> stepTrace(const Generation& g, int wanted)
+{
+    const int last = static_cast<int>(g.size()) - 1;
+    const int at = wanted < 0 ? last : std::min(wanted, last);
+    return g.step(static_cast<std::size_t>(at));
+}
+
+RunResult runModel(const RunRequest& r)
+{
+    ModelInput in = modelInput(r);
+    const Config& c = in.config;
     const std::shared_ptr<const Seq2SeqModel>& model = r.model;
     RunResult out;
-    std::vector<Message>& warnings = out.inputWarnings;
-    if (r.segmentB && !(model->pretrained && model->pretrained->wordPiece))
-        throw Error(messages::segmentBNotBert());
+    std::vector<Message>& warnings = in.warnings;
     if (model->pretrained) {
         if (r.target)
             throw Error(messages::pretrainedTarget());
         const PretrainedTokens tokens = pretrainedTokens(*model->pretrained, r.text, r.segmentB, c.maxTokens);
-        warnings = tokens.warnings;
-        out.trace = withWarnings(std::make_shared<const Trace>(computePretrainedTrace(model, tokens, c, r.keep)), warnings);
+        out.inputWarnings = tokens.warnings;
+        out.trace = withWarnings(std::make_shared<const Trace>(computePretrainedTrace(model, tokens, c, r.keep)), out.inputWarnings);
         return out;
     }
-    const std::vector<std::string> source = modelTokens(*model, r.text, false, c.maxTokens, warnings);
     if (model->spec.architecture == Architecture::EncoderStack) {
         if (r.target)
             throw Error(messages::targetWithoutDecoder());
-        out.trace = std::make_shared<const Trace>(computeModelTrace(model, source, {}, c));
+        out.trace = std::make_shared<const Trace>(computeModelTrace(model, in.source, {}, c));
     } else if (r.target || !model->hasHead()) {
         // Teacher forcing; a model without a head cannot generate and reads the source instead.
         const auto input = teacherForcingInput(*model, r.target ? *r.target : r.text, c.maxTokens, warnings);
-        out.trace = std::make_shared<const Trace>(computeModelTrace(model, source, input, c));
+        out.trace = std::make_shared<const Trace>(computeModelTrace(model, in.source, input, c));
     } else {
-        out.generation = generate(model, source, c, r.maxSteps, r.progress);
-        const int last = static_cast<int>(out.generation.size()) - 1;
-        const int at = r.generationStep < 0 ? last : std::min(r.generationStep, last);
-        out.trace = out.generation.step(static_cast<std::size_t>(at));
+        out.generation = generate(model, in.source, c, r.maxSteps, r.progress);
+        out.trace = stepTrace(out.generation, r.generationStep);
     }
     out.trace = withWarnings(std::move(out.trace), warnings);
+    out.inputWarnings = std::move(warnings);
     return out;
 }
 
@@ -106,6 +130,33 @@ RunResult run(const RunRequest& r)
     block.customMask = r.customMask;
     RunResult out;
     out.trace = std::make_shared<const Trace>(computeTrace(block));
+    return out;
+}
+
+bool generates(const RunRequest& r)
+{
+    return r.config.model != ModelKind::None && r.model && !r.model->pretrained && !r.target
+        && r.model->spec.architecture == Architecture::EncoderDecoder && r.model->hasHead();
+}
+
+GenerationRun::GenerationRun(const RunRequest& r)
+{
+    if (!generates(r))
+        throw std::invalid_argument("this request does not generate");
+    r.config.validate();
+    checkCost(estimateRun(r, r.model.get()));
+    ModelInput in = modelInput(r);
+    m_decoder = std::make_unique<GreedyDecoder>(r.model, in.source, in.config, r.maxSteps);
+    m_warnings = std::move(in.warnings);
+    m_wanted = r.generationStep;
+}
+
+RunResult GenerationRun::result() const
+{
+    RunResult out;
+    out.generation = m_decoder->generation();
+    out.trace = withWarnings(stepTrace(out.generation, m_wanted), m_warnings);
+    out.inputWarnings = m_warnings;
     return out;
 }
 

@@ -68,6 +68,37 @@ RunCost estimateRun(const RunRequest& request, const Seq2SeqModel* model);
 /// checked up front with estimateRun).
 RunResult run(const RunRequest& request);
 
+/// True when run(request) generates: a model with a decoder and an output head, no target, no
+/// pretrained folder (GPT-2's generation is pretrained/generate.h's).
+bool generates(const RunRequest& request);
+
+/// run() for a request that generates, a step at a time (model/model.h's GreedyDecoder with
+/// what run() adds: the checks, the tokenizer's warnings, the step asked for). The studio runs
+/// the steps off its GUI thread, shows the steps done so far and stops between two steps.
+class GenerationRun {
+public:
+    /// Checks the request as run() does, tokenizes the source and runs the encoder; no step
+    /// yet. Throws as run(), and std::invalid_argument when the request does not generate.
+    explicit GenerationRun(const RunRequest& request);
+    /// One more token (nothing once finished()).
+    void step() { m_decoder->step(); }
+    /// True after <eos> or the length limit.
+    bool finished() const { return m_decoder->finished(); }
+    /// Steps done, and the most there can be.
+    int done() const { return static_cast<int>(m_decoder->generation().size()); }
+    int limit() const { return m_decoder->limit(); }
+    /// The steps done so far (a copy shares the traces and stays valid while the steps go on).
+    const Generation& generation() const { return m_decoder->generation(); }
+    /// What run() returns for the steps done so far (at least one): the generation, the trace
+    /// of the request's generationStep (the last step done when it is not done yet).
+    RunResult result() const;
+
+private:
+    std::unique_ptr<GreedyDecoder> m_decoder;
+    std::vector<Message> m_warnings;
+    int m_wanted = -1;
+};
+
 /// `trace` with `warnings` in front of its own (the same trace when there are none).
 std::shared_ptr<const Trace> withWarnings(std::shared_ptr<const Trace> trace, const std::vector<Message>& warnings);
 

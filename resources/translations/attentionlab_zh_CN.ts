@@ -19,14 +19,6 @@
         <translation>系统没有存放应用数据的文件夹</translation>
     </message>
     <message>
-        <source>cannot create the folder &apos;%1&apos;</source>
-        <translation>无法创建文件夹“%1”</translation>
-    </message>
-    <message>
-        <source>cannot create &apos;%1&apos;: %2</source>
-        <translation>无法创建“%1”：%2</translation>
-    </message>
-    <message>
         <source>autosave has stopped</source>
         <translation>自动保存已停止</translation>
     </message>
@@ -813,8 +805,8 @@
         <translation>无法自动保存你的工作：%1</translation>
     </message>
     <message>
-        <source>Your work is not saved automatically: %1</source>
-        <translation>你的工作不会被自动保存：%1</translation>
+        <source>Your work is not saved automatically: %1.</source>
+        <translation>你的工作不会被自动保存：%1。</translation>
     </message>
     <message>
         <source>Restore unsaved work?</source>
@@ -5295,6 +5287,32 @@ M = 0：每个查询都能看到所有键</translation>
     <message>
         <source>Save model as</source>
         <translation>模型另存为</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::DecoderPanel</name>
+    <message>
+        <source>Step %1 / %2 (stopped)</source>
+        <translation>步骤 %1 / %2（已停止）</translation>
+    </message>
+    <message>
+        <source>Generating: %v of at most %m tokens</source>
+        <translation>正在生成：%v / 最多 %m 个词元</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Stop generating: the tokens written so far stay</source>
+        <translation>停止生成：已经写出的词元保留</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::FileActions</name>
+    <message>
+        <source>The settings (the window&apos;s layout, recent files, the language) are not kept: &apos;%1&apos; cannot be written.</source>
+        <translation>设置（窗口布局、最近的文件、语言）不会保存：无法写入“%1”。</translation>
     </message>
 </context>
 </TS>

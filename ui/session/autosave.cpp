@@ -1,6 +1,7 @@
 #include "session/autosave.h"
 
 #include "io/fileio.h"
+#include "session/messages.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -13,6 +14,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
+#include <system_error>
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -41,6 +44,25 @@ bool tryLock(int fd)
         r = ::flock(fd, LOCK_EX | LOCK_NB);
     while (r != 0 && errno == EINTR);
     return r == 0;
+}
+
+/// Why `path` (a file or a folder) cannot be made, errno `err`, in the interface's language and
+/// the words the studio uses for every file it cannot write (messages::cannotWrite): the folder
+/// named is the nearest one that exists, the one that is read-only or not ours.
+QString cannotMake(const QString& path, int err)
+{
+    namespace fs = std::filesystem;
+    const std::string p = QFile::encodeName(path).toStdString();
+    fs::path folder = fs::path(p).parent_path();
+    std::error_code ec;
+    while (!folder.empty() && folder != folder.root_path() && !fs::exists(folder, ec))
+        folder = folder.parent_path();
+    const char* reason = err == EROFS                        ? "read_only"
+        : err == EACCES || err == EPERM                    ? "no_permission"
+        : err == ENOSPC || err == EDQUOT                   ? "disk_full"
+        : err == ENOENT || err == ENOTDIR || err == EEXIST ? "not_a_folder"
+                                                           : "other";
+    return messageText(messages::cannotWrite(p, reason, folder.string(), std::strerror(err)));
 }
 
 /// Deletes a session file and what an interrupted save of it left.
@@ -103,8 +125,10 @@ Autosave::Autosave(Session* session, const QString& folder, QObject* parent)
         m_problem = tr("there is no folder for application data");
         return;
     }
-    if (!QDir().mkpath(folder)) {
-        m_problem = tr("cannot create the folder '%1'").arg(folder);
+    std::error_code made;
+    std::filesystem::create_directories(QFile::encodeName(folder).toStdString(), made);
+    if (made || !QFileInfo(folder).isDir()) {
+        m_problem = cannotMake(folder, made ? made.value() : ENOTDIR);
         return;
     }
     // The marker is locked before it gets its name, so no other run ever sees it unlocked.
@@ -116,7 +140,7 @@ Autosave::Autosave(Session* session, const QString& folder, QObject* parent)
     m_file = base + kSessionSuffix;
     m_lock = ::open(starting.constData(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
     if (m_lock < 0 || !tryLock(m_lock) || ::rename(starting.constData(), QFile::encodeName(m_marker).constData()) != 0) {
-        m_problem = tr("cannot create '%1': %2").arg(m_marker, QString::fromLocal8Bit(std::strerror(errno)));
+        m_problem = cannotMake(m_marker, errno);
         if (m_lock >= 0) {
             ::unlink(starting.constData());
             ::close(m_lock);
@@ -155,7 +179,9 @@ std::unique_ptr<OrphanedSession> Autosave::findOrphan(const QString& folder)
     const QDir dir(folder);
     for (const QString& name : dir.entryList({QStringLiteral("*") + kMarkerSuffix}, QDir::Files)) {
         const QString marker = dir.filePath(name);
-        const int fd = ::open(QFile::encodeName(marker).constData(), O_RDWR | O_CLOEXEC | O_NOFOLLOW);
+        // Read-only: a lock needs no more, and a read-only home (a crash's work on a read-only
+        // file system, or in a folder that is no longer ours) must still offer its work.
+        const int fd = ::open(QFile::encodeName(marker).constData(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
         if (fd < 0)
             continue;
         if (!tryLock(fd)) {

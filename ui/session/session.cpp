@@ -174,9 +174,10 @@ bool Session::importMask(const QString& path, QString* error)
     config.mask = MaskKind::Custom;
     BoolMatrix mask;
     RunResult result;
+    std::unique_ptr<GenerationRun> restA, restB; // a Transformer reads no mask, but may generate
     try {
         mask = parseMaskText(readFile(path.toStdString(), 64ULL * 1024 * 1024));
-        result = run(requestFor(m_sentence, config, m_target, m_imported, mask, m_fileModel, m_generationStep));
+        result = compute(requestFor(m_sentence, config, m_target, m_imported, mask, m_fileModel, m_generationStep), &restA);
     } catch (const std::exception& e) {
         if (error)
             *error = tr("Mask file %1: %2").arg(path, errorText(e));
@@ -184,9 +185,14 @@ bool Session::importMask(const QString& path, QString* error)
     }
     m_customMask = std::move(mask);
     m_config = config;
+    const bool wasRunning = isGenerationRunning();
+    dropGeneration();
     emit inputChanged();
-    computeComparison();
+    computeComparison(&restB);
     install(std::move(result));
+    startGeneration(std::move(restA), std::move(restB));
+    if (wasRunning && !isGenerationRunning())
+        emit generationRunningChanged(false);
     return true;
 }
 
@@ -219,10 +225,16 @@ RunRequest Session::requestFor(ModelCache& models, const QString& sentence, cons
 
 void Session::recompute()
 {
+    // The older input's generation, if one still runs: what it would still make is dropped.
+    const bool wasRunning = isGenerationRunning();
+    dropGeneration();
     try {
-        RunResult a = run(requestFor(m_sentence, m_config, m_target, m_imported, m_customMask, m_fileModel, m_generationStep));
-        computeComparison(); // B with A, so the views draw both at once
+        std::unique_ptr<GenerationRun> restA, restB;
+        RunResult a = compute(requestFor(m_sentence, m_config, m_target, m_imported, m_customMask, m_fileModel, m_generationStep),
+                              &restA);
+        computeComparison(&restB); // B with A, so the views draw both at once
         install(std::move(a));
+        startGeneration(std::move(restA), std::move(restB));
     } catch (const Error& e) {
         m_error = e.message();
         emit errorOccurred(error());
@@ -230,6 +242,8 @@ void Session::recompute()
         m_error = Message{{}, {}, e.what()}; // no code: shown as the engine wrote it
         emit errorOccurred(error());
     }
+    if (wasRunning && !isGenerationRunning())
+        emit generationRunningChanged(false);
 }
 
 void Session::install(RunResult result)
@@ -240,6 +254,7 @@ void Session::install(RunResult result)
     m_model = result.trace->model;
     m_full = std::move(result.trace);
     m_generation = std::move(result.generation);
+    m_generationStopped = false;
     m_error.reset();
     // A model's steps, and an attention kind's (its own stages), come from the trace.
     m_stepsOfTrace = isModel() || m_full->config.attention != AttentionKind::Full || actsInsideAttention(m_full->config.positional);
@@ -469,7 +484,11 @@ void Session::setGenerationStep(int step)
     m_generationStep = wanted;
     if (isGenerating() && count > 0) {
         m_full = withWarnings(m_generation.step(static_cast<std::size_t>(wanted < 0 ? last : wanted)), m_inputWarnings);
-        computeComparison(); // B's generation, at the same step
+        // B's generation at the same step (made again only when B did not generate: an error).
+        if (m_compareGeneration.empty())
+            computeComparison();
+        else
+            showComparisonStep();
         m_projectedBlock.reset();
         project();
         emit traceChanged();

@@ -13,7 +13,10 @@
 #include "session/stages.h"
 
 #include <QObject>
+#include <QElapsedTimer>
 #include <QString>
+
+class QThreadPool;
 
 #include <algorithm>
 #include <memory>
@@ -38,6 +41,8 @@ class Session : public QObject {
     Q_OBJECT
 public:
     explicit Session(QObject* parent = nullptr);
+    /// Stops a generation running off the GUI thread and waits for its step to end.
+    ~Session() override;
 
     // --- input -------------------------------------------------------------------------
     const QString& sentence() const { return m_sentence; }
@@ -119,6 +124,28 @@ public:
         return m_generationStep < 0 ? std::max(last, 0) : std::min(m_generationStep, std::max(last, 0));
     }
     void setGenerationStep(int step);
+
+    // --- generation off the GUI thread (session_generation.cpp) ------------------------------------
+    // A model that never writes <eos> takes up to 1024 decoder passes, each on all the tokens so
+    // far: a minute and more. In the studio the first step is shown at once and the others are
+    // computed off the GUI thread; the trace shows the steps done so far as they come.
+    /// On: each change computes a greedy generation's first step (and B's) at once and the rest
+    /// off the GUI thread; a change meanwhile drops the rest of the older input's. Off (the
+    /// default: lesson decks, the command line's exports): every change computes whole generations.
+    void setBackgroundGeneration(bool on);
+    bool backgroundGeneration() const { return m_background; }
+    /// True while a generation runs off the GUI thread: generation() holds the steps done so far.
+    bool isGenerationRunning() const { return m_job != nullptr; }
+    /// The steps the running generation has done and the most it can take (A's and B's together
+    /// while comparing); 0 and 0 when none runs.
+    int generationDone() const { return m_jobDone; }
+    int generationLimit() const { return m_jobLimit; }
+    /// Stops the running generation (Cancel): the steps done so far stay, as if the model had
+    /// stopped there; the step being computed is dropped.
+    void stopGeneration();
+    /// True when the generation shown was stopped (stopGeneration) before <eos> or its limit.
+    bool generationStopped() const { return m_generationStopped; }
+
     /// The whole trace: every stage of every layer (the same as trace() for one attention block).
     const std::shared_ptr<const Trace>& fullTrace() const { return m_full; }
 
@@ -232,6 +259,12 @@ signals:
     /// Comparison switched on or off, or B changed (B's trace is new then). B's trace for a new
     /// input comes with traceChanged.
     void comparisonChanged();
+    /// A generation off the GUI thread started (true; again when a newer input's replaces a
+    /// running one), or ended: done, stopped, or dropped for an input that does not generate.
+    void generationRunningChanged(bool running);
+    /// The running generation has done `done` steps of at most `limit` (emitted often: the
+    /// trace shows a newer step from time to time, with traceChanged).
+    void generationProgress(int done, int limit);
 
 private:
     /// Computes the current input and installs the result; on failure keeps the previous trace
@@ -263,7 +296,9 @@ private:
     /// The stages of `full` that belong to `layer` and `block` (a Transformer's block view).
     static std::shared_ptr<const Trace> blockView(const std::shared_ptr<const Trace>& full, std::optional<int> layer, Block block);
     /// Computes B's full trace for the current input (session_compare.cpp), or why it cannot be.
-    void computeComparison();
+    /// With `rest`, B's generation in background mode stops after its first step and `rest`
+    /// receives the run to go on with.
+    void computeComparison(std::unique_ptr<GenerationRun>* rest = nullptr);
     /// Recomputes comparisonTrace() for the current step.
     void projectComparison();
     /// Computes and projects B, then emits comparisonChanged.
@@ -272,7 +307,22 @@ private:
     /// changed anything (lessons).
     bool putComparison(const std::optional<Comparison>& comparison);
     /// A session file's comparison (on, and B; none for older files: off) set and computed.
-    void restoreComparison(const std::optional<std::pair<bool, Comparison>>& saved);
+    void restoreComparison(const std::optional<std::pair<bool, Comparison>>& saved, std::unique_ptr<GenerationRun>* rest);
+
+    struct GenerationJob;
+    /// run(request); in background mode a generation stops after its first step, and `rest`
+    /// (when given) receives the run to go on with off the GUI thread.
+    RunResult compute(const RunRequest& request, std::unique_ptr<GenerationRun>* rest);
+    /// Goes on with A's and B's generations (either may be null) off the GUI thread.
+    void startGeneration(std::unique_ptr<GenerationRun> a, std::unique_ptr<GenerationRun> b);
+    /// Stops the running generation; whatever it would still make is dropped.
+    void dropGeneration();
+    /// Shows the steps the running generation has done (`now`: whatever the time since the last).
+    void showGenerationSoFar(bool now);
+    /// The running generation ended: its last steps shown, and why a step failed if one did.
+    void finishGeneration();
+    /// B's trace for the generation step shown (B's last when it wrote fewer tokens than A).
+    void showComparisonStep();
 
     QString m_sentence;
     Config m_config;
@@ -315,6 +365,18 @@ private:
     std::shared_ptr<const Trace> m_compareFull;
     std::shared_ptr<const Trace> m_compareTrace;
     std::optional<Message> m_compareError;
+    Generation m_compareGeneration; ///< B's greedy generation (empty when B does not generate)
+    std::vector<Message> m_compareInputWarnings;
+
+    bool m_background = false;
+    std::shared_ptr<GenerationJob> m_job; ///< the generation running off the GUI thread, or null
+    /// Its threads: not the global pool, which Qt's own painting uses (a step of 1000 tokens
+    /// taking a thread of it kept the window from drawing for as long).
+    QThreadPool* m_pool = nullptr;
+    int m_jobDone = 0;
+    int m_jobLimit = 0;
+    bool m_generationStopped = false;
+    QElapsedTimer m_shownAt; ///< when the running generation's steps were last shown
 };
 
 } // namespace attnlab

@@ -45,27 +45,37 @@ bool Session::putComparison(const std::optional<Comparison>& comparison)
     return changed;
 }
 
-void Session::restoreComparison(const std::optional<std::pair<bool, Comparison>>& saved)
+void Session::restoreComparison(const std::optional<std::pair<bool, Comparison>>& saved, std::unique_ptr<GenerationRun>* rest)
 {
     if (saved) {
         m_comparison = saved->second;
         m_comparisonChosen = true;
     }
     m_comparing = saved && saved->first;
-    computeComparison();
+    computeComparison(rest);
 }
 
 void Session::refreshComparison()
 {
-    computeComparison();
+    if (isGenerationRunning()) {
+        // A's generation runs off the GUI thread: it starts again, with B's beside it.
+        recompute();
+        emit comparisonChanged();
+        return;
+    }
+    std::unique_ptr<GenerationRun> rest;
+    computeComparison(&rest);
     projectComparison();
     emit comparisonChanged();
+    startGeneration(nullptr, std::move(rest));
 }
 
-void Session::computeComparison()
+void Session::computeComparison(std::unique_ptr<GenerationRun>* rest)
 {
     m_compareFull.reset();
     m_compareError.reset();
+    m_compareGeneration = {};
+    m_compareInputWarnings.clear();
     if (!m_comparing)
         return;
     try {
@@ -74,9 +84,12 @@ void Session::computeComparison()
         const QString text = QString::fromStdString(comparedText(m_sentence.toStdString(), m_comparison));
         // B keeps A's weights file, mask matrix, model and decoder input; another seed makes
         // other seeded weights (in B's own cache, so A's stay made).
-        m_compareFull = run(requestFor(m_compareModels, text, comparedConfig(m_config, m_comparison), m_target, m_imported,
-                                       m_customMask, m_fileModel, m_generationStep))
-                            .trace;
+        RunResult b = compute(requestFor(m_compareModels, text, comparedConfig(m_config, m_comparison), m_target, m_imported,
+                                         m_customMask, m_fileModel, m_generationStep),
+                              rest);
+        m_compareFull = std::move(b.trace);
+        m_compareGeneration = std::move(b.generation);
+        m_compareInputWarnings = std::move(b.inputWarnings);
     } catch (const Error& e) {
         m_compareError = e.message();
     } catch (const std::exception& e) {

@@ -100,6 +100,7 @@ bool Session::restore(SessionFile f, QString* error, const LessonOpener& openLes
     // Everything is read and checked first; the session changes only when all of it is good.
     std::shared_ptr<const AttentionWeights> weights;
     RunResult result;
+    std::unique_ptr<GenerationRun> restA, restB; // a generation's steps after the first, in background mode
     std::shared_ptr<const Seq2SeqModel> fileModel = m_fileModel;
     QString modelPath = m_modelPath;
     std::optional<std::pair<bool, Comparison>> comparison; // on, and what B is
@@ -117,17 +118,21 @@ bool Session::restore(SessionFile f, QString* error, const LessonOpener& openLes
         const std::optional<QString> target = f.target ? std::optional(QString::fromStdString(*f.target)) : std::nullopt;
         // The file's computation, once: a file whose parts do not fit together (a 5 x 5 mask for
         // 3 tokens) is refused; a good one's result is what the session shows.
-        result = run(requestFor(QString::fromStdString(f.sentence), f.config, target, weights, f.customMask, fileModel,
-                                f.generationStep));
+        result = compute(requestFor(QString::fromStdString(f.sentence), f.config, target, weights, f.customMask, fileModel,
+                                    f.generationStep),
+                         &restA);
     } catch (const std::exception& e) {
         if (error)
             *error = errorText(e);
         return false;
     }
 
+    const bool wasRunning = isGenerationRunning();
     // The lesson first: its step sets a sentence and settings, which the file's then replace.
     if (f.lesson && openLesson)
         openLesson(LessonPlace{QString::fromStdString(f.lesson->path), f.lesson->step});
+    // The generation of the input before (or of the lesson's step), if one still runs, is over.
+    dropGeneration();
     m_sentence = QString::fromStdString(f.sentence);
     m_config = f.config;
     m_imported = std::move(weights);
@@ -139,8 +144,11 @@ bool Session::restore(SessionFile f, QString* error, const LessonOpener& openLes
     m_generationStep = f.generationStep;
     emit inputChanged();
     emit decodingChanged();
-    restoreComparison(comparison); // B with the file's A, before the views draw them
+    restoreComparison(comparison, &restB); // B with the file's A, before the views draw them
     install(std::move(result));
+    startGeneration(std::move(restA), std::move(restB));
+    if (wasRunning && !isGenerationRunning())
+        emit generationRunningChanged(false);
     emit comparisonChanged();
     const QString step = QString::fromStdString(f.step);
     if (const int i = stepIndex(step, f.stepLayer, f.stepBlock); i >= 0 && isModel())

@@ -9,6 +9,7 @@
 #include "lessons/deck.h"
 #include "lessons/lessonplayer.h"
 #include "session/autosave.h"
+#include "session/messages.h"
 #include "session/session.h"
 #include "widgets/statedictdialog.h"
 #include "shell/modelsmenu.h"
@@ -318,8 +319,17 @@ void FileActions::setAutosave(Autosave* autosave)
     connect(autosave, &Autosave::failed, this, [this](const QString& why) {
         report(false, tr("Your work could not be saved automatically: %1").arg(why), QString());
     });
+    // A read-only home: said once, at the start; the studio works on without saving.
+    QString problems;
     if (!autosave->problem().isEmpty())
-        report(false, tr("Your work is not saved automatically: %1").arg(autosave->problem()), QString());
+        problems = tr("Your work is not saved automatically: %1.").arg(autosave->problem());
+    if (const QSettings settings; !settings.isWritable()) {
+        problems = appendSentence(
+            problems, tr("The settings (the window's layout, recent files, the language) are not kept: '%1' cannot be written.")
+                          .arg(settings.fileName()));
+    }
+    if (!problems.isEmpty())
+        report(false, problems, QString());
 }
 
 bool FileActions::offerOrphan()

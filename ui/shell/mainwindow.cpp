@@ -561,13 +561,24 @@ bool MainWindow::restoreLastSession()
 
 void MainWindow::updateStatusBar()
 {
-    statusBar()->setVisible(!m_presenter->isOn() && (!statusBar()->currentMessage().isEmpty() || !m_warnings->warnings().isEmpty()));
+    // QStatusBar draws a message over its widgets: the warnings and a message never show at once.
+    // A message holds the bar for its few seconds and the warnings come back after it; the hint
+    // on how to step on, which stays until the first step, gives way to a warning at once.
+    const bool warnings = !m_warnings->warnings().isEmpty();
+    const QString message = statusBar()->currentMessage();
+    if (warnings && !message.isEmpty() && message == m_hint) {
+        statusBar()->clearMessage(); // messageChanged: here again
+        return;
+    }
+    m_warnings->setVisible(warnings && message.isEmpty());
+    statusBar()->setVisible(!m_presenter->isOn() && (!message.isEmpty() || warnings));
 }
 
 void MainWindow::startAtFirstStage()
 {
     m_session->setStep(0);
-    statusBar()->showMessage(tr("Press \u2192 (or Space, or click Next \u25B6) to go through the stages one by one."));
+    m_hint = tr("Press \u2192 (or Space, or click Next \u25B6) to go through the stages one by one.");
+    statusBar()->showMessage(m_hint);
     auto* once = new QObject(this);
     connect(m_session, &Session::stepChanged, once, [this, once] {
         statusBar()->clearMessage();

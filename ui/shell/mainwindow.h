@@ -131,7 +131,8 @@ public:
     /// A fresh start (no session to restore): the first stage, and a one-line hint in the
     /// status bar on how to step on, until the first step is taken.
     void startAtFirstStage();
-    /// Shows the status bar while it holds a message or a warning (not in presenter mode).
+    /// Shows the status bar while it holds a message or a warning (not in presenter mode): a
+    /// message (a few seconds) hides the warnings; the start's hint gives way to a warning.
     void updateStatusBar();
     /// The autosave of this window's session (it outlives the window): it keeps the lesson's
     /// place too, and restoreLastSession offers what it finds after a crash.
@@ -204,6 +205,7 @@ private:
     QMenu* m_screenMenu = nullptr;
     QAction* m_presenterAction = nullptr;
     QString m_language = QStringLiteral("en");
+    QString m_hint; ///< the status bar's hint on how to step on (startAtFirstStage)
 };
 
 } // namespace attnlab

@@ -7,6 +7,7 @@
 #include <QVBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QProgressBar>
 #include <QPushButton>
 #include <QRadioButton>
 #include <QTimer>
@@ -37,6 +38,8 @@ DecoderPanel::DecoderPanel(Session* session, QWidget* parent)
     , m_play(new QPushButton(this))
     , m_stepLabel(new QLabel(this))
     , m_output(new QLabel(this))
+    , m_progress(new QProgressBar(this))
+    , m_cancel(new QPushButton(this))
     , m_debounce(new QTimer(this))
     , m_playTimer(new QTimer(this))
 {
@@ -45,6 +48,8 @@ DecoderPanel::DecoderPanel(Session* session, QWidget* parent)
     connect(session, &Session::traceChanged, this, &DecoderPanel::sync);
     connect(session, &Session::decodingChanged, this, &DecoderPanel::sync);
     connect(session, &Session::inputChanged, this, &DecoderPanel::sync);
+    connect(session, &Session::generationRunningChanged, this, &DecoderPanel::sync);
+    connect(session, &Session::generationProgress, this, &DecoderPanel::showProgress);
     retranslate();
     sync();
 }
@@ -61,6 +66,10 @@ void DecoderPanel::setUpLayout()
     input->addWidget(m_title);
     input->addWidget(m_generate);
     input->addWidget(m_force);
+    input->addSpacing(12);
+    // A long generation's progress, where the row has room for its words.
+    input->addWidget(m_progress, 1);
+    input->addWidget(m_cancel);
     input->addStretch(1);
     auto* stepper = new QHBoxLayout;
     stepper->addWidget(m_target, 2);
@@ -88,6 +97,18 @@ void DecoderPanel::setUpLayout()
                        static_cast<QWidget*>(m_next), static_cast<QWidget*>(m_play)})
         w->setFocusPolicy(Qt::NoFocus);
     m_play->setCheckable(true);
+    m_progress->setMinimumWidth(fontMetrics().horizontalAdvance(QStringLiteral("Generating: 1000 of at most 1024 tokens")) + 24);
+    m_progress->setMaximumWidth(m_progress->minimumWidth() * 3 / 2);
+    m_cancel->setObjectName(QStringLiteral("cancelGeneration"));
+    m_cancel->setFocusPolicy(Qt::NoFocus);
+    // Their room is kept while they are hidden: a generation that starts or ends (at every
+    // keystroke) must not move the views, whose large heatmaps would be laid out again.
+    for (QWidget* w : {static_cast<QWidget*>(m_progress), static_cast<QWidget*>(m_cancel)}) {
+        QSizePolicy policy = w->sizePolicy();
+        policy.setRetainSizeWhenHidden(true);
+        w->setSizePolicy(policy);
+        w->setVisible(false);
+    }
     m_debounce->setSingleShot(true);
     m_debounce->setInterval(150);
     m_playTimer->setInterval(1500);
@@ -114,6 +135,7 @@ void DecoderPanel::connectControls()
         }
         applyTarget();
     });
+    connect(m_cancel, &QPushButton::clicked, m_session, &Session::stopGeneration);
     connect(m_previous, &QPushButton::clicked, this, [this] { m_session->setGenerationStep(m_session->generationStep() - 1); });
     connect(m_next, &QPushButton::clicked, this, [this] {
         const int last = static_cast<int>(m_session->generation().size()) - 1;
@@ -170,8 +192,14 @@ void DecoderPanel::sync()
     for (QWidget* w : {static_cast<QWidget*>(m_previous), static_cast<QWidget*>(m_next), static_cast<QWidget*>(m_play),
                        static_cast<QWidget*>(m_stepLabel)})
         w->setVisible(generating);
+    const bool running = generating && m_session->isGenerationRunning();
+    m_progress->setVisible(running);
+    m_cancel->setVisible(running);
+    if (running)
+        showProgress(m_session->generationDone(), m_session->generationLimit());
     if (generating && count > 0) {
-        m_stepLabel->setText(tr("Step %1 / %2").arg(k + 1).arg(count));
+        m_stepLabel->setText(m_session->generationStopped() ? tr("Step %1 / %2 (stopped)").arg(k + 1).arg(count)
+                                                            : tr("Step %1 / %2").arg(k + 1).arg(count));
         m_previous->setEnabled(k > 0);
         m_next->setEnabled(k + 1 < count);
         // What has been written so far, and the token this step adds.
@@ -186,6 +214,18 @@ void DecoderPanel::sync()
     } else if (const auto& trace = m_session->fullTrace(); trace) {
         m_output->setText(tr("Decoder input: %1").arg(joined(trace->targetTokens, trace->targetTokens.size()).toHtmlEscaped()));
     }
+}
+
+void DecoderPanel::showProgress(int done, int limit)
+{
+    if (!m_session->isGenerationRunning())
+        return;
+    m_progress->setRange(0, std::max(limit, 1));
+    m_progress->setValue(done);
+    // The step counter follows the tokens written so far.
+    const int count = static_cast<int>(m_session->generation().size());
+    m_stepLabel->setText(tr("Step %1 / %2").arg(m_session->generationStep() + 1).arg(count));
+    m_next->setEnabled(m_session->generationStep() + 1 < count);
 }
 
 void DecoderPanel::retranslate()
@@ -204,6 +244,9 @@ void DecoderPanel::retranslate()
     m_next->setToolTip(tr("Next generation step: one more token"));
     m_play->setText(m_play->isChecked() ? tr("Pause") : tr("Play"));
     m_play->setToolTip(tr("Watch generation add one token at a time"));
+    m_progress->setFormat(tr("Generating: %v of at most %m tokens"));
+    m_cancel->setText(tr("Cancel"));
+    m_cancel->setToolTip(tr("Stop generating: the tokens written so far stay"));
     sync();
 }
 

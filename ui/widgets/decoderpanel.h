@@ -2,12 +2,14 @@
 // The decoder's input, for a Transformer: greedy generation (the model writes its own target,
 // one token per step, and a stepper walks through the steps while the causal mask and the
 // probabilities grow a row at a time) or teacher forcing (the class types the target). Hidden
-// for one attention block.
+// for one attention block. While the Session generates off the GUI thread, a progress bar says
+// how far it is and Cancel stops it (the tokens written so far stay).
 
 #include <QWidget>
 
 class QLabel;
 class QLineEdit;
+class QProgressBar;
 class QPushButton;
 class QRadioButton;
 class QTimer;
@@ -30,11 +32,16 @@ public:
     /// "Step 3 / 10", the generated tokens so far and the next one's probability.
     QLabel* stepLabel() const { return m_stepLabel; }
     QLabel* outputLabel() const { return m_output; }
+    /// Shown while a generation runs: its steps done, of at most its limit.
+    QProgressBar* progressBar() const { return m_progress; }
+    /// Shown while a generation runs: stops it (Session::stopGeneration).
+    QPushButton* cancelButton() const { return m_cancel; }
 
 private:
     void setUpLayout();
     void connectControls();
     void sync();
+    void showProgress(int done, int limit);
     void applyTarget();
     void retranslate();
     void changeEvent(QEvent* event) override;
@@ -49,6 +56,8 @@ private:
     QPushButton* m_play;
     QLabel* m_stepLabel;
     QLabel* m_output;
+    QProgressBar* m_progress;
+    QPushButton* m_cancel;
     QTimer* m_debounce;
     QTimer* m_playTimer;
 };

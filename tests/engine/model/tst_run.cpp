@@ -77,6 +77,47 @@ private slots:
         QVERIFY2(diff == 0.0f, qPrintable(QString("largest difference %1").arg(diff)));
     }
 
+    void aGenerationRunIsRunAStepAtATime()
+    {
+        // What the studio runs off its GUI thread (issue 27): the same steps and traces as run(),
+        // one step at a time, with the steps done so far at every point.
+        RunRequest r;
+        r.text = "ab!";
+        r.config = reversalConfig();
+        r.model = shippedModel();
+        r.generationStep = 1;
+        QVERIFY(generates(r));
+        const RunResult whole = run(r);
+        GenerationRun g(r);
+        QCOMPARE(g.done(), 0);
+        QCOMPARE(g.limit(), r.model->spec.maxTargetLength);
+        g.step();
+        // After one step: that step's trace (the step asked for is not made yet).
+        RunResult first = g.result();
+        QCOMPARE(first.generation.size(), std::size_t(1));
+        QCOMPARE(first.trace->targetTokens, (std::vector<std::string>{"<sos>"}));
+        QCOMPARE(first.inputWarnings, whole.inputWarnings);
+        QCOMPARE(first.trace->warnings.front(), whole.inputWarnings.front());
+        while (!g.finished())
+            g.step();
+        g.step(); // nothing more once finished
+        const RunResult done = g.result();
+        QCOMPARE(done.generation.tokens, whole.generation.tokens);
+        QCOMPARE(done.generation.chosen, whole.generation.chosen);
+        QVERIFY(done.generation.finished);
+        QCOMPARE(done.trace->targetTokens, whole.trace->targetTokens);
+        QCOMPARE(largestDifference(*done.trace, *whole.trace), 0.0f);
+        // The copy taken after the first step is still that step's.
+        QCOMPARE(first.generation.size(), std::size_t(1));
+        // Requests that do not generate.
+        r.target = "ba";
+        QVERIFY(!generates(r));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, GenerationRun{r});
+        r.target.reset();
+        r.config.model = ModelKind::None;
+        QVERIFY(!generates(r));
+    }
+
     void aTrainedModelReportsWhatItDid()
     {
         // Positions = none asked of the trained model (issue 11 §1): the model adds its own

@@ -2,12 +2,16 @@
 // greedy generation one token at a time, and typing a target switches to teacher forcing.
 
 #include "widgets/decoderpanel.h"
+#include "model/model.h"
+#include "model/shipped.h"
 #include "session/session.h"
 #include "support/settle.h"
 
 #include <QLabel>
 #include <QLineEdit>
+#include <QProgressBar>
 #include <QPushButton>
+#include <QTemporaryDir>
 #include <QRadioButton>
 #include <QSignalSpy>
 #include <QTimer>
@@ -122,6 +126,44 @@ private slots:
         QVERIFY(!p.stepLabel()->isVisible()); // no generation steps under teacher forcing
         p.generateButton()->click();
         QVERIFY(s.isGenerating());
+    }
+
+    // Issue 27: with a model that never writes <eos> the studio froze for a minute and more; the
+    // generation now runs off the GUI thread, and the bar shows how far it is and can stop it.
+    void aLongGenerationShowsProgressAndCancels()
+    {
+        QTemporaryDir dir;
+        Seq2SeqModel m = *shippedModel();
+        m.spec.maxTargetLength = 1024;
+        for (std::size_t i = 0; i < m.tgtVocab.size(); ++i) {
+            if (m.tgtVocab[i] == "<eos>")
+                m.generatorBias(static_cast<Eigen::Index>(i)) = -1e4f; // never written
+        }
+        const QString path = dir.filePath(QStringLiteral("never-eos.safetensors"));
+        saveModel(m, path.toStdString());
+        Session s;
+        s.setBackgroundGeneration(true);
+        DecoderPanel p(&s);
+        p.show();
+        QVERIFY(!p.progressBar()->isVisible());
+        s.setSentence(QStringLiteral("abc"));
+        QVERIFY(s.importModel(path, nullptr));
+        QVERIFY(p.progressBar()->isVisible());
+        QVERIFY(p.cancelButton()->isVisible());
+        QCOMPARE(p.progressBar()->maximum(), 1024);
+        QTRY_VERIFY_WITH_TIMEOUT(p.progressBar()->value() >= 3, 60000);
+        QVERIFY(p.progressBar()->text().contains(QStringLiteral("of at most 1024")));
+        QTest::mouseClick(p.cancelButton(), Qt::LeftButton);
+        QVERIFY(!s.isGenerationRunning());
+        QVERIFY(!p.progressBar()->isVisible());
+        QVERIFY(!p.cancelButton()->isVisible());
+        const int kept = static_cast<int>(s.generation().size());
+        QVERIFY(kept >= 3 && kept < 1024);
+        QCOMPARE(p.stepLabel()->text(), QStringLiteral("Step %1 / %1 (stopped)").arg(kept));
+        // An edit generates again.
+        s.setSentence(QStringLiteral("abd"));
+        QVERIFY(p.progressBar()->isVisible());
+        s.stopGeneration();
     }
 
     void aSeededModelCannotGenerate()

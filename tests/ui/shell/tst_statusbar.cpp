@@ -1,0 +1,68 @@
+// The status bar says one thing at a time (issue 27 §5): after a paste over max_tokens the
+// tokenizer's warning and the start's hint ("Press → …") were drawn over each other. A message
+// (a file's result, for its few seconds) hides the warnings until it goes; the hint, which stays
+// until the first step, gives way to a warning at once.
+
+#include "session/session.h"
+#include "shell/mainwindow.h"
+#include "widgets/warningline.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QLineEdit>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QtTest>
+
+using namespace attnlab;
+
+class TestStatusBar : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true); // no real settings, recent files or last session
+    }
+
+    void aPasteOverMaxTokensShowsOneMessageAtATime()
+    {
+        Session session;
+        MainWindow window(&session);
+        window.show();
+        window.startAtFirstStage();
+        QStatusBar* bar = window.statusBar();
+        QVERIFY(!bar->currentMessage().isEmpty()); // the hint
+        QVERIFY(!window.warningLine()->isVisible());
+
+        // Paste more words than max_tokens into the sentence box.
+        QApplication::clipboard()->setText(QStringLiteral("word ").repeated(session.config().maxTokens + 20));
+        window.sentenceEdit()->setFocus();
+        window.sentenceEdit()->selectAll();
+        QTest::keyClick(window.sentenceEdit(), Qt::Key_V, Qt::ControlModifier);
+        QTRY_VERIFY(!window.warningLine()->warnings().isEmpty());
+        QVERIFY2(window.warningLine()->warnings().first().contains(QStringLiteral("max_tokens")),
+                 qPrintable(window.warningLine()->warnings().first()));
+        // The warning alone: the hint gave way.
+        QVERIFY(window.warningLine()->isVisible());
+        QCOMPARE(bar->currentMessage(), QString());
+        QVERIFY(bar->isVisible());
+
+        // A file's message takes the bar for its few seconds, then the warning comes back.
+        QVERIFY(!window.openSession(QStringLiteral("/nonexistent/folder/x.attnlab.json")));
+        QVERIFY(!bar->currentMessage().isEmpty());
+        QVERIFY(!window.warningLine()->isVisible());
+        bar->clearMessage(); // its time is up
+        QVERIFY(window.warningLine()->isVisible());
+        QVERIFY(bar->isVisible());
+
+        // A sentence within max_tokens: no warning, and nothing to show.
+        window.sentenceEdit()->selectAll();
+        QTest::keyClicks(window.sentenceEdit(), QStringLiteral("a short one"));
+        QTRY_VERIFY(window.warningLine()->warnings().isEmpty());
+        QVERIFY(!window.warningLine()->isVisible());
+        QVERIFY(!bar->isVisible());
+    }
+};
+
+QTEST_MAIN(TestStatusBar)
+#include "tst_statusbar.moc"
