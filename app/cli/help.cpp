@@ -26,7 +26,8 @@ Model:
   --max-distance K       relative: the largest distance told apart (|j - i| > K counts as K),
                          1..1024 (default 4)
   --segment L            xl: segments of L tokens, 1..1024 (default 4)
-  --memory M             xl: each segment also sees the M rows before it (default L)
+  --memory M             xl: each segment also sees the M rows before it, 0..1024
+                         (default: leave it out for M = L)
   --no-embed-scale       do not multiply embeddings by sqrt(d_model)
   --no-scale             do not divide scores by sqrt(d_k)
   --mask KIND            none (default) | causal | padding | causal+padding

@@ -21,15 +21,6 @@
 
 namespace attnlab::cli {
 
-float parseFloatOption(const std::string& option, const std::string& v)
-{
-    char* end = nullptr;
-    const float x = std::strtof(v.c_str(), &end);
-    if (v.empty() || end != v.c_str() + v.size() || !std::isfinite(x))
-        throw UsageError(option + " expects a number, got " + inQuotes(v));
-    return x;
-}
-
 namespace {
 
 /// The folder model --model names; `family` is the one the command needs.
@@ -90,7 +81,7 @@ int runPretrainedGenerate(const std::vector<std::string>& args)
         else if (a == "--top-p")
             sampling.topP = parseFloatOption(a, value());
         else if (a == "--seed")
-            sampling.seed = static_cast<std::uint64_t>(parseIntOption(a, value()));
+            sampling.seed = parseSeedOption(a, value());
         else if (a == "--output-dir")
             outputDir = value();
         else if (a == "--json")

@@ -138,7 +138,7 @@ private slots:
         row("--max-length", {"generate", "--model", "reversal", "--source", "abc"}, "2x");
         row("--dpi", {"lesson", "en/01-query-key-value", "--format", "png", "--output-dir", "pages"}, "150abc");
         QTest::newRow("trace --layer-norm-eps") << (QStringList(layers) << "--layer-norm-eps" << "1e-5x")
-                                                << "--layer-norm-eps expects a positive number, got '1e-5x'";
+                                                << "--layer-norm-eps expects a number, got '1e-5x'";
     }
 
     void numbersWithTrailingGarbage()
