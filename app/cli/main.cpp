@@ -559,7 +559,9 @@ int main(int argc, char** argv)
     if (command == "generate" || command == "fill-mask") {
         // A model folder (GPT-2, BERT) has its own commands' options.
         const auto model = std::find(rest.begin(), rest.end(), "--model");
-        if (command == "fill-mask" || (model != rest.end() && model + 1 != rest.end() && attnlab::isModelFolder(*(model + 1)))) {
+        const bool gpt2 = (model != rest.end() && model + 1 != rest.end() && attnlab::isModelFolder(*(model + 1)))
+                          || std::find(rest.begin(), rest.end(), "--prompt") != rest.end();
+        if (command == "fill-mask" || gpt2) {
             try {
                 return command == "generate" ? attnlab::cli::runPretrainedGenerate(rest) : attnlab::cli::runFillMask(rest);
             } catch (const attnlab::cli::UsageError& e) {

@@ -301,6 +301,9 @@ void finishSingleBlock(const GivenOptions& g, TraceOptions& o)
         // The head count is not part of a PyTorch state dict; Attention Lab's export stores it.
         if (!heads && w->heads)
             heads = w->heads;
+        if (heads && *heads >= 1 && w->dModel() % *heads != 0)
+            throw UsageError("d_model (" + std::to_string(w->dModel()) + ", from the weights file " + inQuotes(*g.weightsFile)
+                             + ") must be a multiple of heads (" + std::to_string(*heads) + "): give --heads as one of its divisors");
         o.request.weights = std::move(w);
     } else if (g.dModel) {
         c.dModel = *g.dModel;
