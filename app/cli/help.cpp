@@ -114,4 +114,17 @@ Comparing two inputs (one stage; A is the input above, B one of these):
 )";
 }
 
+std::string exitStatusHelp()
+{
+    return R"(Exit status (the same for every command):
+  0  success
+  1  an output could not be written (a missing folder, no permission, a full disk, standard
+     output closed), or the computation ran out of memory
+  2  bad input: an unknown command, option or value, an impossible configuration, an input
+     file that is missing, unreadable or corrupt, a model that cannot be opened, or a run
+     refused as too large before it starts
+  Either way one line on standard error says what went wrong ("attention-lab-cli: error: ...").
+)";
+}
+
 } // namespace attnlab::cli

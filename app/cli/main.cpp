@@ -1,5 +1,7 @@
 // attention-lab-cli: computes attention traces and draws their heatmaps without a window.
-// Exit codes: 0 success, 1 an output could not be written, 2 bad input (one line on stderr).
+// Exit codes (the one rule of every command, exitStatusHelp() in help.cpp): 0 success; 2 bad input (an
+// option, a file that cannot be read or is corrupt, a model that cannot be opened, a run refused
+// as too large); 1 an output that could not be written, or out of memory. One line on stderr.
 
 #include "options.h"
 
@@ -56,8 +58,10 @@ Commands:
              With a GPT-2 folder (docs/pretrained-models.md), a key/value cache:
              attention-lab-cli generate --model DIR --prompt TEXT --max-new-tokens N
                  [--temperature T] [--top-k K] [--top-p P] [--seed S] [--output-dir DIR] [--json]
-             greedy unless --temperature is given; one line per token: its text as a JSON
-             string, a tab, its probability; --json: {"prompt_ids", "generated_ids",
+             greedy unless --temperature is given (T from 1.4e-45 to 3.4e+38: softmax of
+             (logits - max) / T in double, so a tiny T picks the greedy token, never an
+             overflow); one line per token: its text as a JSON string, a tab, its
+             probability; --json: {"prompt_ids", "generated_ids",
              "tokens", "probabilities"}
   fill-mask  BERT's likeliest tokens at each [MASK]:
              attention-lab-cli fill-mask --model DIR --sentence "Paris is the [MASK] of France."
@@ -129,12 +133,13 @@ void warn(const std::string& message)
 /// What to reduce when the computation runs out of memory.
 constexpr const char* kReduceModel = "try fewer tokens (--max-tokens, a shorter text), a smaller --d-model or fewer --layers";
 
-/// An exception as one line: "out of memory" and what to reduce for an allocation failure
-/// (what() would say only "std::bad_alloc").
+/// An exception as one line with `code`: "out of memory" and what to reduce for an allocation
+/// failure (what() would say only "std::bad_alloc"), which exits with 1 whatever `code` is:
+/// the input was not wrong, the machine had too little memory for it.
 int failWith(int code, const std::exception& e, const char* reduce = kReduceModel)
 {
     if (dynamic_cast<const std::bad_alloc*>(&e))
-        return fail(code, std::string("out of memory: ") + reduce);
+        return fail(1, std::string("out of memory: ") + reduce);
     return fail(code, e.what());
 }
 
@@ -262,7 +267,7 @@ int runCompareExport(const attnlab::cli::ExportCommandOptions& o, const attnlab:
     try {
         b = cli::computeCliTrace(cli::comparedOptions(o.trace, *o.compare));
     } catch (const std::bad_alloc&) {
-        return fail(2, std::string("B (") + toString(*o.compare) + "): out of memory: " + kReduceModel);
+        return fail(1, std::string("B (") + toString(*o.compare) + "): out of memory: " + kReduceModel);
     } catch (const std::exception& e) {
         return fail(2, "B (" + toString(*o.compare) + "): " + e.what());
     }
@@ -512,7 +517,8 @@ int runLesson(const std::vector<std::string>& args, char* argv0)
     DeckResult r;
     if (const int failed = drawLesson(lesson, format == "png", format == "png" ? outputDir : output, dpi, r))
         return failed;
-    std::cout << "wrote " << r.pages << (r.pages == 1 ? " page" : " pages") << " of \"" << lesson.title << "\"\n";
+    // The title is text from a file: its control bytes are escaped, as on stderr.
+    std::cout << "wrote " << r.pages << (r.pages == 1 ? " page" : " pages") << " of \"" << printable(lesson.title) << "\"\n";
     return 0;
 }
 
@@ -528,7 +534,8 @@ int main(int argc, char** argv)
     const std::vector<std::string> rest(args.begin() + 1, args.end());
     const bool wantsHelp = !rest.empty() && (rest.front() == "--help" || rest.front() == "-h");
     if (command == "help" || command == "--help" || command == "-h" || ((command == "trace" || command == "export" || command == "lesson" || command == "generate" || command == "fill-mask" || command == "cost" || command == "train" || command == "grad") && wantsHelp)) {
-        std::cout << kUsage << attnlab::cli::traceOptionsHelp() << '\n' << attnlab::cli::exportOptionsHelp();
+        std::cout << kUsage << attnlab::cli::traceOptionsHelp() << '\n' << attnlab::cli::exportOptionsHelp() << '\n'
+                  << attnlab::cli::exitStatusHelp();
         return 0;
     }
     if (command == "--version") {

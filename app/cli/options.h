@@ -117,6 +117,8 @@ TraceOptions parseTraceOptions(const std::vector<std::string>& args, const Extra
 
 /// The --help text for trace's options.
 std::string traceOptionsHelp();
+/// The --help text's exit status: the one rule every command follows (docs/man, EXIT STATUS).
+std::string exitStatusHelp();
 
 /// What "export" writes: one stage, or every stage with --all.
 struct ExportCommandOptions {
