@@ -30,13 +30,13 @@ std::string readText(const fs::path& path)
 }
 
 /// True when something is at `p`: a file, or what stands in a file's place (a folder, a FIFO, a
-/// device, a link, even a broken one or a loop), which reading it then names ("cannot read
-/// 'g/config.json': it is a pipe (FIFO), not a regular file"); false when nothing is there.
+/// device, a link, even a broken one or a loop), or what cannot be looked at (no permission),
+/// which reading it then names ("cannot read 'g/config.json': it is a pipe (FIFO), not a
+/// regular file"); false only when nothing is there.
 bool present(const fs::path& p)
 {
     std::error_code ec;
-    const fs::file_status s = fs::symlink_status(p, ec);
-    return s.type() != fs::file_type::not_found && (!ec || s.type() != fs::file_type::none);
+    return fs::symlink_status(p, ec).type() != fs::file_type::not_found;
 }
 
 /// BERT's do_lower_case from tokenizer_config.json: true when the file or the key is missing.

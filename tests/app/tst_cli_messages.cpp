@@ -265,6 +265,28 @@ private slots:
         }
     }
 
+    // A folder whose files cannot be looked at (no search permission) was said to have no
+    // config.json: the reason is given instead.
+    void aFolderThatCannotBeSearchedIsNamed()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString model = copyFolder(dir, QStringLiteral("gpt2_f32"));
+        // Readable but not searchable by whoever runs the command (root ignores permissions: as
+        // root, the command runs as nobody).
+        QVERIFY(::chmod(QFile::encodeName(dir.path()).constData(), 0755) == 0);
+        QVERIFY(::chmod(QFile::encodeName(model).constData(), 0644) == 0);
+        const bool root = ::getuid() == 0;
+        const Run r = cli({"trace", "--model", model, "--sentence", "hi"}, [root] {
+            if (root && (::setgid(65534) != 0 || ::setuid(65534) != 0))
+                ::_exit(99);
+        });
+        ::chmod(QFile::encodeName(model).constData(), 0755); // so that the folder can be removed
+        if (r.exitCode == 99)
+            QSKIP("cannot run the command as an unprivileged user here");
+        expectOneLine(r, 2, QStringLiteral("cannot open '%1/config.json': Permission denied").arg(model));
+    }
+
     // num_heads in a weights file's metadata is checked (it was ignored when not a number ≥ 1),
     // and a --heads that does not divide the file's d_model names the file.
     void weightsFileHeads_data()
