@@ -51,12 +51,16 @@ bool readAttentionOption(const std::string& a, const std::function<const std::st
         return true;
     }
     if (a == "--rope-base") {
-        g.ropeBase = parseFloatOption(a, value());
+        g.ropeBase = parseNumberOption(a, value()); // a double, as the setting
         return true;
     }
     if (a == "--max-distance" || a == "--segment" || a == "--memory") {
         std::optional<int>& target = a == "--max-distance" ? g.maxDistance : a == "--segment" ? g.segment : g.memory;
         target = parseIntOption(a, value());
+        // −1 is how the settings say "as many rows as a segment": the command line leaves --memory out for that.
+        if (a == "--memory" && *target < 0)
+            throw UsageError("--memory (" + std::to_string(*target) + ") must be between 0 and "
+                             + std::to_string(ConfigLimits::maxTokens) + " rows; leave --memory out for M = L (as many rows as a segment)");
         return true;
     }
     if (optionKinds().count(a) == 0)

@@ -81,7 +81,7 @@ int runCost(const std::vector<std::string>& args)
         else if (a == "--repeats")
             r.repeats = parseIntOption(a, value());
         else if (a == "--seed")
-            r.seed = static_cast<std::uint64_t>(parseIntOption(a, value()));
+            r.seed = parseSeedOption(a, value());
         else if (a == "--json")
             json = true;
         else

@@ -27,8 +27,10 @@ Commands:
              With a GPT-2 folder (docs/pretrained-models.md), a key/value cache:
              attention-lab-cli generate --model DIR --prompt TEXT --max-new-tokens N
                  [--temperature T] [--top-k K] [--top-p P] [--seed S] [--output-dir DIR] [--json]
-             greedy unless --temperature is given; one line per token: its text as a JSON
-             string, a tab, its probability; --json: {"prompt_ids", "generated_ids",
+             greedy unless --temperature is given (T from 1.4e-45 to 3.4e+38: softmax of
+             (logits - max) / T in double, so a tiny T picks the greedy token, never an
+             overflow); one line per token: its text as a JSON string, a tab, its
+             probability; --json: {"prompt_ids", "generated_ids",
              "tokens", "probabilities"}
   fill-mask  BERT's likeliest tokens at each [MASK]:
              attention-lab-cli fill-mask --model DIR --sentence "Paris is the [MASK] of France."
@@ -98,7 +100,8 @@ Model:
   --max-distance K       relative: the largest distance told apart (|j - i| > K counts as K),
                          1..1024 (default 4)
   --segment L            xl: segments of L tokens, 1..1024 (default 4)
-  --memory M             xl: each segment also sees the M rows before it (default L)
+  --memory M             xl: each segment also sees the M rows before it, 0..1024
+                         (default: leave it out for M = L)
   --no-embed-scale       do not multiply embeddings by sqrt(d_model)
   --no-scale             do not divide scores by sqrt(d_k)
   --mask KIND            none (default) | causal | padding | causal+padding
@@ -182,6 +185,20 @@ Comparing two inputs (one stage; A is the input above, B one of these):
                          columns are matched to A's by token before subtracting (by position
                          otherwise; no difference when the shapes differ). Give at most one;
                          not with --all or --format csv. Default size 1800 x 720.
+)";
+}
+
+std::string exitStatusHelp()
+{
+    return R"(Exit status (the same for every command):
+  0  success
+  1  an output could not be written (a missing folder, no permission, a full disk, standard
+     output closed), training diverged, or the computation ran out of memory
+  2  bad input: an unknown command, option or value, an impossible configuration, an input
+     file that is missing, unreadable or corrupt, a model that cannot be opened, or a run
+     refused as too large before it starts
+  128 + n  stopped by signal n (SIGINT, SIGTERM, SIGHUP) after removing unfinished outputs
+  Otherwise one line on standard error says what went wrong ("attention-lab-cli: error: ...").
 )";
 }
 

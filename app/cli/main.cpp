@@ -1,6 +1,8 @@
 // attention-lab-cli: computes attention traces and draws their heatmaps without a window.
-// Exit codes: 0 success, 1 an output could not be written (or training diverged), 2 bad input
-// (one line on stderr); stopped by SIGINT, SIGTERM or SIGHUP: ended by that signal (outputs.h).
+// Exit codes (the one rule of every command, exitStatusHelp() in help.cpp): 0 success; 2 bad input (an
+// option, a file that cannot be read or is corrupt, a model that cannot be opened, a run refused
+// as too large); 1 an output that could not be written, a diverged training run, or out of memory;
+// stopped by SIGINT, SIGTERM or SIGHUP: ended by that signal (outputs.h). One line on stderr.
 
 #include "options.h"
 #include "outputs.h"
@@ -64,12 +66,13 @@ void warn(const std::string& message)
 /// What to reduce when the computation runs out of memory.
 constexpr const char* kReduceModel = "try fewer tokens (--max-tokens, a shorter text), a smaller --d-model or fewer --layers";
 
-/// An exception as one line: "out of memory" and what to reduce for an allocation failure
-/// (what() would say only "std::bad_alloc").
+/// An exception as one line with `code`: "out of memory" and what to reduce for an allocation
+/// failure (what() would say only "std::bad_alloc"), which exits with 1 whatever `code` is:
+/// the input was not wrong, the machine had too little memory for it.
 int failWith(int code, const std::exception& e, const char* reduce = kReduceModel)
 {
     if (dynamic_cast<const std::bad_alloc*>(&e))
-        return fail(code, std::string("out of memory: ") + reduce);
+        return fail(1, std::string("out of memory: ") + reduce);
     return fail(code, e.what());
 }
 
@@ -214,7 +217,7 @@ int runCompareExport(const attnlab::cli::ExportCommandOptions& o, const attnlab:
     try {
         b = cli::computeCliTrace(cli::comparedOptions(o.trace, *o.compare));
     } catch (const std::bad_alloc&) {
-        return fail(2, std::string("B (") + toString(*o.compare) + "): out of memory: " + kReduceModel);
+        return fail(1, std::string("B (") + toString(*o.compare) + "): out of memory: " + kReduceModel);
     } catch (const std::exception& e) {
         return fail(2, "B (" + toString(*o.compare) + "): " + e.what());
     }
@@ -498,7 +501,8 @@ int runLesson(const std::vector<std::string>& args, char* argv0)
         return failed;
     if (output == "/dev/stdout")
         return 0; // the deck itself went there
-    std::cout << "wrote " << r.pages << (r.pages == 1 ? " page" : " pages") << " of \"" << lesson.title << "\"\n";
+    // The title is text from a file: its control bytes are escaped, as on stderr.
+    std::cout << "wrote " << r.pages << (r.pages == 1 ? " page" : " pages") << " of \"" << printable(lesson.title) << "\"\n";
     return 0;
 }
 
@@ -512,7 +516,8 @@ int runCommand(int argc, char** argv)
     const std::vector<std::string> rest(args.begin() + 1, args.end());
     const bool wantsHelp = !rest.empty() && (rest.front() == "--help" || rest.front() == "-h");
     if (command == "help" || command == "--help" || command == "-h" || ((command == "trace" || command == "export" || command == "lesson" || command == "generate" || command == "fill-mask" || command == "cost" || command == "train" || command == "grad") && wantsHelp)) {
-        std::cout << attnlab::cli::usageHelp() << attnlab::cli::traceOptionsHelp() << '\n' << attnlab::cli::exportOptionsHelp();
+        std::cout << attnlab::cli::usageHelp() << attnlab::cli::traceOptionsHelp() << '\n' << attnlab::cli::exportOptionsHelp() << '\n'
+                  << attnlab::cli::exitStatusHelp();
         return 0;
     }
     if (command == "--version") {
@@ -543,7 +548,9 @@ int runCommand(int argc, char** argv)
     if (command == "generate" || command == "fill-mask") {
         // A model folder (GPT-2, BERT) has its own commands' options.
         const auto model = std::find(rest.begin(), rest.end(), "--model");
-        if (command == "fill-mask" || (model != rest.end() && model + 1 != rest.end() && attnlab::isModelFolder(*(model + 1)))) {
+        const bool gpt2 = (model != rest.end() && model + 1 != rest.end() && attnlab::isModelFolder(*(model + 1)))
+                          || std::find(rest.begin(), rest.end(), "--prompt") != rest.end();
+        if (command == "fill-mask" || gpt2) {
             try {
                 return command == "generate" ? attnlab::cli::runPretrainedGenerate(rest) : attnlab::cli::runFillMask(rest);
             } catch (const attnlab::cli::UsageError& e) {

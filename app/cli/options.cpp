@@ -11,6 +11,8 @@
 #include "text/printable.h"
 
 #include <algorithm>
+#include <cctype>
+#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
@@ -48,10 +50,14 @@ void readOptions(const std::vector<std::string>& args, const ExtraOption& take)
 {
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
-        const std::function<const std::string&()> value = [&]() -> const std::string& {
-            if (i + 1 >= args.size())
+        // The option's value, taken once: a second call (a message that repeats what was given)
+        // gets the same value, never the next option.
+        const std::size_t at = i;
+        const std::function<const std::string&()> value = [&args, &a, &i, at]() -> const std::string& {
+            if (at + 1 >= args.size())
                 throw UsageError(a + " needs a value");
-            return args[++i];
+            i = at + 1;
+            return args[at + 1];
         };
         if (!take(a, value))
             throw UsageError("unknown option " + inQuotes(a) + " (see --help)");
@@ -61,6 +67,39 @@ void readOptions(const std::vector<std::string>& args, const ExtraOption& take)
 int parseIntOption(const std::string& option, const std::string& value)
 {
     return parseInt<int>(option, value);
+}
+
+std::uint64_t parseSeedOption(const std::string& option, const std::string& value)
+{
+    return parseInt<std::uint64_t>(option, value);
+}
+
+double parseNumberOption(const std::string& option, const std::string& v)
+{
+    char* end = nullptr;
+    errno = 0;
+    const double x = std::strtod(v.c_str(), &end);
+    const bool whole = !v.empty() && end == v.c_str() + v.size() && !std::isspace(static_cast<unsigned char>(v.front()));
+    if (!whole || std::isnan(x) || (std::isinf(x) && errno != ERANGE))
+        throw UsageError(option + " expects a number, got " + inQuotes(v));
+    // Out of range: strtod gives ±HUGE_VAL above the largest double, and a tiny or zero number
+    // below the smallest; neither is the value that was typed.
+    if (errno == ERANGE && std::isinf(x))
+        throw UsageError(option + " value " + inQuotes(v) + " is out of range: a double holds at most 1.8e+308");
+    if (errno == ERANGE && x == 0)
+        throw UsageError(option + " value " + inQuotes(v) + " is too close to 0: a double holds at least 2.2e-308 (or 0)");
+    return x;
+}
+
+float parseFloatOption(const std::string& option, const std::string& v)
+{
+    const double x = parseNumberOption(option, v);
+    // The value is used as a float: one outside float's range would silently become inf or 0.
+    if (std::abs(x) > std::numeric_limits<float>::max())
+        throw UsageError(option + " value " + inQuotes(v) + " is out of range: a float holds at most 3.4e+38");
+    if (x != 0 && static_cast<float>(x) == 0)
+        throw UsageError(option + " value " + inQuotes(v) + " is too close to 0: a float holds at least 1.4e-45 (or 0)");
+    return static_cast<float>(x);
 }
 
 namespace {
@@ -122,10 +161,9 @@ bool readModelOption(const std::string& a, const std::function<const std::string
         g.norm = parseChoice(a, value(), parseNormPlacement, {"post", "pre"});
     } else if (a == "--layer-norm-eps") {
         const std::string& v = value();
-        char* end = nullptr;
-        const float e = std::strtof(v.c_str(), &end);
-        if (v.empty() || end != v.c_str() + v.size() || !(e > 0) || !std::isfinite(e))
-            throw UsageError("--layer-norm-eps expects a positive number, got '" + v + "'");
+        const float e = parseFloatOption(a, v);
+        if (!(e > 0))
+            throw UsageError("--layer-norm-eps expects a positive number, got " + inQuotes(v));
         g.eps = e;
     } else if (a == "--activation") {
         g.activation = parseChoice(a, value(), [](std::string_view v) {
@@ -263,6 +301,9 @@ void finishSingleBlock(const GivenOptions& g, TraceOptions& o)
         // The head count is not part of a PyTorch state dict; Attention Lab's export stores it.
         if (!heads && w->heads)
             heads = w->heads;
+        if (heads && *heads >= 1 && w->dModel() % *heads != 0)
+            throw UsageError("d_model (" + std::to_string(w->dModel()) + ", from the weights file " + inQuotes(*g.weightsFile)
+                             + ") must be a multiple of heads (" + std::to_string(*heads) + "): give --heads as one of its divisors");
         o.request.weights = std::move(w);
     } else if (g.dModel) {
         c.dModel = *g.dModel;

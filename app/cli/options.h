@@ -7,6 +7,7 @@
 #include "model/model.h"
 #include "model/run.h"
 
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <stdexcept>
@@ -85,8 +86,13 @@ void checkRunCost(const RunRequest& request, const Seq2SeqModel* model);
 /// `value` of `option` as a whole number, nothing before or after it ("150abc" and " 5" are
 /// refused). Throws UsageError naming the option.
 int parseIntOption(const std::string& option, const std::string& value);
-/// A finite number for `option`, or a UsageError saying what was given.
+/// A seed: a whole number from 0 to 18446744073709551615 ("-1" is refused, not wrapped around).
+std::uint64_t parseSeedOption(const std::string& option, const std::string& value);
+/// A finite number for `option` that a float holds (0, or a magnitude from 1.4e-45 to 3.4e+38),
+/// or a UsageError saying what was given: "1e-300" is refused, never read as 0.
 float parseFloatOption(const std::string& option, const std::string& value);
+/// The same for a double (0, or 2.2e-308 to 1.8e+308).
+double parseNumberOption(const std::string& option, const std::string& value);
 
 /// The trace the options ask for: one attention block, an encoder stack, or an encoder–decoder
 /// pass — teacher-forced on --target, or, for a trained model without --target, the last step of
@@ -100,7 +106,8 @@ Trace computeCliTrace(const TraceOptions& options, Generation* generation = null
 using ExtraOption = std::function<bool(const std::string& option, const std::function<const std::string&()>& value)>;
 
 /// Hands each option of `args` (and a function that takes its value) to `take`; an option
-/// `take` does not know is a UsageError, as is an option whose value is missing.
+/// `take` does not know is a UsageError, as is an option whose value is missing. The function
+/// may be called again (to quote the value in a message): it gives the same value.
 void readOptions(const std::vector<std::string>& args, const ExtraOption& take);
 
 /// Parses the options that follow "trace". Loads the weights and mask files named on the line.
@@ -112,6 +119,8 @@ TraceOptions parseTraceOptions(const std::vector<std::string>& args, const Extra
 std::string usageHelp();
 /// The --help text for trace's options.
 std::string traceOptionsHelp();
+/// The --help text's exit status: the one rule every command follows (docs/man, EXIT STATUS).
+std::string exitStatusHelp();
 
 /// What "export" writes: one stage, or every stage with --all.
 struct ExportCommandOptions {

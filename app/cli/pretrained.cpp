@@ -22,15 +22,6 @@
 
 namespace attnlab::cli {
 
-float parseFloatOption(const std::string& option, const std::string& v)
-{
-    char* end = nullptr;
-    const float x = std::strtof(v.c_str(), &end);
-    if (v.empty() || end != v.c_str() + v.size() || !std::isfinite(x))
-        throw UsageError(option + " expects a number, got " + inQuotes(v));
-    return x;
-}
-
 namespace {
 
 /// The folder model --model names; `family` is the one the command needs.
@@ -39,7 +30,22 @@ std::shared_ptr<const Seq2SeqModel> openFolder(const std::optional<std::string>&
     const char* which = family == PretrainedFamily::Gpt2 ? "a GPT-2" : "a BERT";
     if (!path)
         throw UsageError(std::string(command) + " needs --model DIR, " + which + " model folder");
-    auto m = std::make_shared<const Seq2SeqModel>(openModel(*path));
+    // The shipped model's name (unless a file or folder has it): an encoder–decoder, not a folder.
+    if (*path == "reversal" && !std::filesystem::exists(*path))
+        throw UsageError(std::string(command) + " needs " + which + " model folder (config.json, model.safetensors and the "
+                         "tokenizer's files); 'reversal' is the shipped encoder–decoder, which "
+                         + (family == PretrainedFamily::Gpt2 ? "reverses a --source: generate --model reversal --source TEXT"
+                                                             : "reverses text and predicts no [MASK]"));
+    // A model that cannot be opened is bad input (exit 2), as for trace and export; running out
+    // of memory is not.
+    std::shared_ptr<const Seq2SeqModel> m;
+    try {
+        m = std::make_shared<const Seq2SeqModel>(openModel(*path));
+    } catch (const std::bad_alloc&) {
+        throw;
+    } catch (const std::exception& e) {
+        throw UsageError(e.what());
+    }
     if (!m->pretrained || m->pretrained->family() != family)
         throw UsageError(std::string(command) + " needs " + which + " model folder; " + inQuotes(*path) + " is not one");
     if (!m->hasHead())
@@ -91,7 +97,7 @@ int runPretrainedGenerate(const std::vector<std::string>& args)
         else if (a == "--top-p")
             sampling.topP = parseFloatOption(a, value());
         else if (a == "--seed")
-            sampling.seed = static_cast<std::uint64_t>(parseIntOption(a, value()));
+            sampling.seed = parseSeedOption(a, value());
         else if (a == "--output-dir")
             outputDir = value();
         else if (a == "--json")

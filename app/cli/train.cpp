@@ -12,6 +12,7 @@
 #include "train/examples.h"
 #include "train/gradient.h"
 #include "train/probe.h"
+#include "text/printable.h"
 #include "train/trainer.h"
 
 #include <chrono>
@@ -42,6 +43,16 @@ struct TrainCommand {
     bool defaultRate = false; ///< neither --lr nor --warmup: defaultRate(d_model)
 };
 
+/// `value` of `option` read by `parse`, or a UsageError naming the allowed values and what was given.
+template <typename Parse>
+auto parseChoice(const std::string& option, const std::string& value, Parse parse, const char* allowed)
+{
+    const auto parsed = parse(value);
+    if (!parsed)
+        throw UsageError(option + " must be " + allowed + ", got " + inQuotes(value));
+    return *parsed;
+}
+
 double parseDoubleOption(const std::string& option, const std::string& value)
 {
     return static_cast<double>(parseFloatOption(option, value));
@@ -55,11 +66,9 @@ TrainCommand parseTrain(const std::vector<std::string>& args)
     readOptions(args, [&](const std::string& a, const std::function<const std::string&()>& value) {
         if (a == "--task" || a == "--data")
             c.task = value();
-        else if (a == "--preset") {
-            c.preset = parsePreset(value());
-            if (!c.preset)
-                throw UsageError("--preset must be classroom or standard, not " + value());
-        } else if (a == "--layers")
+        else if (a == "--preset")
+            c.preset = parseChoice(a, value(), parsePreset, "classroom|standard");
+        else if (a == "--layers")
             c.layers = parseIntOption(a, value());
         else if (a == "--d-model")
             c.dModel = parseIntOption(a, value());
@@ -67,19 +76,18 @@ TrainCommand parseTrain(const std::vector<std::string>& args)
             c.heads = parseIntOption(a, value());
         else if (a == "--d-ff")
             c.dFF = parseIntOption(a, value());
-        else if (a == "--norm") {
-            c.norm = parseNormPlacement(value());
-            if (!c.norm)
-                throw UsageError("--norm must be post or pre, not " + value());
-        } else if (a == "--activation") {
-            c.activation = parseActivation(value());
-            if (!c.activation || *c.activation == Activation::GeluTanh)
-                throw UsageError("--activation must be relu or gelu, not " + value());
+        else if (a == "--norm")
+            c.norm = parseChoice(a, value(), parseNormPlacement, "post|pre");
+        else if (a == "--activation") {
+            c.activation = parseChoice(a, value(), [](std::string_view v) {
+                const auto parsed = parseActivation(v);
+                return parsed == Activation::GeluTanh ? std::nullopt : parsed; // gelu_tanh is GPT-2's, not trained here
+            }, "relu|gelu");
         } else if (a == "--tokenizer") {
-            const auto t = parseModelTokenizer(value());
-            if (t != ModelTokenizer::Words && t != ModelTokenizer::Chars)
-                throw UsageError("--tokenizer must be words or chars, not " + value());
-            c.tokenizer = *t;
+            c.tokenizer = parseChoice(a, value(), [](std::string_view v) {
+                const auto t = parseModelTokenizer(v);
+                return t == ModelTokenizer::Words || t == ModelTokenizer::Chars ? t : std::nullopt;
+            }, "words|chars");
         } else if (a == "--steps")
             c.options.steps = parseIntOption(a, value());
         else if (a == "--batch")
@@ -95,7 +103,7 @@ TrainCommand parseTrain(const std::vector<std::string>& args)
         else if (a == "--max-length")
             c.maxLength = parseIntOption(a, value());
         else if (a == "--seed")
-            c.options.seed = static_cast<std::uint64_t>(parseIntOption(a, value()));
+            c.options.seed = parseSeedOption(a, value());
         else if (a == "--threads")
             c.options.threads = parseIntOption(a, value());
         else if (a == "--init")

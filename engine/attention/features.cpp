@@ -7,7 +7,9 @@
 
 #include <Eigen/QR>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace attnlab {
 
@@ -124,41 +126,160 @@ Eigen::MatrixXf orthogonalRandomFeatures(int m, int dK, SplitMix64 gen)
     return omega;
 }
 
-PerformerHead performerHead(const Eigen::MatrixXf& q, const Eigen::MatrixXf& k, const Eigen::MatrixXf& v, const Eigen::MatrixXf& omega,
-                            const detail::UserMask& mask)
+namespace {
+
+/// The exponents ω_r·x̂ − ‖x̂‖²/2 of every row of x (rows x M), x̂ = x / d_k^¼, in float or double.
+template <typename S>
+Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic> exponentsOf(const Eigen::MatrixXf& x, const Eigen::MatrixXf& omega)
 {
-    const double dK = static_cast<double>(q.cols());
-    const auto scale = static_cast<float>(1.0 / std::pow(dK, 0.25));
-    const auto norm = static_cast<float>(1.0 / std::sqrt(static_cast<double>(omega.rows())));
-    // The exponents ω_r·x̂ − ‖x̂‖²/2 (n x M).
-    const auto exponents = [&](const Eigen::MatrixXf& x) {
-        const Eigen::MatrixXf xs = x * scale;
-        Eigen::MatrixXf e = xs * omega.transpose();
-        e.colwise() -= xs.rowwise().squaredNorm() * 0.5f;
-        return e;
-    };
-    const Eigen::MatrixXf eq = exponents(q);
-    const Eigen::MatrixXf ek = exponents(k);
-    PerformerHead out;
-    // exp overflows float above 88, and a query feature times a key feature, summed, soon after.
-    constexpr float kLargest = 30.0f;
-    if (eq.size() == 0 || std::max(eq.maxCoeff(), ek.maxCoeff()) <= kLargest) {
-        out.phiQ = eq.array().exp() * norm;
-        out.phiK = ek.array().exp() * norm;
-        out.attention = featureAttend(out.phiQ, out.phiK, v, mask);
-        return out;
+    using Matrix = Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic>;
+    const auto scale = static_cast<S>(1.0 / std::pow(static_cast<double>(x.cols()), 0.25));
+    const Matrix xs = x.template cast<S>() * scale;
+    Matrix e = xs * omega.template cast<S>().transpose();
+    e.colwise() -= xs.rowwise().squaredNorm() * static_cast<S>(0.5);
+    return e;
+}
+
+/// True when every query row that may read a key got a normaliser of at least `smallest`.
+bool normalizersHold(const Eigen::VectorXf& normalizer, const detail::UserMask& mask, float smallest)
+{
+    const auto first = std::find(mask.padding.begin(), mask.padding.end(), 0); // the first key that is not padding
+    if (first == mask.padding.end())
+        return true; // no query has a key: every normaliser is 0, as it should be
+    const auto from = mask.causal ? static_cast<Eigen::Index>(first - mask.padding.begin()) : Eigen::Index(0);
+    for (Eigen::Index i = from; i < normalizer.size(); ++i) {
+        if (!(normalizer(i) >= smallest))
+            return false;
     }
-    // Beyond it: double precision, with a constant subtracted inside exp, one per query row and
-    // one for all keys; both cancel between the output and its normaliser.
-    Eigen::MatrixXd dq = eq.cast<double>();
-    Eigen::MatrixXd dk = ek.cast<double>();
-    dq.colwise() -= (dq.rowwise().maxCoeff().array() - kLargest).max(0.0).matrix();
-    dk.array() -= std::max(0.0, dk.maxCoeff() - kLargest);
-    const Eigen::MatrixXd pq = dq.array().exp() * static_cast<double>(norm);
-    const Eigen::MatrixXd pk = dk.array().exp() * static_cast<double>(norm);
+    return true;
+}
+
+/// Causal FAVOR+ in double, query by query, with a running largest exponent t_r = max_{j≤i}
+/// ek_jr per feature (the online softmax's rescaling): row i reads its keys' features
+/// exp(ek_jr − t_r) and its own exp(eq_ir + t_r − m_i), m_i = max_r (eq_ir + t_r). Both are at
+/// most 1, and the feature r where m_i is reached has a query term of 1 and a key term of 1, so
+/// the normaliser is at least 1 (times norm²): nothing underflows, whatever the exponents.
+/// Fills z and normalizer (each row with its own shift); with `weights`, also the implied
+/// weights D⁻¹·φ(q_i)·φ(k_j) of every allowed key.
+void causalStable(const Eigen::MatrixXd& eq, const Eigen::MatrixXd& ek, const Eigen::MatrixXd& v, const detail::UserMask& mask,
+                  double norm2, FeatureAttention& out, Eigen::MatrixXd* weights)
+{
+    const Eigen::Index m = eq.rows(), n = ek.rows(), features = ek.cols();
+    constexpr double kNone = -std::numeric_limits<double>::infinity();
+    Eigen::RowVectorXd t = Eigen::RowVectorXd::Constant(features, kNone);
+    Eigen::RowVectorXd sum = Eigen::RowVectorXd::Zero(features);     // Σ_{j≤i} exp(ek_jr − t_r)
+    Eigen::MatrixXd state = Eigen::MatrixXd::Zero(features, v.cols()); // Σ_{j≤i} exp(ek_jr − t_r)·v_j
+    Eigen::MatrixXd z = Eigen::MatrixXd::Zero(m, v.cols());
+    Eigen::VectorXd normalizer = Eigen::VectorXd::Zero(m);
+    if (weights)
+        *weights = Eigen::MatrixXd::Zero(m, n);
+    std::vector<Eigen::Index> keys; // the keys read so far
+    for (Eigen::Index i = 0; i < m; ++i) {
+        if (i < n && !mask.padding[static_cast<std::size_t>(i)]) {
+            for (Eigen::Index r = 0; r < features; ++r) {
+                if (ek(i, r) > t(r)) { // a new largest exponent: what was summed shrinks by exp(t_old − t_new)
+                    const double f = std::exp(t(r) - ek(i, r));
+                    sum(r) *= f;
+                    state.row(r) *= f;
+                    t(r) = ek(i, r);
+                }
+            }
+            const Eigen::RowVectorXd w = (ek.row(i) - t).array().exp();
+            sum += w;
+            state.noalias() += w.transpose() * v.row(i);
+            keys.push_back(i);
+        }
+        if (keys.empty())
+            continue; // no key yet (padding): z_i = 0
+        const Eigen::RowVectorXd a = eq.row(i) + t;
+        const Eigen::RowVectorXd qf = (a.array() - a.maxCoeff()).exp();
+        const double d = qf.dot(sum);
+        z.row(i) = (qf * state) / d;
+        normalizer(i) = d * norm2;
+        if (weights) {
+            for (const Eigen::Index j : keys)
+                (*weights)(i, j) = qf.dot((ek.row(j) - t).array().exp().matrix()) / d;
+        }
+    }
+    out.z = z.cast<float>();
+    out.normalizer = normalizer.cast<float>();
+}
+
+} // namespace
+
+PerformerHead performerHead(const Eigen::MatrixXf& q, const Eigen::MatrixXf& k, const Eigen::MatrixXf& v, const Eigen::MatrixXf& omega,
+                            const detail::UserMask& mask, bool withWeights)
+{
+    const double norm = 1.0 / std::sqrt(static_cast<double>(omega.rows()));
+    PerformerHead out;
+    // The fast path: float, the features as defined, while exp cannot overflow (below 30: a query
+    // feature times a key feature, summed over keys and features, stays far below float's 3.4e38)
+    // and each row's normaliser stays well above what float loses to underflow (terms below
+    // 1.2e-38, a few million of them at most): otherwise a row's weights could all be 0.
+    constexpr float kLargest = 30.0f;
+    constexpr float kSmallestNormalizer = 1e-12f;
+    const Eigen::MatrixXf eq = exponentsOf<float>(q, omega);
+    const Eigen::MatrixXf ek = exponentsOf<float>(k, omega);
+    if (eq.size() == 0 || ek.size() == 0
+        || (eq.allFinite() && ek.allFinite() && std::max(eq.maxCoeff(), ek.maxCoeff()) <= kLargest)) {
+        out.phiQ = eq.array().exp() * static_cast<float>(norm);
+        out.phiK = ek.array().exp() * static_cast<float>(norm);
+        out.attention = featureAttend(out.phiQ, out.phiK, v, mask);
+        if (eq.size() == 0 || ek.size() == 0 || normalizersHold(out.attention.normalizer, mask, kSmallestNormalizer)) {
+            if (withWeights)
+                out.weights = impliedWeights(out.phiQ, out.phiK, out.attention.normalizer, mask);
+            return out;
+        }
+    }
+
+    // The stable path, in double: the exponents again, shifted so that nothing overflows or
+    // underflows. Key feature r is divided by exp(s_r), s_r its largest exponent over the keys
+    // (not padding), and query feature r multiplied by it — the product φ(q)·φ(k) is unchanged —
+    // then each query row divided by its largest term exp(m_i), which cancels between the output
+    // and its normaliser. Both features are then at most 1/√M, and the normaliser is at least 1/M.
+    // (FAVOR+'s reference subtracts each query row's largest ω·x̂ and the keys' global largest:
+    // with keys far apart in size, a row could still lose every term; a shift per feature cannot.)
+    const Eigen::MatrixXd dq = exponentsOf<double>(q, omega);
+    const Eigen::MatrixXd dk = exponentsOf<double>(k, omega);
+    out.largestExponent = std::max(dq.size() ? dq.cwiseAbs().maxCoeff() : 0.0, dk.size() ? dk.cwiseAbs().maxCoeff() : 0.0);
+    Eigen::RowVectorXd s = Eigen::RowVectorXd::Constant(dk.cols(), -std::numeric_limits<double>::infinity());
+    for (Eigen::Index j = 0; j < dk.rows(); ++j) {
+        if (!mask.padding[static_cast<std::size_t>(j)])
+            s = s.cwiseMax(dk.row(j));
+    }
+    if (!s.allFinite())
+        s.setZero(); // every key is padding: nothing is read
+    Eigen::MatrixXd pk = (dk.rowwise() - s).array().exp() * norm;
+    for (Eigen::Index j = 0; j < pk.rows(); ++j) {
+        if (mask.padding[static_cast<std::size_t>(j)])
+            pk.row(j).setZero();
+    }
+    const Eigen::MatrixXd a = dq.rowwise() + s;
+    const Eigen::MatrixXd pq = (a.colwise() - a.rowwise().maxCoeff()).array().exp() * norm;
     out.phiQ = pq.cast<float>();
     out.phiK = pk.cast<float>();
-    out.attention = attend<double>(pq, pk, v.cast<double>(), mask);
+    const Eigen::MatrixXd dv = v.cast<double>();
+    if (!mask.causal) {
+        out.attention = attend<double>(pq, pk, dv, mask);
+        if (withWeights) {
+            // A = D⁻¹·φ(Q)·φ(K)ᵀ with the shifted features (padding keys' are 0); D ≥ 1/M.
+            Eigen::MatrixXd w = pq * pk.transpose();
+            for (Eigen::Index i = 0; i < w.rows(); ++i) {
+                const double d = w.row(i).sum();
+                if (d > 0)
+                    w.row(i) /= d;
+            }
+            out.weights = w.cast<float>();
+        }
+        return out;
+    }
+    // Causal: row i reads only keys j ≤ i, whose largest exponents may lie far below those of
+    // later keys; the shift then follows the keys read so far (causalStable).
+    Eigen::MatrixXd w;
+    causalStable(dq, dk, dv, mask, norm * norm, out.attention, withWeights ? &w : nullptr);
+    out.attention.kv = (pk.transpose() * dv).cast<float>();
+    if (withWeights)
+        out.weights = w.cast<float>();
     return out;
 }
 
@@ -171,8 +292,11 @@ namespace {
 
 /// The stages both kernel kinds share, after their features: kv, normalizer, the implied weights,
 /// head_output, reference_weights and error.
+/// `implied`, when given, holds each head's implied weights (performer's, computed with its
+/// features); otherwise they are made from the features here.
 void featureStages(const KernelInput& in, const std::vector<Eigen::MatrixXf>& phiQ, const std::vector<Eigen::MatrixXf>& phiK,
-                   const std::vector<FeatureAttention>& fa, const detail::UserMask& mask, StageList& stages, KernelOutput& out)
+                   const std::vector<FeatureAttention>& fa, const detail::UserMask& mask, StageList& stages, KernelOutput& out,
+                   std::vector<Eigen::MatrixXf>* implied = nullptr)
 {
     using detail::addStage;
     using detail::putMatrix;
@@ -193,7 +317,7 @@ void featureStages(const KernelInput& in, const std::vector<Eigen::MatrixXf>& ph
                   "D_h", Eigen::MatrixXf(fa[h].normalizer), in.queries, kColumn);
     std::vector<Eigen::MatrixXf> weights(static_cast<std::size_t>(heads));
     for (int h = 0; h < heads; ++h) {
-        weights[h] = impliedWeights(phiQ[h], phiK[h], fa[h].normalizer, mask);
+        weights[h] = implied ? std::move((*implied)[static_cast<std::size_t>(h)]) : impliedWeights(phiQ[h], phiK[h], fa[h].normalizer, mask);
         putMatrix(addStage(stages, in.key("weights", h), "Implied attention weights",
                            "A_h = D⁻¹·φ(Q_h)·φ(K_h)ᵀ  (shown only: the output never forms it)",
                            {in.key("q_features", h), in.key("k_features", h), in.key("normalizer", h)}),
@@ -239,16 +363,22 @@ void performerAttention(const KernelInput& in, StageList& stages, KernelOutput& 
                                        "Ω: M x d_k, orthogonal Gaussian rows in blocks of d_k, shared by the heads"),
                       "Ω", omega, detail::numberedLabels(static_cast<int>(omega.rows()), "f"), in.headDims);
     const detail::UserMask mask = detail::kernelMask(in, "performer");
-    std::vector<Eigen::MatrixXf> phiQ, phiK;
+    std::vector<Eigen::MatrixXf> phiQ, phiK, weights;
     std::vector<FeatureAttention> fa;
+    double largest = 0;
     for (std::size_t h = 0; h < in.q.size(); ++h) {
-        PerformerHead head = performerHead(in.q[h], in.k[h], in.v[h], omega, mask);
+        PerformerHead head = performerHead(in.q[h], in.k[h], in.v[h], omega, mask, true);
         phiQ.push_back(std::move(head.phiQ));
         phiK.push_back(std::move(head.phiK));
         fa.push_back(std::move(head.attention));
+        weights.push_back(std::move(head.weights));
+        largest = std::max(largest, head.largestExponent);
     }
+    // Beyond this no computation in double gives the estimate exactly: say so rather than show it as exact.
+    if (largest > kPerformerExactExponent)
+        out.warnings.push_back(messages::performerPrecision(in.block, in.layer, largest));
     addFeatures(in, phiQ, phiK, "φ(x) = exp(Ω·x̂ − ‖x̂‖²/2) / √M, x̂ = x / d_k^¼", stages, {in.key("random_features")});
-    featureStages(in, phiQ, phiK, fa, mask, stages, out);
+    featureStages(in, phiQ, phiK, fa, mask, stages, out, &weights);
 }
 
 void linearAttention(const KernelInput& in, StageList& stages, KernelOutput& out)

@@ -3,6 +3,8 @@
 #include "text/printable.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 
 namespace attnlab {
 
@@ -72,6 +74,18 @@ Message allKeysMasked(Block block, std::optional<int> layer, long long query, co
     return {"all_keys_masked",
             {std::string(toString(block)), layer ? str(*layer) : std::string(), str(query), token},
             where(block, layer) + "query " + str(query) + " (\xE2\x80\x9C" + printable(token) + "\xE2\x80\x9D) has every key masked: its attention weights are all 0"};
+}
+
+Message performerPrecision(Block block, std::optional<int> layer, double largest)
+{
+    const double spacing = std::ldexp(1.0, std::ilogb(largest) - 52); // a double's spacing at `largest`
+    char a[32], b[32];
+    std::snprintf(a, sizeof a, "%.2g", largest);
+    std::snprintf(b, sizeof b, "%.2g", spacing);
+    return {"performer_precision",
+            {std::string(toString(block)), layer ? str(*layer) : std::string(), a, b},
+            where(block, layer) + "Performer's feature exponents reach " + a + ", where a double is only good to " + b
+                + ": its weights and outputs are approximate (the queries and keys are very large)"};
 }
 
 Message noTokens(const std::string& side)

@@ -89,6 +89,10 @@ Message weightsWidth(long long dModel, long long weightsDModel);
 Message noMaskMatrix();
 /// mask_size {rows, cols, n}: the custom mask does not fit the sentence's n tokens.
 Message maskSize(long long rows, long long cols, long long n);
+/// performer_precision {block, layer, largest, spacing}: performer's feature exponents reach
+/// `largest`, where a double is only good to `spacing`: its weights and outputs are approximate.
+/// `block` and `layer` as in all_keys_masked.
+Message performerPrecision(Block block, std::optional<int> layer, double largest);
 /// overflow {block, layer, stage}: the values of stage `stage` (its title, e.g. "Queries Q")
 /// went beyond the float range (±3.4·10³⁸) and would be inf or NaN; `block` and `layer` as in
 /// all_keys_masked.

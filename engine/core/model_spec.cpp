@@ -135,7 +135,7 @@ void positionProblems(const ModelSpec& s, std::vector<std::string>& out)
     if (s.positional == PositionalEncoding::Rope) {
         const double b = s.positionOptions.ropeBase;
         if (!(b > 1) || !std::isfinite(b) || b > 1e12)
-            out.push_back("rope_base (" + detail::shortNumber(static_cast<float>(b))
+            out.push_back("rope_base (" + detail::shortNumber(b)
                           + ") must be a number greater than 1 (and at most 1e12): the angles are pos / B^(2i/d_k)");
         if (s.heads >= 1 && s.dModel % s.heads == 0 && s.dK() % 2 != 0)
             out.push_back("rope rotates the dimensions of each head in pairs: d_k (" + str(s.dK())
@@ -164,10 +164,10 @@ void positionProblems(const ModelSpec& s, std::vector<std::string>& out)
 } // namespace
 
 namespace detail {
-std::string shortNumber(float v)
+std::string shortNumber(double v)
 {
     char buf[32];
-    std::snprintf(buf, sizeof buf, "%g", static_cast<double>(v));
+    std::snprintf(buf, sizeof buf, "%g", v);
     return buf;
 }
 } // namespace detail

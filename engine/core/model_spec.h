@@ -194,8 +194,8 @@ std::optional<Activation> parseActivation(std::string_view);
 std::optional<ModelTokenizer> parseModelTokenizer(std::string_view);
 
 namespace detail {
-/// "0", "-1", "1e-05", "nan": a float as people write it (in messages).
-std::string shortNumber(float v);
+/// "0", "-1", "1e-05", "1e-300", "nan": a number as people write it (in messages).
+std::string shortNumber(double v);
 } // namespace detail
 
 } // namespace attnlab

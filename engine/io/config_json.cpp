@@ -186,6 +186,11 @@ Config configFromJson(const nlohmann::json& o)
     read(o, "max_distance", c.positionOptions.maxDistance);
     read(o, "segment", c.positionOptions.segment);
     read(o, "memory", c.positionOptions.memory);
+    // −1 is how the settings say "as many rows as a segment" (the key left out); a file writes
+    // the number (xlMemory), never −1.
+    if (o.contains("memory") && c.positionOptions.memory < 0)
+        throw std::invalid_argument("config: 'memory' is " + std::to_string(c.positionOptions.memory) + ", out of range: 0 to "
+                                    + std::to_string(ConfigLimits::maxTokens) + " rows (left out: as many as a segment)");
     read(o, "embed_scale", c.embedScale);
     read(o, "scale", c.scaleScores);
     readEnum(o, "mask", c.mask, parseMaskKind);

@@ -70,6 +70,11 @@ std::string sizeText(std::uint64_t bytes)
 
 } // namespace
 
+const char* fileKind(unsigned int mode)
+{
+    return S_ISREG(mode) ? "a regular file" : kindOf(static_cast<mode_t>(mode));
+}
+
 std::string readFile(const std::string& path, std::uint64_t maxBytes)
 {
     // O_NONBLOCK: opening a FIFO for reading would wait for a writer, forever; the file's type

@@ -159,6 +159,10 @@ private:
     std::uint64_t m_size = 0; ///< bytes written whole so far
 };
 
+/// What a file is, from its st_mode, for a message: "a regular file", "a directory", "a pipe
+/// (FIFO)", "a device (character special file)", "a socket", ...
+const char* fileKind(unsigned int mode);
+
 /// Reads a whole regular file of at most `maxBytes`. Refuses anything else without waiting on
 /// it: a directory, a FIFO, a device (/dev/zero, a terminal), a socket. Reads at most
 /// `maxBytes` + 1 bytes, so a file whose size the system does not report cannot run away.

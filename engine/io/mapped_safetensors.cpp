@@ -1,5 +1,6 @@
 #include "io/mapped_safetensors.h"
 
+#include "io/fileio.h"
 #include "text/printable.h"
 
 #include <bit>
@@ -30,14 +31,15 @@ struct FdCloser {
 std::shared_ptr<const MappedSafetensors> MappedSafetensors::open(const std::string& path)
 {
     const auto fail = [&](const std::string& why) { return FormatError(inQuotes(path) + ": " + why); };
-    const FdCloser fd{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
+    // O_NONBLOCK: opening a FIFO would wait for a writer, forever; its type is checked next.
+    const FdCloser fd{::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK)};
     if (fd.fd < 0)
         throw fail(std::strerror(errno));
     struct stat st {};
     if (::fstat(fd.fd, &st) != 0)
         throw fail(std::strerror(errno));
     if (!S_ISREG(st.st_mode))
-        throw fail("not a regular file");
+        throw fail(std::string("it is ") + fileKind(st.st_mode) + ", not a regular file");
     std::shared_ptr<MappedSafetensors> file(new MappedSafetensors);
     file->m_path = path;
     file->m_size = static_cast<std::uint64_t>(st.st_size);

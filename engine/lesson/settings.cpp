@@ -83,7 +83,12 @@ void setOne(Config& c, const std::string& key, std::string_view value)
     } else if (key == "segment") {
         c.positionOptions.segment = parseInt(key, value);
     } else if (key == "memory") {
+        // −1 is how the settings say "as many rows as a segment": a lesson leaves memory out for that.
         c.positionOptions.memory = parseInt(key, value);
+        if (c.positionOptions.memory < 0)
+            throw std::invalid_argument("memory (" + std::to_string(c.positionOptions.memory) + ") must be between 0 and "
+                                        + std::to_string(ConfigLimits::maxTokens)
+                                        + " rows; leave memory out for as many rows as a segment");
     } else if (key == "embed_scale") {
         c.embedScale = parseSwitch(key, value);
     } else if (key == "scale") {

@@ -5,6 +5,7 @@
 #include "io/tensor_eigen.h"
 #include "text/printable.h"
 
+#include <charconv>
 #include <cmath>
 #include <set>
 
@@ -145,15 +146,16 @@ AttentionWeights attentionWeightsFromTensors(const TensorFile& file, const std::
     if (!w.inProjBias.allFinite() || !w.outProjBias.allFinite())
         throw FormatError("the attention biases hold non-finite values (inf or NaN)");
 
+    // The head count Attention Lab's export stores: a value that is not one is refused, never
+    // passed over (the heads would then silently come from the settings instead).
     if (const auto it = file.metadata.find("num_heads"); it != file.metadata.end()) {
-        try {
-            std::size_t used = 0;
-            const int h = std::stoi(it->second, &used);
-            if (used == it->second.size() && h >= 1)
-                w.heads = h;
-        } catch (const std::exception&) {
-            // An unreadable hint is ignored: the head count then comes from the settings.
-        }
+        const std::string& text = it->second;
+        int h = 0;
+        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), h);
+        if (ec != std::errc() || end != text.data() + text.size() || h < 1 || h > ConfigLimits::maxHeads || d % h != 0)
+            throw FormatError("metadata num_heads is " + inQuotes(text.substr(0, 40)) + " but must be a whole number from 1 to "
+                              + std::to_string(ConfigLimits::maxHeads) + " that divides d_model (" + std::to_string(d) + ")");
+        w.heads = h;
     }
     return w;
 }

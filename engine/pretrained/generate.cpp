@@ -32,7 +32,13 @@ int chooseToken(const Eigen::RowVectorXf& logits, const SamplingOptions& o, Spli
 {
     if (!o.temperature)
         return static_cast<int>(argmaxFirst(logits));
-    const Eigen::RowVectorXf p = softmaxRow(logits / *o.temperature);
+    // softmax(logits / T), in double and with the largest logit subtracted before dividing:
+    // (l − max) / T ≤ 0 never overflows, however small T is (logits / 1e-38 were inf in float, and
+    // inf − inf made every probability NaN). A tiny T gives the largest logit all the probability
+    // (shared by equal ones): the greedy token.
+    const double largest = logits.maxCoeff();
+    Eigen::RowVectorXd p = ((logits.cast<double>().array() - largest) / static_cast<double>(*o.temperature)).exp();
+    p /= p.sum();
     std::vector<int> order(static_cast<std::size_t>(p.size()));
     std::iota(order.begin(), order.end(), 0);
     std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return p(a) > p(b); });

@@ -5,8 +5,9 @@
 ///   step t:  x = W_te[y_t] + W_pe[t];  per layer: K, V gain one row each; the new query attends
 ///            every cached row (causal by construction); logits = LN_f(x_L)·W_teᵀ
 ///   greedy:  y_{t+1} = argmax logits (the first on a tie, as torch.argmax)
-///   sampling: logits / T, keep the k likeliest (top-k), then the fewest whose probabilities sum
-///            to at least p (top-p), renormalise, draw with SplitMix64(seed) (core/random.h)
+///   sampling: softmax((logits − max) / T) in double (any T > 0: a tiny one is greedy), keep the
+///            k likeliest (top-k), then the fewest whose probabilities sum to at least p (top-p),
+///            renormalise, draw with SplitMix64(seed) (core/random.h)
 
 #include "core/random.h"
 #include "pretrained/weights.h"
@@ -60,8 +61,9 @@ GeneratedTokens generateTokens(const PretrainedWeights& weights, const std::vect
 Eigen::RowVectorXf softmaxRow(const Eigen::RowVectorXf& logits);
 
 /// The next token after one row of logits: greedy (the first largest, as torch.argmax) without a
-/// temperature; else softmax(logits / T), the top-k, then the fewest reaching top-p, renormalised,
-/// one draw from `random`. generateTokens chooses every token with it.
+/// temperature; else softmax(logits / T) computed as exp((l − max) / T) in double (so that no T
+/// overflows: a tiny T leaves the largest logits only), the top-k, then the fewest reaching top-p,
+/// renormalised, one draw from `random`. generateTokens and the studio's stepper choose with it.
 int chooseToken(const Eigen::RowVectorXf& logits, const SamplingOptions& options, SplitMix64& random);
 
 /// The `k` largest probabilities of a row, largest first (ties: the smaller id first).

@@ -29,29 +29,35 @@ std::string readText(const fs::path& path)
     }
 }
 
-bool isFile(const fs::path& p)
+/// True when something is at `p`: a file, or what stands in a file's place (a folder, a FIFO, a
+/// device, a link, even a broken one or a loop), or what cannot be looked at (no permission),
+/// which reading it then names ("cannot read 'g/config.json': it is a pipe (FIFO), not a
+/// regular file"); false only when nothing is there.
+bool present(const fs::path& p)
 {
     std::error_code ec;
-    return fs::is_regular_file(p, ec);
+    return fs::symlink_status(p, ec).type() != fs::file_type::not_found;
 }
 
 /// BERT's do_lower_case from tokenizer_config.json: true when the file or the key is missing.
 bool doLowerCase(const fs::path& folder)
 {
     const fs::path path = folder / "tokenizer_config.json";
-    if (!isFile(path))
+    if (!present(path))
         return true;
+    const std::string text = readText(path);
+    const std::string name = inQuotes(path.string());
     nlohmann::json j;
     try {
-        j = nlohmann::json::parse(readText(path));
+        j = nlohmann::json::parse(text);
     } catch (const nlohmann::json::exception& e) {
-        throw FormatError("tokenizer_config.json is not valid JSON: " + std::string(e.what()));
+        throw FormatError(name + " is not valid JSON: " + std::string(e.what()));
     }
     const auto it = j.find("do_lower_case");
     if (!j.is_object() || it == j.end() || it->is_null())
         return true;
     if (!it->is_boolean())
-        throw FormatError("tokenizer_config.json: do_lower_case must be true or false");
+        throw FormatError(name + ": do_lower_case must be true or false");
     return it->get<bool>();
 }
 
@@ -59,12 +65,12 @@ bool doLowerCase(const fs::path& folder)
 fs::path weightsFile(const fs::path& folder)
 {
     const fs::path st = folder / "model.safetensors";
-    if (isFile(st))
-        return st;
-    if (isFile(folder / "model.safetensors.index.json"))
+    if (present(st))
+        return st; // opening it says what is wrong with what stands there
+    if (present(folder / "model.safetensors.index.json"))
         throw FormatError(inQuotes(folder.string()) + " holds a checkpoint split into several files (model.safetensors.index.json); "
                           "Attention Lab reads one model.safetensors");
-    if (isFile(folder / "pytorch_model.bin"))
+    if (present(folder / "pytorch_model.bin"))
         throw FormatError(inQuotes(folder.string()) + " has pytorch_model.bin but no model.safetensors: Attention Lab reads safetensors "
                           "only; convert it with scripts/convert_to_safetensors.py FOLDER (needs PyTorch) or download the "
                           "model's model.safetensors");
@@ -90,20 +96,23 @@ void loadTokenizer(const fs::path& folder, PretrainedModel& m)
 {
     if (m.family() == PretrainedFamily::Gpt2) {
         for (const char* f : {"vocab.json", "merges.txt"}) {
-            if (!isFile(folder / f))
+            if (!present(folder / f))
                 throw FormatError(inQuotes(folder.string()) + " has no " + f + " (GPT-2's tokenizer needs vocab.json and merges.txt)");
         }
+        // The tokenizer's messages name the file they are about, with its folder.
+        const fs::path vocab = folder / "vocab.json", merges = folder / "merges.txt";
         m.bpe = std::make_shared<const BpeTokenizer>(
-            BpeTokenizer::fromStrings(readText(folder / "vocab.json"), readText(folder / "merges.txt")));
+            BpeTokenizer::fromStrings(readText(vocab), readText(merges), vocab.string(), merges.string()));
     } else {
-        if (!isFile(folder / "vocab.txt"))
+        const fs::path vocab = folder / "vocab.txt";
+        if (!present(vocab))
             throw FormatError(inQuotes(folder.string()) + " has no vocab.txt (BERT's tokenizer needs it)");
         m.wordPiece = std::make_shared<const WordPieceTokenizer>(
-            WordPieceTokenizer::fromString(readText(folder / "vocab.txt"), doLowerCase(folder)));
+            WordPieceTokenizer::fromString(readText(vocab), doLowerCase(folder), vocab.string()));
     }
     const int size = m.bpe ? m.bpe->size() : m.wordPiece->size();
     if (size > m.config().vocabulary)
-        throw FormatError(std::string(m.bpe ? "vocab.json" : "vocab.txt") + " has " + std::to_string(size)
+        throw FormatError(inQuotes((folder / (m.bpe ? "vocab.json" : "vocab.txt")).string()) + " has " + std::to_string(size)
                           + " tokens but config.json's vocab_size is " + std::to_string(m.config().vocabulary));
 }
 
@@ -206,17 +215,17 @@ Seq2SeqModel loadModelFolder(const std::string& folderName)
     const fs::path folder(folderName);
     if (!isModelFolder(folderName))
         throw FormatError(inQuotes(folderName) + " is not a folder");
-    if (!isFile(folder / "config.json"))
+    if (!present(folder / "config.json"))
         throw FormatError(inQuotes(folderName) + " has no config.json (a Hugging Face model folder has config.json, "
                           "model.safetensors and the tokenizer's files)");
-    const HfConfig config = parseHfConfig(readText(folder / "config.json"));
+    const HfConfig config = parseHfConfig(readText(folder / "config.json"), inQuotes((folder / "config.json").string()));
     const fs::path weights = weightsFile(folder);
     auto pretrained = std::make_shared<PretrainedModel>();
     try {
         pretrained->weights = readPretrainedWeights(config, MappedSafetensors::open(weights.string()));
     } catch (const FormatError& e) {
         const std::string what = e.what();
-        throw FormatError(what.starts_with("'") ? what : "model.safetensors: " + what);
+        throw FormatError(what.starts_with("'") ? what : inQuotes(weights.string()) + ": " + what);
     }
     pretrained->folder = folderName;
     loadTokenizer(folder, *pretrained);

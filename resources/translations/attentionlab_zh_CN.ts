@@ -1419,6 +1419,10 @@
         <translation>“%1”的数值超出了 float 的表示范围（±3.4×10³⁸），会变成 inf 或 NaN：权重或输入太大，请把它们缩小</translation>
     </message>
     <message>
+        <source>Performer&apos;s feature exponents reach %1, where a double is only good to %2: its weights and outputs are approximate (the queries and keys are very large)</source>
+        <translation>Performer 特征的指数达到 %1，在这个量级上 double 的精度只有 %2：它的权重和输出只是近似值（查询和键非常大）</translation>
+    </message>
+    <message>
         <source>cannot write &apos;%1&apos;: it is a directory</source>
         <translation>无法写入“%1”：它是一个文件夹</translation>
     </message>

@@ -189,7 +189,7 @@ private slots:
         QTest::newRow("wrong d_model") << QStringList{"trace", "--weights", dir + "/causal_je.safetensors", "--d-model", "8"}
                                        << "--d-model 8 does not match the weights file, whose d_model is 16";
         QTest::newRow("wrong heads for weights") << QStringList{"trace", "--weights", dir + "/causal_je.safetensors", "--heads", "3"}
-                                                 << "d_model (16) must be a multiple of heads (3)";
+                                                 << "d_model (16, from the weights file '" + dir + "/causal_je.safetensors') must be a multiple of heads (3)";
         QTest::newRow("weights and preset") << QStringList{"trace", "--weights", "x", "--weights-preset", "identity"} << "either --weights";
         QTest::newRow("missing mask file") << QStringList{"trace", "--mask-file", "/nonexistent.mask"} << "mask file '/nonexistent.mask'";
         QTest::newRow("mask file and mask") << QStringList{"trace", "--mask-file", "x", "--mask", "causal"} << "either --mask";

@@ -8,7 +8,10 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
+#include <QtEndian>
 #include <QtTest>
+
+#include <algorithm>
 
 #include <cmath>
 
@@ -28,6 +31,42 @@ QJsonArray stageData(const QJsonObject& trace, const QString& id, int head)
 }
 
 const QString kSentence = QStringLiteral("the cat sat on the mat and looked at the dog");
+
+/// Multiplies every F32 tensor of a safetensors file by `factor` (its header kept as it is).
+bool scaleWeights(const QString& path, float factor)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return false;
+    QByteArray bytes = f.readAll();
+    f.close();
+    const auto n = static_cast<qsizetype>(qFromLittleEndian<quint64>(bytes.constData()));
+    const QJsonObject header = QJsonDocument::fromJson(bytes.mid(8, n)).object();
+    for (auto it = header.begin(); it != header.end(); ++it) {
+        const QJsonObject t = it.value().toObject();
+        if (it.key() == u"__metadata__")
+            continue;
+        if (t.value(QStringLiteral("dtype")).toString() != u"F32")
+            return false;
+        const QJsonArray offsets = t.value(QStringLiteral("data_offsets")).toArray();
+        for (qsizetype at = 8 + n + offsets.at(0).toInteger(); at < 8 + n + offsets.at(1).toInteger(); at += 4)
+            qToLittleEndian(qFromLittleEndian<float>(bytes.constData() + at) * factor, bytes.data() + at);
+    }
+    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(bytes) == bytes.size();
+}
+
+/// A stage's matrix as long doubles.
+using RealMatrix = std::vector<std::vector<long double>>;
+RealMatrix realMatrix(const QJsonArray& rows)
+{
+    RealMatrix m;
+    for (const auto& r : rows) {
+        m.emplace_back();
+        for (const auto& x : r.toArray())
+            m.back().push_back(static_cast<long double>(x.toDouble()));
+    }
+    return m;
+}
 
 } // namespace
 
@@ -162,6 +201,76 @@ private slots:
         const QJsonArray mask = stageData(json(window.out), "mask", -1);
         QVERIFY(mask.at(1).toArray().at(0).isString()); // "-inf": key 0 is hidden from query 1 by the custom mask
         QCOMPARE(mask.at(1).toArray().at(2).toDouble(-1), 0.0);
+    }
+
+    // Imported weights scaled ×10 (issue 27 §4): scaled scores in the hundreds put every exponent
+    // of a row far below float's exp range, and rows of Performer's weights summed to 0 (with a
+    // head output of 0) and exit 0. Each row must be the estimate, checked against the
+    // definition computed here in long double from the trace's own q, k and Ω:
+    //   A_ij ∝ Σ_r exp(ω_r·q̂_i − ‖q̂_i‖²/2 + ω_r·k̂_j − ‖k̂_j‖²/2), x̂ = x / d_k^¼.
+    void performerWithWeightsScaledUp()
+    {
+        QTemporaryDir dir;
+        const QString w = dir.filePath(QStringLiteral("w.safetensors"));
+        const Run saved = cli({"trace", "--seed", "3", "--save-weights", w, "-o", dir.filePath(QStringLiteral("a.json"))});
+        QVERIFY2(saved.exitCode == 0, saved.err.constData());
+        QVERIFY(scaleWeights(w, 10.0f));
+        const Run r = cli({"trace", "--seed", "3", "--attention", "performer", "--weights", w});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QVERIFY2(r.err.isEmpty(), r.err.constData());
+        const QJsonObject trace = json(r.out);
+        const RealMatrix omega = realMatrix(stageData(trace, QStringLiteral("random_features"), -1));
+        long double largestScore = 0, worst = 0, worstSum = 0;
+        for (int h = 0; h < 4; ++h) {
+            const RealMatrix q = realMatrix(stageData(trace, QStringLiteral("q"), h));
+            const RealMatrix k = realMatrix(stageData(trace, QStringLiteral("k"), h));
+            const RealMatrix weights = realMatrix(stageData(trace, QStringLiteral("weights"), h));
+            QVERIFY(!q.empty() && q.size() == weights.size() && !omega.empty());
+            const std::size_t dK = q[0].size();
+            const long double scale = 1 / std::pow(static_cast<long double>(dK), 0.25L);
+            const auto exponents = [&](const std::vector<long double>& x) {
+                long double norm2 = 0;
+                for (const long double a : x)
+                    norm2 += a * scale * a * scale;
+                std::vector<long double> e;
+                for (const auto& o : omega) {
+                    long double dot = 0;
+                    for (std::size_t c = 0; c < dK; ++c)
+                        dot += o[c] * x[c] * scale;
+                    e.push_back(dot - norm2 / 2);
+                }
+                return e;
+            };
+            for (std::size_t i = 0; i < q.size(); ++i) {
+                const auto eq = exponents(q[i]);
+                std::vector<long double> logs;
+                for (std::size_t j = 0; j < k.size(); ++j) {
+                    const auto ek = exponents(k[j]);
+                    long double top = -INFINITY, sum = 0, score = 0;
+                    for (std::size_t r = 0; r < eq.size(); ++r)
+                        top = std::max(top, eq[r] + ek[r]);
+                    for (std::size_t r = 0; r < eq.size(); ++r)
+                        sum += std::exp(eq[r] + ek[r] - top);
+                    logs.push_back(top + std::log(sum));
+                    for (std::size_t c = 0; c < dK; ++c)
+                        score += q[i][c] * k[j][c];
+                    largestScore = std::max(largestScore, std::abs(score) / std::sqrt(static_cast<long double>(dK)));
+                }
+                const long double top = *std::max_element(logs.begin(), logs.end());
+                long double total = 0, rowSum = 0;
+                for (const long double l : logs)
+                    total += std::exp(l - top);
+                for (std::size_t j = 0; j < logs.size(); ++j) {
+                    worst = std::max(worst, std::abs(std::exp(logs[j] - top) / total - weights[i][j]));
+                    rowSum += weights[i][j];
+                }
+                worstSum = std::max(worstSum, std::abs(rowSum - 1));
+            }
+        }
+        const QByteArray what = "largest scaled score " + QByteArray::number(double(largestScore)) + ", largest weight difference "
+                                + QByteArray::number(double(worst)) + ", largest row-sum error " + QByteArray::number(double(worstSum));
+        QVERIFY2(largestScore > 100, what.constData()); // the case: scores far beyond the unscaled weights'
+        QVERIFY2(worstSum < 1e-5L && worst < 1e-4L, what.constData());
     }
 
     void costReportsEveryLength()

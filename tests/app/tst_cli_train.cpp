@@ -293,7 +293,7 @@ private slots:
         QTest::newRow("corrupt init") << QStringList{"--task", "reverse", "--init", QStringLiteral(ATTNLAB_TEST_DATA "/training/README.md")}
                                       << "README.md";
         QTest::newRow("batch-all without a file") << QStringList{"--task", "sort", "--batch-all"} << "--batch-all";
-        QTest::newRow("bad preset") << QStringList{"--task", "sort", "--preset", "huge"} << "classroom or standard";
+        QTest::newRow("bad preset") << QStringList{"--task", "sort", "--preset", "huge"} << "--preset must be classroom|standard, got 'huge'";
     }
 
     void badInput()

@@ -172,6 +172,11 @@ QString messageText(const Message& m)
             + Messages::tr("the values of \u201C%1\u201D went beyond the range of a float (\u00B13.4\u00D710\u00B3\u2078) and would be "
                            "inf or NaN: the weights or the input are too large; scale them down")
                   .arg(arg(m, 2));
+    if (c == u"performer_precision")
+        return where(m)
+            + Messages::tr("Performer's feature exponents reach %1, where a double is only good to %2: its weights and outputs are "
+                           "approximate (the queries and keys are very large)")
+                  .arg(arg(m, 2), arg(m, 3));
     if (c == u"no_model_file")
         return Messages::tr("no model file is open: open one first (File \u2192 Open model\u2026)");
     if (c == u"no_output_head")

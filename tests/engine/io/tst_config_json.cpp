@@ -44,6 +44,9 @@ private slots:
         QTest::newRow("string number") << QByteArray(R"({"pad_to": "4"})") << "config: 'pad_to' has the wrong type";
         QTest::newRow("number as switch") << QByteArray(R"({"scale": 1})") << "config: 'scale' has the wrong type";
         QTest::newRow("eps beyond float") << QByteArray(R"({"layer_norm_eps": 1e300})") << "config: 'layer_norm_eps' is 1e+300, out of range";
+        // −1 is the settings' marker for "as many rows as a segment", never a value in a file (issue 27 §5).
+        QTest::newRow("memory -1") << QByteArray(R"({"pe": "xl", "memory": -1})")
+                                   << "config: 'memory' is -1, out of range: 0 to 1024 rows (left out: as many as a segment)";
         QTest::newRow("eps as text") << QByteArray(R"({"layer_norm_eps": "small"})") << "config: 'layer_norm_eps' has the wrong type";
     }
     void refused()

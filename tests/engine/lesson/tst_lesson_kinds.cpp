@@ -86,6 +86,29 @@ private slots:
         std::tie(line, reason) = errorOf(lessonWith("## Base\nstage: q_rotated\nsettings: pe=rope, rope_base=ten\n\nText.\n"));
         QVERIFY2(reason.find("rope_base: 'ten' is not a number") != std::string::npos, reason.c_str());
     }
+
+    // Settings a lesson cannot mean (issue 27 §5): memory=-1 was read as "as L" (the settings'
+    // own marker for "left out"), and a tiny rope_base was shown as 0.
+    void settingsThatWereMisread_data()
+    {
+        QTest::addColumn<QString>("settings");
+        QTest::addColumn<QString>("reason");
+        QTest::newRow("memory=-1") << "pe=xl, memory=-1" << "memory (-1) must be between 0 and 1024 rows; leave memory out for as many rows as a segment";
+        QTest::newRow("memory=-7") << "pe=xl, memory=-7" << "memory (-7) must be between 0 and 1024 rows";
+        QTest::newRow("rope_base=1e-300") << "pe=rope, rope_base=1e-300" << "rope_base (1e-300) must be a number greater than 1";
+    }
+
+    void settingsThatWereMisread()
+    {
+        QFETCH(QString, settings);
+        QFETCH(QString, reason);
+        const auto [line, why] = errorOf(lessonWith("## Step\nstage: weights\nsettings: " + settings.toStdString() + "\n\nText.\n"));
+        QCOMPARE(line, 10);
+        QVERIFY2(why.find(reason.toStdString()) != std::string::npos, why.c_str());
+        // Memory left out is L; memory=0 is none.
+        QCOMPARE(parseLesson(lessonWith("## Step\nstage: weights\nsettings: pe=xl, segment=3\n\nText.\n"), "m.md").steps[0].config.positionOptions.xlMemory(), 3);
+        QCOMPARE(parseLesson(lessonWith("## Step\nstage: weights\nsettings: pe=xl, memory=0\n\nText.\n"), "m.md").steps[0].config.positionOptions.xlMemory(), 0);
+    }
 };
 
 QTEST_APPLESS_MAIN(TestLessonKinds)

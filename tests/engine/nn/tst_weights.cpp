@@ -376,6 +376,31 @@ private slots:
         QCOMPARE(*w.heads, 2);
     }
 
+    // A head count that is not one is refused with the rule, never passed over (issue 27 §5).
+    void badNumHeadsMetadataIsRefused_data()
+    {
+        QTest::addColumn<QString>("value");
+        QTest::newRow("zero") << "0";
+        QTest::newRow("negative") << "-2";
+        QTest::newRow("not a number") << "abc";
+        QTest::newRow("trailing text") << "2x";
+        QTest::newRow("empty") << "";
+        QTest::newRow("does not divide d_model 2") << "3";
+        QTest::newRow("more than 64") << "128";
+        QTest::newRow("beyond int") << "99999999999";
+    }
+
+    void badNumHeadsMetadataIsRefused()
+    {
+        QFETCH(QString, value);
+        TensorFile f = block();
+        f.metadata.emplace("num_heads", value.toStdString());
+        const QString msg = formatErrorOf(f);
+        QVERIFY2(msg.startsWith(QStringLiteral("metadata num_heads is '%1' but must be a whole number from 1 to 64 that divides "
+                                               "d_model (2)").arg(value)),
+                 qPrintable(msg));
+    }
+
     void pythonFileWithoutBiases()
     {
         // Written by scripts/gen_reference.py: d = 8, 2 heads, no bias tensors.

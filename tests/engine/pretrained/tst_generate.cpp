@@ -11,6 +11,9 @@
 
 #include <QtTest>
 
+#include <array>
+#include <limits>
+
 using namespace attnlab;
 using namespace attnlab::testing;
 
@@ -96,6 +99,52 @@ private slots:
         QVERIFY(invalidArgumentMessage([&] { generateTokens(w, prompt, 4, bad); }).contains("top-p"));
         QVERIFY(!invalidArgumentMessage([&] { generateTokens(w, {}, 4, {}); }).isEmpty());
         QVERIFY(invalidArgumentMessage([&] { generateTokens(w, {100000}, 4, {}); }).contains("outside the vocabulary"));
+    }
+
+    // logits / T overflowed float for T ≤ ~1e-37 (issue 27 §4): every probability became NaN and
+    // the draw fell on some other token. However small T is, sampling is now greedy's choice.
+    void tinyTemperaturesPickTheGreedyToken_data()
+    {
+        QTest::addColumn<float>("temperature");
+        QTest::newRow("1e-38") << 1e-38f;
+        QTest::newRow("smallest normal float") << std::numeric_limits<float>::min();
+        QTest::newRow("smallest float") << std::numeric_limits<float>::denorm_min();
+        QTest::newRow("1e-30") << 1e-30f;
+    }
+
+    void tinyTemperaturesPickTheGreedyToken()
+    {
+        QFETCH(float, temperature);
+        // By hand: logits of 250 and 251 (token 1 the largest by 1), and far smaller ones.
+        Eigen::RowVectorXf logits(5);
+        logits << 250.0f, 251.0f, -3.0f, 250.999f, 0.0f;
+        SamplingOptions o;
+        o.temperature = temperature;
+        for (std::uint64_t seed = 0; seed < 50; ++seed) {
+            SplitMix64 random(seed);
+            QCOMPARE(chooseToken(logits, o, random), 1);
+        }
+        // A whole generation with the tiny test GPT-2 equals the greedy one.
+        const PretrainedWeights w = openWeights(hfDir() + "/gpt2_f32");
+        const std::vector<int> prompt{464, 269, 265};
+        o.seed = 3;
+        QCOMPARE(generateTokens(w, prompt, 8, o).ids, generateTokens(w, prompt, 8, {}).ids);
+    }
+
+    // A huge temperature flattens the distribution to uniform, without overflow either.
+    void hugeTemperaturesAreUniform()
+    {
+        Eigen::RowVectorXf logits(4);
+        logits << 300.0f, -300.0f, 0.0f, 1.0f;
+        SamplingOptions o;
+        o.temperature = std::numeric_limits<float>::max();
+        std::array<int, 4> seen{};
+        for (std::uint64_t seed = 0; seed < 400; ++seed) {
+            SplitMix64 random(seed);
+            ++seen[static_cast<std::size_t>(chooseToken(logits, o, random))];
+        }
+        for (const int count : seen)
+            QVERIFY2(count > 50, qPrintable(QStringLiteral("%1 %2 %3 %4").arg(seen[0]).arg(seen[1]).arg(seen[2]).arg(seen[3])));
     }
 
     void generationStopsAtTheModelsPositions()

@@ -140,7 +140,8 @@ private slots:
         write(gpt2 + "/config.json", "{\"model_type\": \"gpt2\", \"n_embd\": 16}");
         expectError(gpt2, "n_head is missing");
         write(gpt2 + "/config.json", "{not json");
-        expectError(gpt2, "config.json is not valid JSON");
+        expectError(gpt2, "config.json' is not valid JSON"); // named with its folder: 'DIR/config.json'
+        expectError(gpt2, (gpt2 + "/config.json").c_str());
         auto j = nlohmann::json::parse(config);
         j["n_layer"] = 30;
         write(gpt2 + "/config.json", j.dump());

@@ -41,7 +41,9 @@ std::vector<Message> everyMessage()
             messages::sessionMaskNotSquare(),
             messages::sessionMaskSize(1025, 1024),
             messages::sessionLessonPlace(),
-            messages::globalOutOfRange(40, 13)};
+            messages::globalOutOfRange(40, 13),
+            messages::performerPrecision(Block::None, std::nullopt, 3.5e12),
+            messages::performerPrecision(Block::EncoderSelf, 2, 1e15)};
 }
 
 } // namespace
@@ -90,6 +92,8 @@ private slots:
             QVERIFY2(text != QString::fromStdString(m.text), qPrintable(text)); // every one has a translation
         }
         QCOMPARE(messageText(messages::maskSize(3, 3, 10)), QStringLiteral("自定义掩码是 3 × 3，但句子有 10 个词元：它必须是 10 × 10"));
+        QCOMPARE(messageText(messages::performerPrecision(Block::None, std::nullopt, 3.5e12)),
+                 QStringLiteral("Performer 特征的指数达到 3.5e+12，在这个量级上 double 的精度只有 0.00049：它的权重和输出只是近似值（查询和键非常大）"));
         QCOMPARE(messageText(messages::noModelFile()), QStringLiteral("尚未打开模型文件：请先打开一个（文件 \u2192 打开模型\u2026）"));
         // An unknown code falls back to the engine's English text.
         QCOMPARE(messageText(Message{"new_code", {}, "something new"}), QStringLiteral("something new"));
