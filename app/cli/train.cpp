@@ -2,11 +2,13 @@
 // pair's loss (engine/train/, docs/training.md).
 
 #include "options.h"
+#include "train_progress.h"
 
 #include "io/fileio.h"
 #include "io/safetensors.h"
 #include "model/open.h"
 #include "model/shipped.h"
+#include "train/cost.h"
 #include "train/examples.h"
 #include "train/gradient.h"
 #include "train/probe.h"
@@ -178,19 +180,49 @@ std::string percent(double share)
     return s;
 }
 
+/// The --init model, if any: "reversal" is the shipped model, as for --model (unless a file has that name).
+std::optional<Seq2SeqModel> initModel(const TrainCommand& c)
+{
+    if (!c.init)
+        return std::nullopt;
+    if (*c.init == "reversal" && !std::filesystem::exists(*c.init))
+        return *shippedModel();
+    return readInput([&] { return openModel(*c.init); });
+}
+
+/// What the run will hold and take with `reports` reports, before a weight is made (refused
+/// above the limit, announced when large): a fresh model of the options, or the --init model.
+TrainCost checkRunSize(const TrainCommand& c, const Task& task, const std::optional<Seq2SeqModel>& init, int reports)
+{
+    TrainShape shape = shapeOf(task);
+    if (init) {
+        shape.sourceVocabulary = static_cast<std::int64_t>(init->srcVocab.size());
+        shape.targetVocabulary = static_cast<std::int64_t>(init->tgtVocab.size());
+    }
+    return checkTrainingCost(init ? init->spec : specOf(c), shape, c.options, reports);
+}
+
+/// The last line: the final evaluation (a sample of the held-out pairs when there are many).
+void printSummary(const Evaluation& final, double seconds, const std::string& path)
+{
+    const std::string sample = final.pairs < final.of ? std::to_string(final.pairs) + " of " + std::to_string(final.of) + " pairs"
+                                                      : std::to_string(final.pairs) + " pairs";
+    std::printf("held-out exact match: %s (%s), loss %.4f; %.1f s; wrote %s\n", percent(final.exactMatch).c_str(), sample.c_str(),
+                final.loss, seconds, path.c_str());
+}
+
 } // namespace
 
 int runTrain(const std::vector<std::string>& args)
 {
     const TrainCommand c = parseTrain(args);
     checkWritable(c.saveModel);
-    std::optional<Seq2SeqModel> init;
-    if (c.init) // "reversal" is the shipped model, as for --model (unless a file has that name)
-        init = *c.init == "reversal" && !std::filesystem::exists(*c.init) ? *shippedModel()
-                                                                         : readInput([&] { return openModel(*c.init); });
+    std::optional<Seq2SeqModel> init = initModel(c);
     // A model given with --init reads the pairs its own way: its tokenizer and vocabularies.
     const bool ownTokenizer = init && (init->spec.tokenizer == ModelTokenizer::Words || init->spec.tokenizer == ModelTokenizer::Chars);
     Task task = readInput([&] { return taskOf(c, ownTokenizer ? init->spec.tokenizer : c.tokenizer); });
+    const int every = std::max(1, c.options.steps / 20);
+    const TrainCost cost = checkRunSize(c, task, init, c.options.steps / every + 1);
     Seq2SeqModel model = init ? std::move(*init) : freshModel(specOf(c), task);
     TrainOptions options = c.options;
     if (c.defaultRate)
@@ -215,20 +247,22 @@ int runTrain(const std::vector<std::string>& args)
         saveModel(trainer.model(), *c.snapshots + name);
     };
 
-    std::printf("training %s on %s: %d steps of %d pairs, %d thread%s\n", trainer.model().name.c_str(), trainer.task().name.c_str(), o.steps,
-                o.batchAll ? static_cast<int>(trainer.task().train.size()) : o.batch, o.threads, o.threads == 1 ? "" : "s");
-    const int every = std::max(1, o.steps / 20);
-    const auto start = std::chrono::steady_clock::now();
+    std::printf("training %s on %s: %d steps of %d pairs, %d thread%s (about %s and %s)\n", trainer.model().name.c_str(),
+                trainer.task().name.c_str(), o.steps, o.batchAll ? static_cast<int>(trainer.task().train.size()) : o.batch, o.threads,
+                o.threads == 1 ? "" : "s", durationText(cost.seconds).c_str(), sizeText(cost.bytes).c_str());
+    std::fflush(stdout);
+    TrainProgress progress; // a line at least every 2 s of work, between the reports too
     snapshot(0);
     std::size_t tokens = 0;
     for (int s = 1; s <= o.steps; ++s) {
         const StepRecord r = trainer.step();
         tokens += r.tokens;
-        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         const bool report = s % every == 0 || s == o.steps;
+        progress.afterStep(r, tokens, !report);
         Evaluation e;
         if (report)
-            e = trainer.evaluate(64);
+            e = trainer.evaluate(64, progress.evaluating("evaluating"));
+        const double seconds = progress.seconds();
         if (log) {
             log << r.step << ',' << r.loss << ',' << r.lr << ',' << r.gradNorm << ',' << r.tokens << ',' << seconds << ',';
             if (report)
@@ -241,10 +275,11 @@ int runTrain(const std::vector<std::string>& args)
             std::printf("step %6d  loss %.4f  lr %.6f  held-out loss %.4f  exact match %s  %.1f steps/s  %.0f tokens/s\n", s, r.loss,
                         r.lr, e.loss, percent(e.exactMatch).c_str(), s / seconds, static_cast<double>(tokens) / seconds);
             std::fflush(stdout);
+            progress.reported();
             snapshot(s);
         }
     }
-    const Evaluation final = trainer.evaluate();
+    const Evaluation final = trainer.evaluate(kFinalEvaluationPairs, progress.evaluating("final evaluation"));
     const auto trained = std::make_shared<const Seq2SeqModel>(trainer.model());
     saveModel(*trained, c.saveModel);
     if (trainer.task().kind == TaskKind::Reverse) {
@@ -254,8 +289,7 @@ int runTrain(const std::vector<std::string>& args)
         std::printf("cross-attention on the anti-diagonal (last decoder layer, mean of %zu held-out pairs): %.3f\n", held.size(),
                     antiDiagonalWeight(trained, held));
     }
-    std::printf("held-out exact match: %s (%zu pairs), loss %.4f; %.1f s; wrote %s\n", percent(final.exactMatch).c_str(), final.pairs,
-                final.loss, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), c.saveModel.c_str());
+    printSummary(final, progress.seconds(), c.saveModel);
     return 0;
 }
 
