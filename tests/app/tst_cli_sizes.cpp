@@ -96,7 +96,8 @@ private slots:
     {
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QStringList>("parts");
-        // 12 + 12 layers of width 2048: 1.5 billion parameters, seven copies (7.1 GB in 29 s before "out of memory").
+        // 12 + 12 layers of width 2048 (d_ff 128): over 600 million parameters, seven copies and more (19 GB;
+        // it reached 7.1 GB in 29 s before "out of memory").
         QTest::newRow("train 12 layers of 2048")
             << QStringList{"train", "--task", "reverse", "--layers", "12", "--d-model", "2048", "--heads", "16", "--save-model", "OUT"}
             << QStringList{"training would need about", "GB of memory; the limit is 4 GB", "--d-model", "--layers", "--batch"};
