@@ -23,6 +23,14 @@ void checkRunCost(const RunRequest& r, const Seq2SeqModel* model)
                   << '\n';
 }
 
+void checkWorkCost(const std::string& what, const WorkCost& cost, const std::string& reduce, const std::string& detail)
+{
+    checkWork(what, cost, reduce);
+    if (isLargeWork(cost))
+        std::cerr << "attention-lab-cli: note: " << messages::largeWork(sizeText(cost.bytes), durationText(cost.seconds), detail).text
+                  << '\n';
+}
+
 Trace computeCliTrace(const TraceOptions& o, Generation* generation)
 {
     RunRequest r;

@@ -15,6 +15,8 @@ namespace attnlab::cli {
 
 namespace {
 
+constexpr const char* kReduceCost = "use a smaller --n or --d-model";
+
 std::vector<int> parseLengths(const std::string& value)
 {
     std::vector<int> out;
@@ -58,6 +60,10 @@ nlohmann::ordered_json costJson(const CostRequest& r, const CostResult& result)
                                      {"gflops", p.gflops}};
         if (r.kind == AttentionKind::Full)
             point["gemm_median_s"] = p.gemmSeconds; // the plain GEMMs Q·Kᵀ and A·V in the same run
+        // What was estimated before: the memory with one head's Q, K, V, and all the runs' time.
+        const MeasureEstimate e = estimateMeasure(r, p.n);
+        point["estimated_bytes"] = e.bytes;
+        point["estimated_s"] = e.seconds;
         j["points"].push_back(point);
     }
     j["slope"] = result.slope;
@@ -92,8 +98,10 @@ int runCost(const std::vector<std::string>& args)
     applyAttentionOptions(kind, spec);
     r.kind = spec.attention;
     r.options = spec.attentionOptions;
-    if (const auto p = costProblems(r); !p.empty())
+    if (const auto p = costProblems(r, kReduceCost); !p.empty())
         throw UsageError(p.front());
+    // A long or large measurement says so first (it builds nothing before the note).
+    checkWorkCost("measuring", estimateMeasureCost(r), kReduceCost);
     const CostResult result = measureCost(r);
     if (json)
         std::cout << costJson(r, result).dump(2) << '\n';

@@ -65,6 +65,18 @@ void warn(const std::string& message)
 
 /// What to reduce when the computation runs out of memory.
 constexpr const char* kReduceModel = "try fewer tokens (--max-tokens, a shorter text), a smaller --d-model or fewer --layers";
+/// ... when drawing export's pictures does.
+constexpr const char* kReducePicture = "try a smaller --width or --height, or a lower --dpi";
+
+/// ... when cost, train or grad does, in the command's own options.
+const char* reduceFor(const std::string& command)
+{
+    if (command == "cost")
+        return "try a smaller --n or --d-model";
+    if (command == "train")
+        return "try a smaller --d-model or --d-ff, fewer --layers, a smaller --batch or fewer --threads";
+    return "try a shorter --source or --target"; // grad
+}
 
 /// An exception as one line with `code`: "out of memory" and what to reduce for an allocation
 /// failure (what() would say only "std::bad_alloc"), which exits with 1 whatever `code` is:
@@ -306,7 +318,7 @@ int runExport(const std::vector<std::string>& args, char* argv0)
                 return fail(1, inFinalFolder(r.error, staged));
             staged.commit();
         } catch (const std::exception& e) {
-            return failWith(1, e);
+            return failWith(1, e, kReducePicture);
         }
     } else if (!images) {
         r = exportCsv(stage->main(), QString::fromStdString(o.output));
@@ -542,7 +554,7 @@ int runCommand(int argc, char** argv)
         } catch (const std::invalid_argument& e) {
             return failWith(2, e); // settings the engine refuses
         } catch (const std::exception& e) {
-            return failWith(1, e);
+            return failWith(1, e, reduceFor(command));
         }
     }
     if (command == "generate" || command == "fill-mask") {

@@ -82,6 +82,10 @@ std::vector<std::string> parseStageList(const std::string& value);
 /// Checks what `request` will cost (model: the model it runs, null for a seeded one not made
 /// yet) and says on stderr when it is large, before any of it is built. Throws Error (too_large).
 void checkRunCost(const RunRequest& request, const Seq2SeqModel* model);
+/// The same for other work (core/cost.h's WorkCost: training, cost, a picture): throws Error
+/// (work_too_large, "`what` would need about …: `reduce`") above the limit, and says on stderr
+/// when it is large ("note: a large run: about 1.2 GB of memory and 3 h of work (`detail`)").
+void checkWorkCost(const std::string& what, const WorkCost& cost, const std::string& reduce, const std::string& detail = {});
 
 /// `value` of `option` as a whole number, nothing before or after it ("150abc" and " 5" are
 /// refused). Throws UsageError naming the option.

@@ -3,12 +3,14 @@
 
 #include "options.h"
 #include "outputs.h"
+#include "train_progress.h"
 
 #include "io/fileio.h"
 #include "io/safetensors.h"
 #include "model/open.h"
 #include "model/shipped.h"
 #include "text/printable.h"
+#include "train/cost.h"
 #include "train/examples.h"
 #include "train/gradient.h"
 #include "train/probe.h"
@@ -236,12 +238,12 @@ public:
         saveModel(model, *m_c.snapshots + name);
     }
     /// trainer.step(); a step that diverges is logged and ends the run (failed()).
-    StepRecord step(Trainer& trainer, std::chrono::steady_clock::time_point start)
+    StepRecord step(Trainer& trainer, const TrainProgress& progress)
     {
         try {
             return trainer.step();
         } catch (const Diverged& d) {
-            logRow(d.record(), std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), nullptr);
+            logRow(d.record(), progress.seconds(), nullptr);
             failed(d.what());
         }
     }
@@ -265,19 +267,49 @@ private:
     std::optional<MadeFolder> m_snapshots;
 };
 
+/// The --init model, if any: "reversal" is the shipped model, as for --model (unless a file has that name).
+std::optional<Seq2SeqModel> initModel(const TrainCommand& c)
+{
+    if (!c.init)
+        return std::nullopt;
+    if (*c.init == "reversal" && !std::filesystem::exists(*c.init))
+        return *shippedModel();
+    return readInput([&] { return openModel(*c.init); });
+}
+
+/// What the run will hold and take with `reports` reports, before a weight is made (refused
+/// above the limit, announced when large): a fresh model of the options, or the --init model.
+TrainCost checkRunSize(const TrainCommand& c, const Task& task, const std::optional<Seq2SeqModel>& init, int reports)
+{
+    TrainShape shape = shapeOf(task);
+    if (init) {
+        shape.sourceVocabulary = static_cast<std::int64_t>(init->srcVocab.size());
+        shape.targetVocabulary = static_cast<std::int64_t>(init->tgtVocab.size());
+    }
+    return checkTrainingCost(init ? init->spec : specOf(c), shape, c.options, reports);
+}
+
+/// The last line: the final evaluation (a sample of the held-out pairs when there are many).
+void printSummary(const Evaluation& final, double seconds, const std::string& path)
+{
+    const std::string sample = final.pairs < final.of ? std::to_string(final.pairs) + " of " + std::to_string(final.of) + " pairs"
+                                                      : std::to_string(final.pairs) + " pairs";
+    std::printf("held-out exact match: %s (%s), loss %.4f; %.1f s; wrote %s\n", percent(final.exactMatch).c_str(), sample.c_str(),
+                final.loss, seconds, path.c_str());
+}
+
 } // namespace
 
 int runTrain(const std::vector<std::string>& args)
 {
     const TrainCommand c = parseTrain(args);
     TrainFiles files(c); // every output checked before any work: one line at once
-    std::optional<Seq2SeqModel> init;
-    if (c.init) // "reversal" is the shipped model, as for --model (unless a file has that name)
-        init = *c.init == "reversal" && !std::filesystem::exists(*c.init) ? *shippedModel()
-                                                                         : readInput([&] { return openModel(*c.init); });
+    std::optional<Seq2SeqModel> init = initModel(c);
     // A model given with --init reads the pairs its own way: its tokenizer and vocabularies.
     const bool ownTokenizer = init && (init->spec.tokenizer == ModelTokenizer::Words || init->spec.tokenizer == ModelTokenizer::Chars);
     Task task = readInput([&] { return taskOf(c, ownTokenizer ? init->spec.tokenizer : c.tokenizer); });
+    const int every = std::max(1, c.options.steps / 20);
+    const TrainCost cost = checkRunSize(c, task, init, c.options.steps / every + 1);
     Seq2SeqModel model = init ? std::move(*init) : freshModel(specOf(c), task);
     TrainOptions options = c.options;
     if (c.defaultRate)
@@ -288,30 +320,32 @@ int runTrain(const std::vector<std::string>& args)
     files.openLog();
     auto snapshot = [&](int step) { files.snapshot(trainer.model(), step); };
 
-    std::printf("training %s on %s: %d steps of %d pairs, %d thread%s\n", trainer.model().name.c_str(), trainer.task().name.c_str(), o.steps,
-                o.batchAll ? static_cast<int>(trainer.task().train.size()) : o.batch, o.threads, o.threads == 1 ? "" : "s");
+    std::printf("training %s on %s: %d steps of %d pairs, %d thread%s (about %s and %s)\n", trainer.model().name.c_str(),
+                trainer.task().name.c_str(), o.steps, o.batchAll ? static_cast<int>(trainer.task().train.size()) : o.batch, o.threads,
+                o.threads == 1 ? "" : "s", durationText(cost.seconds).c_str(), sizeText(cost.bytes).c_str());
     flushStandardOutput(); // > /dev/full: stop before training, not after
-    const int every = std::max(1, o.steps / 20);
-    const auto start = std::chrono::steady_clock::now();
+    TrainProgress progress; // a line at least every 2 s of work, between the reports too
     snapshot(0);
     std::size_t tokens = 0;
     for (int s = 1; s <= o.steps; ++s) {
-        const StepRecord r = files.step(trainer, start);
+        const StepRecord r = files.step(trainer, progress);
         tokens += r.tokens;
-        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         const bool report = s % every == 0 || s == o.steps;
+        progress.afterStep(r, tokens, !report);
         Evaluation e;
         if (report)
-            e = trainer.evaluate(64);
+            e = trainer.evaluate(64, progress.evaluating("evaluating"));
+        const double seconds = progress.seconds();
         files.logRow(r, seconds, report ? &e : nullptr);
         if (report) {
             std::printf("step %6d  loss %.4f  lr %.6f  held-out loss %.4f  exact match %s  %.1f steps/s  %.0f tokens/s\n", s, r.loss,
                         r.lr, e.loss, percent(e.exactMatch).c_str(), s / seconds, static_cast<double>(tokens) / seconds);
             flushStandardOutput();
+            progress.reported();
             snapshot(s);
         }
     }
-    const Evaluation final = trainer.evaluate();
+    const Evaluation final = trainer.evaluate(kFinalEvaluationPairs, progress.evaluating("final evaluation"));
     // Finite weights can still be too large to use (the held-out loss overflows): not saved either.
     if (!std::isfinite(final.loss))
         files.failed("training diverged: the trained model's held-out loss is not finite");
@@ -325,8 +359,7 @@ int runTrain(const std::vector<std::string>& args)
         std::printf("cross-attention on the anti-diagonal (last decoder layer, mean of %zu held-out pairs): %.3f\n", held.size(),
                     antiDiagonalWeight(trained, held));
     }
-    std::printf("held-out exact match: %s (%zu pairs), loss %.4f; %.1f s; wrote %s\n", percent(final.exactMatch).c_str(), final.pairs,
-                final.loss, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), c.saveModel.c_str());
+    printSummary(final, progress.seconds(), c.saveModel);
     return 0;
 }
 

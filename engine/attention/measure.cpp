@@ -5,6 +5,7 @@
 #include "attention/lsh.h"
 #include "attention/sparse.h"
 #include "core/memory_meter.h"
+#include "core/message.h"
 #include "core/random.h"
 
 #include <algorithm>
@@ -20,8 +21,6 @@ namespace {
 using RowMatrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
 constexpr int kMaxLength = 1 << 20;
-/// Full attention holds one head's n x n scores: refused above 4 GiB of them.
-constexpr double kMaxFullBytes = 4.0 * 1024 * 1024 * 1024;
 
 std::string str(long long v)
 {
@@ -64,59 +63,64 @@ GivenRandom makeRandom(AttentionKind kind, const AttentionOptions& o, Eigen::Ind
     return g;
 }
 
-std::vector<Eigen::MatrixXf> outputs(AttentionKind kind, const AttentionOptions& o, std::uint64_t seed, const GivenRandom& g,
-                                     const std::vector<Eigen::MatrixXf>& q, const std::vector<Eigen::MatrixXf>& k,
-                                     const std::vector<Eigen::MatrixXf>& v, std::int64_t* cells)
+/// What a run builds once for every head: the sparse kinds' pattern and the plan of its walk.
+struct Shared {
+    detail::SparsePattern pattern;
+    detail::SparsePlan plan;
+
+    std::int64_t bytes() const
+    {
+        return static_cast<std::int64_t>(4 * (pattern.keys.capacity() + plan.order.capacity() + plan.unionKeys.capacity())
+                                          + 8 * (pattern.offsets.capacity() + plan.tileStart.capacity() + plan.unionStart.capacity()));
+    }
+};
+
+bool isSparse(AttentionKind kind)
 {
-    const std::size_t heads = q.size();
-    const Eigen::Index n = q[0].rows();
-    const float c = detail::scoreScale(true, q[0].cols());
-    const detail::UserMask mask = noMask(n);
-    std::vector<Eigen::MatrixXf> z(heads);
+    return kind == AttentionKind::SlidingWindow || kind == AttentionKind::BigBird || kind == AttentionKind::Strided;
+}
+
+Shared sharedWork(AttentionKind kind, const AttentionOptions& o, std::uint64_t seed, Eigen::Index n)
+{
+    Shared s;
+    if (isSparse(kind)) {
+        s.pattern = sparsePattern(kind, o, n, noMask(n), stream("cost-bigbird", seed));
+        s.plan = detail::planSparse(s.pattern, sparseOrder(kind, o, n));
+    }
+    return s;
+}
+
+/// One head's output Z_h (n x d_k); `cells`, when given, receives the scores it computed.
+Eigen::MatrixXf headOutput(AttentionKind kind, const AttentionOptions& o, const GivenRandom& g, const Shared& shared, std::size_t h,
+                           const Eigen::MatrixXf& q, const Eigen::MatrixXf& k, const Eigen::MatrixXf& v, std::int64_t* cells)
+{
+    const Eigen::Index n = q.rows();
+    const float c = detail::scoreScale(true, q.cols());
     switch (kind) {
     case AttentionKind::Full:
-        for (std::size_t h = 0; h < heads; ++h)
-            z[h] = fullHead(q[h], k[h], v[h], c);
-        break;
+        return fullHead(q, k, v, c);
     case AttentionKind::SlidingWindow:
     case AttentionKind::BigBird:
-    case AttentionKind::Strided: {
-        const detail::SparsePattern pattern = sparsePattern(kind, o, n, mask, stream("cost-bigbird", seed));
-        const detail::SparsePlan plan = detail::planSparse(pattern, sparseOrder(kind, o, n));
-        for (std::size_t h = 0; h < heads; ++h)
-            z[h] = detail::sparseAttend(pattern, plan, q[h], k[h], v[h], c);
+    case AttentionKind::Strided:
+        if (cells)
+            *cells = static_cast<std::int64_t>(shared.pattern.keys.size());
+        return detail::sparseAttend(shared.pattern, shared.plan, q, k, v, c);
+    case AttentionKind::Linformer:
+        return linformerHead(q, k, v, g.projectionE, g.projectionF, noMask(n).padding, c).z;
+    case AttentionKind::Performer:
+        return performerHead(q, k, v, g.randomFeatures, noMask(n)).attention.z;
+    case AttentionKind::Linear:
+        return featureAttend(eluFeatures(q), eluFeatures(k), v, noMask(n)).z;
+    case AttentionKind::Lsh: {
+        const Eigen::MatrixXf keys = q.rowwise().normalized();
+        std::vector<int> order;
+        const detail::SparsePattern pattern = lshPattern(lshBuckets(keys, g.randomRotations[h]), o.chunk, noMask(n), order);
         if (cells)
             *cells = static_cast<std::int64_t>(pattern.keys.size());
-        break;
-    }
-    case AttentionKind::Linformer:
-        for (std::size_t h = 0; h < heads; ++h)
-            z[h] = linformerHead(q[h], k[h], v[h], g.projectionE, g.projectionF, mask.padding, c).z;
-        break;
-    case AttentionKind::Performer:
-    case AttentionKind::Linear:
-        for (std::size_t h = 0; h < heads; ++h) {
-            if (kind == AttentionKind::Performer)
-                z[h] = performerHead(q[h], k[h], v[h], g.randomFeatures, mask).attention.z;
-            else
-                z[h] = featureAttend(eluFeatures(q[h]), eluFeatures(k[h]), v[h], mask).z;
-        }
-        break;
-    case AttentionKind::Lsh: {
-        std::int64_t total = 0;
-        for (std::size_t h = 0; h < heads; ++h) {
-            const Eigen::MatrixXf keys = q[h].rowwise().normalized();
-            std::vector<int> order;
-            const detail::SparsePattern pattern = lshPattern(lshBuckets(keys, g.randomRotations[h]), o.chunk, mask, order);
-            z[h] = detail::sparseAttend(pattern, detail::planSparse(pattern, order), q[h], keys, v[h], c);
-            total += static_cast<std::int64_t>(pattern.keys.size());
-        }
-        if (cells)
-            *cells = total / static_cast<std::int64_t>(heads);
-        break;
+        return detail::sparseAttend(pattern, detail::planSparse(pattern, order), q, keys, v, c);
     }
     }
-    return z;
+    return {};
 }
 
 double seconds(std::chrono::steady_clock::duration d)
@@ -131,31 +135,140 @@ double median(std::vector<double> v)
     return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
 }
 
-std::vector<Eigen::MatrixXf> randomHeads(Eigen::Index n, int dK, int heads, SplitMix64 gen)
+/// The next head's n x d_k matrix of Q, K or V: uniform in ±1, column by column from `gen`.
+Eigen::MatrixXf nextHead(Eigen::Index n, int dK, SplitMix64& gen)
 {
-    std::vector<Eigen::MatrixXf> out(static_cast<std::size_t>(heads));
-    for (auto& m : out)
-        m = Eigen::MatrixXf::NullaryExpr(n, dK, [&]() { return gen.symmetric(1.0f); });
-    return out;
+    return Eigen::MatrixXf::NullaryExpr(n, dK, [&]() { return gen.symmetric(1.0f); });
 }
 
 /// The two plain GEMMs full attention needs for one head, timed: Q·Kᵀ and A·V.
-double fullGemmSeconds(const std::vector<Eigen::MatrixXf>& q, const std::vector<Eigen::MatrixXf>& k,
-                       const std::vector<Eigen::MatrixXf>& v)
+double fullGemmSeconds(const Eigen::MatrixXf& q, const Eigen::MatrixXf& k, const Eigen::MatrixXf& v)
 {
-    double total = 0;
-    for (std::size_t h = 0; h < q.size(); ++h) {
-        const auto start = std::chrono::steady_clock::now();
-        const RowMatrix s = q[h] * k[h].transpose();
-        const Eigen::MatrixXf z = s * v[h]; // (heap results of opaque GEMM calls: not optimised away)
-        total += seconds(std::chrono::steady_clock::now() - start);
+    const auto start = std::chrono::steady_clock::now();
+    const RowMatrix s = q * k.transpose();
+    const Eigen::MatrixXf z = s * v; // (heap results of opaque GEMM calls: not optimised away)
+    return seconds(std::chrono::steady_clock::now() - start);
+}
+
+/// The seconds of one run: one pass of `kind` over every head of n tokens, on one thread, with
+/// making its Q, K and V (3 ns a number). Rates measured on a laptop's core (README, Performance):
+/// about 25 GFLOP/s for full attention's GEMMs (timed twice: the kind, then the plain GEMMs), 10
+/// for the others; the sparse kernel's tiles compute the allowed cells and about 32 more per row.
+/// Checked against runs (CPU time on this repository's 2-core machine): within a factor of 2.
+double runSeconds(AttentionKind kind, const AttentionOptions& o, std::int64_t n, int dModel, int heads, std::int64_t cells)
+{
+    const double make = 3e-9 * 3.0 * static_cast<double>(n) * dModel;
+    const double dK = static_cast<double>(dModel) / std::max(heads, 1);
+    switch (kind) {
+    case AttentionKind::Full:
+        return 2 * attentionFlops(kind, o, n, dModel, heads, cells) / 25e9 + make;
+    case AttentionKind::SlidingWindow:
+    case AttentionKind::BigBird:
+    case AttentionKind::Strided:
+    case AttentionKind::Lsh: {
+        // And about 2 µs a row and head to walk the pattern, the tiles and their softmaxes. Rows
+        // that share few keys make narrow tiles, which run slower: LSH's buckets at 4 GFLOP/s,
+        // strided's columns (every S-th key: n/S of them, a different set for each residue) at 1.
+        const double tiles = static_cast<double>(std::min(2 * cells, cells + 32 * n));
+        const double rate = kind == AttentionKind::Strided ? 1e9 : kind == AttentionKind::Lsh ? 4e9 : 10e9;
+        return (attentionFlops(kind, o, n, dModel, heads, cells) + 4.0 * (tiles - static_cast<double>(cells)) * dK * heads) / rate
+            + 2e-6 * static_cast<double>(n) * heads + make;
     }
-    return total;
+    case AttentionKind::Linear:
+        return attentionFlops(kind, o, n, dModel, heads, cells) / 5e9 + make;
+    case AttentionKind::Linformer:
+    case AttentionKind::Performer:
+        return attentionFlops(kind, o, n, dModel, heads, cells) / 10e9 + make;
+    }
+    return make;
 }
 
 } // namespace
 
-std::vector<std::string> costProblems(const CostRequest& r)
+namespace {
+
+/// The scores one head computes at n (for the sparse kinds and LSH, as their patterns allow
+/// them; LSH's buckets taken as equal).
+std::int64_t estimatedCells(AttentionKind kind, const AttentionOptions& o, std::int64_t n)
+{
+    const auto globals = static_cast<std::int64_t>(o.global.size());
+    switch (kind) {
+    case AttentionKind::Full:
+        return n * n;
+    case AttentionKind::SlidingWindow:
+    case AttentionKind::BigBird: {
+        // Each row's window of 2W + 1, the global rows' every key, every row's globals; BigBird's R.
+        const std::int64_t row = std::min<std::int64_t>(n, 2LL * o.window + 1 + (kind == AttentionKind::BigBird ? o.random : 0));
+        return n * row + 2 * globals * n;
+    }
+    case AttentionKind::Strided:
+        return n * std::min<std::int64_t>(n, 2LL * o.stride - 1 + n / std::max(o.stride, 1)); // |i − j| < S, or S divides i − j
+    case AttentionKind::Lsh: {
+        const std::int64_t bucket = std::max<std::int64_t>(1, n / std::max(o.buckets, 1));
+        return n * (o.chunk > 0 ? std::min<std::int64_t>(bucket, 2LL * o.chunk) : bucket);
+    }
+    case AttentionKind::Linformer:
+    case AttentionKind::Performer:
+    case AttentionKind::Linear:
+        return 0;
+    }
+    return 0;
+}
+
+} // namespace
+
+MeasureEstimate estimateMeasure(const CostRequest& r, int n)
+{
+    MeasureEstimate e;
+    e.n = n;
+    const std::int64_t N = n, d = std::max(r.dModel, 1), heads = std::max(r.heads, 1), dK = std::max<std::int64_t>(1, d / heads);
+    e.cells = estimatedCells(r.kind, r.options, N);
+    // One head's Q, K, V and output, and what the kind holds beside them (4 bytes a float or an index).
+    std::int64_t kind = 0;
+    switch (r.kind) {
+    case AttentionKind::Full:
+        kind = 4 * N * N + 4 * N * dK; // the scores (then the weights, in place) and A·V
+        break;
+    case AttentionKind::SlidingWindow:
+    case AttentionKind::BigBird:
+    case AttentionKind::Strided:
+        // The pattern's keys and the plan's tiles (their union of keys), offsets and order; the
+        // kernel's row-major copies of Q, K, V and its output.
+        kind = 8 * e.cells + 32 * N + 20 * N * dK;
+        break;
+    case AttentionKind::Lsh:
+        // The same per head (a tile's rows share their bucket: its union is the bucket), the
+        // normalised keys, the buckets and their order.
+        kind = 5 * e.cells + 24 * N * dK + 40 * N;
+        break;
+    case AttentionKind::Linformer:
+        kind = 8 * std::int64_t{r.options.projDim} * N * 2 + 12 * N * dK; // E and F (K x n), the n x K scores and weights, copies
+        break;
+    case AttentionKind::Performer:
+        // φ(Q), φ(K), their exponents (in double precision when they would overflow float's exp)
+        kind = 24 * std::int64_t{r.options.features} * N + 4 * N * dK;
+        break;
+    case AttentionKind::Linear:
+        kind = 12 * N * dK; // φ(Q), φ(K)
+        break;
+    }
+    e.bytes = 16 * N * dK + kind;
+    e.seconds = r.repeats * runSeconds(r.kind, r.options, N, static_cast<int>(d), static_cast<int>(heads), e.cells);
+    return e;
+}
+
+WorkCost estimateMeasureCost(const CostRequest& r)
+{
+    WorkCost c;
+    for (const int n : r.lengths) {
+        const MeasureEstimate e = estimateMeasure(r, n);
+        c.bytes = std::max(c.bytes, e.bytes);
+        c.seconds += e.seconds;
+    }
+    return c;
+}
+
+std::vector<std::string> costProblems(const CostRequest& r, const std::string& reduce)
 {
     std::vector<std::string> out;
     ModelSpec spec;
@@ -170,9 +283,6 @@ std::vector<std::string> costProblems(const CostRequest& r)
     for (const int n : r.lengths) {
         if (n < 2 || n > kMaxLength)
             out.push_back("n (" + str(n) + ") must be between 2 and " + str(kMaxLength));
-        else if (r.kind == AttentionKind::Full && 4.0 * n * n > kMaxFullBytes)
-            out.push_back("full attention at n = " + str(n) + " would hold " + str(static_cast<long long>(4.0 * n * n / (1 << 30)))
-                          + " GiB of scores for one head: use n up to 32768");
         for (const int p : r.options.global) {
             if ((r.kind == AttentionKind::SlidingWindow || r.kind == AttentionKind::BigBird) && p >= n)
                 out.push_back("global position " + str(p) + " is outside n = " + str(n));
@@ -180,6 +290,16 @@ std::vector<std::string> costProblems(const CostRequest& r)
     }
     if (r.repeats < 1 || r.repeats > 100)
         out.push_back("repeats (" + str(r.repeats) + ") must be between 1 and 100");
+    if (out.empty()) { // the sizes are valid: what they would hold
+        for (const int n : r.lengths) {
+            try {
+                checkWork("at n = " + str(n) + ", measuring", {estimateMeasure(r, n).bytes, 0}, reduce);
+            } catch (const Error& e) {
+                out.push_back(e.what());
+                break;
+            }
+        }
+    }
     return out;
 }
 
@@ -188,7 +308,11 @@ std::vector<Eigen::MatrixXf> attentionOutputs(AttentionKind kind, const Attentio
                                               const std::vector<Eigen::MatrixXf>& v)
 {
     const GivenRandom g = makeRandom(kind, options, q.at(0).rows(), static_cast<int>(q[0].cols()), static_cast<int>(q.size()), seed);
-    return outputs(kind, options, seed, g, q, k, v, nullptr);
+    const Shared shared = sharedWork(kind, options, seed, q[0].rows());
+    std::vector<Eigen::MatrixXf> z;
+    for (std::size_t h = 0; h < q.size(); ++h)
+        z.push_back(headOutput(kind, options, g, shared, h, q[h], k.at(h), v.at(h), nullptr));
+    return z;
 }
 
 double attentionFlops(AttentionKind kind, const AttentionOptions& o, std::int64_t n, int dModel, int heads, std::int64_t cells)
@@ -248,23 +372,38 @@ CostResult measureCost(const CostRequest& r)
     const int total = static_cast<int>(r.lengths.size()) * r.repeats;
     int done = 0;
     for (const int n : r.lengths) {
-        const auto q = randomHeads(n, dK, r.heads, stream("cost-q", r.seed));
-        const auto k = randomHeads(n, dK, r.heads, stream("cost-k", r.seed));
-        const auto v = randomHeads(n, dK, r.heads, stream("cost-v", r.seed));
         const GivenRandom g = makeRandom(r.kind, r.options, n, dK, r.heads, r.seed);
         CostPoint point;
         point.n = n;
         std::vector<double> times, gemms;
         std::int64_t cells = 0;
         for (int rep = 0; rep < r.repeats; ++rep) {
-            const MemoryMeter meter;
-            const auto start = std::chrono::steady_clock::now();
-            const auto z = outputs(r.kind, r.options, r.seed, g, q, k, v, &cells);
-            times.push_back(seconds(std::chrono::steady_clock::now() - start));
-            point.peakBytes = std::max(point.peakBytes, meter.peakExtraBytes());
-            result.memoryMeasured = meter.available();
-            if (r.kind == AttentionKind::Full)
-                gemms.push_back(fullGemmSeconds(q, k, v));
+            // Each run makes the heads' Q, K, V one head at a time (untimed; the same numbers in
+            // every run), so that only one head's inputs are ever held: at n = 2^20 and d_model
+            // 512 all of them would be 6 GB, one head's 768 MB.
+            SplitMix64 qs = stream("cost-q", r.seed), ks = stream("cost-k", r.seed), vs = stream("cost-v", r.seed);
+            const MemoryMeter sharedMeter;
+            auto start = std::chrono::steady_clock::now();
+            const Shared shared = sharedWork(r.kind, r.options, r.seed, n);
+            double run = seconds(std::chrono::steady_clock::now() - start), gemm = 0;
+            std::int64_t peak = sharedMeter.peakExtraBytes(), allCells = 0;
+            for (std::size_t h = 0; h < static_cast<std::size_t>(r.heads); ++h) {
+                const Eigen::MatrixXf q = nextHead(n, dK, qs), k = nextHead(n, dK, ks), v = nextHead(n, dK, vs);
+                const MemoryMeter meter;
+                start = std::chrono::steady_clock::now();
+                std::int64_t headCells = 0;
+                const Eigen::MatrixXf z = headOutput(r.kind, r.options, g, shared, h, q, k, v, &headCells);
+                allCells += headCells;
+                run += seconds(std::chrono::steady_clock::now() - start);
+                peak = std::max(peak, shared.bytes() + meter.peakExtraBytes());
+                if (r.kind == AttentionKind::Full)
+                    gemm += fullGemmSeconds(q, k, v);
+            }
+            cells = allCells / r.heads; // LSH's buckets differ from head to head: their mean
+            times.push_back(run);
+            gemms.push_back(gemm);
+            point.peakBytes = std::max(point.peakBytes, peak);
+            result.memoryMeasured = sharedMeter.available();
             if (r.progress && !r.progress(++done, total)) {
                 result.cancelled = true;
                 break;
@@ -273,7 +412,7 @@ CostResult measureCost(const CostRequest& r)
         if (result.cancelled)
             break;
         point.medianSeconds = median(times);
-        point.gemmSeconds = gemms.empty() ? 0 : median(gemms);
+        point.gemmSeconds = r.kind == AttentionKind::Full ? median(gemms) : 0;
         point.flops = attentionFlops(r.kind, r.options, n, r.dModel, r.heads, cells);
         point.gflops = point.medianSeconds > 0 ? point.flops / point.medianSeconds / 1e9 : 0;
         result.points.push_back(point);

@@ -4,6 +4,7 @@
 /// no n x n display stage — for a list of sequence lengths, with the FLOPs its formula says and
 /// the log–log slope of time against n. The command line's `cost` and the studio's Cost view.
 
+#include "core/cost.h"
 #include "core/model_spec.h"
 
 #include <Eigen/Core>
@@ -42,8 +43,26 @@ struct CostResult {
     bool memoryMeasured = false;
 };
 
-/// Every problem of the request, one sentence each (empty when it can run).
-std::vector<std::string> costProblems(const CostRequest& request);
+/// What measuring one n holds and takes, from the sizes alone (docs/attention-kinds.md, "Cost"):
+/// Q, K and V (3·n·d floats) and the outputs (n·d), what the kind holds for one head at a time
+/// (full: the n × n scores; the sparse kinds and LSH: their pattern's cells; Linformer: E, F and
+/// n × K scores; Performer: φ(Q), φ(K)), and the time of `repeats` runs at the kind's rate on a
+/// laptop (with full attention's plain GEMMs, and making Q, K and V).
+struct MeasureEstimate {
+    int n = 0;
+    std::int64_t bytes = 0;
+    double seconds = 0;
+    std::int64_t cells = 0; ///< the scores one head computes (n² for full attention)
+};
+MeasureEstimate estimateMeasure(const CostRequest& request, int n);
+/// The whole request: the largest bytes of its lengths (one is measured at a time) and the sum of
+/// their seconds.
+WorkCost estimateMeasureCost(const CostRequest& request);
+
+/// Every problem of the request, one sentence each (empty when it can run). A length whose
+/// measurement would hold more than CostLimits::maxWorkBytes is one ("at n = 32768, measuring
+/// would need about 4.1 GB of memory; the limit is 4 GB: `reduce`").
+std::vector<std::string> costProblems(const CostRequest& request, const std::string& reduce = "use a smaller n or d_model");
 
 /// Measures every n in turn. Throws std::invalid_argument with the first problem.
 CostResult measureCost(const CostRequest& request);

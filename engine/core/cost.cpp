@@ -2,6 +2,9 @@
 
 #include "core/message.h"
 
+#include <cmath>
+#include <cstdio>
+
 namespace attnlab {
 
 namespace {
@@ -117,6 +120,50 @@ void checkCost(const RunCost& c)
 bool isLargeRun(const RunCost& c)
 {
     return c.traceBytes + c.weightBytes > CostLimits::warnBytes || c.seconds() > CostLimits::warnSeconds;
+}
+
+void checkWork(const std::string& what, const WorkCost& c, const std::string& reduce)
+{
+    if (c.bytes <= CostLimits::maxWorkBytes)
+        return;
+    std::string size = sizeText(c.bytes);
+    const std::string limit = sizeText(CostLimits::maxWorkBytes);
+    if (size == limit) { // "4.03 GB", not "4 GB; the limit is 4 GB"
+        char s[32];
+        std::snprintf(s, sizeof s, "%.2f GB", static_cast<double>(c.bytes) / (1LL << 30));
+        size = s;
+    }
+    throw Error(messages::workTooLarge(what, size, limit, reduce));
+}
+
+bool isLargeWork(const WorkCost& c)
+{
+    return c.bytes > CostLimits::warnBytes || c.seconds > CostLimits::warnSeconds;
+}
+
+std::string sizeText(std::int64_t bytes)
+{
+    char s[32];
+    const double gb = std::round(static_cast<double>(bytes) / (1LL << 30) * 10) / 10;
+    if (gb >= 1)
+        std::snprintf(s, sizeof s, gb >= 10 || gb == std::floor(gb) ? "%.0f GB" : "%.1f GB", gb); // "4 GB", "9.3 GB"
+    else
+        std::snprintf(s, sizeof s, "%.0f MB", std::max(1.0, megabytes(bytes)));
+    return s;
+}
+
+std::string durationText(double seconds)
+{
+    char s[32];
+    if (seconds < 90)
+        std::snprintf(s, sizeof s, "%.0f s", std::max(1.0, seconds));
+    else if (seconds < 90 * 60)
+        std::snprintf(s, sizeof s, "%.0f min", seconds / 60);
+    else if (seconds < 48 * 3600)
+        std::snprintf(s, sizeof s, "%.1f h", seconds / 3600);
+    else
+        std::snprintf(s, sizeof s, "%.0f days", seconds / 86400);
+    return s;
 }
 
 } // namespace attnlab

@@ -7,6 +7,7 @@
 #include "core/model_spec.h"
 
 #include <cstdint>
+#include <string>
 
 namespace attnlab {
 
@@ -48,6 +49,8 @@ RunCost estimateCost(const ModelSpec& spec, const RunShape& shape);
 struct CostLimits {
     static constexpr std::int64_t maxWeightBytes = 2LL << 30;
     static constexpr std::int64_t maxTraceBytes = 2LL << 30;
+    /// Any other work (WorkCost): what a run may hold at most, its weights and its trace together.
+    static constexpr std::int64_t maxWorkBytes = maxWeightBytes + maxTraceBytes;
     static constexpr std::int64_t warnBytes = 1LL << 30;
     static constexpr double warnSeconds = 5.0;
 };
@@ -56,5 +59,23 @@ struct CostLimits {
 void checkCost(const RunCost& cost);
 /// True when the run is large enough to say so before starting (large_run).
 bool isLargeRun(const RunCost& cost);
+
+/// What a piece of work other than a trace will hold and take — training (train/cost.h),
+/// measuring an attention kind (attention/measure.h), drawing a picture (ui/export) — estimated
+/// from its sizes before anything is made, and held to the same limits as a run.
+struct WorkCost {
+    std::int64_t bytes = 0; ///< the most memory it holds at once
+    double seconds = 0;     ///< its time on a laptop
+};
+
+/// Throws Error (work_too_large) when `cost` holds more than CostLimits::maxWorkBytes: "`what`
+/// would need about 9.3 GB of memory; the limit is 4 GB: `reduce`".
+void checkWork(const std::string& what, const WorkCost& cost, const std::string& reduce);
+/// True above CostLimits' warning sizes (1 GB, 5 s): large enough to say so first (large_work).
+bool isLargeWork(const WorkCost& cost);
+/// "830 MB", "9.3 GB" (binary units, as the limits are).
+std::string sizeText(std::int64_t bytes);
+/// "8 s", "12 min", "3.5 h", "129 days".
+std::string durationText(double seconds);
 
 } // namespace attnlab

@@ -174,6 +174,18 @@ Message tooLarge(const std::string& what, double megabytes, double limit)
             "the " + what + " would need about " + mb + " MB, more than the " + max + " MB allowed: " + reduce};
 }
 
+Message workTooLarge(const std::string& what, const std::string& size, const std::string& limit, const std::string& reduce)
+{
+    return {"work_too_large", {what, size, limit, reduce},
+            what + " would need about " + size + " of memory; the limit is " + limit + ": " + reduce};
+}
+
+Message largeWork(const std::string& size, const std::string& duration, const std::string& detail)
+{
+    return {"large_work", {size, duration, detail},
+            "a large run: about " + size + " of memory and " + duration + " of work" + (detail.empty() ? "" : " (" + detail + ")")};
+}
+
 Message overflow(Block block, std::optional<int> layer, const std::string& stage)
 {
     return {"overflow",

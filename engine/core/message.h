@@ -100,6 +100,14 @@ Message overflow(Block block, std::optional<int> layer, const std::string& stage
 /// too_large {what, megabytes, limit}: the "weights" to make or the "trace" would need
 /// `megabytes` MB, more than `limit` MB (core/cost.h); refused before anything is built.
 Message tooLarge(const std::string& what, double megabytes, double limit);
+/// work_too_large {what, size, limit, reduce}: a piece of work other than a trace ("training",
+/// "measuring full attention at n = 32768", "the PDF") would hold about `size` ("9.3 GB"), more than
+/// `limit`; `reduce` says what to make smaller, in the words of whoever asked (core/cost.h).
+Message workTooLarge(const std::string& what, const std::string& size, const std::string& limit, const std::string& reduce);
+/// large_work {size, duration, detail}: a piece of work other than a trace needs about this much
+/// memory ("1.2 GB") and time ("8 s", "3 h", "129 days"); `detail` (may be empty) says how the
+/// time was estimated. Said before it starts.
+Message largeWork(const std::string& size, const std::string& duration, const std::string& detail);
 /// no_model_file: a file model was chosen but none is open. No arguments.
 Message noModelFile();
 /// no_output_head: generation was asked of a model without a trained output head. No arguments.

@@ -73,8 +73,12 @@ std::vector<std::string> parseVocabJson(std::string_view json, std::string_view 
     std::vector<std::string> tokens(n);
     std::vector<bool> seen(n, false);
     for (const auto& [token, value] : object.items()) {
-        if (!value.is_number_integer())
-            throw FormatError(fileName(name) + "the id of token " + inQuotes(token) + " is not an integer: " + value.dump());
+        if (token.size() > subword::kMaxTokenBytes)
+            throw FormatError(fileName(name) + "the token " + subword::shortQuote(token) + " is " + std::to_string(token.size())
+                              + " bytes long, more than a token can be (" + std::to_string(subword::kMaxTokenBytes) + " bytes)");
+        if (!value.is_number_integer()) // (a megabyte of JSON in the message would be no help)
+            throw FormatError(fileName(name) + "the id of token " + inQuotes(token) + " is not an integer: "
+                              + subword::shortText(value.dump()));
         // Non-negative integers are read as unsigned, negative ones as signed.
         const bool inRange = value.is_number_unsigned() && value.get<std::uint64_t>() < n;
         if (!inRange)
@@ -120,6 +124,9 @@ MergeTable parseMerges(std::string_view text, const Vocabulary& vocab, std::stri
         const auto where = [&] { return fileName(name) + "line " + std::to_string(i + 1) + ": "; };
         if (i == 0 && lines[i].starts_with("#version"))
             continue;
+        if (lines[i].size() > 2 * subword::kMaxTokenBytes + 1)
+            throw FormatError(where() + "the line is " + std::to_string(lines[i].size()) + " bytes long, more than two tokens can be ("
+                              + std::to_string(subword::kMaxTokenBytes) + " bytes each): " + subword::shortQuote(lines[i]));
         const std::vector<std::string_view> parts = splitWords(lines[i]);
         if (parts.empty())
             continue;

@@ -24,7 +24,8 @@ public:
     /// vocab.json (an object token -> id) and merges.txt (an optional "#version" first line, then
     /// one "a b" pair per line, rank = order). Throws FormatError naming the file (by the given
     /// name) and the line or entry that is wrong (not JSON, a non-integer id, duplicate ids, a
-    /// merge line without exactly two parts, a merge whose parts or result are not in the vocab…).
+    /// merge line without exactly two parts, a merge whose parts or result are not in the vocab, a
+    /// token longer than subword::kMaxTokenBytes…).
     /// The ids must be 0 … n − 1, and every byte's character must be a token (so any text can be
     /// encoded). A pair listed twice takes its last rank, as encoder.py's dict does.
     static BpeTokenizer fromStrings(std::string_view vocabJson, std::string_view merges,

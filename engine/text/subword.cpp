@@ -2,6 +2,7 @@
 
 #include "io/fileio.h"
 #include "io/safetensors.h"
+#include "text/printable.h"
 
 #include <stdexcept>
 
@@ -30,6 +31,22 @@ const std::string& Vocabulary::token(int id) const
 }
 
 namespace subword {
+
+std::string shortText(std::string_view text)
+{
+    constexpr std::size_t kMost = 60;
+    if (text.size() <= kMost)
+        return std::string(text);
+    std::size_t cut = kMost;
+    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) // not inside a character
+        --cut;
+    return std::string(text.substr(0, cut)) + "\u2026";
+}
+
+std::string shortQuote(std::string_view text)
+{
+    return inQuotes(shortText(text));
+}
 
 std::string readFile(const std::string& path)
 {

@@ -41,6 +41,17 @@ private:
 
 namespace subword {
 
+/// The longest vocabulary token read (in bytes). Hugging Face's WordPiece never makes a token of
+/// a word over 100 characters (max_input_chars_per_word) and GPT-2's longest token is 128 bytes:
+/// a longer line is not a token but a damaged file, whose one line would otherwise cost
+/// gigabytes (a vocabulary's trie holds a node for every byte).
+inline constexpr std::size_t kMaxTokenBytes = 1024;
+
+/// The start of `text` for a message: at most 60 bytes (cut at a character), then "…".
+std::string shortText(std::string_view text);
+/// shortText(text) in quotes, its control characters escaped (inQuotes).
+std::string shortQuote(std::string_view text);
+
 /// The bytes of a tokenizer file. Throws FormatError (io/safetensors.h) naming the file and why
 /// it cannot be read (missing, a folder, unreadable, over 256 MB).
 std::string readFile(const std::string& path);

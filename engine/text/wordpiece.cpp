@@ -126,6 +126,11 @@ WordPieceTokenizer WordPieceTokenizer::fromString(std::string_view vocabTxt, boo
     std::vector<std::string> tokens;
     tokens.reserve(lines.size());
     for (std::size_t i = 0; i < lines.size(); ++i) {
+        if (lines[i].size() > subword::kMaxTokenBytes)
+            throw FormatError(inQuotes(name) + ": line " + std::to_string(i + 1) + " is " + std::to_string(lines[i].size())
+                              + " bytes long, more than a token can be (" + std::to_string(subword::kMaxTokenBytes)
+                              + " bytes; BERT reads words of up to " + std::to_string(kMaxInputCharsPerWord)
+                              + " characters): " + subword::shortQuote(lines[i]));
         if (!unicode::isValidUtf8(lines[i]))
             throw FormatError(inQuotes(name) + ": line " + std::to_string(i + 1) + " is not UTF-8: " + inQuotes(lines[i]));
         tokens.emplace_back(lines[i]);

@@ -30,7 +30,8 @@ public:
     /// vocab.txt (one token per line, id = line number; a trailing empty line ignored). Needs
     /// [UNK], [CLS] and [SEP] (FormatError naming the missing one). doLowerCase also strips accents
     /// (tokenize_chinese_chars true, as bert-base-uncased's tokenizer_config.json).
-    /// Lines end at "\n", "\r\n" or "\r" (Python's universal newlines); each must be UTF-8.
+    /// Lines end at "\n", "\r\n" or "\r" (Python's universal newlines); each must be UTF-8 and at
+    /// most subword::kMaxTokenBytes long (FormatError naming the line).
     static WordPieceTokenizer fromString(std::string_view vocabTxt, bool doLowerCase, std::string_view name = "vocab.txt");
     static WordPieceTokenizer fromFile(const std::string& path, bool doLowerCase);
 

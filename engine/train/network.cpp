@@ -444,7 +444,7 @@ double lossAndGradient(const Network<T>& net, const Batch& batch, double smoothi
 
 template <typename T>
 std::vector<std::vector<int>> greedyDecode(const Network<T>& net, const std::vector<std::vector<int>>& sources, int sos, int eos,
-                                           int maxSteps)
+                                           int maxSteps, const std::function<void(int)>& afterStep)
 {
     std::vector<Example> examples;
     for (const auto& s : sources)
@@ -490,6 +490,8 @@ std::vector<std::vector<int>> greedyDecode(const Network<T>& net, const std::vec
                 out[s].push_back(static_cast<int>(best));
             all = all && done[s];
         }
+        if (afterStep)
+            afterStep(k);
         if (all)
             break;
     }
@@ -501,7 +503,8 @@ std::vector<std::vector<int>> greedyDecode(const Network<T>& net, const std::vec
     template void unflatten<T>(const Vec<T>&, Seq2SeqModel&);                                                                 \
     template Network<T> bindNetwork<T>(const Layout&, const ModelSpec&, const T*, T*, int);                                    \
     template double lossAndGradient<T>(const Network<T>&, const Batch&, double, double, bool);                                \
-    template std::vector<std::vector<int>> greedyDecode<T>(const Network<T>&, const std::vector<std::vector<int>>&, int, int, int);
+    template std::vector<std::vector<int>> greedyDecode<T>(const Network<T>&, const std::vector<std::vector<int>>&, int, int, int,   \
+                                                           const std::function<void(int)>&);
 
 ATTNLAB_TRAIN_NETWORK(float)
 ATTNLAB_TRAIN_NETWORK(double)

@@ -12,6 +12,7 @@
 
 #include <Eigen/Core>
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -105,9 +106,9 @@ double lossAndGradient(const Network<T>& net, const Batch& batch, double smoothi
 /// Greedy decoding (docs/model-format.md) of every source (ids) from `sos`: at each step the most
 /// probable next token of each unfinished sequence (the first on a tie), until `eos` or maxSteps
 /// tokens. Returns the generated ids, `eos` excluded. All sequences step together, the encoder
-/// runs once.
+/// runs once. `afterStep`, when given, is called with each step's number (1, 2, …).
 template <typename T>
 std::vector<std::vector<int>> greedyDecode(const Network<T>& net, const std::vector<std::vector<int>>& sources, int sos, int eos,
-                                           int maxSteps);
+                                           int maxSteps, const std::function<void(int)>& afterStep = {});
 
 } // namespace attnlab::train

@@ -136,6 +136,8 @@ Task builtInTask(TaskKind kind, int maxLength, int heldOut)
     t.kind = kind;
     t.name = kind == TaskKind::Copy ? "copy" : kind == TaskKind::Reverse ? "reverse" : "sort";
     t.maxLength = maxLength;
+    t.meanSource = t.meanTarget = (maxLength + 1) / 2.0; // lengths uniform in 1 … maxLength
+    t.longestSource = t.longestTarget = maxLength;
     t.tokenizer = ModelTokenizer::Chars;
     t.lowercase = true; // a teacher may type "Hello"; the task's letters are lower case
     t.sourceVocab = withSpecials({"<pad>", "<unk>"}, taskAlphabet());
@@ -162,11 +164,12 @@ namespace {
     throw FormatError(path + ":" + std::to_string(line) + ": " + why);
 }
 
-/// The tokens of one side of a line, as a model with this tokenizer reads them.
+/// The tokens of one side of a line, as a model with this tokenizer reads them: at most one
+/// more than the side may have (a longer side is refused whole).
 std::vector<std::string> sideTokens(const ModelSpec& spec, std::string_view text, bool target)
 {
     std::vector<Message> ignored;
-    return specTokens(spec, text, target, ConfigLimits::maxTokens, ignored);
+    return specTokens(spec, text, target, (target ? kMaxPairTarget : kMaxPairSource) + 1, ignored);
 }
 
 /// The tokens of `counts`, most frequent first (then in order of first appearance), at most kMaxFileVocabulary.
@@ -196,6 +199,7 @@ Task fileTask(const std::string& path, ModelTokenizer tokenizer, bool batchAll)
     std::map<std::string, std::pair<int, int>> sourceCounts, targetCounts; // token → (count, first seen)
     int order = 0;
     int longest = 1;
+    double sourceTokens = 0, targetTokens = 0;
     const std::vector<std::string_view> lines = splitLines(utf8::withoutByteOrderMark(bytes));
     for (std::size_t i = 0; i < lines.size(); ++i) {
         const std::string_view line = lines[i];
@@ -215,6 +219,18 @@ Task fileTask(const std::string& path, ModelTokenizer tokenizer, bool batchAll)
         const auto tgt = sideTokens(spec, p.target, true);
         if (src.empty() || tgt.empty())
             badLine(path, i + 1, std::string("the ") + (src.empty() ? "source" : "target") + " has no tokens: expected source<TAB>target");
+        // A side longer than a model reads would be cut at every step it is drawn (and cost
+        // seconds each time): refused, as the pair it stands for cannot be learnt whole.
+        const bool longSource = src.size() > static_cast<std::size_t>(kMaxPairSource);
+        if (longSource || tgt.size() > static_cast<std::size_t>(kMaxPairTarget))
+            badLine(path, i + 1, std::string("the ") + (longSource ? "source" : "target") + " has more than "
+                                     + std::to_string(longSource ? kMaxPairSource : kMaxPairTarget) + " tokens: a training pair is at most "
+                                     + std::to_string(kMaxPairSource) + " source and " + std::to_string(kMaxPairTarget)
+                                     + " target tokens (split the line)");
+        sourceTokens += static_cast<double>(src.size());
+        targetTokens += static_cast<double>(tgt.size());
+        t.longestSource = std::max(t.longestSource, static_cast<int>(src.size()));
+        t.longestTarget = std::max(t.longestTarget, static_cast<int>(tgt.size()));
         for (const auto& s : src)
             sourceCounts.try_emplace(s, 0, order++).first->second.first++;
         for (const auto& s : tgt)
@@ -228,6 +244,9 @@ Task fileTask(const std::string& path, ModelTokenizer tokenizer, bool batchAll)
         throw FormatError(path + ": every line is held out (" + std::to_string(t.heldOut.size())
                           + (t.heldOut.size() == 1 ? " line" : " lines") + "): add lines, or train on every line with --batch-all");
     t.maxLength = std::min(longest, ConfigLimits::maxTokens - 1);
+    const auto pairs = static_cast<double>(t.train.size() + t.heldOut.size());
+    t.meanSource = sourceTokens / pairs;
+    t.meanTarget = targetTokens / pairs;
     t.sourceVocab = withSpecials({"<pad>", "<unk>"}, mostFrequent(sourceCounts));
     t.targetVocab = withSpecials({"<pad>", "<unk>", "<sos>", "<eos>"}, mostFrequent(targetCounts));
     return t;

@@ -44,6 +44,10 @@ struct Pair {
 inline constexpr int kMaxFileVocabulary = 4000;
 /// The largest training file read.
 inline constexpr std::uint64_t kMaxTaskFileBytes = 64ULL << 20;
+/// The longest source and target of a training pair, in tokens: what a model reads (the decoder
+/// reads <sos> and the target). A longer line of a file is refused, not cut.
+inline constexpr int kMaxPairSource = ConfigLimits::maxTokens;
+inline constexpr int kMaxPairTarget = kMaxTargetLength - 1;
 
 /// A task: the pairs it trains on and those it holds out, and the vocabularies and tokenizer a
 /// fresh model for it gets.
@@ -51,6 +55,10 @@ struct Task {
     TaskKind kind = TaskKind::Reverse;
     std::string name;              ///< "reverse", or the file's name
     int maxLength = 12;            ///< built-in: source lengths 1 … maxLength
+    double meanSource = 1;         ///< tokens of a source, on average (a file's lines; a built-in task's strings)
+    double meanTarget = 1;         ///< tokens of a target
+    int longestSource = 1;         ///< tokens of the longest source
+    int longestTarget = 1;         ///< tokens of the longest target
     ModelTokenizer tokenizer = ModelTokenizer::Chars;
     bool lowercase = false;
     std::vector<Pair> train;       ///< a file's training pairs (built-in tasks draw theirs)
@@ -72,7 +80,8 @@ Task builtInTask(TaskKind kind, int maxLength, int heldOut = 256);
 /// read), tokenized with `tokenizer` (the studio's words by default). `batchAll` keeps every
 /// line for training (and holds none out). Throws FormatError "FILE:LINE: …" for an empty,
 /// binary (NUL bytes, invalid UTF-8) or malformed file (a line without exactly one TAB, an
-/// empty side), or when every line is held out; FileError when it cannot be read.
+/// empty side, a side longer than kMaxPairSource or kMaxPairTarget tokens), or when every line
+/// is held out; FileError when it cannot be read.
 Task fileTask(const std::string& path, ModelTokenizer tokenizer = ModelTokenizer::Words, bool batchAll = false);
 
 /// A fresh model for `task` with the sizes of `spec` (its layers, widths, norm, activation, ε,

@@ -48,6 +48,8 @@ void TrainOptions::validate() const
     auto bad = [](const std::string& what) { throw std::invalid_argument(what); };
     if (steps < 1)
         bad("--steps (" + std::to_string(steps) + ") must be at least 1");
+    if (steps > kMaxSteps)
+        bad("--steps (" + std::to_string(steps) + ") must be at most " + std::to_string(kMaxSteps));
     if (batch < 1 || batch > 4096)
         bad("--batch (" + std::to_string(batch) + ") must be 1 to 4096 pairs");
     if (!(labelSmoothing >= 0 && labelSmoothing < 1))
@@ -99,10 +101,9 @@ Trainer::Trainer(Seq2SeqModel model, Task task, TrainOptions options)
     if (m_heldOutPairs.empty())
         throw std::invalid_argument("the task has no pairs to evaluate");
     m_heldOut = examplesOf(m_model, m_heldOutPairs);
-    m_maxLength = std::max({m_task.maxLength + 2, longestSequence(m_heldOut) + 1, longestSequence(m_all),
-                            m_model.spec.maxTargetLength + 1});
-    if (m_task.kind == TaskKind::File)
-        m_maxLength = std::max(m_maxLength, longestSequence(examplesOf(m_model, m_task.train)));
+    // Positions for the longest sequence (a batch longer still binds its own: step()).
+    m_maxLength = std::max({m_task.maxLength + 2, m_task.longestSource, m_task.longestTarget + 1, longestSequence(m_heldOut) + 1,
+                            longestSequence(m_all), m_model.spec.maxTargetLength + 1});
 }
 
 std::vector<Example> Trainer::batch()
@@ -138,6 +139,7 @@ StepRecord Trainer::step()
     const std::vector<Example> examples = batch();
     const double n = static_cast<double>(labelTokens(examples, 0, examples.size()));
     const auto threads = std::min<std::size_t>(m_grads.size(), examples.size());
+    const int maxLength = std::max(m_maxLength, longestSequence(examples));
     std::vector<double> losses(threads, 0.0);
     // Thread t takes examples [t·B/T, (t+1)·B/T): its own gradient buffer, summed in order below.
     const std::function<void(std::size_t)> work = [&](std::size_t t) {
@@ -145,7 +147,7 @@ StepRecord Trainer::step()
         if (t >= threads)
             return; // fewer examples than threads
         const std::size_t first = t * examples.size() / threads, last = (t + 1) * examples.size() / threads;
-        const Network<float> net = bindNetwork(m_layout, m_model.spec, m_params.data(), m_grads[t].data(), m_maxLength);
+        const Network<float> net = bindNetwork(m_layout, m_model.spec, m_params.data(), m_grads[t].data(), maxLength);
         losses[t] = lossAndGradient(net, pack(examples, first, last), m_options.labelSmoothing, n, true);
     };
     m_pool->run(work);
@@ -177,31 +179,60 @@ StepRecord Trainer::step()
     return r;
 }
 
-Evaluation Trainer::evaluate(std::size_t limit) const
+Evaluation Trainer::evaluate(std::size_t limit, const std::function<void(const EvaluationProgress&)>& progress) const
 {
-    const std::size_t count = limit ? std::min(limit, m_heldOut.size()) : m_heldOut.size();
+    // The sample: every pair, or `limit` of them evenly spaced (a file's lines may be sorted).
+    std::vector<std::size_t> sample;
+    const std::size_t all = m_heldOut.size();
+    const std::size_t count = limit ? std::min(limit, all) : all;
+    for (std::size_t i = 0; i < count; ++i)
+        sample.push_back(count == all ? i : i * all / count);
     Evaluation e;
     e.pairs = count;
+    e.of = all;
     if (count == 0)
         return e;
     Vec<float> unused = Vec<float>::Zero(m_layout.size);
-    const Network<float> net = bindNetwork(m_layout, m_model.spec, m_params.data(), unused.data(), m_maxLength);
-    const double n = static_cast<double>(labelTokens(m_heldOut, 0, count));
-    e.loss = lossAndGradient(net, pack(m_heldOut, 0, count), 0.0, n, false) / n;
-    std::vector<std::vector<int>> sources;
-    for (std::size_t i = 0; i < count; ++i)
-        sources.push_back(m_heldOut[i].source);
     const int sos = tokenIndex(m_model.tgtVocab, "<sos>"), eos = tokenIndex(m_model.tgtVocab, "<eos>");
-    const auto outputs = greedyDecode(net, sources, sos, eos, m_maxLength - 1);
+    double loss = 0, labels = 0;
     std::size_t exact = 0;
-    for (std::size_t i = 0; i < count; ++i) {
-        // The target is the labels without their final <eos>.
-        const std::vector<int>& labels = m_heldOut[i].labels;
-        if (std::equal(outputs[i].begin(), outputs[i].end(), labels.begin(), labels.end() - 1)
-            && outputs[i].size() + 1 == labels.size())
-            ++exact;
+    for (std::size_t first = 0; first < count; first += kEvaluationChunk) {
+        std::vector<Example> chunk;
+        for (std::size_t i = first; i < std::min(count, first + kEvaluationChunk); ++i)
+            chunk.push_back(m_heldOut[sample[i]]);
+        const Network<float> net = bindNetwork(m_layout, m_model.spec, m_params.data(), unused.data(),
+                                               std::max(m_maxLength, longestSequence(chunk) + 1));
+        // The loss over all label tokens of the sample: each chunk's sum (N = 1).
+        const double n = static_cast<double>(labelTokens(chunk, 0, chunk.size()));
+        loss += lossAndGradient(net, pack(chunk, 0, chunk.size()), 0.0, 1.0, false);
+        labels += n;
+        // Greedy decoding as far as the longest target + <eos>: beyond, no output can match.
+        int steps = 1;
+        std::vector<std::vector<int>> sources;
+        for (const Example& x : chunk) {
+            sources.push_back(x.source);
+            steps = std::max(steps, static_cast<int>(x.labels.size()));
+        }
+        steps = std::min(steps, m_maxLength - 1);
+        EvaluationProgress at{first, count, 0, steps};
+        if (progress)
+            progress(at);
+        const auto outputs = greedyDecode(net, sources, sos, eos, steps, [&](int step) {
+            at.step = step;
+            if (progress)
+                progress(at);
+        });
+        for (std::size_t i = 0; i < chunk.size(); ++i) {
+            // The target is the labels without their final <eos>.
+            const std::vector<int>& target = chunk[i].labels;
+            if (std::equal(outputs[i].begin(), outputs[i].end(), target.begin(), target.end() - 1) && outputs[i].size() + 1 == target.size())
+                ++exact;
+        }
     }
+    e.loss = loss / labels;
     e.exactMatch = static_cast<double>(exact) / static_cast<double>(count);
+    if (progress)
+        progress({count, count, 0, 0});
     return e;
 }
 

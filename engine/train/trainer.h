@@ -15,6 +15,7 @@
 #include "core/message.h"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -38,8 +39,11 @@ inline constexpr int kDefaultWarmup = 100;
 /// The default peak rate: 0.024/√d_model (3e-3 for d 64, 4.2e-3 for d 32), measured on reversal.
 double defaultRate(int dModel);
 
+/// The most steps a run may take: 10 million steps are a day at the standard preset's speed.
+inline constexpr int kMaxSteps = 10'000'000;
+
 struct TrainOptions {
-    int steps = 1500;            ///< --steps: updates; at least 1
+    int steps = 1500;            ///< --steps: updates; 1 … kMaxSteps
     int batch = 64;              ///< --batch: pairs per update (ignored with batchAll)
     Schedule schedule{3e-3, kDefaultWarmup, 64}; ///< --lr, --warmup (dModel set from the model)
     double labelSmoothing = 0;   ///< --label-smoothing ε, 0 … < 1
@@ -76,8 +80,25 @@ private:
 struct Evaluation {
     double loss = 0;       ///< mean token loss (teacher forcing, no smoothing)
     double exactMatch = 0; ///< the share of pairs whose greedy output is exactly the target
-    std::size_t pairs = 0;
+    std::size_t pairs = 0; ///< the pairs evaluated
+    std::size_t of = 0;    ///< the held-out pairs there are (pairs is a sample of them when fewer)
 };
+
+/// How far an evaluation is: pairs done of all, and the greedy decoding step of the pairs at hand
+/// (0 while their loss is computed) of at most `steps`.
+struct EvaluationProgress {
+    std::size_t pairsDone = 0;
+    std::size_t pairs = 0;
+    int step = 0;
+    int steps = 0;
+};
+
+/// The held-out pairs evaluated at once: the memory of an evaluation is a batch's, whatever the
+/// sample's size.
+inline constexpr std::size_t kEvaluationChunk = 64;
+/// The sample `train` evaluates at the end (the reports take 64): the exact match is known to
+/// about ±2 % with 512 pairs, and 62 000 pairs of a large file took over a minute.
+inline constexpr std::size_t kFinalEvaluationPairs = 512;
 
 class Trainer {
 public:
@@ -92,8 +113,12 @@ public:
     int steps() const { return m_adam.steps(); }
 
     /// The held-out pairs (a built-in task's fixed sample; a file's held-out lines, or its
-    /// training lines when none is held out), the first `limit` of them (0: all).
-    Evaluation evaluate(std::size_t limit = 0) const;
+    /// training lines when none is held out): all of them, or, when there are more than `limit`
+    /// (> 0), `limit` of them evenly spaced (pairs i·N/limit). Taken kEvaluationChunk at a time;
+    /// greedy decoding goes as far as the longest target needs (its length + 1: a longer output
+    /// cannot match), so a model that never writes <eos> costs no more. `progress`, when given, is
+    /// called after each chunk's loss and each decoding step.
+    Evaluation evaluate(std::size_t limit = 0, const std::function<void(const EvaluationProgress&)>& progress = {}) const;
     /// The model with the parameters of the last step (its name and description kept).
     Seq2SeqModel model() const;
     const Task& task() const { return m_task; }

@@ -311,7 +311,7 @@ private slots:
         QTest::newRow("n 1") << QStringList{"--n", "1"} << "n (1) must be between 2";
         QTest::newRow("n text") << QStringList{"--n", "64,x"} << "--n expects a whole number";
         QTest::newRow("heads") << QStringList{"--d-model", "30", "--heads", "4"} << "must be a multiple of heads";
-        QTest::newRow("full too large") << QStringList{"--attention", "full", "--n", "65536"} << "GiB of scores";
+        QTest::newRow("full too large") << QStringList{"--attention", "full", "--n", "65536"} << "at n = 65536, measuring would need about 16 GB of memory; the limit is 4 GB: use a smaller --n or --d-model";
         QTest::newRow("repeats") << QStringList{"--repeats", "0"} << "repeats (0) must be between 1 and 100";
         QTest::newRow("window 0") << QStringList{"--attention", "sliding-window", "--window", "0"} << "window (0)";
     }

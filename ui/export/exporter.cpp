@@ -241,64 +241,6 @@ QString withSuffix(const QString& base, const QString& suffix)
 
 } // namespace
 
-std::optional<ImageFormat> parseImageFormat(const QString& name)
-{
-    const QString n = name.trimmed().toLower();
-    if (n == u"png")
-        return ImageFormat::Png;
-    if (n == u"svg")
-        return ImageFormat::Svg;
-    if (n == u"pdf")
-        return ImageFormat::Pdf;
-    return std::nullopt;
-}
-
-std::optional<ImageFormat> imageFormatForFile(const QString& path)
-{
-    const QString suffix = QFileInfo(path).suffix();
-    if (suffix.isEmpty())
-        return std::nullopt;
-    return parseImageFormat(suffix);
-}
-
-QString imageFormatName(ImageFormat format)
-{
-    switch (format) {
-    case ImageFormat::Png:
-        return QStringLiteral("png");
-    case ImageFormat::Svg:
-        return QStringLiteral("svg");
-    case ImageFormat::Pdf:
-        return QStringLiteral("pdf");
-    }
-    return QStringLiteral("png");
-}
-
-QString ExportOptions::problem() const
-{
-    if (format != ImageFormat::Png && format != ImageFormat::Svg && format != ImageFormat::Pdf)
-        return QStringLiteral("unknown image format (%1); the formats are png, svg and pdf").arg(static_cast<int>(format));
-    if (dpi < kMinExportDpi || dpi > kMaxExportDpi)
-        return QStringLiteral("dpi (%1) must be between %2 and %3").arg(dpi).arg(kMinExportDpi).arg(kMaxExportDpi);
-    if (width < kMinExportSide || width > kMaxExportSide)
-        return QStringLiteral("width (%1) must be between %2 and %3").arg(width).arg(kMinExportSide).arg(kMaxExportSide);
-    if (height < kMinExportSide || height > kMaxExportSide)
-        return QStringLiteral("height (%1) must be between %2 and %3").arg(height).arg(kMinExportSide).arg(kMaxExportSide);
-    if (format == ImageFormat::Png) {
-        const long long pw = std::llround(width * dpi / kLogicalDpi);
-        const long long ph = std::llround(height * dpi / kLogicalDpi);
-        if (pw > kMaxPngSide || ph > kMaxPngSide)
-            return QStringLiteral("a %1 × %2 plot at %3 dpi would be a %4 × %5 pixel PNG; the limit is %6 pixels a side")
-                .arg(width)
-                .arg(height)
-                .arg(dpi)
-                .arg(pw)
-                .arg(ph)
-                .arg(kMaxPngSide);
-    }
-    return {};
-}
-
 ExportResult exportPlot(QCustomPlot* plot, const ExportOptions& options, const QString& path)
 {
     if (!plot)
@@ -320,7 +262,7 @@ ExportResult exportPlot(QCustomPlot* plot, const ExportOptions& options, const Q
         }
     } catch (const std::bad_alloc&) {
         plot->replot(QCustomPlot::rpQueuedReplot);
-        return failure(QStringLiteral("cannot export to %1: out of memory (try a smaller size or dpi)").arg(quoted(path)));
+        return failure(QStringLiteral("cannot export to %1: out of memory (try a smaller width or height, or a lower dpi)").arg(quoted(path)));
     } catch (const std::exception& e) {
         plot->replot(QCustomPlot::rpQueuedReplot);
         return failure(QStringLiteral("cannot export to %1: %2").arg(quoted(path), QString::fromUtf8(e.what())));
@@ -401,7 +343,7 @@ ExportResult exportPainting(const std::function<void(QCPPainter&)>& paint, const
             break;
         }
     } catch (const std::bad_alloc&) {
-        return failure(QStringLiteral("cannot export to %1: out of memory (try a smaller size or dpi)").arg(quoted(path)));
+        return failure(QStringLiteral("cannot export to %1: out of memory (try a smaller width or height, or a lower dpi)").arg(quoted(path)));
     } catch (const std::exception& e) {
         return failure(QStringLiteral("cannot export to %1: %2").arg(quoted(path), QString::fromUtf8(e.what())));
     }
@@ -422,7 +364,7 @@ ExportResult exportMatrix(const LabeledMatrix& m, const QString& title, HeatmapV
         prepareHeatmap(view, m, title, scale, options.width, options.height);
         return exportPlot(view.plot(), options, path);
     } catch (const std::bad_alloc&) {
-        return failure(QStringLiteral("cannot export to %1: out of memory").arg(quoted(path)));
+        return failure(QStringLiteral("cannot export to %1: out of memory (try a smaller width or height, or a lower dpi)").arg(quoted(path)));
     } catch (const std::exception& e) {
         return failure(QStringLiteral("cannot export to %1: %2").arg(quoted(path), QString::fromUtf8(e.what())));
     }

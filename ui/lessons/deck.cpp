@@ -9,6 +9,7 @@
 #include "views/registry.h"
 #include "views/sessionview.h"
 #include "views/stageview.h"
+#include "widgets/markdowntext.h"
 #include "session/session.h"
 #include "session/stages.h"
 
@@ -119,14 +120,22 @@ bool drawTextColumn(QPainter& p, const QString& markdown)
 {
     QTextDocument doc;
     doc.setTextWidth(kText.width());
-    double points = 15;
-    for (;; points -= 0.5) {
+    const QString text = withLineBreaks(markdown); // laid out in linear time, whatever its words
+    const auto layOut = [&](double points) {
         QFont f = QApplication::font();
         f.setPointSizeF(points);
         doc.setDefaultFont(f);
-        doc.setMarkdown(markdown);
-        if (doc.size().height() <= kText.height() || points <= kSmallestTextPoints)
-            break;
+        doc.setMarkdown(text);
+        return doc.size().height() <= kText.height();
+    };
+    // 15 points, else the largest size that fits; a text that does not fit even the smallest is
+    // laid out twice, not at every size (a megabyte of text took seconds a size).
+    if (!layOut(15) && layOut(kSmallestTextPoints)) {
+        double points = 14.5;
+        while (points > kSmallestTextPoints && !layOut(points))
+            points -= 0.5;
+        if (points <= kSmallestTextPoints)
+            layOut(kSmallestTextPoints);
     }
     p.save();
     p.translate(kText.topLeft());

@@ -9,8 +9,18 @@ class QTextDocument;
 
 namespace attnlab {
 
-/// Sets `markdown` as the browser's text, every fragment's size left to the browser's font.
+/// Sets `markdown` as the browser's text (withLineBreaks), every fragment's size left to the
+/// browser's font.
 void setMarkdownText(QTextBrowser* browser, const QString& markdown);
+/// `markdown` with a zero-width space (U+200B), where a line may break, after every
+/// kLongestRun characters of a run that has nowhere to break (a word, a URL, a line of one
+/// character): Qt lays out such a run in time that grows with the square of its length (a word
+/// of 300 KB took minutes to draw), a run of bounded length in linear time. The breaks go
+/// between two letters or digits, never inside Markdown's marks (after 4 × kLongestRun
+/// characters without two letters in a row, between any two characters that are not half of one
+/// or a mark on one), and never in a link's destination or a fenced code block; the text reads the same.
+QString withLineBreaks(const QString& markdown);
+inline constexpr int kLongestRun = 80;
 /// Removes the fixed point sizes of `document`'s fragments (the code spans' among them), so
 /// that every fragment follows the document's default font.
 void followDefaultSize(QTextDocument* document);

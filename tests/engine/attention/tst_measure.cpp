@@ -12,6 +12,8 @@
 
 #include <cmath>
 
+#include <sys/resource.h>
+
 using namespace attnlab;
 
 namespace {
@@ -28,8 +30,8 @@ std::vector<Eigen::MatrixXf> heads(int count, Eigen::Index n, int dK, std::uint6
 Labels labels(Eigen::Index n)
 {
     auto v = std::make_shared<std::vector<std::string>>();
-    for (Eigen::Index i = 0; i < n; ++i)
-        v->push_back("t" + std::to_string(i));
+    for (Eigen::Index i = 0; i < n; ++i) // (appended: GCC 12 warns falsely on "t" + std::string)
+        v->push_back(std::string("t").append(std::to_string(i)));
     return v;
 }
 
@@ -38,6 +40,32 @@ Labels labels(Eigen::Index n)
 class TestMeasure : public QObject {
     Q_OBJECT
 private slots:
+    /// First, while the process is small: a measurement holds one head's Q, K and V at a time
+    /// (all of them were 6 GB at n = 2^20), and its estimate is within 1.5× of the memory the
+    /// process then took (its high-water mark, which only grows).
+    void oneHeadAtATimeAsEstimated()
+    {
+        CostRequest r;
+        r.kind = AttentionKind::SlidingWindow;
+        r.lengths = {1 << 17};
+        r.dModel = 64;
+        r.heads = 4;
+        r.repeats = 1;
+        rusage before{};
+        getrusage(RUSAGE_SELF, &before);
+        const CostResult result = measureCost(r);
+        rusage after{};
+        getrusage(RUSAGE_SELF, &after);
+        const double grown = (after.ru_maxrss - before.ru_maxrss) * 1024.0; // kB
+        const double estimated = static_cast<double>(estimateMeasure(r, 1 << 17).bytes);
+        const double allHeads = 4.0 * (1 << 17) * 64 * 4; // Q, K, V and Z of every head
+        const QString figures = QStringLiteral("grew %1 MB, estimated %2 MB").arg(grown / 1e6).arg(estimated / 1e6);
+        qInfo("%s", qPrintable(figures));
+        QVERIFY2(grown < 1.5 * estimated && grown > estimated / 1.5, qPrintable(figures));
+        QVERIFY(estimated < allHeads);
+        QCOMPARE(result.points.size(), std::size_t(1));
+    }
+
     void slopeByHand()
     {
         // t = 3·n² exactly: slope 2; t = n·(1, 1.1, 0.9): ln t = ln n + (0, ln 1.1, ln 0.9) on ln n = (0, ln 2, ln 4).
@@ -78,6 +106,37 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, measureCost(r));
         r.options.global = {63};
         QVERIFY(costProblems(r).empty());
+        // What a length would hold, against the limit (CostLimits::maxWorkBytes, 4 GB).
+        r.options.global.clear();
+        r.lengths = {1 << 20}; // 2.5 GB, one head at a time
+        QVERIFY(costProblems(r).empty());
+        r.kind = AttentionKind::Strided; // n²/S cells
+        QVERIFY(costProblems(r).front().find("at n = 1048576, measuring would need about") != std::string::npos);
+        r.kind = AttentionKind::Full;
+        r.lengths = {1024, 32768}; // one head's 4 GiB of scores, and more
+        QCOMPARE(costProblems(r, "go smaller").front(),
+                 std::string("at n = 32768, measuring would need about 4.04 GB of memory; the limit is 4 GB: go smaller"));
+        r.lengths = {16384};
+        QVERIFY(costProblems(r).empty());
+    }
+
+    /// The estimate by hand for full attention: one head's Q, K, V and Z (n x d_k each), its n x n
+    /// scores and A·V; time of the kind's and the plain GEMMs at 25 GFLOP/s, and Q, K, V made.
+    void estimateByHand()
+    {
+        CostRequest r;
+        r.dModel = 64;
+        r.heads = 4;
+        r.repeats = 3;
+        const MeasureEstimate e = estimateMeasure(r, 1000);
+        QCOMPARE(e.cells, std::int64_t(1000 * 1000));
+        QCOMPARE(e.bytes, std::int64_t(4 * 1000 * 16 * 4 + 4 * 1000 * 1000 + 4 * 1000 * 16));
+        const double flops = 4.0 * 1000 * 1000 * 16 * 4;
+        QVERIFY(std::abs(e.seconds - 3 * (2 * flops / 25e9 + 3e-9 * 3 * 1000 * 64)) < 1e-12);
+        r.lengths = {1000, 2000};
+        const WorkCost all = estimateMeasureCost(r);
+        QCOMPARE(all.bytes, estimateMeasure(r, 2000).bytes);
+        QVERIFY(std::abs(all.seconds - e.seconds - estimateMeasure(r, 2000).seconds) < 1e-12);
     }
 
     void progressAndCancel()

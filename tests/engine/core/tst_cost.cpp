@@ -119,8 +119,8 @@ private slots:
     {
         // 1024 tokens through 12 layers of width 1024: about 3.5 GB of stages.
         RunRequest r;
-        for (int i = 0; i < 1024; ++i)
-            r.text += "w" + std::to_string(i) + " ";
+        for (int i = 0; i < 1024; ++i) // (appended piece by piece: GCC 12 warns falsely on "w" + std::string)
+            r.text.append("w").append(std::to_string(i)).append(" ");
         r.config.model = ModelKind::Seeded;
         r.config.architecture = Architecture::EncoderStack;
         r.config.setLayers(12); // encoder layers only
@@ -190,6 +190,54 @@ private slots:
         // At 2.5 ns a number (measured: bench/generation_estimate.sh) that is 30 s on top of the
         // arithmetic's 15: 1024 steps took 45 s here, 62 s on the machine of the report.
         QVERIFY2(g.seconds() > 40 && g.seconds() < 60, qPrintable(QString::number(g.seconds())));
+    }
+
+    /// Other work (training, cost, a picture) is held to the limits of a run: refused above the
+    /// weights' and the trace's limits together, with the numbers; announced above 1 GB or 5 s.
+    void otherWorkUnderTheSameLimits()
+    {
+        QCOMPARE(CostLimits::maxWorkBytes, CostLimits::maxWeightBytes + CostLimits::maxTraceBytes);
+        checkWork("training", {CostLimits::maxWorkBytes, 1e9}, "use less"); // at the limit: allowed
+        try {
+            checkWork("training", {10'000'000'000LL, 1}, "use a smaller --d-model");
+            QFAIL("no exception");
+        } catch (const Error& e) {
+            QCOMPARE(e.message().code, std::string("work_too_large"));
+            QCOMPARE(std::string(e.what()), std::string("training would need about 9.3 GB of memory; the limit is 4 GB: use a smaller --d-model"));
+        }
+        try { // just above: enough digits to tell the two apart
+            checkWork("it", {CostLimits::maxWorkBytes + (40LL << 20), 1}, "less");
+            QFAIL("no exception");
+        } catch (const Error& e) {
+            QCOMPARE(std::string(e.what()), std::string("it would need about 4.04 GB of memory; the limit is 4 GB: less"));
+        }
+        QVERIFY(!isLargeWork({CostLimits::warnBytes, CostLimits::warnSeconds}));
+        QVERIFY(isLargeWork({CostLimits::warnBytes + 1, 0}));
+        QVERIFY(isLargeWork({0, 5.1}));
+    }
+
+    void sizesAndDurationsForPeople_data()
+    {
+        QTest::addColumn<double>("value");
+        QTest::addColumn<bool>("bytes");
+        QTest::addColumn<QString>("text");
+        QTest::newRow("bytes") << 100.0 << true << "1 MB";
+        QTest::newRow("830 MB") << 830.0 * (1 << 20) << true << "830 MB";
+        QTest::newRow("1 GB") << double(1LL << 30) << true << "1 GB";
+        QTest::newRow("9.3 GB") << 9.3 * (1LL << 30) << true << "9.3 GB";
+        QTest::newRow("44 GB") << 44.4 * (1LL << 30) << true << "44 GB";
+        QTest::newRow("0.2 s") << 0.2 << false << "1 s";
+        QTest::newRow("8 s") << 8.0 << false << "8 s";
+        QTest::newRow("12 min") << 720.0 << false << "12 min";
+        QTest::newRow("3.5 h") << 3.5 * 3600 << false << "3.5 h";
+        QTest::newRow("129 days") << 129.0 * 86400 << false << "129 days";
+    }
+    void sizesAndDurationsForPeople()
+    {
+        QFETCH(double, value);
+        QFETCH(bool, bytes);
+        QFETCH(QString, text);
+        QCOMPARE(QString::fromStdString(bytes ? sizeText(static_cast<std::int64_t>(value)) : durationText(value)), text);
     }
 };
 

@@ -220,6 +220,14 @@ private slots:
         QTest::newRow("one_part") << good << QByteArray("ab\n") << QStringList{"'my_merges.txt'", "line 1", "found 1"};
         QTest::newRow("part_not_in_vocab") << good << QByteArray("a b\nab Ω\n")
                                            << QStringList{"'my_merges.txt'", "line 2", "'Ω' is not in the vocabulary ('my_vocab.json')"};
+        // A token no vocabulary has (one line of 60 MB): refused with its size, quoted short.
+        QTest::newRow("token_of_1025_bytes") << QByteArray("{\"" + QByteArray(1025, 'x') + "\": 0}") << QByteArray()
+                                             << QStringList{"'my_vocab.json'", "is 1025 bytes long", "1024 bytes",
+                                                            "'" + QString(60, 'x') + "\u2026'"};
+        QTest::newRow("id_of_a_megabyte") << QByteArray("{\"a\": \"" + QByteArray(1 << 20, 'z') + "\"}") << QByteArray()
+                                          << QStringList{"'my_vocab.json'", "not an integer: \"" + QString(59, 'z') + "\u2026"};
+        QTest::newRow("merge_line_of_2050_bytes") << good << QByteArray("a b\n" + QByteArray(1025, 'a') + " " + QByteArray(1024, 'b') + "\n")
+                                                  << QStringList{"'my_merges.txt'", "line 2", "2050 bytes long", "1024 bytes each"};
         QTest::newRow("result_not_in_vocab") << good << QByteArray("a b\r\nb c\r\n")
                                              << QStringList{"'my_merges.txt'", "line 2", "the merge of 'b' and 'c', 'bc', is not in the vocabulary"};
     }

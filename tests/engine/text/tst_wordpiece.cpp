@@ -134,6 +134,12 @@ private slots:
         QTest::newRow("lower_case_is_not_it") << QByteArray("[unk]\n[CLS]\n[SEP]\n") << QStringList{"no [UNK] token"};
         QTest::newRow("not_utf8") << QByteArray("[UNK]\n[CLS]\n[SEP]\ncaf\xe9\n")
                                   << QStringList{"'my_vocab.txt'", "line 4 is not UTF-8", "'caf\\xe9'"};
+        // A line no token can be (one of 60 MB took 3.25 GB): refused, quoted short.
+        QTest::newRow("line_of_1025_bytes") << QByteArray("[UNK]\n[CLS]\n[SEP]\n" + QByteArray(1025, 'x') + "\n")
+                                            << QStringList{"'my_vocab.txt'", "line 4 is 1025 bytes long", "1024 bytes",
+                                                           "'" + QString(60, 'x') + "\u2026'"};
+        QTest::newRow("line_of_a_megabyte") << QByteArray("[UNK]\n" + QByteArray(1 << 20, 'y') + "\n[CLS]\n[SEP]\n")
+                                            << QStringList{"'my_vocab.txt'", "line 2 is 1048576 bytes long"};
     }
     // Every error names the file (by the name given) and what is wrong.
     void formatErrors()
@@ -144,6 +150,14 @@ private slots:
         QVERIFY2(!message.isEmpty() && !message.startsWith('!'), qPrintable("no FormatError: " + message));
         for (const QString& part : expected)
             QVERIFY2(message.contains(part), qPrintable(QStringLiteral("'%1' not in: %2").arg(part, message)));
+    }
+
+    // A token of 1024 bytes is still one (a word over 100 characters is [UNK] whatever the vocabulary).
+    void longestToken()
+    {
+        const std::string longest(attnlab::subword::kMaxTokenBytes, 'q');
+        const WordPieceTokenizer t = WordPieceTokenizer::fromString("[UNK]\n[CLS]\n[SEP]\n" + longest + "\n", true);
+        QCOMPARE(t.id(longest), std::optional<int>(3));
     }
 
     void missingFile()

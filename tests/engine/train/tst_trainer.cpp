@@ -148,6 +148,12 @@ private slots:
         QTest::newRow("binary") << QByteArray("a\tb\nc\0d\te\n", 10) << "pairs.tsv:2: binary data";
         QTest::newRow("not utf-8") << QByteArray("a\tb\n\xff\xfe\tc\n") << "pairs.tsv:2: not UTF-8";
         QTest::newRow("every line held out") << QByteArray("f\tg\n") << "pairs.tsv: every line is held out (1 line)";
+        // A side longer than a model reads: refused, not cut at every step it is drawn.
+        QByteArray words, characters(1024, 'c');
+        for (int i = 0; i < 1025; ++i)
+            words += "w ";
+        QTest::newRow("source of 1025 words") << QByteArray("a\tb\n" + words + "\tb\n") << "pairs.tsv:2: the source has more than 1024 tokens";
+        QTest::newRow("target of 1024 words") << QByteArray("a\tb\nx\t" + words.left(2048) + "\n") << "pairs.tsv:2: the target has more than 1023 tokens";
     }
 
     void badFiles()
@@ -188,11 +194,31 @@ private slots:
         QVERIFY(std::abs(g(0) - 3.0 / (5 + 1e-6)) < 1e-7);
     }
 
+    /// The longest sides a model reads are read whole, with their lengths in the task.
+    void longestLines()
+    {
+        QTemporaryDir dir;
+        std::string source, target;
+        for (int i = 0; i < kMaxPairSource; ++i)
+            source += "s ";
+        for (int i = 0; i < kMaxPairTarget; ++i)
+            target += "t ";
+        const Task t = fileTask(writeFile(dir, "long.tsv", "a b\tc\n" + source + "\t" + target + "\n"), ModelTokenizer::Words, true);
+        QCOMPARE(t.longestSource, kMaxPairSource);
+        QCOMPARE(t.longestTarget, kMaxPairTarget);
+        QCOMPARE(t.meanSource, (2 + kMaxPairSource) / 2.0);
+        QCOMPARE(t.meanTarget, (1 + kMaxPairTarget) / 2.0);
+    }
+
     void options()
     {
         TrainOptions o;
         o.steps = 0;
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, o.validate());
+        o.steps = kMaxSteps + 1; // a billion steps were accepted (129 days)
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, o.validate());
+        o.steps = kMaxSteps;
+        o.validate();
         o = {};
         o.labelSmoothing = 1;
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, o.validate());
@@ -200,6 +226,59 @@ private slots:
         o.batchAll = true;
         const Task task = builtInTask(TaskKind::Copy, 4, 8);
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, Trainer(freshModel(tinySpec(), task), task, o));
+    }
+
+    /// An evaluation takes `limit` pairs evenly spaced (all when fewer), a chunk at a time, and
+    /// decodes only as far as the longest target needs: a model that never writes <eos> (its
+    /// bias for it −10⁹) stops after 5 tokens for targets of 4, not at its limit of 1024.
+    void evaluationIsBounded()
+    {
+        const Task task = builtInTask(TaskKind::Reverse, 4, 200);
+        Seq2SeqModel model = freshModel(tinySpec(), task);
+        const auto eos = std::find(model.tgtVocab.begin(), model.tgtVocab.end(), "<eos>") - model.tgtVocab.begin();
+        model.generatorBias(eos) = -1e9f;
+        model.spec.maxTargetLength = kMaxTargetLength;
+        const Trainer t(model, task, {});
+        int most = 0, calls = 0;
+        std::size_t lastDone = 0;
+        const Evaluation e = t.evaluate(100, [&](const EvaluationProgress& p) {
+            ++calls;
+            most = std::max(most, p.steps);
+            QVERIFY(p.step <= p.steps && p.pairsDone >= lastDone && p.pairs == 100);
+            lastDone = p.pairsDone;
+        });
+        QCOMPARE(e.pairs, std::size_t(100));
+        QCOMPARE(e.of, task.heldOut.size());
+        QCOMPARE(e.exactMatch, 0.0);
+        QCOMPARE(most, 5); // the longest target (4) and its <eos>
+        QVERIFY(calls >= 2 * 5); // two chunks (64 + 36 pairs), each its loss and 5 steps
+        QCOMPARE(lastDone, std::size_t(100));
+        // Without a limit: every pair; with one above the count: every pair too.
+        QCOMPARE(t.evaluate().pairs, task.heldOut.size());
+        QCOMPARE(t.evaluate(10'000).pairs, task.heldOut.size());
+    }
+
+    /// The loss of a sample is the mean over its label tokens, however it is chunked: the sample
+    /// of every pair gives the same loss as the pairs taken one chunk at a time by hand.
+    void evaluationLossIsTheMean()
+    {
+        const Task task = builtInTask(TaskKind::Copy, 6, 150);
+        const Trainer t(freshModel(tinySpec(), task), task, {});
+        const Evaluation all = t.evaluate();
+        // Two halves (each within one chunk or two) weighted by their label tokens.
+        double labels = 0, sum = 0;
+        std::vector<Pair> firstHalf(task.heldOut.begin(), task.heldOut.begin() + 75), secondHalf(task.heldOut.begin() + 75, task.heldOut.end());
+        for (const auto& half : {firstHalf, secondHalf}) {
+            Task part = task;
+            part.heldOut = half;
+            const Trainer h(freshModel(tinySpec(), part), part, {});
+            std::size_t n = 0;
+            for (const Pair& p : half)
+                n += characterCount(p.target) + 1; // the target's characters and <eos>
+            sum += h.evaluate().loss * static_cast<double>(n);
+            labels += static_cast<double>(n);
+        }
+        QVERIFY2(std::abs(sum / labels - all.loss) < 1e-5 * all.loss, (std::to_string(sum / labels) + " vs " + std::to_string(all.loss)).c_str());
     }
 
     /// The same seed gives the same parameters bit for bit, on one thread and on two; and a

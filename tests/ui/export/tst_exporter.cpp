@@ -286,6 +286,37 @@ private slots:
             QVERIFY2(got.startsWith(problem), qPrintable(got));
     }
 
+    /// What a picture needs, from its size: the documented largest (10000 × 10000) needs more
+    /// memory than CostLimits allows as PDF and SVG (7.5 and 4.2 GB were seen), not as PNG.
+    void sizedBeforeDrawing_data()
+    {
+        QTest::addColumn<int>("format");
+        QTest::addColumn<int>("side");
+        QTest::addColumn<QString>("problem");
+        QTest::newRow("pdf 10000") << int(ImageFormat::Pdf) << 10000 << "a 10000 × 10000 PDF would need about 10 GB of memory; the limit is 4 GB: make it smaller";
+        QTest::newRow("svg 10000") << int(ImageFormat::Svg) << 10000 << "a 10000 × 10000 SVG would need about 4.3 GB of memory; the limit is 4 GB: make it smaller";
+        QTest::newRow("pdf 6000") << int(ImageFormat::Pdf) << 6000 << "";
+        QTest::newRow("png 10000 at 96 dpi") << int(ImageFormat::Png) << 10000 << "";
+    }
+    void sizedBeforeDrawing()
+    {
+        QFETCH(int, format);
+        QFETCH(int, side);
+        QFETCH(QString, problem);
+        const ExportOptions o = options(static_cast<ImageFormat>(format), 96, side, side);
+        QCOMPARE(o.problem(), problem);
+        QCOMPARE(o.cost().bytes > attnlab::CostLimits::maxWorkBytes, !problem.isEmpty());
+        // Refused before anything is drawn: the file is not made.
+        if (!problem.isEmpty()) {
+            QTemporaryDir dir;
+            const auto r = attnlab::exportMatrix(tokenMatrix({"a", "b"}), QStringLiteral("t"), attnlab::HeatmapView::Scale::Probability, o,
+                                                 dir.filePath(QStringLiteral("x")));
+            QVERIFY(!r.ok);
+            QVERIFY2(r.error.contains(problem), qPrintable(r.error));
+            QVERIFY(QDir(dir.path()).isEmpty());
+        }
+    }
+
     void pngHasThePixelSizeAndDpi_data()
     {
         QTest::addColumn<int>("dpi");

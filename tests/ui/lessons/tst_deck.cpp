@@ -180,6 +180,23 @@ private slots:
         QCOMPARE(pages.files.size(), 1); // the page before it
     }
 
+    /// A word of 300 KB (over 120 s to lay out, 27 s for 100 KB) and a title of 300 KB: the page is
+    /// drawn, the explanation cut off with a note. The layout's work is bounded by the breaks
+    /// withLineBreaks puts in (tests/ui/widgets/tst_markdowntext.cpp), not timed here.
+    void hugeWordsAreDrawn()
+    {
+        const std::string word(300'000, 'a');
+        const Lesson lesson = parseLesson("---\ntitle: " + word + "\nlanguage: en\n---\n\n## " + word + "\n\nBefore " + word + " after.\n",
+                                          "word.md");
+        QTemporaryDir dir;
+        const QString pdf = dir.filePath("deck.pdf");
+        const DeckResult r = renderLessonDeck(lesson, pdf, {});
+        QVERIFY2(r.ok, qPrintable(r.error));
+        QCOMPARE(r.pages, 1);
+        QCOMPARE(r.notes.size(), 1);
+        QVERIFY2(r.notes.front().contains(QStringLiteral("too long for a slide")), qPrintable(r.notes.front()));
+    }
+
     void highlightThatCannotBeShownIsNotedOnThePage()
     {
         // The lesson's sentence has 3 tokens; row 5 cannot be shown.

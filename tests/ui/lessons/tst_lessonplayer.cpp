@@ -5,6 +5,7 @@
 #include "lessons/lessonplayer.h"
 #include "shell/mainwindow.h"
 #include "session/session.h"
+#include "widgets/markdowntext.h"
 
 #include <QDir>
 #include <QFile>
@@ -187,6 +188,31 @@ private slots:
         QVERIFY(p.reload());
         QCOMPARE(p.stepIndex(), 1);
         QVERIFY(p.explanation()->toPlainText().contains(QStringLiteral("The causal mask.")));
+    }
+
+    /// A word of 300 KB (its layout took minutes, and the studio showed no window): the
+    /// explanation reaches Qt's layout in runs it can break, every one short, and is shown
+    /// whole; the window lays it out and paints.
+    void aHugeWordIsShownInRunsQtCanBreak()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("word.md");
+        writeFile(path, "---\ntitle: Word\nlanguage: en\n---\n\n## One word\n\nBefore " + QByteArray(300'000, 'a') + " after.\n");
+        Session s;
+        LessonPlayer p(&s);
+        p.resize(600, 800);
+        QVERIFY(p.openLessonFile(path));
+        const QString shown = p.explanation()->toPlainText();
+        int run = 0, longest = 0;
+        for (const QChar c : shown) {
+            run = c.isSpace() || c == QChar(0x200B) ? 0 : run + 1;
+            longest = std::max(longest, run);
+        }
+        QVERIFY2(longest <= kLongestRun, qPrintable(QString::number(longest)));
+        QCOMPARE(QString(shown).remove(QChar(0x200B)).count(u'a'), 300'000 + 1); // every letter, and "Before"'s
+        p.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&p));
+        QVERIFY(p.explanation()->document()->size().height() > 1000); // laid out: many lines
     }
 
     void aShippedLessonHasATwinInTheOtherLanguage()
