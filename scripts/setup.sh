@@ -10,6 +10,8 @@ packages=(
     qt6-base-dev qt6-svg-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
     libqcustomplot-dev libeigen3-dev nlohmann-json3-dev libbenchmark-dev libpcre2-dev libicu-dev
     qt6-translations-l10n fonts-noto-cjk xvfb xauth
+    # the studio driven with real key presses on an X server of its own (tst_studio_signals)
+    xdotool
     # the Debian package (scripts/package.sh) and the checks of its files (the install_tree test)
     dpkg-dev desktop-file-utils appstream man-db
     # the fuzzers (scripts/fuzz.sh): clang with libFuzzer and the sanitizers' runtime

@@ -1296,6 +1296,10 @@
         <translation>显示所有面板</translation>
     </message>
     <message>
+        <source>&amp;Reset layout</source>
+        <translation>重置布局(&amp;R)</translation>
+    </message>
+    <message>
         <source>Press → (or Space, or click Next ▶) to go through the stages one by one.</source>
         <translation>按 →（或空格键，或点击“下一步 ▶”）逐个查看各个阶段。</translation>
     </message>

@@ -89,7 +89,7 @@ class TestCliSizes : public QObject {
 private slots:
     void initTestCase()
     {
-        qputenv("ATTNLAB_PROGRESS_AFTER_MS", "0"); // every progress line is due at once
+        attnlab::testing::cliProgressAfterMs() = QStringLiteral("0"); // every progress line is due at once
     }
 
     void tooLargeIsRefusedWithTheNumbers_data()

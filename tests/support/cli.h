@@ -21,17 +21,25 @@ struct Run {
     QByteArray err;
 };
 
+/// ATTNLAB_PROGRESS_AFTER_MS for the CLI run by cli(): progress lines off by default. A test of
+/// the progress lines sets it to "0" (every job reports from its start).
+inline QString& cliProgressAfterMs()
+{
+    static QString ms = QStringLiteral("2000000000");
+    return ms;
+}
+
 /// The CLI's environment as on a server: no DISPLAY, no WAYLAND_DISPLAY, no QT_QPA_PLATFORM.
 /// Progress lines are off: the CLI prints them after 2 s of work, which a busy machine reaches
 /// where an idle one does not, so a test expecting one error line would depend on the machine's
-/// speed. A test of the progress lines sets ATTNLAB_PROGRESS_AFTER_MS=0 (every job reports).
+/// speed (whatever the environment the tests were started in says; cliProgressAfterMs()).
 inline QProcessEnvironment cliEnvironment()
 {
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.remove(QStringLiteral("DISPLAY"));
     env.remove(QStringLiteral("WAYLAND_DISPLAY"));
     env.remove(QStringLiteral("QT_QPA_PLATFORM"));
-    env.insert(QStringLiteral("ATTNLAB_PROGRESS_AFTER_MS"), QStringLiteral("2000000000"));
+    env.insert(QStringLiteral("ATTNLAB_PROGRESS_AFTER_MS"), cliProgressAfterMs());
     return env;
 }
 
