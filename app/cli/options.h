@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -90,6 +91,8 @@ void checkWorkCost(const std::string& what, const WorkCost& cost, const std::str
 /// `value` of `option` as a whole number, nothing before or after it ("150abc" and " 5" are
 /// refused). Throws UsageError naming the option.
 int parseIntOption(const std::string& option, const std::string& value);
+/// "a|b|c": the values an option allows, for its message.
+std::string allowed(std::initializer_list<const char*> names);
 /// A seed: a whole number from 0 to 18446744073709551615 ("-1" is refused, not wrapped around).
 std::uint64_t parseSeedOption(const std::string& option, const std::string& value);
 /// A finite number for `option` that a float holds (0, or a magnitude from 1.4e-45 to 3.4e+38),

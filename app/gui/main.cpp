@@ -25,6 +25,27 @@ QString lessonFile(const QString& given)
     return !QFileInfo::exists(given) && QFileInfo::exists(shipped) ? shipped : given;
 }
 
+/// The studio's options (--help lists them); read back by name: parser.isSet("lesson").
+void addOptions(QCommandLineParser& parser)
+{
+    parser.setApplicationDescription(QStringLiteral("Attention Lab: every stage of Transformer attention, live."));
+    parser.addHelpOption();
+    parser.addOption({QStringLiteral("language"), QStringLiteral("Interface language: en or zh_CN."), QStringLiteral("code")});
+    parser.addOption({QStringLiteral("lesson"), QStringLiteral("Start a lesson: a lesson file, or a shipped one such as zh/04-look-ahead-mask."),
+                      QStringLiteral("file")});
+    parser.addOption({QStringLiteral("presenter"), QStringLiteral("Start in presenter mode (full screen, large type).")});
+    parser.addOption({QStringLiteral("model"),
+                      QStringLiteral("Open a model: a Hugging Face folder (GPT-2, BERT), an Attention Lab model "
+                                     "file, or a PyTorch state dict (its options are asked)."),
+                      QStringLiteral("path")});
+    parser.addOption({QStringLiteral("models-dir"),
+                      QStringLiteral("The Models folder for this run: where File > Models and lessons that need "
+                                     "a model look for model folders (else ATTNLAB_MODELS_DIR, else the one set in "
+                                     "the studio)."),
+                      QStringLiteral("dir")});
+    parser.addPositionalArgument(QStringLiteral("sentence"), QStringLiteral("The sentence to start with (default: a built-in one)."));
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -36,36 +57,15 @@ int main(int argc, char** argv)
     attnlab::LanguageManager::useSimplifiedChineseGlyphs();
 
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Attention Lab: every stage of Transformer attention, live."));
-    parser.addHelpOption();
-    const QCommandLineOption language(QStringLiteral("language"), QStringLiteral("Interface language: en or zh_CN."), QStringLiteral("code"));
-    parser.addOption(language);
-    const QCommandLineOption lesson(QStringLiteral("lesson"),
-                                    QStringLiteral("Start a lesson: a lesson file, or a shipped one such as zh/04-look-ahead-mask."),
-                                    QStringLiteral("file"));
-    parser.addOption(lesson);
-    const QCommandLineOption presenter(QStringLiteral("presenter"), QStringLiteral("Start in presenter mode (full screen, large type)."));
-    parser.addOption(presenter);
-    const QCommandLineOption model(QStringLiteral("model"),
-                                   QStringLiteral("Open a model: a Hugging Face folder (GPT-2, BERT), an Attention Lab model "
-                                                  "file, or a PyTorch state dict (its options are asked)."),
-                                   QStringLiteral("path"));
-    parser.addOption(model);
-    const QCommandLineOption modelsDir(QStringLiteral("models-dir"),
-                                       QStringLiteral("The Models folder for this run: where File > Models and lessons that need "
-                                                      "a model look for model folders (else ATTNLAB_MODELS_DIR, else the one set in "
-                                                      "the studio)."),
-                                       QStringLiteral("dir"));
-    parser.addOption(modelsDir);
-    parser.addPositionalArgument(QStringLiteral("sentence"), QStringLiteral("The sentence to start with (default: a built-in one)."));
+    addOptions(parser);
     parser.process(app);
-    if (parser.isSet(modelsDir))
-        attnlab::ModelsFolder::setForThisRun(parser.value(modelsDir));
+    if (parser.isSet(QStringLiteral("models-dir")))
+        attnlab::ModelsFolder::setForThisRun(parser.value(QStringLiteral("models-dir")));
 
     // The interface language: the command line, else the last choice, else the system's.
     attnlab::LanguageManager languages;
     QSettings settings;
-    const QString code = parser.isSet(language) ? parser.value(language)
+    const QString code = parser.isSet(QStringLiteral("language")) ? parser.value(QStringLiteral("language"))
                                                 : settings.value(QStringLiteral("language"), attnlab::LanguageManager::systemDefault()).toString();
     languages.setLanguage(code);
 
@@ -107,11 +107,11 @@ int main(int argc, char** argv)
         }
         if (attnlab::quitSignalled())
             return; // the window closes next
-        if (parser.isSet(model))
-            window.fileActions()->importModel(parser.value(model)); // a failure is shown in the window
-        if (parser.isSet(lesson))
-            window.lessonPlayer()->openLessonFile(lessonFile(parser.value(lesson))); // a broken file is reported in the lesson panel
-        if (parser.isSet(presenter))
+        if (parser.isSet(QStringLiteral("model")))
+            window.fileActions()->importModel(parser.value(QStringLiteral("model"))); // a failure is shown in the window
+        if (parser.isSet(QStringLiteral("lesson")))
+            window.lessonPlayer()->openLessonFile(lessonFile(parser.value(QStringLiteral("lesson")))); // a broken file is reported in the lesson panel
+        if (parser.isSet(QStringLiteral("presenter")))
             window.setPresenterMode(true);
     });
     return QApplication::exec();

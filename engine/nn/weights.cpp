@@ -78,33 +78,38 @@ AttentionWeights presetWeights(WeightsPreset preset, int dModel, std::uint64_t s
     return w;
 }
 
+namespace {
+
+/// The prefix of the one attention block in `file` ("" or "self_attn."). Throws FormatError
+/// when there is none (naming separate q/k/v projections, which are not supported) or several.
+std::string onlyAttentionPrefix(const TensorFile& file)
+{
+    const auto prefixes = attentionPrefixes(file);
+    if (prefixes.empty()) {
+        for (const char* separate : {"q_proj_weight", "k_proj_weight", "v_proj_weight"}) {
+            for (const auto& [name, t] : file.tensors) {
+                if (name.ends_with(separate))
+                    throw FormatError("tensor '" + name + "': separate q/k/v projections (kdim or vdim differing from "
+                                      "embed_dim) are not supported; expected one 'in_proj_weight' [3d, d]");
+            }
+        }
+        throw FormatError("no attention weights found: expected a tensor 'in_proj_weight' [3d, d] "
+                          "(an nn.MultiheadAttention state dict, optionally under a prefix such as 'self_attn.')");
+    }
+    if (prefixes.size() > 1) {
+        std::string list;
+        for (const auto& q : prefixes)
+            list += (list.empty() ? "'" : ", '") + q + "'";
+        throw FormatError("the file holds several attention blocks (prefixes " + list + "); choose one");
+    }
+    return *prefixes.begin();
+}
+
+} // namespace
+
 AttentionWeights attentionWeightsFromTensors(const TensorFile& file, const std::optional<std::string>& prefix)
 {
-    std::string p;
-    if (prefix) {
-        p = *prefix;
-    } else {
-        const auto prefixes = attentionPrefixes(file);
-        if (prefixes.empty()) {
-            for (const char* separate : {"q_proj_weight", "k_proj_weight", "v_proj_weight"}) {
-                for (const auto& [name, t] : file.tensors) {
-                    if (name.ends_with(separate))
-                        throw FormatError("tensor '" + name + "': separate q/k/v projections (kdim or vdim differing from "
-                                          "embed_dim) are not supported; expected one 'in_proj_weight' [3d, d]");
-                }
-            }
-            throw FormatError("no attention weights found: expected a tensor 'in_proj_weight' [3d, d] "
-                              "(an nn.MultiheadAttention state dict, optionally under a prefix such as 'self_attn.')");
-        }
-        if (prefixes.size() > 1) {
-            std::string list;
-            for (const auto& q : prefixes)
-                list += (list.empty() ? "'" : ", '") + q + "'";
-            throw FormatError("the file holds several attention blocks (prefixes " + list + "); choose one");
-        }
-        p = *prefixes.begin();
-    }
-
+    const std::string p = prefix ? *prefix : onlyAttentionPrefix(file);
     const std::string inW = p + kInWeight;
     const Tensor* in = findTensor(file, inW);
     if (!in)

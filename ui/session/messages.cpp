@@ -122,6 +122,16 @@ QString sessionText(const Message& m)
     return QString::fromStdString(m.text);
 }
 
+/// training_diverged {step, what (loss, gradient, update), value}.
+QString divergedText(const Message& m)
+{
+    if (arg(m, 1) == u"loss")
+        return Messages::tr("training diverged at step %1: the loss is not finite (%2)").arg(arg(m, 0), arg(m, 2));
+    if (arg(m, 1) == u"gradient")
+        return Messages::tr("training diverged at step %1: the gradient is not finite (its norm is %2)").arg(arg(m, 0), arg(m, 2));
+    return Messages::tr("training diverged at step %1: the update made weights that are not finite").arg(arg(m, 0));
+}
+
 } // namespace
 
 QString messageText(const Message& m)
@@ -193,18 +203,10 @@ QString messageText(const Message& m)
                             "one attention block");
     if (c == u"compare_no_tokens")
         return Messages::tr("the sentence to compare with has no tokens: write at least one word");
-    if (c == u"global_out_of_range")
-        return Messages::tr("global position %1 is outside the sentence, which has %2 tokens (positions 0 to %3)")
-            .arg(arg(m, 0), arg(m, 1), QString::number(arg(m, 1).toLongLong() - 1));
     if (c == u"cannot_write")
         return cannotWrite(m);
-    if (c == u"training_diverged") {
-        if (arg(m, 1) == u"loss")
-            return Messages::tr("training diverged at step %1: the loss is not finite (%2)").arg(arg(m, 0), arg(m, 2));
-        if (arg(m, 1) == u"gradient")
-            return Messages::tr("training diverged at step %1: the gradient is not finite (its norm is %2)").arg(arg(m, 0), arg(m, 2));
-        return Messages::tr("training diverged at step %1: the update made weights that are not finite").arg(arg(m, 0));
-    }
+    if (c == u"training_diverged")
+        return divergedText(m);
     if (c.startsWith(u"session_"))
         return sessionText(m);
     return QString::fromStdString(m.text);
