@@ -288,14 +288,14 @@ ExportCommandOptions parseExportOptions(const std::vector<std::string>& args)
         e.dpi = o.dpi;
         e.width = o.width;
         e.height = o.height;
+        if (const QString p = e.ruleProblem(); !p.isEmpty())
+            throw UsageError(p.toStdString());
         // What the picture will hold, before the trace is computed: refused above the limit,
         // announced when large, in export's own options.
         const bool png = *format == ImageFormat::Png;
         checkWorkCost(e.describe().toStdString(), e.cost(),
                       png ? "use a smaller --width or --height, or a lower --dpi" : "use a smaller --width or --height",
                       o.all ? "for each picture" : "");
-        if (const QString p = e.problem(); !p.isEmpty())
-            throw UsageError(p.toStdString());
     }
     return o;
 }

@@ -55,6 +55,8 @@ struct ExportOptions {
     /// or a picture that would need more memory than CostLimits allows: "a 10000 × 10000 PDF would
     /// need about 10 GB of memory; the limit is 4 GB: make it smaller".
     QString problem() const;
+    /// problem() without the memory check: a value out of its range, a PNG over the pixel limit.
+    QString ruleProblem() const;
     /// What drawing one picture of these options holds and takes, from its size alone (measured
     /// with heatmaps of 6 to 500 tokens: QCustomPlot embeds a colour map in a vector file as a
     /// bitmap of 3 × 3 pixels a pixel, which the PDF writer converts again): 112 bytes per logical

@@ -52,6 +52,18 @@ QString imageFormatName(ImageFormat format)
 
 QString ExportOptions::problem() const
 {
+    if (QString p = ruleProblem(); !p.isEmpty())
+        return p;
+    try {
+        checkWork(describe().toStdString(), cost(), "make it smaller");
+    } catch (const Error& e) {
+        return QString::fromStdString(e.what());
+    }
+    return {};
+}
+
+QString ExportOptions::ruleProblem() const
+{
     if (format != ImageFormat::Png && format != ImageFormat::Svg && format != ImageFormat::Pdf)
         return QStringLiteral("unknown image format (%1); the formats are png, svg and pdf").arg(static_cast<int>(format));
     if (dpi < kMinExportDpi || dpi > kMaxExportDpi)
@@ -71,11 +83,6 @@ QString ExportOptions::problem() const
                 .arg(pw)
                 .arg(ph)
                 .arg(kMaxPngSide);
-    }
-    try {
-        checkWork(describe().toStdString(), cost(), "make it smaller");
-    } catch (const Error& e) {
-        return QString::fromStdString(e.what());
     }
     return {};
 }

@@ -97,8 +97,11 @@ void DecoderPanel::setUpLayout()
                        static_cast<QWidget*>(m_next), static_cast<QWidget*>(m_play)})
         w->setFocusPolicy(Qt::NoFocus);
     m_play->setCheckable(true);
-    m_progress->setMinimumWidth(fontMetrics().horizontalAdvance(QStringLiteral("Generating: 1000 of at most 1024 tokens")) + 24);
-    m_progress->setMaximumWidth(m_progress->minimumWidth() * 3 / 2);
+    // As narrow as its numbers alone ("1000 / 1024"), so that it never widens the window; its
+    // words where the row has room for them (fitProgressFormat).
+    m_progress->setMinimumWidth(fontMetrics().horizontalAdvance(QStringLiteral("1000 / 1024")) + 24);
+    m_progress->setMaximumWidth((fontMetrics().horizontalAdvance(QStringLiteral("Generating: 1000 of at most 1024 tokens")) + 24) * 3 / 2);
+    m_progress->installEventFilter(this);
     m_cancel->setObjectName(QStringLiteral("cancelGeneration"));
     m_cancel->setFocusPolicy(Qt::NoFocus);
     // Their room is kept while they are hidden: a generation that starts or ends (at every
@@ -244,10 +247,28 @@ void DecoderPanel::retranslate()
     m_next->setToolTip(tr("Next generation step: one more token"));
     m_play->setText(m_play->isChecked() ? tr("Pause") : tr("Play"));
     m_play->setToolTip(tr("Watch generation add one token at a time"));
-    m_progress->setFormat(tr("Generating: %v of at most %m tokens"));
+    fitProgressFormat();
     m_cancel->setText(tr("Cancel"));
     m_cancel->setToolTip(tr("Stop generating: the tokens written so far stay"));
     sync();
+}
+
+void DecoderPanel::fitProgressFormat()
+{
+    const QString words = tr("Generating: %v of at most %m tokens");
+    QString sample = words;
+    sample.replace(QStringLiteral("%v"), QStringLiteral("1000")).replace(QStringLiteral("%m"), QStringLiteral("1024"));
+    const bool fits = m_progress->fontMetrics().horizontalAdvance(sample) + 16 <= m_progress->width();
+    const QString format = fits ? words : QStringLiteral("%v / %m");
+    if (m_progress->format() != format)
+        m_progress->setFormat(format);
+}
+
+bool DecoderPanel::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == m_progress && (event->type() == QEvent::Resize || event->type() == QEvent::FontChange))
+        fitProgressFormat();
+    return QWidget::eventFilter(watched, event);
 }
 
 void DecoderPanel::changeEvent(QEvent* event)

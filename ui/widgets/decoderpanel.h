@@ -44,7 +44,11 @@ private:
     void showProgress(int done, int limit);
     void applyTarget();
     void retranslate();
+    /// The progress bar's words as its width allows: "Generating: 12 of at most 1024 tokens", or
+    /// "12 / 1024" where the row is narrow (a 1024-pixel projector keeps the window's width).
+    void fitProgressFormat();
     void changeEvent(QEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
     Session* m_session;
     QLabel* m_title;
