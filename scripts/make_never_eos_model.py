@@ -20,7 +20,11 @@ SHIPPED = os.path.join(HERE, "..", "resources", "models", "reversal.safetensors"
 
 
 def main():
+    if len(sys.argv) > 2:
+        sys.exit("usage: make_never_eos_model.py [OUT]  (one output file; the input is always the shipped model)")
     out = sys.argv[1] if len(sys.argv) > 1 else "never-eos.safetensors"
+    if os.path.exists(out) and os.path.samefile(out, SHIPPED):
+        sys.exit("make_never_eos_model.py: refusing to overwrite the shipped model " + SHIPPED)
     data = open(SHIPPED, "rb").read()
     (n,) = struct.unpack("<Q", data[:8])
     header = json.loads(data[8 : 8 + n])
