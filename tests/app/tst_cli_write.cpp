@@ -3,6 +3,7 @@
 // disk — in one line with exit 1, and leaves an earlier file whole. The read-only and full
 // disks are real: a tmpfs mounted in a private mount namespace (unshare), so they work as root.
 
+#include "support/child.h"
 #include "support/cli.h"
 
 #include <QDir>
@@ -581,10 +582,8 @@ private slots:
     {
         QTemporaryDir dir;
         const QString out = dir.filePath(QStringLiteral("stages"));
-        const pid_t dead = ::fork();
-        if (dead == 0)
-            ::_exit(0);
-        QVERIFY(::waitpid(dead, nullptr, 0) == dead);
+        const pid_t dead = attnlab::testing::endedProcessId();
+        QVERIFY(dead > 0);
         const QString stale = dir.filePath(QStringLiteral(".stages.part-%1").arg(dead));
         const QString live = dir.filePath(QStringLiteral(".stages.part-%1").arg(::getpid())); // this test runs
         for (const QString& d : {stale, live}) {

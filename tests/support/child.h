@@ -86,4 +86,16 @@ inline bool becomeNobody()
     return ::setgroups(0, nullptr) == 0 && ::setgid(65534) == 0 && ::setuid(65534) == 0;
 }
 
+/// The id of a process that has ended (a child forked, exited and waited for): free until the
+/// system reuses it, so a folder named after it belongs to no running process. -1 if fork failed.
+inline pid_t endedProcessId()
+{
+    const pid_t pid = ::fork();
+    if (pid == 0)
+        ::_exit(0);
+    if (pid < 0 || ::waitpid(pid, nullptr, 0) != pid)
+        return -1;
+    return pid;
+}
+
 } // namespace attnlab::testing

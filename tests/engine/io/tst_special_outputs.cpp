@@ -315,10 +315,8 @@ private slots:
         QTemporaryDir dir;
         const QString out = dir.filePath(QStringLiteral("stages"));
         // A process that has ended: its id is free (until reused; a live one is never removed).
-        const pid_t dead = ::fork();
-        if (dead == 0)
-            ::_exit(0);
-        QVERIFY(::waitpid(dead, nullptr, 0) == dead);
+        const pid_t dead = attnlab::testing::endedProcessId();
+        QVERIFY(dead > 0);
         // A live one: a child that waits until we are done.
         const pid_t live = ::fork();
         if (live == 0) {
