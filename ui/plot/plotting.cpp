@@ -101,6 +101,21 @@ QCPTextElement* plotTitle(QCustomPlot* plot)
     return qobject_cast<QCPTextElement*>(plot->plotLayout()->element(0, 0));
 }
 
+void setPlotTitle(QCustomPlot* plot, QCPTextElement* title, const QString& text)
+{
+    QCPLayoutGrid* grid = plot->plotLayout();
+    const bool placed = grid->hasElement(0, 0) && grid->element(0, 0) == title;
+    if (text.isEmpty() && placed) {
+        grid->take(title);
+        grid->simplify();
+    } else if (!text.isEmpty() && !placed) {
+        grid->insertRow(0);
+        grid->addElement(0, 0, title);
+        applyPlotFonts(plot, plot->font()); // the type applyPlotFonts gave the plot while the title was out
+    }
+    title->setText(text);
+}
+
 QCPBars* horizontalBars(QCustomPlot* plot, const QColor& color)
 {
     auto* bars = new QCPBars(plot->yAxis, plot->xAxis); // horizontal: keys down, values across

@@ -40,6 +40,9 @@ QString fixedNumber(double v, int decimals);
 /// Adds an (empty) title row above the plot; plotTitle() returns it.
 void addPlotTitle(QCustomPlot* plot);
 QCPTextElement* plotTitle(QCustomPlot* plot);
+/// Sets `title`'s text, with the plot's type (applyPlotFonts); without text `title` leaves the
+/// plot's layout (an empty text element still takes a line) and comes back at row 0 with one.
+void setPlotTitle(QCustomPlot* plot, QCPTextElement* title, const QString& text);
 /// Moves the legend to a row under the plot (after addPlotTitle), `columns` entries per row,
 /// so it never covers the data.
 void putLegendBelow(QCustomPlot* plot, int columns);

@@ -131,12 +131,15 @@ void MainWindow::buildCentralWidget()
     layout->addWidget(m_presenter->caption());
     setCentralWidget(central);
     // What a projection does not need: the view, its caption and the counter are the slide.
-    m_presenter->setClutter({m_sentenceLabel, m_sentence, segmentB, m_compare->toggleButton(), m_views->tabBar()});
+    // Nor its fields: B's sentence and setting, the decoder's input (their keys still work).
+    m_presenter->setClutter({m_sentenceLabel, m_sentence, segmentB, m_compare->toggleButton(), m_compare, m_decoder, m_views->tabBar()});
     // The status bar shows while it has something to say (a message, a warning), never in
     // presenter mode; it comes and goes at the bottom, so the view's top never moves.
     connect(statusBar(), &QStatusBar::messageChanged, this, &MainWindow::updateStatusBar);
     connect(m_presenter, &PresenterMode::toggled, this, &MainWindow::updateStatusBar);
     connect(m_presenter, &PresenterMode::toggled, m_focusRing, &FocusRing::setSuppressed); // nothing interactive is projected
+    // Comparison switched on or off while presenting: the bar as comparison has it afterwards.
+    connect(m_presenter, &PresenterMode::toggled, m_compare, [this](bool on) { m_compare->setVisible(m_session->isComparing() && !on); });
 }
 
 void MainWindow::buildDocks()

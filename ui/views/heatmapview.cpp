@@ -83,7 +83,8 @@ HeatmapView::HeatmapView(QWidget* parent)
     connect(m_zoom, &HeatmapZoom::moved, this, &HeatmapView::rebuild); // the values of the cells now shown
 
     m_plot->plotLayout()->insertRow(0);
-    m_plot->plotLayout()->addElement(0, 0, new QCPTextElement(m_plot, QString()));
+    m_titleElement = new QCPTextElement(m_plot, QString());
+    m_plot->plotLayout()->addElement(0, 0, m_titleElement);
 
     m_map = new QCPColorMap(m_plot->xAxis, m_plot->yAxis);
     m_map->setInterpolate(false); // crisp cells: each cell is one number
@@ -259,8 +260,8 @@ void HeatmapView::rebuild()
         return; // nothing to draw yet
     if (!m_redrawing)
         m_redraws = 0;
-    if (auto* t = qobject_cast<QCPTextElement*>(m_plot->plotLayout()->element(0, 0)))
-        t->setText(m_title);
+    // Without a title (a projected stage, whose banner names it) its row goes.
+    setPlotTitle(m_plot, m_titleElement, m_title);
     if (m_dataDirty) {
         // Once per matrix: QCustomPlot keeps the colours it made from the data until the data,
         // the range or the gradient change, so a resize, a zoom or a hover draws no cell anew.
@@ -395,7 +396,7 @@ void HeatmapView::drawCellValues()
     const int cols = static_cast<int>(v.cols());
     const double zoom = m_zoom->factor();
     const QSizeF px = cellPixels();
-    const bool fits = m_cellValues && rows > 0 && cols > 0 && rows * cols <= 400 * zoom * zoom && px.width() >= 34 && px.height() >= 18;
+    bool fits = m_cellValues && rows > 0 && cols > 0 && rows * cols <= 400 * zoom * zoom && px.width() >= 34 && px.height() >= 18;
     const QRect shown = shownCells();
     // The numbers grow with the cells (a projector's 300-pixel cells get large numbers), never
     // beyond them, and never smaller than the text around them.
@@ -410,6 +411,9 @@ void HeatmapView::drawCellValues()
     // Among small cells only the masked ones are marked (−∞), where the mark fits its cell: a
     // few pixels per cell show the masked cells' grey, and no text.
     const QFontMetrics fm(valueFont);
+    // Numbers that would run into each other (large type, narrow cells) are not drawn at all.
+    if (fits && (fm.horizontalAdvance(widest) > 0.95 * px.width() || fm.height() > px.height()))
+        fits = false;
     const bool marks = !fits && px.width() >= fm.horizontalAdvance(minusInfinity()) + 2 && px.height() >= fm.height();
     if (!fits && (!marks || v.allFinite()))
         return;
@@ -426,9 +430,10 @@ void HeatmapView::drawCellValues()
             // Dark text on light cells and light text on dark ones.
             const double t = m_scale == Scale::Probability ? x : 0.5 + 0.5 * std::abs(x) / std::max(1e-9, m_map->dataRange().upper);
             const bool darkCell = std::isfinite(x) && (m_scale == Scale::Probability ? t < 0.6 : t > 0.8);
-            // Under a highlight's veil every cell is light: dark grey text, still readable.
+            // Under a highlight's veil every cell is light: near-black text, readable from the
+            // back row (grey on the veil's lilac was not).
             const bool veiled = anyLit && !isLit(r, c);
-            label->setColor(veiled ? QColor(90, 90, 90) : darkCell ? QColor(Qt::white) : QColor(Qt::black));
+            label->setColor(veiled ? QColor(25, 25, 25) : darkCell ? QColor(Qt::white) : QColor(Qt::black));
             label->setClipToAxisRect(true);
         }
     }

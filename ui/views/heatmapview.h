@@ -22,6 +22,7 @@ class QCustomPlot;
 class QCPColorMap;
 class QCPColorScale;
 class QCPItemRect;
+class QCPTextElement;
 class QMouseEvent;
 
 namespace attnlab {
@@ -111,6 +112,7 @@ private:
     HeatmapZoom* m_zoom = nullptr;
     QCPColorMap* m_map = nullptr;
     QCPColorScale* m_colorScale = nullptr;
+    QCPTextElement* m_titleElement = nullptr; ///< in the plot's layout only while there is a title
     LabeledMatrix m_matrix;
     QString m_title;
     Scale m_scale = Scale::Signed;

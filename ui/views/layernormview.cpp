@@ -1,5 +1,6 @@
 #include "views/layernormview.h"
 
+#include "widgets/controlcheckbox.h"
 #include "views/heatmapview.h"
 #include "model/model.h"
 #include "plot/plotting.h"
@@ -111,7 +112,7 @@ LayerNormView::LayerNormView(Session* session, QWidget* parent)
     : CaptionedView(session, parent)
     , m_meanPlot(new QCustomPlot(content()))
     , m_variancePlot(new QCustomPlot(content()))
-    , m_shared(new QCheckBox(content()))
+    , m_shared(new ControlCheckBox(content()))
     , m_inputView(new HeatmapView(content()))
     , m_outputView(new HeatmapView(content()))
 {

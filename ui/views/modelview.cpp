@@ -1,5 +1,6 @@
 #include "views/modelview.h"
 
+#include "widgets/controlcheckbox.h"
 #include "core/trace.h"
 #include "session/session.h"
 #include "session/stages.h"
@@ -92,7 +93,7 @@ ModelView::ModelView(Session* session, QWidget* parent)
     , m_scroll(new QScrollArea(content()))
     , m_tokenLabel(new QLabel(content()))
     , m_tokenBox(new QComboBox(content()))
-    , m_stretch(new QCheckBox(content()))
+    , m_stretch(new ControlCheckBox(content()))
     , m_key(new WeightKey(m_grid, content()))
 {
     auto* body = new QVBoxLayout(content());

@@ -1,5 +1,6 @@
 #include "views/multiheadview.h"
 
+#include "widgets/controlcheckbox.h"
 #include "views/heatmapview.h"
 #include "session/session.h"
 #include "session/stages.h"
@@ -69,7 +70,7 @@ MultiHeadView::MultiHeadView(Session* session, QWidget* parent)
     : SessionView(session, parent)
     , m_stack(new QStackedWidget(this))
     , m_headsCaption(new QLabel(this))
-    , m_shared(new QCheckBox(this))
+    , m_shared(new ControlCheckBox(this))
     , m_grid(new QWidget(this))
     , m_gridLayout(new QGridLayout(m_grid))
     , m_concatCaption(new QLabel(this))

@@ -1,6 +1,7 @@
 #include "widgets/comparebar.h"
 
 #include "session/session.h"
+#include "widgets/controlcheckbox.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -141,7 +142,7 @@ void CompareBar::sync()
         m_mask->setCurrentIndex(indexOf(kMasks, c.mask));
         m_seed->setValue(static_cast<int>(std::min<std::uint64_t>(c.seed, 999999)));
     }
-    setVisible(m_session->isComparing());
+    setVisible(m_session->isComparing() && !ControlCheckBox::isProjected(window())); // never projected
 }
 
 void CompareBar::applyKind(int index)

@@ -3,6 +3,7 @@
 #include "session/kindstages.h"
 #include "session/session.h"
 #include "session/stages.h"
+#include "widgets/controlcheckbox.h"
 #include "widgets/wrappinglabel.h"
 
 #include <QGridLayout>
@@ -72,8 +73,14 @@ void FormulaBanner::refresh()
         explanation = stepExplanation(id, trace.config.positional);
     if (trace.model && trace.model->pretrained) {
         // GPT-2's and BERT's own embeddings and heads: the engine's formula says exactly what they do.
-        if (const Stage* s = trace.find(id.toStdString(), std::nullopt); s && !step.layer && !s->formula.empty())
+        // The probabilities' is plain softmax, said in the interface's language.
+        if (const Stage* s = trace.find(id.toStdString(), std::nullopt); s && !step.layer && !s->formula.empty() && id != u"probabilities")
             formula = QString::fromStdString(s->formula);
+        if (isMaskedLanguageModel(trace) && id == u"logits")
+            explanation = tr("The masked-LM head scores every word of the vocabulary at each position: what could stand there.");
+        if (isMaskedLanguageModel(trace) && id == u"probabilities")
+            explanation = tr("Softmax turns each row of logits into probabilities over the vocabulary: a masked language model "
+                             "fills in each position, a [MASK] above all. These are no next-token predictions.");
         if (id == u"tokens")
             explanation = trace.model->spec.tokenizer == ModelTokenizer::Bpe
                 ? tr("GPT-2 cuts the text into subwords with byte-level BPE: frequent words stay whole, rare ones split into "
@@ -109,9 +116,11 @@ void FormulaBanner::applyFonts()
     QFont bold;
     bold.setBold(true);
     m_step->setFont(bold);
-    // The formula 1.6 times the window's type, set again whenever that changes.
+    // The formula larger than the window's type, set again whenever that changes.
     QFont big = font();
-    big.setPointSizeF(font().pointSizeF() * 1.6);
+    // Projected, the type is already large (a share of the screen's height): the formula a
+    // little larger still, not so large that it wraps and pushes the view down.
+    big.setPointSizeF(font().pointSizeF() * (ControlCheckBox::isProjected(window()) ? 1.2 : 1.6));
     big.setBold(true);
     m_formula->setFont(big);
 }

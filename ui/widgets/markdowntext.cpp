@@ -1,5 +1,6 @@
 #include "widgets/markdowntext.h"
 
+#include <QFont>
 #include <QTextBlock>
 #include <QTextBrowser>
 #include <QTextCursor>
@@ -23,6 +24,23 @@ void followDefaultSize(QTextDocument* document)
             cursor.setPosition(fragment.position() + fragment.length(), QTextCursor::KeepAnchor);
             cursor.setCharFormat(format);
         }
+    }
+    cursor.endEditBlock();
+}
+
+void flattenHeadings(QTextDocument* document)
+{
+    QTextCursor cursor(document);
+    cursor.beginEditBlock();
+    for (QTextBlock block = document->begin(); block.isValid(); block = block.next()) {
+        if (block.blockFormat().headingLevel() == 0)
+            continue;
+        cursor.setPosition(block.position());
+        cursor.setPosition(block.position() + block.length() - 1, QTextCursor::KeepAnchor);
+        QTextCharFormat format;
+        format.setProperty(QTextFormat::FontSizeAdjustment, 0);
+        format.setFontWeight(QFont::Bold);
+        cursor.mergeCharFormat(format);
     }
     cursor.endEditBlock();
 }

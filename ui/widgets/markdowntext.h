@@ -24,5 +24,8 @@ inline constexpr int kLongestRun = 80;
 /// Removes the fixed point sizes of `document`'s fragments (the code spans' among them), so
 /// that every fragment follows the document's default font.
 void followDefaultSize(QTextDocument* document);
+/// Draws `document`'s headings at the size of the text around them (still bold): a caption
+/// strip where a step's title is one line, not a line of twice the projected type.
+void flattenHeadings(QTextDocument* document);
 
 } // namespace attnlab
