@@ -24,9 +24,12 @@ void Session::setSentence(const QString& sentence)
 {
     if (sentence == m_sentence && !m_error)
         return;
+    const bool followed = followSentence(sentence);
     m_sentence = sentence;
     emit inputChanged();
     recompute();
+    if (followed)
+        emit comparisonChanged(); // B's field shows its new text
 }
 
 void Session::setConfig(const Config& config)
@@ -107,7 +110,9 @@ int Session::lessonStepIndex(const std::string& stage, int layer, Block block) c
     if (id == u"tokens" || id == u"embedding" || id == u"positional_encoding" || id == u"input" || id == u"segment_embedding"
         || id == u"embedding_sum")
         return stepIndex(id, std::nullopt, block == Block::EncoderSelf ? Block::EncoderSelf : Block::DecoderSelf);
-    if (id == u"encoder_output" || id == u"decoder_output" || id == u"logits" || id == u"probabilities" || id == u"mlm_transform")
+    // The whole model's stages, of no layer (the rollout spans them all, issue 28 §3).
+    if (id == u"encoder_output" || id == u"decoder_output" || id == u"logits" || id == u"probabilities" || id == u"mlm_transform"
+        || id == u"rollout")
         return stepIndex(id, std::nullopt, Block::None);
     Block b = block;
     if (id == u"cross_residual" || id == u"cross_norm")

@@ -172,6 +172,9 @@ public:
     void setComparing(bool on);
     /// Sets what B is (and computes it when comparison is on).
     void setComparison(const Comparison& comparison);
+    // B derived from A follows A: the same sentence under another setting is A's text anyway;
+    // A's words swapped (the first comparison, or Swap words) become the new text's words
+    // swapped when A is edited (setSentence). A sentence the user typed for B stays.
     /// B's trace for the current step, as trace() is A's (the same layer and block); null when
     /// comparison is off or B could not be computed.
     const std::shared_ptr<const Trace>& comparisonTrace() const { return m_compareTrace; }
@@ -303,6 +306,9 @@ private:
     void projectComparison();
     /// Computes and projects B, then emits comparisonChanged.
     void refreshComparison();
+    /// Before A's sentence becomes `next`: a B that is A's words swapped becomes `next`'s.
+    /// True when B changed.
+    bool followSentence(const QString& next);
     /// Sets comparison on (with what B is) or off (nullopt), without computing; true when that
     /// changed anything (lessons).
     bool putComparison(const std::optional<Comparison>& comparison);

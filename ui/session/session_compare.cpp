@@ -21,6 +21,19 @@ void Session::setComparing(bool on)
     refreshComparison();
 }
 
+bool Session::followSentence(const QString& next)
+{
+    if (!m_comparisonChosen || m_comparison.kind != CompareKind::Sentence)
+        return false;
+    if (m_comparison.sentence != swapFirstAndLastWords(m_sentence.toStdString()))
+        return false; // typed by the user: B stays
+    const std::string swapped = swapFirstAndLastWords(next.toStdString());
+    if (swapped == m_comparison.sentence)
+        return false;
+    m_comparison.sentence = swapped;
+    return true;
+}
+
 void Session::setComparison(const Comparison& comparison)
 {
     const bool same = comparison == m_comparison && m_comparisonChosen;

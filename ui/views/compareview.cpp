@@ -4,10 +4,12 @@
 #include "session/stages.h"
 #include "views/heatmapview.h"
 
-#include <QHBoxLayout>
+#include <QGridLayout>
 #include <QLabel>
 #include <QResizeEvent>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace attnlab {
 
@@ -42,19 +44,20 @@ CompareView::CompareView(Session* session, QWidget* parent)
     m_note->setWordWrap(true);
     m_note->setStyleSheet(QStringLiteral("color: #8a5300;"));
     layout->addWidget(m_note);
-    auto* row = new QHBoxLayout;
-    row->setSpacing(2);
-    // Three equal columns: A, B, A − B (or the reason B or the difference is missing).
-    for (HeatmapView* h : {m_a, m_b, m_difference}) {
-        h->setMinimumWidth(100);
-        row->addWidget(h, 1);
-    }
+    // A, B and A − B (or the reason B or the difference is missing) fill the view: in a row, in
+    // a column or two by two, whichever gives the largest cells (arrange()).
+    m_grid = new QGridLayout;
+    m_grid->setSpacing(2);
+    for (HeatmapView* h : {m_a, m_b, m_difference})
+        h->setMinimumSize(100, 100);
     m_problem->setWordWrap(true);
     m_problem->setAlignment(Qt::AlignCenter);
     m_problem->setStyleSheet(QStringLiteral("color: #8a5300;"));
-    row->addWidget(m_problem, 1);
-    layout->addLayout(row, 1);
-    layout->addStretch(0); // what the plots leave (they are no taller than wide) stays below them
+    layout->addLayout(m_grid, 1);
+    int column = 0;
+    for (QWidget* w : {static_cast<QWidget*>(m_a), static_cast<QWidget*>(m_b), static_cast<QWidget*>(m_difference),
+                       static_cast<QWidget*>(m_problem)})
+        m_grid->addWidget(w, 0, column++); // until the first figure is arranged
     captionLabel()->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
     // A and A − B share A's rows and columns: a click in either selects the cell.
@@ -74,11 +77,69 @@ CompareView::CompareView(Session* session, QWidget* parent)
 void CompareView::resizeEvent(QResizeEvent* event)
 {
     CaptionedView::resizeEvent(event);
-    // Three plots in a row are narrow: no taller than wide (plus the title and the labels above
-    // the cells, less the colour bar beside them), so square matrices keep square cells.
-    const int width = content()->width() / 3;
-    for (HeatmapView* h : {m_a, m_b, m_difference})
-        h->setMaximumHeight(std::max(160, width + 20));
+    arrange();
+}
+
+CompareView::Arrangement CompareView::bestArrangement(QSize room, int parts, int rows, int cols, QSize overhead)
+{
+    // The side of the square a cell would get in each arrangement; the largest wins (a tie keeps
+    // the row, the arrangement a reader expects: A, B, A − B from left to right).
+    Arrangement best{1, parts};
+    double bestCell = -1;
+    const auto consider = [&](int gridRows, int gridCols) {
+        if (gridRows * gridCols < parts)
+            return;
+        const double width = (room.width() - 2.0 * (gridCols - 1)) / gridCols - overhead.width();
+        const double height = (room.height() - 2.0 * (gridRows - 1)) / gridRows - overhead.height();
+        const double cell = std::min(width / std::max(1, cols), height / std::max(1, rows));
+        if (cell > bestCell + 1e-9) {
+            bestCell = cell;
+            best = {gridRows, gridCols};
+        }
+    };
+    consider(1, parts);
+    consider(parts, 1);
+    if (parts >= 3)
+        consider(2, 2);
+    return best;
+}
+
+void CompareView::arrange()
+{
+    QList<QWidget*> parts;
+    for (QWidget* w : {static_cast<QWidget*>(m_a), static_cast<QWidget*>(m_b), static_cast<QWidget*>(m_difference),
+                       static_cast<QWidget*>(m_problem)}) {
+        if (!w->isHidden())
+            parts << w;
+    }
+    if (parts.isEmpty() || !m_figure)
+        return;
+    // What a plot needs besides its cells: the row labels and the colour bar beside them, the
+    // title and the column labels above them.
+    const QFontMetrics fm(font());
+    int rowLabels = 0;
+    if (const Labels& labels = m_figure->a.rowLabels) {
+        for (std::size_t i = 0; i < labels->size() && i < 64; ++i)
+            rowLabels = std::max(rowLabels, fm.horizontalAdvance(QString::fromStdString((*labels)[i])));
+    }
+    const QSize overhead(rowLabels + 6 * fm.height(), 4 * fm.height());
+    QSize room = content()->size();
+    if (!m_note->isHidden())
+        room.rheight() -= m_note->sizeHint().height();
+    const int rows = static_cast<int>(m_figure->a.values.rows());
+    const int cols = static_cast<int>(m_figure->a.values.cols());
+    const Arrangement a = bestArrangement(room, static_cast<int>(parts.size()), rows, cols, overhead);
+    if (a == m_arrangement && m_grid->count() == parts.size())
+        return;
+    m_arrangement = a;
+    while (m_grid->count() > 0)
+        m_grid->takeAt(0); // the widgets stay, children of content()
+    for (int r = 0; r < 3; ++r) {
+        m_grid->setRowStretch(r, r < a.rows ? 1 : 0);
+        m_grid->setColumnStretch(r, r < a.cols ? 1 : 0);
+    }
+    for (int i = 0; i < parts.size(); ++i)
+        m_grid->addWidget(parts[i], i / a.cols, i % a.cols);
 }
 
 QList<QCustomPlot*> CompareView::exportedPlots() const
@@ -125,6 +186,8 @@ void CompareView::refresh()
     m_a->setSelectedCell(s->selectedRow(), s->selectedColumn());
     m_difference->setSelectedCell(s->selectedRow(), s->selectedColumn()); // B's rows may be in another order
     showFigure(*m_figure, m_a, m_b, m_difference);
+    m_arrangement = {};
+    arrange();
 }
 
 void CompareView::showTokens()

@@ -10,8 +10,11 @@
 #include "views/captionedview.h"
 #include "views/comparefigure.h"
 
+#include <QSize>
+
 #include <optional>
 
+class QGridLayout;
 class QLabel;
 
 namespace attnlab {
@@ -35,6 +38,19 @@ public:
     /// The three heatmaps' plots (those drawn).
     QList<QCustomPlot*> exportedPlots() const override;
 
+    /// How A, B and A − B share the view: `rows` × `cols` places, filled row by row.
+    struct Arrangement {
+        int rows = 0;
+        int cols = 0;
+        bool operator==(const Arrangement&) const = default;
+    };
+    /// The arrangement of `parts` plots (2 or 3, or 4 with a note) in `room` pixels that gives
+    /// the largest square cells to a `rows` × `cols` matrix, each plot needing `overhead` pixels
+    /// besides its cells (labels, title, colour bar): a row, a column, or two by two.
+    static Arrangement bestArrangement(QSize room, int parts, int rows, int cols, QSize overhead);
+    /// The arrangement shown now.
+    Arrangement arrangement() const { return m_arrangement; }
+
 protected:
     void resizeEvent(QResizeEvent* event) override;
 
@@ -45,12 +61,16 @@ private:
     void showTokens();
     /// What comparison shows here when the stage's own view draws more than this matrix.
     QString noteForView() const;
+    /// Places the plots shown (and the problem's text) by bestArrangement for the view's size.
+    void arrange();
 
     HeatmapView* m_a;
     HeatmapView* m_b;
     HeatmapView* m_difference;
     QLabel* m_problem;
     QLabel* m_note;
+    QGridLayout* m_grid;
+    Arrangement m_arrangement;
     std::optional<CompareFigure> m_figure;
 };
 

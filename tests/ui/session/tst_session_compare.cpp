@@ -71,6 +71,33 @@ private slots:
         QCOMPARE(QString::fromStdString(s.comparison().sentence), QStringLiteral("人咬了狗"));
     }
 
+    // Issue 28 §2: editing A while Compare is open updates a B derived from A.
+    void bDerivedFromAFollowsIt()
+    {
+        Session s;
+        small(s);
+        s.setComparing(true);
+        QCOMPARE(QString::fromStdString(s.comparison().sentence), QStringLiteral("人咬了狗"));
+        QSignalSpy changed(&s, &Session::comparisonChanged);
+        s.setSentence(QStringLiteral("猫追了狗"));
+        QCOMPARE(QString::fromStdString(s.comparison().sentence), QStringLiteral("狗追了猫"));
+        QVERIFY(changed.count() >= 1); // the bar shows B's new text
+        QCOMPARE(s.comparisonTrace()->tokens, (std::vector<std::string>{"狗", "追", "了", "猫"}));
+        // A sentence the user typed for B stays whatever A becomes.
+        Comparison typed;
+        typed.sentence = "鸟飞了";
+        s.setComparison(typed);
+        s.setSentence(QStringLiteral("人咬了狗"));
+        QCOMPARE(QString::fromStdString(s.comparison().sentence), QStringLiteral("鸟飞了"));
+        // The same sentence under another setting is A's text, whatever it is.
+        Comparison pe;
+        pe.kind = CompareKind::Positional;
+        pe.positional = PositionalEncoding::None;
+        s.setComparison(pe);
+        s.setSentence(QStringLiteral("狗咬了人"));
+        QCOMPARE(s.comparisonTrace()->tokens, (std::vector<std::string>{"狗", "咬", "了", "人"}));
+    }
+
     void bFailsAlone()
     {
         Session s;

@@ -318,6 +318,59 @@ private slots:
         QVERIFY(v->figure() && !v->figure()->zero);
     }
 
+    // Issue 28 §2: the triple fills the view in the arrangement with the largest cells.
+    void theArrangementGivesTheLargestCells()
+    {
+        using A = CompareView::Arrangement;
+        const QSize none(0, 0);
+        // 12 × 12 in a wide room: a row gives min(900/3/12, 400/12) = 25 px, a column
+        // min(900/12, 400/3/12) = 11, two by two min(450/12, 200/12) = 16.7.
+        QCOMPARE(CompareView::bestArrangement(QSize(904, 400), 3, 12, 12, none), (A{1, 3}));
+        // A tall room: a column.
+        QCOMPARE(CompareView::bestArrangement(QSize(400, 904), 3, 12, 12, none), (A{3, 1}));
+        // A square room: two by two (150 px a cell against 100 in a row or a column).
+        QCOMPARE(CompareView::bestArrangement(QSize(602, 602), 3, 2, 2, none), (A{2, 2}));
+        // Room for labels counts: 12 × 32 (X) in 1000 × 900 with 100 × 60 pixels besides the
+        // cells: a row (1000/3 − 100)/32 = 7.3 px, two by two min((500 − 100)/32, (450 − 60)/12)
+        // = 12.5, a column min((1000 − 100)/32, (300 − 60)/12) = 20.
+        QCOMPARE(CompareView::bestArrangement(QSize(1000, 904), 3, 12, 32, QSize(100, 60)), (A{3, 1}));
+        // Less tall, two by two: a column's min(28, (200 − 60)/12 = 11.7) against 12.5.
+        QCOMPARE(CompareView::bestArrangement(QSize(1000, 604), 3, 12, 32, QSize(100, 60)), (A{2, 2}));
+        // Two parts (no difference): a row or a column, never two by two.
+        QCOMPARE(CompareView::bestArrangement(QSize(602, 602), 2, 2, 2, none).rows * CompareView::bestArrangement(QSize(602, 602), 2, 2, 2, none).cols, 2);
+    }
+
+    // Issue 28 §2: at 1024 × 768 A, B and A − B were 110 × 130 pixels in the top third, without
+    // numbers; now they share the whole view, and a small sentence's cells hold their numbers.
+    void theTripleFillsTheView()
+    {
+        Session s;
+        useDogBitesMan(s);
+        MainWindow w(&s);
+        w.resize(1024, 768);
+        showActive(w);
+        s.setComparing(true);
+        s.setStep(s.stepIndex(QStringLiteral("weights")));
+        auto* view = w.findChild<CompareView*>();
+        QVERIFY(view && view->isVisible());
+        QTRY_VERIFY(view->heatmapA()->height() > 0);
+        const QRect content = view->heatmapA()->parentWidget()->rect();
+        // Each of the three takes a fifth of the view at least (a third in a row or a column, a
+        // quarter two by two), where they took 110 × 130 pixels.
+        for (HeatmapView* h : {view->heatmapA(), view->heatmapB(), view->heatmapDifference()}) {
+            QVERIFY(h->isVisible());
+            QVERIFY2(h->width() * h->height() > 0.2 * content.width() * content.height(),
+                     qPrintable(QStringLiteral("%1 x %2 of %3 x %4").arg(h->width()).arg(h->height()).arg(content.width()).arg(content.height())));
+        }
+        // Four tokens: every cell of A has its number.
+        QCustomPlot* plot = view->heatmapA()->plot();
+        plot->replot();
+        int numbers = 0;
+        for (int i = 0; i < plot->itemCount(); ++i)
+            numbers += qobject_cast<QCPItemText*>(plot->item(i)) != nullptr;
+        QCOMPARE(numbers, 16);
+    }
+
     void exportsOnePicture()
     {
         Session s;
