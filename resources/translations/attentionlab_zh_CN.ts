@@ -883,6 +883,14 @@
         <source>BERT cuts the text into WordPiece subwords (## continues a word) and wraps it in [CLS] … [SEP].</source>
         <translation>BERT 把文本切成 WordPiece 子词（## 表示接续前一个词），并在两端加上 [CLS] … [SEP]。</translation>
     </message>
+    <message>
+        <source>The masked-LM head scores every word of the vocabulary at each position: what could stand there.</source>
+        <translation>掩码语言模型头在每个位置为词表中的每个词打分：这个位置上可能是什么词。</translation>
+    </message>
+    <message>
+        <source>Softmax turns each row of logits into probabilities over the vocabulary: a masked language model fills in each position, a [MASK] above all. These are no next-token predictions.</source>
+        <translation>Softmax 把每一行 logits 变成词表上的概率：掩码语言模型为每个位置（尤其是 [MASK]）填词。这些不是对下一个词元的预测。</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::KernelRegressionView</name>
@@ -1685,8 +1693,8 @@
         <translation>各位置两两之间的相似度 P·Pᵀ</translation>
     </message>
     <message>
-        <source>Showing %1 positions (0–%2) × %3 dimensions. The sentence&apos;s %4 tokens are the first %4 rows (above the dashed line); the rest show how the pattern continues.</source>
-        <translation>显示 %1 个位置（0–%2）× %3 个维度。句子的 %4 个词元对应前 %4 行（虚线以上）；其余各行展示这一模式如何延续下去。</translation>
+        <source>Showing %1 positions (1–%2) × %3 dimensions. The sentence&apos;s %4 tokens are the first %4 rows (above the dashed line); the rest show how the pattern continues.</source>
+        <translation>显示 %1 个位置（1–%2）× %3 个维度。句子的 %4 个词元对应前 %4 行（虚线以上）；其余各行展示这一模式如何延续下去。</translation>
     </message>
     <message>
         <source>Showing the sentence&apos;s %1 positions × %2 dimensions.</source>
@@ -2803,7 +2811,7 @@ M = 0：每个查询都能看到所有键</translation>
     </message>
     <message>
         <source>Logits</source>
-        <translation>Logits</translation>
+        <translation>对数几率（logits）</translation>
     </message>
     <message>
         <source>Probabilities</source>
@@ -3953,6 +3961,14 @@ M = 0：每个查询都能看到所有键</translation>
     <message>
         <source>How many of the most probable tokens to show</source>
         <translation>显示概率最高的前多少个词元</translation>
+    </message>
+    <message>
+        <source>Position %1 (“%2”): the %3 most probable tokens to stand there</source>
+        <translation>位置 %1（“%2”）：最可能出现在这里的 %3 个词元</translation>
+    </message>
+    <message>
+        <source>The position whose probabilities are shown (counted from 1)</source>
+        <translation>显示其概率的位置（从 1 开始计数）</translation>
     </message>
 </context>
 <context>

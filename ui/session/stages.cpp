@@ -271,9 +271,14 @@ QString stepName(const QString& id)
 
 QString stepFormula(const QString& id, const ModelSpec& spec)
 {
-    if (const QString f = positionStepFormula(id, spec); !f.isEmpty())
-        return f; // a position scheme's own stage, or one it computes differently (session/positionstages.h)
+    // An attention kind's own formula first (Performer's implied weights under RoPE are still
+    // Performer's, not full softmax's, issue 28 §3), then a position scheme's own stage or one it
+    // computes differently (session/positionstages.h).
     const QString formula = kindStepFormula(id, spec.attention, spec.scaleScores);
+    if (!formula.isEmpty() && spec.attention != AttentionKind::Full)
+        return formula;
+    if (const QString f = positionStepFormula(id, spec); !f.isEmpty())
+        return f;
     return formula.isEmpty() ? stepFormula(id, spec.scaleScores, spec.embedScale, spec.positional) : formula;
 }
 
@@ -374,6 +379,11 @@ QString stepShapes(const QString& id, const Trace& t)
     if (id == u"output")
         return QStringLiteral("C: ") + dims(n, d) + QStringLiteral(",  W_O: ") + dims(d, d) + arrow + dims(n, d);
     return {};
+}
+
+bool isMaskedLanguageModel(const Trace& trace)
+{
+    return trace.model && trace.model->pretrained && trace.model->spec.architecture == Architecture::EncoderStack;
 }
 
 QString stepExplanation(const QString& id, PositionalEncoding pe)

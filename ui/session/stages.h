@@ -87,5 +87,8 @@ QString stepShapes(const QString& id, const Trace& trace);
 QString stepFormula(const QString& id, const ModelSpec& spec);
 /// One or two sentences saying what the stage does and why, translated.
 QString stepExplanation(const QString& id, PositionalEncoding pe = PositionalEncoding::Sinusoidal);
+/// True for a masked language model's trace (BERT's): its probabilities fill in each position
+/// (a [MASK] above all); they are no next-token predictions and nothing decodes them greedily.
+bool isMaskedLanguageModel(const Trace& trace);
 
 } // namespace attnlab

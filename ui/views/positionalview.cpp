@@ -39,7 +39,7 @@ Labels numberLabels(int count, const char* prefix = "")
 {
     auto v = std::make_shared<std::vector<std::string>>();
     v->reserve(static_cast<std::size_t>(count));
-    for (int i = 0; i < count; ++i)
+    for (int i = 1; i <= count; ++i) // counted from 1, as every other view's rows and columns
         v->push_back(prefix + std::to_string(i));
     return v;
 }
@@ -96,6 +96,7 @@ PositionalEncodingView::PositionalEncodingView(Session* session, QWidget* parent
     });
     connect(session, &Session::inputChanged, this, &PositionalEncodingView::followConfig);
     connect(session, &Session::traceChanged, this, &PositionalEncodingView::followConfig); // a model's own positions
+    connect(session, &Session::highlightChanged, this, [this] { m_matrix->setHighlight(this->session()->highlight()); });
     followConfig();
     refresh();
 }
@@ -191,6 +192,7 @@ void PositionalEncodingView::refresh()
     m_dModel = trace->config.dModel;
     const int positions = std::max(m_tokens, kMinPositions);
     const bool sameTable = drawTables(positions);
+    m_matrix->setHighlight(session()->highlight()); // a lesson's rows (positions) and columns (dimensions)
     if (sameTable && m_tokens != oldTokens) {
         // Only the sentence's length changed: move its markers.
         for (HeatmapView* view : {m_matrix, m_similarity}) {
@@ -249,10 +251,10 @@ void PositionalEncodingView::writeCaption(int positions)
     // How much is shown, where the sentence is, and what this encoding means.
     const auto& trace = session()->trace();
     QString shown = m_tokens < positions
-        ? tr("Showing %1 positions (0–%2) × %3 dimensions. The sentence's %4 tokens are the first %4 rows "
+        ? tr("Showing %1 positions (1–%2) × %3 dimensions. The sentence's %4 tokens are the first %4 rows "
              "(above the dashed line); the rest show how the pattern continues.")
               .arg(positions)
-              .arg(positions - 1)
+              .arg(positions)
               .arg(m_dModel)
               .arg(m_tokens)
         : tr("Showing the sentence's %1 positions × %2 dimensions.").arg(positions).arg(m_dModel);

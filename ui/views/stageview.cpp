@@ -1,5 +1,6 @@
 #include "views/stageview.h"
 
+#include "widgets/controlcheckbox.h"
 #include "views/columnplot.h"
 #include "views/heatmapview.h"
 #include "views/topkview.h"
@@ -19,8 +20,8 @@ namespace attnlab {
 StageView::StageView(Session* session, QWidget* parent)
     : SessionView(session, parent)
     , m_matrixChoice(new QComboBox(this))
-    , m_shared(new QCheckBox(this))
-    , m_sharedScores(new QCheckBox(this))
+    , m_shared(new ControlCheckBox(this))
+    , m_sharedScores(new ControlCheckBox(this))
     , m_shape(new QLabel(this))
     , m_heatmap(new HeatmapView(this))
     , m_column(new ColumnPlot(this))
@@ -50,6 +51,7 @@ StageView::StageView(Session* session, QWidget* parent)
     m_matrixChoice->setFocusPolicy(Qt::NoFocus);
     m_shared->setFocusPolicy(Qt::NoFocus);
     m_sharedScores->setFocusPolicy(Qt::NoFocus);
+    markAsControl(m_shape); // the banner says the shapes: not on a projection or a slide
     retranslate();
 
     connect(m_heatmap, &HeatmapView::cellClicked, session, &Session::selectCell);
@@ -142,20 +144,33 @@ void StageView::refresh()
     m_heatmap->setMessage(noMask ? tr("No mask\nM = 0: every query sees every key") : QString());
     m_heatmap->setSelectedCell(session()->selectedRow(), session()->selectedColumn());
     m_heatmap->setHighlight(session()->highlight());
-    m_heatmap->setMatrix(m, m_title, scale);
+    // Projected (presenter mode, a slide), the banner or the page names the stage: the plot's
+    // own title would take the room of two rows of cells.
+    const QString drawnTitle = ControlCheckBox::isProjected(window()) ? QString() : m_title;
+    m_heatmap->setMatrix(m, drawnTitle, scale);
     // An n × 1 stage of an attention kind reads better as bars, one per token.
     const bool column = ColumnPlot::isColumnStage(id) && m.values.cols() == 1;
     m_heatmap->setVisible(!column);
     m_column->setVisible(column);
     if (column)
-        m_column->setColumn(m, m_title, columnAxisLabel(id, session()->trace()->config.attention), ColumnPlot::styleForStage(id));
+        m_column->setColumn(m, drawnTitle, columnAxisLabel(id, session()->trace()->config.attention), ColumnPlot::styleForStage(id));
     const bool topK = id == QLatin1String("probabilities");
     m_topK->setVisible(topK);
     if (topK) {
         placeTopK();
+        m_topK->setMaskedLanguageModel(isMaskedLanguageModel(*session()->trace()));
         m_topK->setMatrix(m);
-        if (session()->selectedRow() >= 0)
-            m_topK->setRow(session()->selectedRow());
+        // The bars show the selected position, else the one the lesson's step highlights (a
+        // highlighted row, else the first highlighted cell's row): a slide's bars and its row agree.
+        const Highlight& lit = session()->highlight();
+        const int rows = static_cast<int>(m.values.rows());
+        int row = session()->selectedRow();
+        if (row < 0 && !lit.rows.empty())
+            row = lit.rows.front();
+        else if (row < 0 && !lit.cells.empty())
+            row = lit.cells.front().first;
+        if (row >= 0 && row < rows)
+            m_topK->setRow(row);
     }
 }
 
@@ -182,7 +197,7 @@ double StageView::sharedRange(const Stage& s) const
     // every head of this stage ("Same colour scale for all heads"), and Scores, Scaled and
     // Masked scores of this head, or of every head, with one scale for the scores. 0: its own.
     const QString id = QString::fromStdString(s.id);
-    const bool heads = m_shared->isVisible() && m_shared->isChecked();
+    const bool heads = s.head.has_value() && HeatmapView::scaleForStage(id) == HeatmapView::Scale::Signed && m_shared->isChecked();
     const bool scores = isScoreStage(id) && session()->sharedScoreScale();
     if (!heads && !scores)
         return 0;

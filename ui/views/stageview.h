@@ -47,6 +47,8 @@ public:
 private:
     void refresh() override;
     void retranslate() override;
+    /// Presenter mode starts or ends with a change of type: the title comes or goes.
+    void applyFonts() override { requestRefresh(); }
     void resizeEvent(QResizeEvent* event) override;
     /// The top-k bars beside the heatmap or below it, as the view's width and the matrix's shape allow.
     void placeTopK();

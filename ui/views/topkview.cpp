@@ -110,8 +110,19 @@ QString TopKView::label(const Labels& labels, int i) const
     return QString::number(i + 1);
 }
 
+void TopKView::setMaskedLanguageModel(bool on)
+{
+    if (on == m_maskedLm)
+        return;
+    m_maskedLm = on;
+    retranslate();
+    redraw();
+}
+
 int TopKView::nextColumn() const
 {
+    if (m_maskedLm)
+        return -1; // each position predicts itself, not what follows
     // Position i predicts the decoder's input at i + 1 (teacher forcing: the target; generation:
     // the token it generated).
     const Labels& rows = m_matrix.rowLabels;
@@ -151,11 +162,9 @@ void TopKView::redraw()
     m_entries = topK(m_matrix.values, row(), std::min(k(), fitting));
     const int r = row();
     const bool has = !m_entries.empty();
-    plotTitle(m_plot)->setText(has ? tr("Position %1 (\u201C%2\u201D): the %3 most probable next tokens")
-                                         .arg(r + 1)
-                                         .arg(label(m_matrix.rowLabels, r))
-                                         .arg(m_entries.size())
-                                   : QString());
+    const QString title = m_maskedLm ? tr("Position %1 (\u201C%2\u201D): the %3 most probable tokens to stand there")
+                                     : tr("Position %1 (\u201C%2\u201D): the %3 most probable next tokens");
+    plotTitle(m_plot)->setText(has ? title.arg(r + 1).arg(label(m_matrix.rowLabels, r)).arg(m_entries.size()) : QString());
     auto* others = horizontalBars(m_plot, kBarColor);
     auto* chosen = horizontalBars(m_plot, kChosenColor);
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
@@ -197,7 +206,8 @@ void TopKView::redraw()
 void TopKView::retranslate()
 {
     m_positionLabel->setText(tr("Position:"));
-    m_position->setToolTip(tr("The decoder position whose next-token probabilities are shown (counted from 1)"));
+    m_position->setToolTip(m_maskedLm ? tr("The position whose probabilities are shown (counted from 1)")
+                                      : tr("The decoder position whose next-token probabilities are shown (counted from 1)"));
     m_kLabel->setText(tr("Top k:"));
     m_k->setToolTip(tr("How many of the most probable tokens to show"));
 }

@@ -25,6 +25,9 @@ public:
 
     /// Shows row row() of `m` (probabilities: one row per position, one column per token).
     void setMatrix(const LabeledMatrix& m);
+    /// A masked language model's probabilities (BERT's): each position's own fill-in, so no
+    /// "next token" is named or outlined. Off by default.
+    void setMaskedLanguageModel(bool on);
     /// The position shown, 0-based (the spin box shows it 1-based).
     int row() const;
     void setRow(int row);
@@ -36,7 +39,7 @@ public:
     /// The column the model picks (argmax of the row), or -1.
     int chosenColumn() const { return m_entries.empty() ? -1 : m_entries.front().index; }
     /// The column of the token that follows this position in the decoder's input, or -1 (the last
-    /// position, or a token the vocabulary lacks).
+    /// position, a token the vocabulary lacks, a masked language model).
     int nextColumn() const;
     /// The texts beside the bars, in the bars' order ("0.87  ◀ argmax").
     QStringList barTexts() const;
@@ -66,6 +69,7 @@ private:
     QLabel* m_note;
     LabeledMatrix m_matrix;
     std::vector<RankedEntry> m_entries;
+    bool m_maskedLm = false;
 };
 
 } // namespace attnlab
