@@ -4465,10 +4465,6 @@ M = 0：每个查询都能看到所有键</translation>
         <translation>这里还没有 GPT-2 或 BERT 模型。</translation>
     </message>
     <message>
-        <source>Download gpt2 or bert-base-uncased from the Hugging Face hub</source>
-        <translation>从 Hugging Face hub 下载 gpt2 或 bert-base-uncased，</translation>
-    </message>
-    <message>
         <source>into a sub-folder of the same name (gpt2, bert-base-uncased):</source>
         <translation>放进同名的子文件夹（gpt2、bert-base-uncased）：</translation>
     </message>
@@ -4596,6 +4592,18 @@ M = 0：每个查询都能看到所有键</translation>
     <message>
         <source>The Models folder cannot be shown: %1</source>
         <translation>无法显示模型文件夹：%1</translation>
+    </message>
+    <message>
+        <source>Download %1 from %2</source>
+        <translation>下载 %1：%2</translation>
+    </message>
+    <message>
+        <source>No web browser could open %1</source>
+        <translation>没有网页浏览器能打开 %1</translation>
+    </message>
+    <message>
+        <source>Show this folder in the file manager (made first when missing)</source>
+        <translation>在文件管理器中显示这个文件夹（不存在时先创建）</translation>
     </message>
 </context>
 <context>
