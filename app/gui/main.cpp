@@ -1,4 +1,4 @@
-// attention-lab: the studio window, opened on the built-in default sentence or the last session.
+// attention-lab: the studio window, opened on the last session or the built-in default sentence (a Chinese one in Chinese).
 
 #include "common/allocator.h"
 #include "shell/languages.h"
@@ -43,7 +43,7 @@ void addOptions(QCommandLineParser& parser)
                                      "a model look for model folders (else ATTNLAB_MODELS_DIR, else the one set in "
                                      "the studio)."),
                       QStringLiteral("dir")});
-    parser.addPositionalArgument(QStringLiteral("sentence"), QStringLiteral("The sentence to start with (default: a built-in one)."));
+    parser.addPositionalArgument(QStringLiteral("sentence"), QStringLiteral("The sentence to start with (default: the last session's, else a built-in one in the interface language)."));
 }
 
 } // namespace
@@ -98,13 +98,8 @@ int main(int argc, char** argv)
     // dialog, runs nested in it: a quit signal then closes the prompt first, then the window.
     QTimer::singleShot(0, &window, [&] {
         // A sentence on the command line starts fresh; otherwise the work a crash left is
-        // offered, or the last session comes back.
-        if (!parser.positionalArguments().isEmpty()) {
-            session.setSentence(parser.positionalArguments().join(QLatin1Char(' ')));
-            window.startAtFirstStage();
-        } else if (!window.restoreLastSession()) {
-            window.startAtFirstStage();
-        }
+        // offered, or the last session comes back, or the interface language's default sentence.
+        window.start(parser.positionalArguments().join(QLatin1Char(' ')));
         if (attnlab::quitSignalled())
             return; // the window closes next
         if (parser.isSet(QStringLiteral("model")))

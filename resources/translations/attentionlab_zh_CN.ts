@@ -3682,12 +3682,67 @@ M = 0：每个查询都能看到所有键</translation>
         <translation>键盘快捷键(&amp;K)</translation>
     </message>
     <message>
+        <source>&amp;Getting started</source>
+        <translation>入门(&amp;G)</translation>
+    </message>
+    <message>
         <source>&amp;About Attention Lab</source>
         <translation>关于 Attention Lab(&amp;A)</translation>
     </message>
     <message>
         <source>Type in the sentence box</source>
         <translation>在句子框中输入</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::GettingStarted</name>
+    <message>
+        <source>Getting started</source>
+        <translation>入门</translation>
+    </message>
+    <message>
+        <source>What you see</source>
+        <translation>你看到的是什么</translation>
+    </message>
+    <message>
+        <source>Type a sentence in the box at the top. Attention Lab computes attention on it and keeps every intermediate result: the tokens, their embeddings, the queries Q, keys K and values V, the scores Q·Kᵀ, their scaling by √d_k, the mask, the softmax weights A and the output A·V. The &lt;b&gt;Stages&lt;/b&gt; panel lists these steps; the picture shows one of them, and the banner above it gives its formula. Click a cell to see how it was computed.</source>
+        <translation>在顶部的框里输入一个句子。Attention Lab 在它上面计算注意力，并保留每一个中间结果：词元、词嵌入、查询 Q、键 K 和值 V、分数 Q·Kᵀ、除以 √d_k 的缩放、掩码、softmax 权重 A，以及输出 A·V。&lt;b&gt;阶段导航&lt;/b&gt;面板列出这些步骤；图里显示其中一步，图上方的横幅给出它的公式。点击一个格子，就能看到它是怎样算出来的。</translation>
+    </message>
+    <message>
+        <source>In a heatmap, rows are queries (the token that looks) and columns are keys (the tokens it looks at); every row of the weights sums to 1. The &lt;b&gt;Settings&lt;/b&gt; panel changes the computation (d_model, heads, the mask, the positional encoding, the attention kind, a whole Transformer, or GPT-2 and BERT from &lt;i&gt;File ▸ Models&lt;/i&gt;), and every picture follows at once.</source>
+        <translation>在热力图里，行是查询（去看的那个词元），列是键（被看的词元）；权重的每一行加起来都是 1。&lt;b&gt;设置&lt;/b&gt;面板改变计算方式（d_model、头数、掩码、位置编码、注意力的种类、完整的 Transformer，或者&lt;i&gt;文件 ▸ 模型库&lt;/i&gt;里的 GPT-2 和 BERT），每一幅图都会立刻跟着改变。</translation>
+    </message>
+    <message>
+        <source>Keys (a presentation clicker sends them too)</source>
+        <translation>按键（演示翻页器发送的也是这些键）</translation>
+    </message>
+    <message>
+        <source>First / last stage</source>
+        <translation>第一个 / 最后一个阶段</translation>
+    </message>
+    <message>
+        <source>Next / previous head</source>
+        <translation>下一个 / 上一个头</translation>
+    </message>
+    <message>
+        <source>Presenter mode: the picture and the text alone, in large type</source>
+        <translation>演示模式：只显示图和文字，字号放大</translation>
+    </message>
+    <message>
+        <source>Type in the sentence box</source>
+        <translation>在句子框中输入</translation>
+    </message>
+    <message>
+        <source>The keys step wherever the focus is, except in a text field you are typing in. Every shortcut: &lt;a href=&quot;%1&quot;&gt;Help ▸ Keyboard shortcuts&lt;/a&gt; (%2).</source>
+        <translation>不管焦点在哪里，这些键都会步进，只有正在输入的文本框除外。全部快捷键见&lt;a href=&quot;%1&quot;&gt;帮助 ▸ 键盘快捷键&lt;/a&gt;（%2）。</translation>
+    </message>
+    <message>
+        <source>Lessons</source>
+        <translation>课程</translation>
+    </message>
+    <message>
+        <source>The &lt;b&gt;Lessons&lt;/b&gt; panel lists the lessons, from queries, keys and values to masks, multi-head attention, positions, the whole Transformer, GPT-2 and BERT, efficient attention and training. Pick one: each step sets the sentence and the settings and shows one stage beside its explanation, and the keys above step through it. &lt;b&gt;Stop lesson&lt;/b&gt; brings back your own sentence and settings; &lt;b&gt;Export lesson…&lt;/b&gt; saves a lesson as a PDF deck to project. The GPT-2 and BERT lessons need the model in the Models folder (&lt;i&gt;File ▸ Models&lt;/i&gt; says where and what to download).</source>
+        <translation>&lt;b&gt;课程&lt;/b&gt;面板列出所有课程：从查询、键和值，到掩码、多头注意力、位置编码、完整的 Transformer、GPT-2 和 BERT、高效注意力以及训练。选一课：每一步都会设好句子和设置，把一个阶段和它的讲解并排显示出来，用上面的按键逐步往下走。&lt;b&gt;结束课程&lt;/b&gt;会恢复你自己的句子和设置；&lt;b&gt;导出课程…&lt;/b&gt;把一课存成可以投影的 PDF 幻灯片。GPT-2 和 BERT 的课程需要模型文件夹里有相应的模型（&lt;i&gt;文件 ▸ 模型库&lt;/i&gt;会说明放在哪里、下载什么）。</translation>
     </message>
 </context>
 <context>
@@ -4426,10 +4481,6 @@ M = 0：每个查询都能看到所有键</translation>
         <translation>这里还没有 GPT-2 或 BERT 模型。</translation>
     </message>
     <message>
-        <source>Download gpt2 or bert-base-uncased from the Hugging Face hub</source>
-        <translation>从 Hugging Face hub 下载 gpt2 或 bert-base-uncased，</translation>
-    </message>
-    <message>
         <source>into a sub-folder of the same name (gpt2, bert-base-uncased):</source>
         <translation>放进同名的子文件夹（gpt2、bert-base-uncased）：</translation>
     </message>
@@ -4557,6 +4608,18 @@ M = 0：每个查询都能看到所有键</translation>
     <message>
         <source>The Models folder cannot be shown: %1</source>
         <translation>无法显示模型文件夹：%1</translation>
+    </message>
+    <message>
+        <source>Download %1 from %2</source>
+        <translation>下载 %1：%2</translation>
+    </message>
+    <message>
+        <source>No web browser could open %1</source>
+        <translation>没有网页浏览器能打开 %1</translation>
+    </message>
+    <message>
+        <source>Show this folder in the file manager (made first when missing)</source>
+        <translation>在文件管理器中显示这个文件夹（不存在时先创建）</translation>
     </message>
 </context>
 <context>

@@ -128,7 +128,6 @@ QString ModelsFolder::filesOf(PretrainedFamily family)
 QStringList ModelsFolder::downloadHint()
 {
     return {tr("No GPT-2 or BERT model here yet."),
-            tr("Download gpt2 or bert-base-uncased from the Hugging Face hub"),
             tr("into a sub-folder of the same name (gpt2, bert-base-uncased):"),
             tr("GPT-2: %1").arg(filesOf(PretrainedFamily::Gpt2)),
             tr("BERT: %1").arg(filesOf(PretrainedFamily::Bert))};

@@ -46,7 +46,8 @@ public:
 
     /// A menu line for a model folder: "gpt2 — GPT-2, 12 layers × 12 heads".
     static QString describe(const ModelFolderInfo& model);
-    /// What to download when the folder has no model, one line each (for the menu).
+    /// What to put where when the folder has no model, one line each: that it has none, then
+    /// (after the menu's links to the hub: "Download gpt2 from …") the sub-folders and their files.
     static QStringList downloadHint();
     /// "vocab.json, merges.txt" and friends: the files a family's folder needs, as a list.
     static QString filesOf(PretrainedFamily family);

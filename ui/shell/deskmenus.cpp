@@ -5,6 +5,7 @@
 #include "session/session.h"
 #include "shell/aboutdialog.h"
 #include "shell/fileactions.h"
+#include "shell/gettingstarted.h"
 #include "shell/mainwindow.h"
 #include "shell/shortcutsheet.h"
 #include "views/heatmapmenu.h"
@@ -55,6 +56,7 @@ DeskMenus::DeskMenus(MainWindow* window, Session* session, FileActions* files)
     , m_zoomIn(new QAction(this))
     , m_zoomOut(new QAction(this))
     , m_fit(new QAction(this))
+    , m_gettingStarted(new QAction(this))
     , m_shortcuts(new QAction(this))
     , m_about(new QAction(this))
 {
@@ -65,13 +67,17 @@ DeskMenus::DeskMenus(MainWindow* window, Session* session, FileActions* files)
     m_zoomIn->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_Equal), QKeySequence(Qt::CTRL | Qt::Key_Plus)});
     m_zoomOut->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_Minus)});
     m_fit->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_0)});
-    m_shortcuts->setShortcut(QKeySequence(Qt::Key_F1));
-    m_shortcuts->setShortcutContext(Qt::ApplicationShortcut); // also over the sheet itself
+    // F1, the help key, opens the short page a newcomer needs; the full sheet is one key away.
+    m_gettingStarted->setShortcut(QKeySequence(Qt::Key_F1));
+    m_gettingStarted->setShortcutContext(Qt::ApplicationShortcut); // also over the page and the sheet
+    m_shortcuts->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_F1));
+    m_shortcuts->setShortcutContext(Qt::ApplicationShortcut);
     connect(m_undo, &QAction::triggered, this, [this] { step(-1); });
     connect(m_redo, &QAction::triggered, this, [this] { step(1); });
     connect(m_zoomIn, &QAction::triggered, this, [this] { zoom(1); });
     connect(m_zoomOut, &QAction::triggered, this, [this] { zoom(-1); });
     connect(m_fit, &QAction::triggered, this, [this] { zoom(0); });
+    connect(m_gettingStarted, &QAction::triggered, this, &DeskMenus::showGettingStarted);
     connect(m_shortcuts, &QAction::triggered, this, &DeskMenus::showShortcuts);
     connect(m_about, &QAction::triggered, this, &DeskMenus::showAbout);
     // Undo and redo follow the stack.
@@ -101,6 +107,7 @@ void DeskMenus::addTo(QMenuBar* bar, QMenu* view)
 
     QMenu* help = bar->addMenu(tr("&Help"));
     help->setObjectName(QStringLiteral("HelpMenu"));
+    help->addAction(m_gettingStarted);
     help->addAction(m_shortcuts);
     help->addSeparator();
     help->addAction(m_about);
@@ -114,6 +121,7 @@ void DeskMenus::retranslate()
     m_zoomOut->setText(tr("Zoom &out"));
     m_fit->setText(tr("&Fit to the view"));
     m_zoomIn->setToolTip(tr("Draw the heatmaps larger (scroll to see the rest); Ctrl + mouse wheel zooms at the pointer"));
+    m_gettingStarted->setText(tr("&Getting started"));
     m_shortcuts->setText(tr("&Keyboard shortcuts"));
     m_about->setText(tr("&About Attention Lab"));
     // The window's shortcut into the sentence box, described for the shortcut sheet.
@@ -152,6 +160,15 @@ void DeskMenus::zoom(int how)
         else
             z->fit();
     }
+}
+
+GettingStarted* DeskMenus::showGettingStarted()
+{
+    if (!m_start) {
+        m_start = new GettingStarted(m_window);
+        connect(m_start, &GettingStarted::shortcutsRequested, this, &DeskMenus::showShortcuts);
+    }
+    return inFront(m_start.data());
 }
 
 ShortcutSheet* DeskMenus::showShortcuts()

@@ -1,7 +1,8 @@
 #pragma once
 // What a desktop application is expected to have, for the studio window: the Edit menu (undo
 // and redo of the sentence and the settings, session/history.h), zoom and fit in the View menu
-// (views/heatmapzoom.h), the Help menu (the shortcut sheet on F1, About), and the right-click
+// (views/heatmapzoom.h), the Help menu (the getting-started page on F1, the shortcut sheet on
+// Ctrl+F1, About), and the right-click
 // menu of every heatmap (views/heatmapmenu.h). The window makes one and calls addTo() each time
 // it makes its menus (at the start and on every language change).
 
@@ -17,6 +18,7 @@ namespace attnlab {
 
 class AboutDialog;
 class FileActions;
+class GettingStarted;
 class HeatmapMenu;
 class History;
 class MainWindow;
@@ -39,9 +41,12 @@ public:
     QAction* zoomInAction() const { return m_zoomIn; }
     QAction* zoomOutAction() const { return m_zoomOut; }
     QAction* fitAction() const { return m_fit; }
+    QAction* gettingStartedAction() const { return m_gettingStarted; }
     QAction* shortcutsAction() const { return m_shortcuts; }
     QAction* aboutAction() const { return m_about; }
-    /// Opens (or raises) the shortcut sheet / the About box; null until first opened.
+    /// Opens (or raises) the getting-started page / the shortcut sheet / the About box; null
+    /// until first opened.
+    GettingStarted* showGettingStarted();
     ShortcutSheet* showShortcuts();
     AboutDialog* showAbout();
 
@@ -69,8 +74,10 @@ private:
     QAction* m_zoomIn;
     QAction* m_zoomOut;
     QAction* m_fit;
+    QAction* m_gettingStarted;
     QAction* m_shortcuts;
     QAction* m_about;
+    QPointer<GettingStarted> m_start;
     QPointer<ShortcutSheet> m_sheet;
     QPointer<AboutDialog> m_aboutBox;
 };

@@ -1,5 +1,7 @@
 #include "shell/languages.h"
 
+#include "core/config.h"
+
 #include <QApplication>
 #include <QFont>
 #include <QFontInfo>
@@ -28,6 +30,14 @@ QString LanguageManager::nativeName(const QString& code)
 QString LanguageManager::systemDefault()
 {
     return QLocale::system().language() == QLocale::Chinese ? QStringLiteral("zh_CN") : QStringLiteral("en");
+}
+
+QString LanguageManager::defaultSentence(const QString& code)
+{
+    // The Chinese twin of the English sentence: a pronoun whose noun the reader has to find.
+    if (code.startsWith(QStringLiteral("zh")))
+        return QStringLiteral("\u8FD9\u53EA\u52A8\u7269\u6CA1\u6709\u8FC7\u9A6C\u8DEF\uFF0C\u56E0\u4E3A\u5B83\u592A\u7D2F\u4E86\u3002"); // 这只动物没有过马路，因为它太累了。
+    return QString::fromUtf8(kDefaultSentence);
 }
 
 bool LanguageManager::setLanguage(const QString& code)

@@ -21,6 +21,9 @@ public:
     static QString nativeName(const QString& code);
     /// "zh_CN" when the system locale is Chinese, else "en".
     static QString systemDefault();
+    /// The sentence the studio starts on when the user has none of their own: a Chinese one in
+    /// Chinese (这只动物没有过马路，因为它太累了。), else the engine's kDefaultSentence.
+    static QString defaultSentence(const QString& code);
 
     const QString& current() const { return m_current; }
     /// Installs the translators for `code`; false (and nothing changes) for an unknown code or a

@@ -589,6 +589,17 @@ void MainWindow::startAtFirstStage()
     });
 }
 
+void MainWindow::start(const QString& sentence)
+{
+    if (!sentence.isEmpty())
+        m_session->setSentence(sentence);
+    else if (restoreLastSession())
+        return;
+    else
+        m_session->setSentence(LanguageManager::defaultSentence(m_language));
+    startAtFirstStage();
+}
+
 void MainWindow::setAutosave(Autosave* autosave)
 {
     m_files->setAutosave(autosave);

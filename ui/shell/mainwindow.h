@@ -131,6 +131,11 @@ public:
     /// A fresh start (no session to restore): the first stage, and a one-line hint in the
     /// status bar on how to step on, until the first step is taken.
     void startAtFirstStage();
+    /// The start of a run: `sentence` (the command line's) when not empty; else the work a crash
+    /// left or the last session (restoreLastSession); else the default sentence of the
+    /// interface's language (LanguageManager::defaultSentence: a Chinese one in Chinese). A
+    /// fresh start then begins at the first stage (startAtFirstStage).
+    void start(const QString& sentence);
     /// Shows the status bar while it holds a message or a warning (not in presenter mode): a
     /// message (a few seconds) hides the warnings; the start's hint gives way to a warning.
     void updateStatusBar();

@@ -1,15 +1,18 @@
 #include "shell/modelsmenu.h"
 
+#include "lesson/requirement.h"
 #include "session/modelsfolder.h"
 #include "session/session.h"
 #include "shell/fileactions.h"
 
 #include <QAction>
+#include <QDesktopServices>
 #include <QDir>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMenu>
+#include <QUrl>
 
 namespace attnlab {
 
@@ -66,11 +69,29 @@ void ModelsMenu::fill(QMenu* menu)
     for (const SkippedModelFolder& s : catalog.skipped)
         addInfo(menu, tr("%1 \u2014 not a GPT-2 or BERT folder").arg(QString::fromStdString(s.name)))->setToolTip(QString::fromStdString(s.reason));
     if (catalog.models.empty()) {
-        for (const QString& line : ModelsFolder::downloadHint())
+        // What to download, as links that open the hub's pages, then where to put it.
+        const QStringList hint = ModelsFolder::downloadHint();
+        addInfo(menu, hint.value(0));
+        for (const char* name : {"gpt2", "bert-base-uncased"}) {
+            const KnownModel* known = knownModel(name);
+            const QString page = QStringLiteral("huggingface.co/") + QString::fromUtf8(known->hubId.data(), qsizetype(known->hubId.size()));
+            const QUrl url(QStringLiteral("https://") + page);
+            QAction* a = menu->addAction(menuText(tr("Download %1 from %2").arg(QString::fromUtf8(name), page)));
+            a->setData(url);
+            a->setToolTip(url.toString());
+            connect(a, &QAction::triggered, this, [this, url] {
+                if (!QDesktopServices::openUrl(url))
+                    emit statusReported(tr("No web browser could open %1").arg(url.toString()), true);
+            });
+        }
+        for (const QString& line : hint.mid(1))
             addInfo(menu, line);
     }
     menu->addSeparator();
-    addInfo(menu, tr("Models folder: %1").arg(QDir::toNativeSeparators(ModelsFolder::path())));
+    // The folder's address opens it, as "Open the Models folder" does.
+    QAction* where = menu->addAction(menuText(tr("Models folder: %1").arg(QDir::toNativeSeparators(ModelsFolder::path()))), this,
+                                     &ModelsMenu::reveal);
+    where->setToolTip(tr("Show this folder in the file manager (made first when missing)"));
     menu->addAction(tr("&Open the Models folder"), this, &ModelsMenu::reveal);
     menu->addAction(tr("&Set Models folder\u2026"), this, &ModelsMenu::chooseDialog);
 }

@@ -2,8 +2,9 @@
 // File ▸ Models: the model folders of the Models folder (session/modelsfolder.h), read again
 // each time the menu opens: "gpt2 — GPT-2, 12 layers × 12 heads". Choosing one opens it as File ▸
 // Open model folder does (FileActions::importModel, errors reported the same way). Below them:
-// where the folder is, "Open the Models folder" and "Set Models folder…". An empty folder says
-// which models to download and which files they need.
+// where the folder is (its address opens it), "Open the Models folder" and "Set Models folder…".
+// An empty folder says which models to download, as entries that open their pages on the hub,
+// and which files they need.
 
 #include <QObject>
 #include <QString>

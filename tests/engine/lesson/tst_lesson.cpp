@@ -1004,6 +1004,55 @@ private slots:
         QVERIFY2(failures.isEmpty(), qPrintable(failures.join('\n')));
     }
 
+    void shippedLessonCorrections_data()
+    {
+        QTest::addColumn<QString>("language");
+        QTest::newRow("en") << QStringLiteral("en");
+        QTest::newRow("zh") << QStringLiteral("zh");
+    }
+
+    // Issue 28 §6: what a review of the shipped lessons found, where the fix is mechanical.
+    void shippedLessonCorrections()
+    {
+        QFETCH(QString, language);
+        const auto load = [&](const char* name) { return attnlab::loadLesson((kShippedDir + language + "/" + name).toStdString()); };
+        const auto stepsShowing = [](const Lesson& l, const std::string& stage) {
+            std::vector<const LessonStep*> out;
+            for (const LessonStep& s : l.steps)
+                if (s.stage == stage)
+                    out.push_back(&s);
+            return out;
+        };
+        // 15: the masked language model's transform points at the [MASK] row (token 5, [CLS] 1).
+        const Lesson bert = load("15-bert-inputs-and-masked-lm.md");
+        const auto mlm = stepsShowing(bert, "mlm_transform");
+        QCOMPARE(int(mlm.size()), 1);
+        QCOMPARE(mlm.front()->highlight.rows, std::vector<int>{4}); // 0-based: "rows 5"
+        QVERIFY(mlm.front()->highlight.cells.empty() && mlm.front()->highlight.columns.empty());
+        // 21: the row that shows "far keys look alike" has no other cell of the far keys' value:
+        // head 2 (head 1's row 1 has a second cell reading the same to two decimals), and the
+        // steps after it go back to head 1, whose numbers the memory step quotes.
+        const Lesson relative = load("21-relative-positions-and-transformer-xl.md");
+        const auto scores = stepsShowing(relative, "position_scores");
+        QVERIFY(!scores.empty());
+        QCOMPARE(scores.front()->head, 1);
+        QCOMPARE(scores.front()->highlight.rows, std::vector<int>{0});
+        for (const LessonStep* s : stepsShowing(relative, "memory"))
+            QCOMPARE(s->head, 0);
+        if (language == u"zh") {
+            // The studio is 工作室 in the interface; the lessons say the same.
+            for (const QString& name : QDir(kShippedDir + "zh").entryList({QStringLiteral("*.md")}, QDir::Files)) {
+                QFile f(kShippedDir + "zh/" + name);
+                QVERIFY(f.open(QIODevice::ReadOnly));
+                const QString text = QString::fromUtf8(f.readAll());
+                QVERIFY2(!text.contains(QStringLiteral("工作台")), qPrintable(name));
+                // 15's masked language model is 掩码语言模型; 18's strided pattern one term, 跨步.
+                QVERIFY2(!text.contains(QStringLiteral("带掩码的语言模型")), qPrintable(name));
+                QVERIFY2(!text.contains(QStringLiteral("步长注意力")) && !text.contains(QStringLiteral("步长**模式")), qPrintable(name));
+            }
+        }
+    }
+
     void lessonFolderCheckFindsEveryProblem()
     {
         // The check above must be able to fail: a folder with one problem of each kind.

@@ -1,6 +1,6 @@
 // What a desktop application is expected to have (issue 11 §4), driven with real keys where the
-// focus is when a user presses them: Help (F1: the shortcut sheet, listing every shortcut the
-// window has; About), Edit (undo and redo of the sentence and the settings), zoom and fit in the
+// focus is when a user presses them: Help (F1: the getting-started page; Ctrl+F1: the shortcut
+// sheet, listing every shortcut the window has; About), Edit (undo and redo of the sentence and the settings), zoom and fit in the
 // View menu, the heatmaps' right-click menu, the export names — in English and in Chinese, and
 // after a language switch.
 
@@ -10,6 +10,7 @@
 #include "shell/aboutdialog.h"
 #include "shell/deskmenus.h"
 #include "shell/fileactions.h"
+#include "shell/gettingstarted.h"
 #include "shell/languages.h"
 #include "shell/mainwindow.h"
 #include "shell/shortcutsheet.h"
@@ -33,6 +34,9 @@
 #include <QShortcut>
 #include <QSpinBox>
 #include <QTabWidget>
+#include <QTextBrowser>
+#include <QTextCursor>
+#include <QTextDocument>
 #include <QTreeWidget>
 #include <QtTest>
 
@@ -90,9 +94,12 @@ private slots:
         QMenu* help = menuNamed(w, QStringLiteral("HelpMenu"));
         QVERIFY(help);
         auto* desk = w.findChild<DeskMenus*>();
+        QVERIFY(help->actions().contains(desk->gettingStartedAction()));
         QVERIFY(help->actions().contains(desk->shortcutsAction()));
         QVERIFY(help->actions().contains(desk->aboutAction()));
-        QCOMPARE(desk->shortcutsAction()->shortcut(), QKeySequence(Qt::Key_F1));
+        QCOMPARE(help->actions().first(), desk->gettingStartedAction());
+        QCOMPARE(desk->gettingStartedAction()->shortcut(), QKeySequence(Qt::Key_F1));
+        QCOMPARE(desk->shortcutsAction()->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_F1));
         QCOMPARE(desk->undoAction()->shortcut(), QKeySequence(QKeySequence::Undo));
         QCOMPARE(desk->redoAction()->shortcuts(), (QList<QKeySequence>{QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z),
                                                                       QKeySequence(Qt::CTRL | Qt::Key_Y)}));
@@ -104,12 +111,48 @@ private slots:
         QCOMPARE(desk->fitAction()->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_0));
     }
 
-    void f1OpensASheetOfEveryShortcut()
+    void f1OpensAGettingStartedPageBesideTheSheet()
     {
         Session s;
         MainWindow w(&s);
         showActive(w);
         press(Qt::Key_F1);
+        auto* start = w.findChild<GettingStarted*>();
+        QVERIFY(start);
+        QVERIFY(start->isVisible());
+        QVERIFY(!w.findChild<ShortcutSheet*>()); // the sheet stays beside it, unopened
+        QCOMPARE(start->windowTitle(), QStringLiteral("Getting started"));
+        const QString text = start->plainText();
+        // The concepts, the clicker's keys (as the stepping keys name them) and the lessons.
+        for (const QString& part : {QStringLiteral("queries Q, keys K and values V"), QStringLiteral("rows are queries"),
+                                    StepKeys::keysText(StepKey::Next), StepKeys::keysText(StepKey::Previous),
+                                    StepKeys::keysText(StepKey::Blackout), QStringLiteral("F11"), QStringLiteral("Presenter mode"),
+                                    QStringLiteral("Lessons"), QStringLiteral("Export lesson"), QStringLiteral("File ▸ Models"),
+                                    QStringLiteral("Ctrl+F1")})
+            QVERIFY2(text.contains(part), qPrintable(part + QStringLiteral(" not in the page")));
+        // F1 again, with the page in front, raises the same page.
+        QTRY_VERIFY(QApplication::activeWindow() == start);
+        press(Qt::Key_F1);
+        QCOMPARE(w.findChildren<GettingStarted*>().size(), 1);
+        // A click on the page's link opens the full sheet.
+        QTextBrowser* page = start->page();
+        QTextCursor link = page->document()->find(QStringLiteral("Keyboard shortcuts"));
+        QVERIFY(!link.isNull());
+        QTextCursor inside(page->document());
+        inside.setPosition(link.selectionStart() + 3);
+        page->setTextCursor(inside);
+        page->ensureCursorVisible();
+        const QPoint at = page->cursorRect(inside).center() + QPoint(2, 0);
+        QTest::mouseClick(page->viewport(), Qt::LeftButton, {}, at);
+        QTRY_VERIFY(w.findChild<ShortcutSheet*>() && w.findChild<ShortcutSheet*>()->isVisible());
+    }
+
+    void ctrlF1OpensASheetOfEveryShortcut()
+    {
+        Session s;
+        MainWindow w(&s);
+        showActive(w);
+        press(Qt::CTRL | Qt::Key_F1);
         auto* sheet = w.findChild<ShortcutSheet*>();
         QVERIFY(sheet);
         QVERIFY(sheet->isVisible());
@@ -183,8 +226,15 @@ private slots:
         QCOMPARE(menuNamed(w, QStringLiteral("EditMenu"))->actions().size(), 2); // made again, not added to
         QCOMPARE(desk->undoAction()->text(), QStringLiteral("撤销(&U)"));
         QVERIFY(w.findChild<AboutDialog*>()->text().contains(QStringLiteral("许可")));
-        // F1 still opens the sheet, in Chinese.
+        // F1 opens the getting-started page, in Chinese; Ctrl+F1 the sheet.
         press(Qt::Key_F1);
+        auto* start = w.findChild<GettingStarted*>();
+        QVERIFY(start && start->isVisible());
+        QCOMPARE(start->windowTitle(), QStringLiteral("入门"));
+        QVERIFY2(start->plainText().contains(QStringLiteral("课程")) && start->plainText().contains(QStringLiteral("演示模式"))
+                     && start->plainText().contains(StepKeys::keysText(StepKey::Next)),
+                 qPrintable(start->plainText()));
+        press(Qt::CTRL | Qt::Key_F1);
         auto* sheet = w.findChild<ShortcutSheet*>();
         QVERIFY(sheet && sheet->isVisible());
         QCOMPARE(sheet->windowTitle(), QStringLiteral("键盘快捷键"));
@@ -194,6 +244,7 @@ private slots:
         QCoreApplication::processEvents();
         QCOMPARE(menuTitles(w), (QStringList{"&File", "&Edit", "&View", "&Go", "&Help"}));
         QTRY_COMPARE(sheet->windowTitle(), QStringLiteral("Keyboard shortcuts"));
+        QTRY_COMPARE(start->windowTitle(), QStringLiteral("Getting started"));
     }
 
     void ctrlZUndoesTheTypedWordsInTheSentenceBox()

@@ -1,6 +1,7 @@
 // English and Simplified Chinese at run time: the translation loads, the studio speaks it, and
 // Chinese glyphs come from the Simplified Chinese face.
 
+#include "core/config.h"
 #include "shell/languages.h"
 #include "shell/mainwindow.h"
 #include "session/session.h"
@@ -8,8 +9,12 @@
 #include "lessons/lessonplayer.h"
 #include "shell/viewstack.h"
 #include "widgets/settingspanel.h"
+#include "shell/fileactions.h"
 
+#include <QFile>
 #include <QFontDatabase>
+#include <QLineEdit>
+#include <QStandardPaths>
 #include <QFontInfo>
 #include <QFontMetrics>
 #include <QAbstractButton>
@@ -148,6 +153,56 @@ private slots:
         QVERIFY2(onlyInSwitched.isEmpty(), qPrintable(onlyInSwitched.join(QLatin1Char('\n'))));
         QCOMPARE(a.size(), b.size());
         languages.setLanguage(QStringLiteral("en"));
+    }
+
+    // Issue 28 §6: the Chinese studio starts on a Chinese sentence when the user has none of
+    // their own; the English one on the English sentence; the user's own sentence (the command
+    // line's, the last session's) stays in either language.
+    void theChineseStudioStartsOnAChineseSentence()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        const QString last = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/last-session.attnlab.json");
+        QFile::remove(last);
+        const QString chinese = QStringLiteral("这只动物没有过马路，因为它太累了。");
+        LanguageManager languages;
+        QVERIFY(languages.setLanguage(QStringLiteral("zh_CN")));
+        QCOMPARE(LanguageManager::defaultSentence(QStringLiteral("zh_CN")), chinese);
+        QCOMPARE(LanguageManager::defaultSentence(QStringLiteral("en")), QString::fromUtf8(kDefaultSentence));
+        {
+            Session s;
+            MainWindow w(&s);
+            w.setCurrentLanguage(languages.current());
+            w.start({});
+            QCOMPARE(s.sentence(), chinese);
+            QVERIFY2(s.error().isEmpty(), qPrintable(s.error()));
+            QTRY_COMPARE(w.sentenceEdit()->text(), chinese);
+        }
+        {
+            Session s;
+            MainWindow w(&s);
+            w.setCurrentLanguage(languages.current());
+            w.start(QStringLiteral("The cat sat"));
+            QCOMPARE(s.sentence(), QStringLiteral("The cat sat"));
+        }
+        {
+            Session saved;
+            saved.setSentence(QStringLiteral("my own words"));
+            MainWindow first(&saved);
+            first.fileActions()->saveLastSession();
+            QVERIFY(QFile::exists(last));
+            Session s;
+            MainWindow w(&s);
+            w.setCurrentLanguage(languages.current());
+            w.start({});
+            QCOMPARE(s.sentence(), QStringLiteral("my own words"));
+            QVERIFY(QFile::remove(last));
+        }
+        QVERIFY(languages.setLanguage(QStringLiteral("en")));
+        Session s;
+        MainWindow w(&s);
+        w.setCurrentLanguage(languages.current());
+        w.start({});
+        QCOMPARE(s.sentence(), QString::fromUtf8(kDefaultSentence));
     }
 
     void everyMessageIsTranslated()

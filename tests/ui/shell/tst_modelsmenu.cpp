@@ -1,7 +1,8 @@
 // File ▸ Models and the Models folder (docs/pretrained-models.md, "The Models folder"): where the
 // folder is (this run's choice, ATTNLAB_MODELS_DIR, the saved choice, the default), the menu that
 // lists its GPT-2 and BERT folders when it opens, opens one as File ▸ Open model folder does
-// (errors reported the same way), says what to download when it is empty, and sets the folder.
+// (errors reported the same way), says what to download when it is empty (links to the hub's pages,
+// the folder's address that opens it), and sets the folder.
 
 #include "session/modelsfolder.h"
 #include "session/session.h"
@@ -11,6 +12,7 @@
 #include "shell/modelsmenu.h"
 
 #include <QAction>
+#include <QDesktopServices>
 #include <QDir>
 #include <QFile>
 #include <QMenu>
@@ -18,6 +20,7 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
+#include <QUrl>
 #include <QtTest>
 
 using namespace attnlab;
@@ -66,6 +69,30 @@ QAction* action(const QMenu* menu, const QString& text)
     }
     return nullptr;
 }
+
+/// Stands in for the web browser and the file manager: QDesktopServices::openUrl hands it the URL.
+class UrlCatcher : public QObject {
+    Q_OBJECT
+public:
+    explicit UrlCatcher(const QStringList& schemes)
+        : m_schemes(schemes)
+    {
+        for (const QString& scheme : m_schemes)
+            QDesktopServices::setUrlHandler(scheme, this, "open");
+    }
+    ~UrlCatcher() override
+    {
+        for (const QString& scheme : m_schemes)
+            QDesktopServices::unsetUrlHandler(scheme);
+    }
+    QList<QUrl> urls;
+
+public slots:
+    void open(const QUrl& url) { urls << url; }
+
+private:
+    QStringList m_schemes;
+};
 
 /// Leaves the environment and the saved choice as the test found them.
 struct KeepPlace {
@@ -170,7 +197,8 @@ private slots:
         QVERIFY(action(menu, QStringLiteral("Set Models folder\u2026")));
         const QStringList disabled = texts(menu, false);
         QVERIFY2(disabled.contains(QStringLiteral("t5 \u2014 not a GPT-2 or BERT folder")), qPrintable(disabled.join('|')));
-        QVERIFY(disabled.contains(QStringLiteral("Models folder: ") + QDir::toNativeSeparators(dir.path())));
+        QVERIFY(enabled.contains(QStringLiteral("Models folder: ") + QDir::toNativeSeparators(dir.path())));
+        QVERIFY2(!enabled.join('|').contains(QStringLiteral("huggingface.co")), qPrintable(enabled.join('|'))); // models here: no hint
 
         // Choosing one opens it, as File ▸ Open model folder does; the menu then ticks it.
         QSignalSpy status(w.fileActions(), &FileActions::statusReported);
@@ -204,10 +232,22 @@ private slots:
         MainWindow w(&s);
         QMenu* menu = modelsMenu(w);
         const QString hint = texts(menu, false).join(QLatin1Char('\n'));
-        for (const char* part : {"gpt2", "bert-base-uncased", "Hugging Face", "config.json", "model.safetensors", "vocab.json", "merges.txt",
-                                 "vocab.txt"})
+        for (const char* part : {"No GPT-2 or BERT model here yet.", "gpt2", "bert-base-uncased", "config.json", "model.safetensors", "vocab.json",
+                                 "merges.txt", "vocab.txt"})
             QVERIFY2(hint.contains(QLatin1String(part)), part);
-        QCOMPARE(texts(menu, true).size(), 2); // open the folder, set the folder
+        // The hub's pages and the folder's address are entries to click, not greyed text.
+        const QString folder = QStringLiteral("Models folder: ") + QDir::toNativeSeparators(dir.filePath("not-yet"));
+        QCOMPARE(texts(menu, true), (QStringList{"Download gpt2 from huggingface.co/openai-community/gpt2",
+                                                 "Download bert-base-uncased from huggingface.co/google-bert/bert-base-uncased", folder,
+                                                 "&Open the Models folder", "&Set Models folder\u2026"}));
+        const UrlCatcher browser({QStringLiteral("https"), QStringLiteral("file")});
+        action(menu, QStringLiteral("Download gpt2 from huggingface.co/openai-community/gpt2"))->trigger();
+        action(menu, QStringLiteral("Download bert-base-uncased from huggingface.co/google-bert/bert-base-uncased"))->trigger();
+        action(menu, folder)->trigger();
+        QCOMPARE(browser.urls, (QList<QUrl>{QUrl(QStringLiteral("https://huggingface.co/openai-community/gpt2")),
+                                            QUrl(QStringLiteral("https://huggingface.co/google-bert/bert-base-uncased")),
+                                            QUrl::fromLocalFile(dir.filePath("not-yet"))}));
+        QVERIFY(QFileInfo(dir.filePath("not-yet")).isDir()); // made first, as Open the Models folder does
     }
 
     void settingTheFolder()
