@@ -16,7 +16,7 @@ What it writes:
     tests/reference/transformer/<case>.safetensors  the module's state dict (F32)
 
 For every case the script builds the real PyTorch module (nn.TransformerEncoderLayer,
-nn.TransformerDecoderLayer or nn.Transformer; batch_first=True, dropout=0, the case's
+nn.TransformerEncoder, nn.TransformerDecoderLayer or nn.Transformer; batch_first=True, dropout=0, the case's
 norm_first and activation, eval mode), overwrites every parameter with random values from
 a per-case torch.Generator (projection weights randn/sqrt(fan_in), all biases 0.1*randn,
 LayerNorm gamma 1 + 0.1*randn and beta 0.1*randn, so no norm is the identity), saves the
@@ -40,6 +40,11 @@ reference (non-fused, non-nested-tensor) path.
 The output is deterministic: every random draw comes from a torch.Generator with a fixed
 per-case seed (torch.manual_seed is fixed too, one thread, deterministic algorithms), so
 re-running the script reproduces byte-identical files.
+
+The cases with a "mask" (issue 28 section 5) take their masks from it and from the source's
+tokens, as attention-lab-cli's --mask and --pad-to do: causal is src_mask, padding the
+src_key_padding_mask of the <pad> tokens and, in an nn.Transformer, the same
+memory_key_padding_mask; their inputs also hold "mask" and "src_tokens".
 
 JSON layout of <case>.json (one stage per line, compact):
     {"case": ..., "notes": ..., "kind": ..., "options": {...}, "inputs": {...},
@@ -107,7 +112,45 @@ def cases():
              norm="pre", act="gelu", n=6, m=5, seed=5007, layers=(2, 2), tgt_mask="causal",
              note="nn.Transformer, 2 encoder + 2 decoder layers, Pre-LN, GELU, final "
                   "encoder/decoder norms, causal tgt_mask"),
+        # Issue 28 section 5: the masks of a whole Transformer as attention-lab-cli's --mask and
+        # --pad-to make them from the source's tokens ("mask" and "src_tokens" in the inputs):
+        # causal -> src_mask; padding -> src_key_padding_mask and, with a decoder,
+        # memory_key_padding_mask; causal+padding -> both.
+        dict(case="enc_layer_causal", kind="encoder_layer", d=8, h=2, d_ff=16, norm="post",
+             act="relu", n=5, seed=5008, mask="causal",
+             src_tokens=["the", "cat", "sat", "down", "."],
+             note="encoder layer, Post-LN, ReLU, --mask causal: src_mask is the causal mask"),
+        dict(case="encoder_2_causal_pad", kind="encoder", d=12, h=3, d_ff=24, norm="pre",
+             act="gelu", n=6, seed=5009, layers=(2, 0), mask="causal+padding",
+             src_tokens=["the", "cat", "sat", "down", "<pad>", "<pad>"],
+             note="nn.TransformerEncoder, 2 layers, Pre-LN, GELU, final norm, --mask "
+                  "causal+padding --pad-to 6: src_mask causal and src_key_padding_mask on "
+                  "the 2 <pad> keys in every layer"),
+        dict(case="transformer_2x2_pad", kind="transformer", d=16, h=4, d_ff=32, norm="post",
+             act="relu", n=6, m=4, seed=5010, layers=(2, 2), tgt_mask="causal",
+             mask="padding", src_tokens=["a", "b", "c", "d", "<pad>", "<pad>"],
+             note="nn.Transformer, 2 encoder + 2 decoder layers, Post-LN, ReLU, final norms, "
+                  "--mask padding --pad-to 6: src_key_padding_mask in the encoder and "
+                  "memory_key_padding_mask in every cross-attention on the 2 <pad> keys; "
+                  "causal tgt_mask, the target not padded"),
     ]
+
+
+def run_masks(c):
+    """src_mask, src_key_padding_mask and memory_key_padding_mask as --mask makes them from
+    the source's tokens (none of them when the case has no "mask")."""
+    mask = c.get("mask")
+    if mask is None:
+        return None, None, None
+    n = c["n"]
+    toks = c["src_tokens"]
+    assert len(toks) == n
+    causal = mask in ("causal", "causal+padding")
+    padding = mask in ("padding", "causal+padding")
+    src_mask = torch.triu(torch.ones(n, n, dtype=torch.bool), diagonal=1) if causal else None
+    kpm = torch.tensor([t == "<pad>" for t in toks], dtype=torch.bool) if padding else None
+    mem_kpm = kpm if (padding and c["kind"] == "transformer") else None
+    return src_mask, kpm, mem_kpm
 
 
 # ----------------------------------------------------------------------------------------
@@ -119,6 +162,10 @@ def build_module(c):
               layer_norm_eps=EPS, batch_first=True, norm_first=(c["norm"] == "pre"))
     if c["kind"] == "encoder_layer":
         mod = nn.TransformerEncoderLayer(c["d"], c["h"], **kw)
+    elif c["kind"] == "encoder":
+        layer = nn.TransformerEncoderLayer(c["d"], c["h"], **kw)
+        mod = nn.TransformerEncoder(layer, c["layers"][0], norm=nn.LayerNorm(c["d"], eps=EPS),
+                                    enable_nested_tensor=False)
     elif c["kind"] == "decoder_layer":
         mod = nn.TransformerDecoderLayer(c["d"], c["h"], **kw)
     else:
@@ -405,6 +452,9 @@ def compute_case(c):
     src_kpm = bool_or_none(c.get("src_key_padding"))
     tgt_kpm = bool_or_none(c.get("tgt_key_padding"))
     mem_kpm = bool_or_none(c.get("memory_key_padding"))
+    if "mask" in c:
+        assert src_mask is None and src_kpm is None and mem_kpm is None
+        src_mask, src_kpm, mem_kpm = run_masks(c)
 
     rec = Recorder()
     full_rows = []
@@ -415,6 +465,16 @@ def compute_case(c):
         mod_final = mod(src[None], src_mask=src_mask,
                         src_key_padding_mask=None if src_kpm is None else src_kpm[None])
         ne, nd, final_norms = 1, 0, False
+    elif kind == "encoder":
+        ne, nd = c["layers"]
+        final_norms = True
+        x = src
+        for i, lay in enumerate(mod.layers):
+            x, fr = encoder_layer(rec, lay, c, x, src_mask, src_kpm, i)
+            full_rows += fr
+        final = layer_norm(rec, "encoder_output", mod.norm, x, None, None)
+        mod_final = mod(src[None], mask=src_mask,
+                        src_key_padding_mask=None if src_kpm is None else src_kpm[None])
     elif kind == "decoder_layer":
         out, fr = decoder_layer(rec, mod, c, tgt, src, tgt_mask, tgt_kpm, mem_mask, mem_kpm,
                                 0)
@@ -459,6 +519,7 @@ def compute_case(c):
              "module: torch %s nn.%s, batch_first=True, dropout=0, eval mode; weights are "
              "<case>.safetensors (the module's state dict); src/tgt are randn"
              % (torch.__version__, {"encoder_layer": "TransformerEncoderLayer",
+                                    "encoder": "TransformerEncoder",
                                     "decoder_layer": "TransformerDecoderLayer",
                                     "transformer": "Transformer"}[kind]),
              "every stage is a step-by-step torch computation (docs/engine.md section 6 "
@@ -473,6 +534,9 @@ def compute_case(c):
               "memory_mask": to_list01(mem_mask),
               "src_key_padding": to_list01(src_kpm), "tgt_key_padding": to_list01(tgt_kpm),
               "memory_key_padding": to_list01(mem_kpm)}
+    if "mask" in c:  # how the command line's --mask and --pad-to make the masks above
+        inputs["mask"] = c["mask"]
+        inputs["src_tokens"] = c["src_tokens"]
     result = {"case": name, "notes": "; ".join(notes), "kind": kind, "options": options,
               "inputs": inputs, "stages": rec.stages}
     return result, rec.checks, final_diff, max_diff

@@ -85,7 +85,7 @@ std::string traceOptionsHelp()
                          Latin text splits into words and punctuation, CJK text per character;
                          <sos> <eos> <pad> <unk> [CLS] [SEP] [MASK] stay whole.
   --max-tokens N         keep at most N tokens, 1..1024 (default 512; a warning says when cut)
-  --pad-to N             append <pad> tokens up to length N
+  --pad-to N             append <pad> tokens up to length N (a Transformer: its source)
 Model:
   --d-model N            width d_model, 1..2048 (default 32; taken from --weights when given)
   --heads H              attention heads, 1..64, must divide d_model (default 4)
@@ -104,7 +104,10 @@ Model:
                          (default: leave it out for M = L)
   --no-embed-scale       do not multiply embeddings by sqrt(d_model)
   --no-scale             do not divide scores by sqrt(d_k)
-  --mask KIND            none (default) | causal | padding | causal+padding
+  --mask KIND            none (default) | causal | padding | causal+padding; a Transformer
+                         takes it in every encoder layer (PyTorch's src_mask and
+                         src_key_padding_mask), and padding hides the source's <pad> keys in
+                         every cross-attention too (memory_key_padding_mask)
   --mask-file FILE       a custom n x n mask: n lines of n values 0/1, 1 = masked
 Attention kind (docs/attention-kinds.md; one attention block or a seeded encoder stack):
   --attention KIND       full (default) | sliding-window | bigbird | strided | linformer |

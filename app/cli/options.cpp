@@ -234,13 +234,11 @@ void finishTransformer(const GivenOptions& g, TraceOptions& o)
         throw UsageError("--sentence is the input of an encoder stack; an encoder–decoder reads --source and --target");
     if (!g.modelFile && g.segmentB)
         throw UsageError("--segment-b is BERT's second segment: give --model with a BERT folder");
-    for (const auto& [given, name] : {std::pair{g.weightsFile.has_value() || g.preset.has_value(), "--weights/--weights-preset"},
-                                      std::pair{g.mask.has_value() || g.maskFile.has_value(), "--mask/--mask-file"},
-                                      std::pair{c.padTo > 0, "--pad-to"}}) {
-        if (given)
-            throw UsageError(std::string(name) + " belongs to a single attention block; a Transformer has its own weights "
-                             "and masks (the decoder's look-ahead mask is always on)");
-    }
+    if (g.weightsFile || g.preset)
+        throw UsageError("--weights/--weights-preset belongs to a single attention block; a Transformer has its own weights");
+    if (g.maskFile)
+        throw UsageError("--mask-file gives one attention block a custom mask; a Transformer takes --mask "
+                         + allowed({"none", "causal", "padding", "causal+padding"}));
     if (o.saveWeights)
         throw UsageError("--save-weights writes one attention block; write a Transformer with --save-model FILE");
     c.dModel = g.dModel.value_or(c.dModel);
@@ -251,11 +249,16 @@ void finishTransformer(const GivenOptions& g, TraceOptions& o)
     c.norm = g.norm.value_or(c.norm);
     c.activation = g.activation.value_or(c.activation);
     c.layerNormEps = g.eps.value_or(c.layerNormEps);
+    // The encoder's src_mask and src_key_padding_mask; padding hides <pad> in cross-attention too.
+    c.mask = g.mask.value_or(c.mask);
     o.source = g.source ? *g.source : g.sentence ? *g.sentence : std::string(kDefaultSentence);
     if (g.modelFile) {
         ModelOptions m{*g.modelFile, g.dModel, g.heads, g.layers, g.dFF, g.norm, g.activation, g.eps,
                        g.sentence.has_value(), g.source.has_value(), o.target.has_value(), g.segmentB.has_value(), g.modelOwns};
         o.model = openCliModel(m, c, c.model);
+        if (o.model->pretrained && (g.mask || c.padTo > 0))
+            throw UsageError(std::string(g.mask ? "--mask" : "--pad-to") + " does not apply to GPT-2 or BERT: they read "
+                             "their text as it is, with their own masks (GPT-2's is causal)");
         adoptModel(c, *o.model);
         if (g.sentence)
             o.source = *g.sentence;

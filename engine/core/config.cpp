@@ -46,8 +46,7 @@ void kindProblems(const Config& c, std::vector<std::string>& out)
         out.push_back(kind + " attention is for one attention block and for seeded encoder stacks; this model uses full attention");
         return;
     }
-    if (c.model != ModelKind::None)
-        return; // an encoder stack has no mask
+    // An encoder stack's layers take the run's mask as one block does (src_mask, src_key_padding_mask).
     const bool causal = c.mask == MaskKind::Causal || c.mask == MaskKind::CausalPadding;
     if (c.attention == AttentionKind::Linformer && causal)
         out.push_back("linformer attention cannot use a causal mask: each projected key mixes every position, later ones "
@@ -90,6 +89,8 @@ std::vector<std::string> Config::problems() const
         out.push_back("pad_to (" + str(padTo) + ") must be 0 (no padding) or a positive length");
     else if (padTo > maxTokens && maxTokens >= 1)
         out.push_back("pad_to (" + str(padTo) + ") must not exceed max_tokens (" + str(maxTokens) + ")");
+    if (model != ModelKind::None && mask == MaskKind::Custom)
+        out.push_back("a custom mask is for one attention block; a Transformer takes no mask, a causal or a padding mask");
     kindProblems(*this, out);
     positionModelProblems(*this, out);
     return out;

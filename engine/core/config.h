@@ -51,9 +51,12 @@ struct Config : ModelSpec {
     int maxTokens = 512;
     /// Used when no weights are imported.
     WeightsPreset weightsPreset = WeightsPreset::Seeded;
-    /// One attention block (None) or a model. With a model, the sentence is the encoder's source
-    /// and the mask, pad_to and weights settings do not apply (the decoder's look-ahead mask is
-    /// always on).
+    /// One attention block (None) or a model. With a model, the sentence is the encoder's source,
+    /// padded to pad_to; the mask (none, causal, padding or causal+padding, not custom) is PyTorch's
+    /// src_mask and src_key_padding_mask in every encoder layer, and a padding mask hides the
+    /// source's <pad> keys in every cross-attention too (memory_key_padding_mask); the decoder's
+    /// look-ahead mask is always on, and its target is not padded. The weights settings do not
+    /// apply; a pretrained model (GPT-2, BERT) ignores mask and pad_to (docs/transformer-layers.md).
     ModelKind model = ModelKind::None;
 
     /// Every rule this config breaks, one sentence each: the ModelSpec's, then the input's.

@@ -137,6 +137,11 @@ Message noOutputHead()
             "this model has no output head (a seeded model): generation needs a trained model; type a target instead (teacher forcing)"};
 }
 
+Message noPadToken()
+{
+    return {"no_pad_token", {}, "this model's source vocabulary has no <pad> token: it cannot be padded (set pad_to to 0)"};
+}
+
 Message targetWithoutDecoder()
 {
     return {"target_without_decoder", {}, "this model is an encoder stack without a decoder: a target does not apply"};

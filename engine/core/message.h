@@ -112,6 +112,8 @@ Message largeWork(const std::string& size, const std::string& duration, const st
 Message noModelFile();
 /// no_output_head: generation was asked of a model without a trained output head. No arguments.
 Message noOutputHead();
+/// no_pad_token: pad_to was given to a model whose source vocabulary has no <pad>. No arguments.
+Message noPadToken();
 /// target_without_decoder: a target was given to an encoder stack. No arguments.
 Message targetWithoutDecoder();
 /// pretrained_target: a target (teacher forcing) was given to GPT-2 or BERT. No arguments.

@@ -88,6 +88,9 @@ struct Encoded {
     std::vector<Message> warnings;
     Eigen::MatrixXf memory;
     Labels tokens;
+    /// The source's <pad> keys (src_key_padding_mask), hidden from every cross-attention too
+    /// (memory_key_padding_mask); nothing when the mask has no padding.
+    std::optional<BoolVector> keyPadding;
 };
 
 ModelSpec optionsFor(const Seq2SeqModel& m, const Config& config)
@@ -112,7 +115,7 @@ void checkCells(const ModelSpec& o, std::int64_t n, std::int64_t m)
         throw Error(messages::tooManyLayerCells(cells, ConfigLimits::maxAttentionCells));
 }
 
-Encoded encode(const Seq2SeqModel& m, const std::vector<std::string>& source, const ModelSpec& o)
+Encoded encode(const Seq2SeqModel& m, const std::vector<std::string>& source, const ModelSpec& o, MaskKind mask)
 {
     if (source.empty())
         throw Error(messages::noTokens("source"));
@@ -121,8 +124,10 @@ Encoded encode(const Seq2SeqModel& m, const std::vector<std::string>& source, co
     e.tokens = std::make_shared<const std::vector<std::string>>(source);
     const Eigen::MatrixXf x = embed(m, source, false, e.tokens, e.stages);
     const auto n = static_cast<Eigen::Index>(source.size());
-    const BoolMatrix none = BoolMatrix::Constant(n, n, false);
-    e.memory = encoderStack(x, m.weights.encoder, o.finalNorms ? m.weights.encoderNorm : std::nullopt, o, none, e.tokens,
+    // The encoder's self-attention: src_mask (causal) or src_key_padding_mask (<pad> keys), as PyTorch merges them.
+    e.keyPadding = keyPaddingMask(mask, source);
+    const BoolMatrix blocked = combineMasks(n, n, sourceAttentionMask(mask, n), e.keyPadding, "src_mask", "src_key_padding_mask");
+    e.memory = encoderStack(x, m.weights.encoder, o.finalNorms ? m.weights.encoderNorm : std::nullopt, o, blocked, e.tokens,
                             e.stages, e.warnings);
     return e;
 }
@@ -148,9 +153,11 @@ Trace decode(const std::shared_ptr<const Seq2SeqModel>& model, const Encoded& en
 
     const Labels target = std::make_shared<const std::vector<std::string>>(input);
     const Eigen::MatrixXf y = embed(m, input, true, target, t.stages);
-    const BoolMatrix noCross = BoolMatrix::Constant(len, n, false);
+    // Cross-attention hides the source's <pad> keys from every target row (memory_key_padding_mask);
+    // the decoder's self-attention is causal (tgt_mask), its target never padded.
+    const BoolMatrix cross = combineMasks(len, n, std::nullopt, enc.keyPadding, "memory_mask", "memory_key_padding_mask");
     const Eigen::MatrixXf out = decoderStack(y, enc.memory, m.weights.decoder, o.finalNorms ? m.weights.decoderNorm : std::nullopt, o,
-                                             causalMask(len), noCross, target, enc.tokens, t.stages, t.warnings);
+                                             causalMask(len), cross, target, enc.tokens, t.stages, t.warnings);
     if (!m.hasHead())
         return t;
 
@@ -227,6 +234,19 @@ std::vector<std::string> modelTokens(const Seq2SeqModel& m, std::string_view tex
     return tokens;
 }
 
+void padSource(const Seq2SeqModel& model, std::vector<std::string>& source, int padTo, std::vector<Message>& warnings)
+{
+    if (padTo <= 0)
+        return;
+    if (static_cast<long long>(source.size()) > padTo) {
+        warnings.push_back(messages::nothingPadded(static_cast<long long>(source.size()), padTo));
+        return;
+    }
+    if (static_cast<int>(source.size()) < padTo && !model.openVocabulary() && indexIn(model.srcVocab, std::string(kPadToken)) < 0)
+        throw Error(messages::noPadToken());
+    source.resize(static_cast<std::size_t>(padTo), std::string(kPadToken));
+}
+
 std::vector<std::string> teacherForcingInput(const Seq2SeqModel& model, std::string_view target, int maxTokens,
                                              std::vector<Message>& warnings)
 {
@@ -242,7 +262,7 @@ Trace computeModelTrace(std::shared_ptr<const Seq2SeqModel> model, const std::ve
     if (!model)
         throw std::invalid_argument("no model");
     const ModelSpec o = optionsFor(*model, config);
-    Encoded enc = encode(*model, source, o);
+    Encoded enc = encode(*model, source, o, config.mask);
     if (model->spec.decoderLayers > 0)
         return decode(model, enc, decoderInput, o, config);
     Trace t;
@@ -336,7 +356,7 @@ GreedyDecoder::GreedyDecoder(std::shared_ptr<const Seq2SeqModel> model, const st
         throw Error(messages::noOutputHead());
     auto state = std::make_shared<GenerationState>();
     state->spec = optionsFor(m, config);
-    state->encoded = encode(m, source, state->spec);
+    state->encoded = encode(m, source, state->spec, config.mask);
     state->config = config;
     state->model = std::move(model);
     m_generation.m_state = std::move(state);

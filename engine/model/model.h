@@ -88,6 +88,11 @@ std::vector<std::string> specTokens(const ModelSpec& spec, std::string_view text
 std::vector<std::string> modelTokens(const Seq2SeqModel& model, std::string_view text, bool target, int maxTokens,
                                      std::vector<Message>& warnings);
 
+/// Appends <pad> to a model's source tokens up to padTo (0: none), as PyTorch batches pad a
+/// shorter sentence; warns (nothing_padded) when the source is longer. Throws Error (no_pad_token)
+/// when a closed source vocabulary has no <pad>.
+void padSource(const Seq2SeqModel& model, std::vector<std::string>& source, int padTo, std::vector<Message>& warnings);
+
 /// Teacher forcing's decoder input: <sos> followed by the model's target tokens of `target`.
 std::vector<std::string> teacherForcingInput(const Seq2SeqModel& model, std::string_view target, int maxTokens,
                                              std::vector<Message>& warnings);
@@ -96,7 +101,9 @@ std::vector<std::string> teacherForcingInput(const Seq2SeqModel& model, std::str
 /// "encoder_self"), the encoder's, the target's (block "decoder_self"), the decoder's (causal
 /// self-attention), then logits and probabilities when the model has a head. trace.tokens is
 /// the source, trace.targetTokens the decoder input (which should start with <sos>).
-/// config gives d_model and heads (they must match the model) and scale. An encoder stack alone
+/// config gives d_model and heads (they must match the model), scale and the mask: PyTorch's
+/// src_mask and src_key_padding_mask in the encoder, memory_key_padding_mask in every
+/// cross-attention (nn/mask.h); the decoder's self-attention is causal. An encoder stack alone
 /// (no decoder layers) takes no decoder input and stops after encoder_output.
 /// Throws std::invalid_argument for a bad request (empty source or target, a token outside
 /// a closed vocabulary, too many attention cells).

@@ -34,8 +34,14 @@ ModelInput modelInput(const RunRequest& r)
     in.config.seed = r.model->spec.seed;
     if (r.segmentB && !(r.model->pretrained && r.model->pretrained->wordPiece))
         throw Error(messages::segmentBNotBert());
-    if (!r.model->pretrained)
+    if (r.model->pretrained) {
+        // GPT-2 and BERT read their text as it is: no padding, their own masks (GPT-2's causal).
+        in.config.mask = MaskKind::None;
+        in.config.padTo = 0;
+    } else {
         in.source = modelTokens(*r.model, r.text, false, in.config.maxTokens, in.warnings);
+        padSource(*r.model, in.source, in.config.padTo, in.warnings);
+    }
     return in;
 }
 
@@ -102,7 +108,8 @@ RunCost estimateRun(const RunRequest& r, const Seq2SeqModel* model)
         cost.traceNumbers = cost.traceBytes / 4;
         return cost;
     }
-    shape.source = static_cast<std::int64_t>(specTokens(spec, r.text, false, c.maxTokens, ignored).size());
+    shape.source = std::max<std::int64_t>(static_cast<std::int64_t>(specTokens(spec, r.text, false, c.maxTokens, ignored).size()),
+                                          c.padTo);
     shape.makeWeights = !model;
     if (spec.architecture == Architecture::EncoderDecoder) {
         const bool head = model && model->hasHead();

@@ -68,6 +68,36 @@ BoolMatrix causalMask(Eigen::Index n)
     return blocked;
 }
 
+namespace {
+
+void refuseCustom(MaskKind kind)
+{
+    if (kind == MaskKind::Custom)
+        throw std::invalid_argument("a custom mask is for one attention block; a Transformer takes no mask, a causal or a "
+                                    "padding mask");
+}
+
+} // namespace
+
+std::optional<BoolMatrix> sourceAttentionMask(MaskKind kind, Eigen::Index n)
+{
+    refuseCustom(kind);
+    if (kind == MaskKind::Causal || kind == MaskKind::CausalPadding)
+        return causalMask(n);
+    return std::nullopt;
+}
+
+std::optional<BoolVector> keyPaddingMask(MaskKind kind, const std::vector<std::string>& tokens)
+{
+    refuseCustom(kind);
+    if (kind != MaskKind::Padding && kind != MaskKind::CausalPadding)
+        return std::nullopt;
+    BoolVector padding(static_cast<Eigen::Index>(tokens.size()));
+    for (std::size_t j = 0; j < tokens.size(); ++j)
+        padding(static_cast<Eigen::Index>(j)) = tokens[j] == kPadToken;
+    return padding;
+}
+
 Eigen::MatrixXf additiveMask(const BoolMatrix& blocked)
 {
     const float minusInf = -std::numeric_limits<float>::infinity();

@@ -33,6 +33,18 @@ BoolMatrix combineMasks(Eigen::Index queries, Eigen::Index keys, const std::opti
 /// The look-ahead mask of n tokens: key j is hidden from query i when j > i.
 BoolMatrix causalMask(Eigen::Index n);
 
+// --- A whole Transformer's masks, as PyTorch's arguments (docs/transformer-layers.md) ---
+// A model run's mask kind becomes nn.Transformer's src_mask and src_key_padding_mask (the
+// encoder's self-attention) and memory_key_padding_mask (every decoder layer's
+// cross-attention); the decoder's self-attention keeps its causal tgt_mask.
+
+/// src_mask for a mask kind: the causal mask of n tokens for causal and causal+padding, else
+/// nothing. Throws std::invalid_argument for a custom mask (one attention block only).
+std::optional<BoolMatrix> sourceAttentionMask(MaskKind kind, Eigen::Index n);
+/// src_key_padding_mask and memory_key_padding_mask for a mask kind: true for each <pad> token
+/// with padding and causal+padding, else nothing. Throws std::invalid_argument for a custom mask.
+std::optional<BoolVector> keyPaddingMask(MaskKind kind, const std::vector<std::string>& tokens);
+
 /// The additive mask M: 0 where allowed, -infinity where blocked.
 Eigen::MatrixXf additiveMask(const BoolMatrix& blocked);
 

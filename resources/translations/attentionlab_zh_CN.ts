@@ -1415,6 +1415,10 @@
         <translation>这个模型只有编码器、没有解码器：目标序列不适用</translation>
     </message>
     <message>
+        <source>this model&apos;s source vocabulary has no &lt;pad&gt; token: it cannot be padded (set pad_to to 0)</source>
+        <translation>这个模型的源词表里没有 &lt;pad&gt; 词元：无法填充（请把“填充到”设为 0）</translation>
+    </message>
+    <message>
         <source>a large run: about %1 MB of memory and %2 s of work</source>
         <translation>计算量很大：约需 %1 MB 内存、%2 秒计算</translation>
     </message>
@@ -3921,8 +3925,8 @@ M = 0：每个查询都能看到所有键</translation>
         <translation>分数除以 √d_k（防止 d_k 增大时 softmax 饱和）</translation>
     </message>
     <message>
-        <source>Which keys each query may not look at: causal hides later tokens (a decoder must not see the future), padding hides the &lt;pad&gt; tokens</source>
-        <translation>每个查询不能查看哪些键：因果掩码隐藏后面的词元（解码器不能看到未来），填充掩码隐藏 &lt;pad&gt; 词元</translation>
+        <source>Which keys each query may not look at: causal hides later tokens (a decoder must not see the future), padding hides the &lt;pad&gt; tokens. A Transformer masks every encoder layer, padding also cross-attention</source>
+        <translation>每个查询不能查看哪些键：因果掩码隐藏后面的词元（解码器不能看到未来），填充掩码隐藏 &lt;pad&gt; 词元。Transformer 在每个编码器层都加掩码，填充掩码还用于交叉注意力</translation>
     </message>
     <message>
         <source>Your own pattern of hidden cells, from a file (one row per query; 1 = masked)</source>

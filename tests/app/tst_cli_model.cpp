@@ -1,5 +1,6 @@
 // attention-lab-cli with a Transformer: `trace --model/--layers/--source/--target`, `generate`,
-// `export --layer --block`, `--save-model`, and a clear one-line error for every bad request.
+// `export --layer --block`, `--save-model`, masks and padding in every layer (issue 28 §5), and a
+// clear one-line error for every bad request.
 
 #include "support/cli.h"
 
@@ -31,6 +32,20 @@ QJsonObject stageOf(const QJsonObject& trace, const QString& id, int layer, cons
             return s;
     }
     return {};
+}
+
+/// A mask stage's main matrix as rows of "0" and "x" (−∞): "0xx" for a row hiding keys 2 and 3.
+QStringList maskPattern(const QJsonObject& stage)
+{
+    QStringList out;
+    const QJsonArray data = stage.value("matrices").toArray().first().toObject().value("data").toArray();
+    for (const auto& row : data) {
+        QString r;
+        for (const auto& v : row.toArray())
+            r += v.isString() && v.toString() == QLatin1String("-inf") ? 'x' : v.toDouble() == 0 ? '0' : '?';
+        out << r;
+    }
+    return out;
 }
 
 QStringList strings(const QJsonValue& v)
@@ -146,6 +161,61 @@ private slots:
         QVERIFY(files.filter("attn_norm_encoder_self_layer1").size() == 1);
     }
 
+    // --- Issue 28 §5: masks in a whole Transformer ---
+
+    void maskedEncoderStack()
+    {
+        // src_key_padding_mask: the 3 <pad> keys are hidden in every layer.
+        const Run r = cli({"trace", "--layers", "2", "--d-model", "8", "--heads", "2", "--sentence", "the cat sat", "--mask", "padding",
+                           "--pad-to", "6"});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QJsonObject t = json(r.out);
+        QCOMPARE(strings(t.value("tokens")), (QStringList{"the", "cat", "sat", "<pad>", "<pad>", "<pad>"}));
+        QCOMPARE(t.value("config").toObject().value("mask").toString(), QStringLiteral("padding"));
+        QCOMPARE(t.value("config").toObject().value("pad_to").toInt(), 6);
+        const QStringList padded{"000xxx", "000xxx", "000xxx", "000xxx", "000xxx", "000xxx"};
+        for (int layer = 0; layer < 2; ++layer)
+            QCOMPARE(maskPattern(stageOf(t, "mask", layer, "encoder_self")), padded);
+        // causal+padding: src_mask and src_key_padding_mask together.
+        const Run both = cli({"trace", "--layers", "2", "--d-model", "8", "--heads", "2", "--sentence", "a b", "--mask", "causal+padding",
+                              "--pad-to", "4"});
+        QVERIFY2(both.exitCode == 0, both.err.constData());
+        QCOMPARE(maskPattern(stageOf(json(both.out), "mask", 1, "encoder_self")), (QStringList{"0xxx", "00xx", "00xx", "00xx"}));
+    }
+
+    void causalMaskOnABareEncoderLayer()
+    {
+        // A bare nn.TransformerEncoderLayer state dict (PyTorch's names, no metadata) with src_mask causal.
+        const Run r = cli({"trace", "--model", ATTNLAB_TEST_DATA "/transformer/enc_layer_causal.safetensors", "--heads", "2",
+                           "--sentence", "a b c", "--mask", "causal"});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QJsonObject t = json(r.out);
+        QCOMPARE(maskPattern(stageOf(t, "mask", 0, "encoder_self")), (QStringList{"0xx", "00x", "000"}));
+        const QJsonArray w = stageOf(t, "weights", 0, "encoder_self", 1).value("matrices").toArray().first().toObject().value("data").toArray();
+        QCOMPARE(w[0].toArray()[1].toDouble(), 0.0); // a hidden key gets weight 0
+        QCOMPARE(w[0].toArray()[0].toDouble(), 1.0); // the first query sees only itself
+    }
+
+    void paddedSourceOfAnEncoderDecoder()
+    {
+        // memory_key_padding_mask: every cross-attention hides the source's <pad> keys; the
+        // decoder's self-attention keeps its causal mask.
+        const Run r = cli({"trace", "--model", "reversal", "--source", "abc", "--target", "cba", "--mask", "padding", "--pad-to", "5"});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QJsonObject t = json(r.out);
+        QCOMPARE(strings(t.value("tokens")), (QStringList{"a", "b", "c", "<pad>", "<pad>"}));
+        QCOMPARE(strings(t.value("target_tokens")), (QStringList{"<sos>", "c", "b", "a"}));
+        for (int layer = 0; layer < 2; ++layer) {
+            QCOMPARE(maskPattern(stageOf(t, "mask", layer, "encoder_self")), QStringList(5, "000xx"));
+            QCOMPARE(maskPattern(stageOf(t, "mask", layer, "cross")), QStringList(4, "000xx"));
+            QCOMPARE(maskPattern(stageOf(t, "mask", layer, "decoder_self")), (QStringList{"0xxx", "00xx", "000x", "0000"}));
+        }
+        // The trained model, padded with its mask, still reverses the source.
+        const Run g = cli({"generate", "--model", "reversal", "--source", "abc", "--mask", "padding", "--pad-to", "8"});
+        QVERIFY2(g.exitCode == 0, g.err.constData());
+        QVERIFY2(g.out.contains("output: c b a\n"), g.out.constData());
+    }
+
     void badRequests_data()
     {
         QTest::addColumn<QStringList>("args");
@@ -154,8 +224,23 @@ private slots:
         QTest::newRow("not a model") << QStringList{"trace", "--model", ATTNLAB_TEST_DATA "/mha/bf16.safetensors"}
                                      << "not an Attention Lab model";
         QTest::newRow("sentence with a model") << QStringList{"trace", "--model", "reversal", "--sentence", "abc"} << "not a --sentence";
-        QTest::newRow("mask with a model") << QStringList{"trace", "--model", "reversal", "--mask", "causal"}
-                                           << "--mask/--mask-file belongs to a single attention block";
+        QTest::newRow("mask file with a model") << QStringList{"trace", "--model", "reversal", "--mask-file", "m.txt"}
+                                                << "--mask-file gives one attention block a custom mask; a Transformer takes --mask "
+                                                   "none|causal|padding|causal+padding";
+        QTest::newRow("mask file with layers") << QStringList{"trace", "--layers", "2", "--mask-file", "m.txt"}
+                                               << "--mask-file gives one attention block a custom mask";
+        QTest::newRow("weights with layers") << QStringList{"trace", "--layers", "2", "--weights-preset", "identity"}
+                                             << "--weights/--weights-preset belongs to a single attention block";
+        QTest::newRow("unknown mask with layers") << QStringList{"trace", "--layers", "2", "--mask", "future"}
+                                                  << "--mask must be none|causal|padding|causal+padding, got 'future'";
+        QTest::newRow("pad beyond max tokens") << QStringList{"trace", "--layers", "2", "--pad-to", "9", "--max-tokens", "8"}
+                                               << "pad_to (9) must not exceed max_tokens (8)";
+        QTest::newRow("linformer stack causal") << QStringList{"trace", "--layers", "2", "--attention", "linformer", "--mask", "causal"}
+                                                << "linformer attention cannot use a causal mask";
+        QTest::newRow("mask with GPT-2") << QStringList{"trace", "--model", ATTNLAB_TEST_DATA "/hf/gpt2_f32", "--mask", "padding"}
+                                         << "--mask does not apply to GPT-2 or BERT";
+        QTest::newRow("pad with GPT-2") << QStringList{"trace", "--model", ATTNLAB_TEST_DATA "/hf/gpt2_f32", "--pad-to", "9"}
+                                        << "--pad-to does not apply to GPT-2 or BERT";
         QTest::newRow("sizes with a model file") << QStringList{"trace", "--model", "reversal", "--layers", "3"}
                                                  << "a --model file has its own";
         QTest::newRow("wrong d_model") << QStringList{"trace", "--model", "reversal", "--d-model", "32"} << "must be the model's";
@@ -197,6 +282,8 @@ private slots:
         QVERIFY2(r.exitCode != 0, r.out.left(200).constData());
         QVERIFY2(QString::fromUtf8(r.err).contains(message), r.err.constData());
         QCOMPARE(QString::fromUtf8(r.err).count('\n'), 1); // one line
+        if (QLatin1String(QTest::currentDataTag()) != QLatin1String("unwritable model"))
+            QCOMPARE(r.exitCode, 2); // bad input; an output that cannot be written is 1
     }
 };
 

@@ -192,6 +192,8 @@ QString messageText(const Message& m)
     if (c == u"no_output_head")
         return Messages::tr("this model has no output head (a seeded model): generation needs a trained model; type a target "
                             "instead (teacher forcing)");
+    if (c == u"no_pad_token")
+        return Messages::tr("this model's source vocabulary has no <pad> token: it cannot be padded (set pad_to to 0)");
     if (c == u"target_without_decoder")
         return Messages::tr("this model is an encoder stack without a decoder: a target does not apply");
     if (c == u"pretrained_target")

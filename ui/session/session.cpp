@@ -384,9 +384,16 @@ std::shared_ptr<const Trace> Session::blockView(const std::shared_ptr<const Trac
         if (const Stage* input = full.find("input", std::nullopt, std::nullopt, block); input && input->main().rowLabels)
             t->tokens = *input->main().rowLabels;
     }
-    // The decoder's self-attention is masked; the views say so through the config.
-    t->config.mask = block == Block::DecoderSelf && layer ? MaskKind::Causal : MaskKind::None;
-    t->config.padTo = 0;
+    // The block's mask as the run applied it; the views say so through the config. The decoder's
+    // self-attention is causal, the encoder's takes the run's mask (src_mask, src_key_padding_mask),
+    // cross-attention hides the source's <pad> keys with a padding mask (memory_key_padding_mask).
+    const MaskKind runMask = full.config.mask;
+    const bool padding = runMask == MaskKind::Padding || runMask == MaskKind::CausalPadding;
+    t->config.mask = !layer                        ? MaskKind::None
+                     : block == Block::DecoderSelf ? MaskKind::Causal
+                     : block == Block::Cross       ? (padding ? MaskKind::Padding : MaskKind::None)
+                                                   : runMask;
+    t->config.padTo = block == Block::EncoderSelf ? full.config.padTo : 0;
     // The views find this block's stages by id and head: they share the full trace's.
     t->scopeLayer = layer;
     t->scopeBlock = block;

@@ -212,8 +212,8 @@ void SettingsPanel::retranslate()
 
     label(m_mask, tr("Mask"));
     items(m_mask, {tr("none"), tr("causal (look-ahead)"), tr("padding"), tr("causal + padding"), tr("custom (from a file)")});
-    m_mask->setToolTip(tr("Which keys each query may not look at: causal hides later tokens (a decoder must not see "
-                          "the future), padding hides the <pad> tokens"));
+    m_mask->setToolTip(tr("Which keys each query may not look at: causal hides later tokens (a decoder must not see the future), "
+                          "padding hides the <pad> tokens. A Transformer masks every encoder layer, padding also cross-attention"));
     m_openMask->setText(tr("Open mask file\u2026"));
     m_openMask->setToolTip(tr("Your own pattern of hidden cells, from a file (one row per query; 1 = masked)"));
     label(m_padTo, tr("Pad to"));
@@ -341,12 +341,14 @@ void SettingsPanel::syncFromSession()
                                           .arg(c.dModel)
                                     : QString());
     m_openMask->setEnabled(c.model == ModelKind::None);
-    // A Transformer has its own weights and masks; a trained or file model fixes every size.
+    // A Transformer has its own weights; a trained or file model fixes every size. Its encoder
+    // takes the mask and the padding (src_mask, src_key_padding_mask); GPT-2 and BERT take neither.
     const bool model = c.model != ModelKind::None;
     const bool fixed = c.model == ModelKind::Reversal || c.model == ModelKind::File;
-    for (QWidget* w : {static_cast<QWidget*>(m_mask), static_cast<QWidget*>(m_padTo), static_cast<QWidget*>(m_weights),
-                       static_cast<QWidget*>(m_openWeights), static_cast<QWidget*>(m_saveWeights)})
+    for (QWidget* w : {static_cast<QWidget*>(m_weights), static_cast<QWidget*>(m_openWeights), static_cast<QWidget*>(m_saveWeights)})
         w->setEnabled(!model);
+    for (QWidget* w : {static_cast<QWidget*>(m_mask), static_cast<QWidget*>(m_padTo)})
+        w->setEnabled(!(model && m_session->model() && m_session->model()->pretrained));
     // The Transformer's rows only appear with a Transformer; only a seeded one can change them.
     auto* form = static_cast<QFormLayout*>(layout());
     for (QWidget* w : {static_cast<QWidget*>(m_layers), static_cast<QWidget*>(m_dFF), static_cast<QWidget*>(m_norm),

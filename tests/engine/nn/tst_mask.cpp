@@ -251,6 +251,31 @@ private slots:
         QCOMPARE(text(attnlab::blockedCells(MaskKind::Custom, {"x", "y", "z"}, m)), QStringLiteral("010/001/100/"));
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, attnlab::blockedCells(MaskKind::Custom, {"x", "y"}, m));
     }
+
+    // Issue 28 §5: a model run's mask kind as PyTorch's src_mask and key padding masks.
+    void transformerMasks()
+    {
+        const std::vector<std::string> tokens{"a", "<pad>", "b", "<pad>"}; // a pad in the middle too (left padding exists)
+        QVERIFY(!attnlab::sourceAttentionMask(MaskKind::None, 4));
+        QVERIFY(!attnlab::sourceAttentionMask(MaskKind::Padding, 4));
+        QCOMPARE(text(*attnlab::sourceAttentionMask(MaskKind::Causal, 3)), QStringLiteral("011/001/000/"));
+        QCOMPARE(text(*attnlab::sourceAttentionMask(MaskKind::CausalPadding, 3)), QStringLiteral("011/001/000/"));
+        QVERIFY(!attnlab::keyPaddingMask(MaskKind::None, tokens));
+        QVERIFY(!attnlab::keyPaddingMask(MaskKind::Causal, tokens));
+        for (const MaskKind kind : {MaskKind::Padding, MaskKind::CausalPadding}) {
+            const auto padding = attnlab::keyPaddingMask(kind, tokens);
+            QVERIFY(padding);
+            QCOMPARE(text(padding->transpose()), QStringLiteral("0101/"));
+        }
+        // Merged as PyTorch merges them, they are the single block's causal+padding cells.
+        const BoolMatrix merged = attnlab::combineMasks(4, 4, attnlab::sourceAttentionMask(MaskKind::CausalPadding, 4),
+                                                        attnlab::keyPaddingMask(MaskKind::CausalPadding, tokens));
+        QCOMPARE(text(merged), QStringLiteral("0111/0111/0101/0101/"));
+        QCOMPARE(text(merged), text(attnlab::blockedCells(MaskKind::CausalPadding, tokens, std::nullopt)));
+        const QString refused = invalidArgumentMessage([] { attnlab::keyPaddingMask(MaskKind::Custom, {"a"}); });
+        QCOMPARE(refused, QStringLiteral("a custom mask is for one attention block; a Transformer takes no mask, a causal or a padding mask"));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, attnlab::sourceAttentionMask(MaskKind::Custom, 1));
+    }
 };
 
 QTEST_APPLESS_MAIN(TestMask)

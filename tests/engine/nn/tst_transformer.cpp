@@ -1,11 +1,13 @@
 // Encoder and decoder layers (docs/transformer-layers.md): LayerNorm, GELU, ReLU, the residual
 // and the feed-forward network by hand; the order, layer and block of every stage a layer
 // appends; mask merging, option and loader errors; and every stage of every golden case written
-// by scripts/gen_transformer_reference.py (PyTorch's nn.Transformer* modules, step by step).
+// by scripts/gen_transformer_reference.py (PyTorch's nn.Transformer* modules, step by step),
+// among them the masks a model run makes from --mask and --pad-to (issue 28 §5).
 
 #include "io/fileio.h"
 #include "support/reference.h"
 #include "io/trace_json.h"
+#include "model/state_dict.h"
 #include "nn/transformer.h"
 
 #include <QTemporaryDir>
@@ -231,6 +233,50 @@ ModelSpec optionsFrom(const nlohmann::json& j)
     return o;
 }
 
+template <typename M>
+bool sameMask(const std::optional<M>& a, const std::optional<M>& b)
+{
+    if (a.has_value() != b.has_value())
+        return false;
+    return !a || (a->rows() == b->rows() && a->cols() == b->cols() && *a == *b);
+}
+
+/// A case with "mask" (issue 28 §5): the masks a model run makes from the mask kind and the
+/// source's tokens (nn/mask.h) must be, cell for cell, the PyTorch arguments the case was computed
+/// with: src_mask, src_key_padding_mask and, with a decoder, memory_key_padding_mask.
+void checkRunMasks(const nlohmann::json& in, const TransformerInputs& inputs, bool decoder)
+{
+    const std::string name = in.at("mask").get<std::string>();
+    const std::optional<MaskKind> kind = parseMaskKind(name);
+    if (!kind)
+        throw std::runtime_error("unknown mask '" + name + "'");
+    const auto tokens = in.at("src_tokens").get<std::vector<std::string>>();
+    const auto n = static_cast<Eigen::Index>(tokens.size());
+    const std::optional<BoolVector> padding = keyPaddingMask(*kind, tokens);
+    if (!sameMask(sourceAttentionMask(*kind, n), inputs.srcMask))
+        throw std::runtime_error("--mask " + name + " makes another src_mask than the case's");
+    if (!sameMask(padding, inputs.srcKeyPadding))
+        throw std::runtime_error("--mask " + name + " makes another src_key_padding_mask than the case's");
+    if (!sameMask(decoder ? padding : std::nullopt, inputs.memoryKeyPadding))
+        throw std::runtime_error("--mask " + name + " makes another memory_key_padding_mask than the case's");
+}
+
+/// The weights of a case's state dict as the program opens a bare PyTorch state dict
+/// (model/state_dict.h), its spec checked against the case's options.
+TransformerWeights openedStateDict(const TensorFile& file, const ModelSpec& o)
+{
+    StateDictOptions so;
+    so.heads = o.heads;
+    so.norm = o.norm;
+    so.activation = o.activation;
+    so.layerNormEps = o.layerNormEps;
+    Seq2SeqModel m = modelFromStateDict(file, so);
+    if (m.spec.dModel != o.dModel || m.spec.dFF != o.dFF || m.spec.encoderLayers != o.encoderLayers
+        || m.spec.decoderLayers != o.decoderLayers || m.spec.finalNorms != o.finalNorms)
+        throw std::runtime_error("the opened state dict's sizes are not the case's");
+    return std::move(m.weights);
+}
+
 /// Runs a golden case through the engine: the module's kind decides which function.
 StageList runCase(const nlohmann::json& ref, const std::string& name, std::vector<Message>& warnings)
 {
@@ -238,6 +284,7 @@ StageList runCase(const nlohmann::json& ref, const std::string& name, std::vecto
     const auto& in = ref.at("inputs");
     const std::string kind = ref.at("kind").get<std::string>();
     const TensorFile file = readSafetensors(transformerDir() + "/" + name + ".safetensors");
+    const bool runMasks = in.contains("mask");
     TransformerInputs inputs;
     inputs.src = jsonMatrix(in.at("src"));
     if (!in.at("tgt").is_null())
@@ -251,10 +298,20 @@ StageList runCase(const nlohmann::json& ref, const std::string& name, std::vecto
     const Eigen::Index n = inputs.src.rows();
     const Eigen::Index m = inputs.tgt.rows();
 
+    if (runMasks)
+        checkRunMasks(in, inputs, kind == "transformer");
+
     StageList stages;
     if (kind == "encoder_layer") {
         const BoolMatrix blocked = combineMasks(n, n, inputs.srcMask, inputs.srcKeyPadding);
-        encoderLayer(inputs.src, encoderLayerWeightsFromTensors(file, o), o, blocked, positions(n), 0, stages, warnings);
+        // A case with a run's mask opens its file as the program opens a bare layer's state dict.
+        const EncoderLayerWeights w = runMasks ? openedStateDict(file, o).encoder.at(0) : encoderLayerWeightsFromTensors(file, o);
+        encoderLayer(inputs.src, w, o, blocked, positions(n), 0, stages, warnings);
+    } else if (kind == "encoder") {
+        // nn.TransformerEncoder: layers.{i}.* and norm.*, opened as a bare state dict.
+        TransformerTrace t = computeTransformer(inputs, openedStateDict(file, o), o);
+        stages = std::move(t.stages);
+        warnings = std::move(t.warnings);
     } else if (kind == "decoder_layer") {
         // "src" is the memory itself.
         const BoolMatrix self = combineMasks(m, m, inputs.tgtMask, inputs.tgtKeyPadding);
@@ -262,7 +319,7 @@ StageList runCase(const nlohmann::json& ref, const std::string& name, std::vecto
         decoderLayer(inputs.tgt, inputs.src, decoderLayerWeightsFromTensors(file, o), o, self, cross, positions(m), positions(n), 0,
                      stages, warnings);
     } else if (kind == "transformer") {
-        TransformerTrace t = computeTransformer(inputs, transformerWeightsFromTensors(file, o), o);
+        TransformerTrace t = computeTransformer(inputs, runMasks ? openedStateDict(file, o) : transformerWeightsFromTensors(file, o), o);
         stages = std::move(t.stages);
         warnings = std::move(t.warnings);
     } else {

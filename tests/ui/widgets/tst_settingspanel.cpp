@@ -13,6 +13,8 @@
 #include <QApplication>
 #include <QtTest>
 
+#include <limits>
+
 using namespace attnlab;
 
 class TestSettingsPanel : public QObject {
@@ -58,7 +60,10 @@ private slots:
         QVERIFY(!p.layersBox()->isEnabled()); // the trained model fixes its sizes
         QCOMPARE(p.dFFBox()->value(), 128);
         QCOMPARE(p.dModelBox()->value(), 64);
-        QVERIFY(!p.maskBox()->isEnabled());
+        // Issue 28 §5: a Transformer's encoder takes the mask and the padding; not its weights.
+        QVERIFY(p.maskBox()->isEnabled());
+        QVERIFY(p.padToBox()->isEnabled());
+        QVERIFY(!p.weightsBox()->isEnabled());
         // What the trained model fixes is shown as it has it, greyed out with the reason
         // (issue 11 §1: Positions = none used to be offered and silently ignored).
         for (QWidget* w : {static_cast<QWidget*>(p.positionalBox()), static_cast<QWidget*>(p.seedBox())}) {
@@ -76,6 +81,39 @@ private slots:
         p.layersBox()->setValue(3);
         QCOMPARE(s.config().encoderLayers, 3);
         QVERIFY(s.stepIndex(QStringLiteral("layer_output"), 2, Block::EncoderSelf) >= 0);
+    }
+
+    // Issue 28 §5: the mask and the padding of a seeded Transformer, chosen in the panel, reach
+    // every layer; each layer's mask is a step of the stage list, its block view says its mask.
+    void aTransformerTakesTheMaskAndThePadding()
+    {
+        Session s;
+        SettingsPanel p(&s);
+        p.show();
+        p.modelBox()->setCurrentIndex(p.modelBox()->findData(static_cast<int>(ModelKind::Seeded)));
+        s.setSentence(QStringLiteral("a b c"));
+        s.setTarget(QStringLiteral("x y"));
+        p.maskBox()->setCurrentIndex(p.maskBox()->findData(static_cast<int>(MaskKind::Padding)));
+        p.padToBox()->setValue(5);
+        QTRY_VERIFY_WITH_TIMEOUT(s.fullTrace() && s.fullTrace()->tokens.size() == 5, 20000);
+        QVERIFY(s.config().mask == MaskKind::Padding);
+        QCOMPARE(s.fullTrace()->tokens.back(), std::string("<pad>"));
+        const float minusInf = -std::numeric_limits<float>::infinity();
+        for (int layer = 0; layer < s.config().encoderLayers; ++layer) {
+            for (const Block block : {Block::EncoderSelf, Block::Cross}) {
+                const int step = s.stepIndex(QStringLiteral("mask"), layer, block);
+                QVERIFY2(step >= 0, qPrintable(QString("no mask step in layer %1").arg(layer + 1)));
+                s.setStep(step);
+                const Stage* mask = s.trace()->find("mask");
+                QVERIFY(mask);
+                QCOMPARE(mask->main().values(0, 4), minusInf); // the <pad> key, hidden
+                QCOMPARE(mask->main().values(0, 2), 0.0f);
+                QVERIFY(s.trace()->config.mask == MaskKind::Padding); // what the views are told
+            }
+        }
+        // The decoder's self-attention stays causal.
+        s.setStep(s.stepIndex(QStringLiteral("mask"), 1, Block::DecoderSelf));
+        QVERIFY(s.trace()->config.mask == MaskKind::Causal);
     }
 
     // Issue 11 §2: typing "16" into d_model (4 heads) passed through d_model = 1 and reset the
