@@ -30,12 +30,6 @@ using detail::putMatrix;
 
 constexpr float kMinusInfinity = -std::numeric_limits<float>::infinity();
 
-/// Whether every cell of the tile (rows r0.., cols c0..) is hidden.
-bool tileHidden(const BoolMatrix& blocked, Eigen::Index r0, Eigen::Index rows, Eigen::Index c0, Eigen::Index cols)
-{
-    return blocked.block(r0, c0, rows, cols).all();
-}
-
 } // namespace
 
 FlashHead flashHead(const Eigen::MatrixXf& q, const Eigen::MatrixXf& k, const Eigen::MatrixXf& v, float c, const BoolMatrix* blocked,
@@ -45,7 +39,7 @@ FlashHead flashHead(const Eigen::MatrixXf& q, const Eigen::MatrixXf& k, const Ei
     const Eigen::Index br = std::max(1, queryBlock), bc = std::max(1, keyBlock);
     const Eigen::Index tc = (n + bc - 1) / bc; // T_c key blocks
     FlashHead out;
-    out.z = Eigen::MatrixXf::Zero(m, dK);
+    out.z.resize(m, dK);
     out.rowMax = Eigen::VectorXf::Constant(m, kMinusInfinity);
     out.rowSum = Eigen::VectorXf::Zero(m);
     if (record) {
@@ -54,63 +48,64 @@ FlashHead flashHead(const Eigen::MatrixXf& q, const Eigen::MatrixXf& k, const Ei
         out.partialOutput.resize(m, tc * dK);
         out.tiles = Eigen::MatrixXf::Zero(m, n);
     }
-    // What one tile needs, made once: the scores S (B_r x B_c), then P̃ in place, and P̃·V_j (B_r x d_k).
-    Eigen::MatrixXf s(br, bc), pv(br, dK);
+    // The working set of one tile, what a GPU keeps in its on-chip SRAM: Q_i, O_i (one column per
+    // query row, so that each row's vector is contiguous), K_j, V_j (one column per key), the
+    // scores S (B_r x B_c, then P̃ in place) and one row's P̃·V_j. Nothing else grows with n but
+    // m and ℓ.
+    Eigen::MatrixXf qi(dK, br), oi(dK, br), s(br, bc);
+    Eigen::VectorXf pv(dK);
+    // K and V with one column per key, so that a key block's vectors are contiguous to load (the
+    // layout a GPU kernel is given them in; the same size as K and V).
+    const Eigen::MatrixXf kt = k.transpose(), vt = v.transpose();
     int tileNumber = 0;
     for (Eigen::Index r0 = 0; r0 < m; r0 += br) {
         const Eigen::Index rows = std::min(br, m - r0);
-        auto o = out.z.middleRows(r0, rows);        // O_i (rows x d_k), softmax attention over the keys seen so far
-        auto rowMax = out.rowMax.segment(r0, rows); // m_i
-        auto rowSum = out.rowSum.segment(r0, rows); // ℓ_i
+        qi.leftCols(rows) = q.middleRows(r0, rows).transpose(); // load Q_i
+        oi.leftCols(rows).setZero();                            // O_i = 0 (m_i = −∞, ℓ_i = 0 above)
+        auto rowMax = out.rowMax.segment(r0, rows);             // m_i
+        auto rowSum = out.rowSum.segment(r0, rows);             // ℓ_i
         for (Eigen::Index t = 0, c0 = 0; c0 < n; ++t, c0 += bc) {
             const Eigen::Index cols = std::min(bc, n - c0);
             // A tile whose cells are all hidden changes nothing: it is skipped (a causal mask's
             // tiles above the diagonal).
-            const bool skip = blocked && tileHidden(*blocked, r0, rows, c0, cols);
+            const bool skip = blocked && blocked->block(r0, c0, rows, cols).all();
             if (!skip) {
                 if (record)
                     out.tiles.block(r0, c0, rows, cols).setConstant(static_cast<float>(++tileNumber));
-                // scores: S (rows x cols) = c·Q_i (rows x d_k)·K_jᵀ (d_k x cols); hidden cells −∞.
-                auto tile = s.topLeftCorner(rows, cols);
-                tile.noalias() = q.middleRows(r0, rows) * k.middleRows(c0, cols).transpose();
-                tile *= c;
+                const auto kj = kt.middleCols(c0, cols); // K_j, V_j
+                const auto vj = vt.middleCols(c0, cols);
                 for (Eigen::Index i = 0; i < rows; ++i) {
+                    // scores: s_ij = c·q_i·k_j for the tile's keys; hidden cells −∞.
+                    auto si = s.row(i).head(cols);
+                    float tileMax = kMinusInfinity; // m̃
                     for (Eigen::Index j = 0; j < cols; ++j) {
-                        if (blocked && (*blocked)(r0 + i, c0 + j)) {
-                            tile(i, j) = kMinusInfinity;
-                            if (record)
-                                out.tiles(r0 + i, c0 + j) = 0;
-                        }
+                        const bool hidden = blocked && (*blocked)(r0 + i, c0 + j);
+                        si(j) = hidden ? kMinusInfinity : c * qi.col(i).dot(kj.col(j));
+                        tileMax = std::max(tileMax, si(j));
+                        if (hidden && record)
+                            out.tiles(r0 + i, c0 + j) = 0;
                     }
-                }
-                // m̃ = rowmax(S), P̃ = exp(S − m̃) (at most 1: subtracting the maximum keeps exp
-                // from overflowing), ℓ̃ = rowsum(P̃). A row whose cells are all hidden here keeps
-                // its m, ℓ and O.
-                Eigen::VectorXf tileMax(rows), tileSum(rows);
-                for (Eigen::Index i = 0; i < rows; ++i) {
-                    tileMax(i) = tile.row(i).maxCoeff();
-                    if (tileMax(i) == kMinusInfinity) {
-                        tile.row(i).setZero();
-                        tileSum(i) = 0;
+                    // A row whose cells are all hidden here keeps its m, ℓ and O.
+                    if (tileMax == kMinusInfinity)
                         continue;
+                    // P̃ = exp(S − m̃) (at most 1: subtracting the maximum keeps exp from
+                    // overflowing), ℓ̃ = rowsum(P̃), and P̃·V_j.
+                    float tileSum = 0;
+                    pv.setZero();
+                    for (Eigen::Index j = 0; j < cols; ++j) {
+                        const float p = std::exp(si(j) - tileMax); // exp(−∞) = 0 for hidden cells
+                        tileSum += p;
+                        if (p != 0)
+                            pv += p * vj.col(j);
                     }
-                    tile.row(i) = (tile.row(i).array() - tileMax(i)).exp().matrix();
-                    tileSum(i) = tile.row(i).sum();
-                }
-                // P̃·V_j (rows x d_k).
-                auto pvTile = pv.topRows(rows);
-                pvTile.noalias() = tile * v.middleRows(c0, cols);
-                for (Eigen::Index i = 0; i < rows; ++i) {
-                    if (tileMax(i) == kMinusInfinity)
-                        continue;
                     // m_new = max(m, m̃); the old terms and the tile's are rescaled to it:
                     // e^(m − m_new) is 0 while the row has seen no key (m = −∞).
-                    const float mNew = std::max(rowMax(i), tileMax(i));
+                    const float mNew = std::max(rowMax(i), tileMax);
                     const float oldScale = std::exp(rowMax(i) - mNew);
-                    const float tileScale = std::exp(tileMax(i) - mNew);
-                    const float sumNew = oldScale * rowSum(i) + tileScale * tileSum(i);
+                    const float tileScale = std::exp(tileMax - mNew);
+                    const float sumNew = oldScale * rowSum(i) + tileScale * tileSum;
                     // O ← diag(ℓ_new)⁻¹·(diag(ℓ)·e^(m − m_new)·O + e^(m̃ − m_new)·P̃·V_j)
-                    o.row(i) = (o.row(i) * (rowSum(i) * oldScale) + pvTile.row(i) * tileScale) / sumNew;
+                    oi.col(i) = (oi.col(i) * (rowSum(i) * oldScale) + pv * tileScale) / sumNew;
                     rowMax(i) = mNew;
                     rowSum(i) = sumNew;
                 }
@@ -118,9 +113,10 @@ FlashHead flashHead(const Eigen::MatrixXf& q, const Eigen::MatrixXf& k, const Ei
             if (record) {
                 out.runningMax.block(r0, t, rows, 1) = rowMax;
                 out.runningSum.block(r0, t, rows, 1) = rowSum;
-                out.partialOutput.block(r0, t * dK, rows, dK) = o;
+                out.partialOutput.block(r0, t * dK, rows, dK) = oi.leftCols(rows).transpose();
             }
         }
+        out.z.middleRows(r0, rows) = oi.leftCols(rows).transpose(); // write O_i
     }
     for (Eigen::Index i = 0; i < m; ++i) {
         if (out.rowSum(i) == 0)

@@ -265,9 +265,10 @@ MeasureEstimate estimateMeasure(const CostRequest& r, int n)
         kind = 12 * N * dK; // φ(Q), φ(K)
         break;
     case AttentionKind::Flash: {
-        // No n × n matrix: the running m and ℓ of every row (O(n)) and one tile (S, then P̃, and P̃·V_j).
+        // No n × n matrix: the running m and ℓ of every row (O(n)), one tile (S, then P̃; Q_i and
+        // O_i) and K, V copied with one column per key for the tiles to read.
         const std::int64_t br = std::max(r.options.queryBlock, 1), bc = std::max(r.options.keyBlock, 1);
-        kind = 8 * N + 4 * br * bc + 4 * br * dK;
+        kind = 8 * N + 4 * br * bc + 8 * br * dK + 8 * N * dK;
         break;
     }
     }

@@ -233,7 +233,8 @@ private slots:
     }
 
     // The cost measurement: no n × n matrix. At n = 2048 full attention holds the 16 MB of
-    // scores; FlashAttention holds its output, m and ℓ and one tile — O(n).
+    // scores; FlashAttention holds its output, m and ℓ, one tile and K, V in the tiles' layout
+    // (about 2 MB at d_k = 64) — O(n).
     void memoryIsLinear()
     {
 #if defined(__SANITIZE_ADDRESS__)
@@ -253,7 +254,7 @@ private slots:
         const auto f = static_cast<double>(flash.points.at(0).peakBytes), a = static_cast<double>(full.points.at(0).peakBytes);
         const QString figures = QStringLiteral("flash %1 MB, full %2 MB").arg(f / 1e6).arg(a / 1e6);
         qInfo("%s", qPrintable(figures));
-        QVERIFY2(a > 16e6 && f < 2e6, qPrintable(figures));
+        QVERIFY2(a > 16e6 && f < a / 4, qPrintable(figures));
         QCOMPARE(flash.points.at(0).flops, full.points.at(0).flops); // the same products, a tile at a time
         // Estimated before it runs: O(n) for flash, so n = 2^20 fits (one head's Q, K, V and
         // output, 1 GB) where full attention's 4 TB of scores do not.
