@@ -82,6 +82,7 @@ private slots:
         QTest::newRow("performer") << AttentionKind::Performer << "features" << "random_features";
         QTest::newRow("linear") << AttentionKind::Linear << "" << "q_features";
         QTest::newRow("lsh") << AttentionKind::Lsh << "buckets chunk" << "buckets";
+        QTest::newRow("flash") << AttentionKind::Flash << "queryBlock keyBlock" << "running_max";
     }
 
     void everyKindIsOfferedWithItsOwnOptions()
@@ -93,7 +94,7 @@ private slots:
         SettingsPanel p(&s);
         p.show();
         AttentionSettings* a = p.attentionSettings();
-        QCOMPARE(a->kindBox()->count(), 8);
+        QCOMPARE(a->kindBox()->count(), 9);
         choose(a, kind);
         QVERIFY(s.config().attention == kind);
         QVERIFY(s.trace()->config.attention == kind);
@@ -102,7 +103,8 @@ private slots:
         const std::pair<const char*, QWidget*> rows[] = {
             {"window", a->windowBox()}, {"dilation", a->dilationBox()}, {"global", a->globalEdit()},
             {"random", a->randomBox()}, {"stride", a->strideBox()},     {"projDim", a->projDimBox()},
-            {"features", a->featuresBox()}, {"buckets", a->bucketsBox()}, {"chunk", a->chunkBox()}};
+            {"features", a->featuresBox()}, {"buckets", a->bucketsBox()}, {"chunk", a->chunkBox()},
+            {"queryBlock", a->queryBlockBox()}, {"keyBlock", a->keyBlockBox()}};
         QStringList shown;
         for (const auto& [name, w] : rows) {
             if (w->isVisible())
