@@ -187,6 +187,30 @@ private slots:
         Q_UNUSED(good);
     }
 
+    // FlashAttention's blocks: the boxes take 1 … 4096 only, a block typed changes the tiles, and
+    // a value that comes from elsewhere (a session file, a lesson) gets the engine's rule.
+    void flashBlocksAreBounded()
+    {
+        Session s;
+        SettingsPanel p(&s);
+        p.show();
+        AttentionSettings* a = p.attentionSettings();
+        choose(a, AttentionKind::Flash);
+        QCOMPARE(a->queryBlockBox()->minimum(), 1);
+        QCOMPARE(a->keyBlockBox()->maximum(), kMaxAttentionParameter);
+        QVERIFY(!a->queryBlockBox()->toolTip().isEmpty());
+        type(a->keyBlockBox(), 2);
+        QCOMPARE(s.config().attentionOptions.keyBlock, 2);
+        const int keys = static_cast<int>(s.trace()->find("tiles")->main().values.cols());
+        QCOMPARE(s.trace()->find("running_max", 0)->main().values.cols(), Eigen::Index((keys + 1) / 2)); // one column per key block
+        const std::shared_ptr<const Trace> good = s.trace();
+        Config c = s.config();
+        c.attentionOptions.queryBlock = 0;
+        s.setConfig(c);
+        QCOMPARE(s.error(), QStringLiteral("query_block (0) must be between 1 and 4096: the queries are taken B_r at a time (a tile's rows)"));
+        QCOMPARE(s.trace(), good);
+    }
+
     void unreadableGlobalPositionsChangeNothing()
     {
         Session s;
