@@ -21,7 +21,8 @@ const std::map<std::string, std::vector<AttentionKind>>& optionKinds()
         {"--global", {K::SlidingWindow, K::BigBird}}, {"--random", {K::BigBird}},
         {"--stride", {K::Strided}},                   {"--proj-dim", {K::Linformer}},
         {"--features", {K::Performer}},               {"--buckets", {K::Lsh}},
-        {"--chunk", {K::Lsh}},
+        {"--chunk", {K::Lsh}},                        {"--query-block", {K::Flash}},
+        {"--key-block", {K::Flash}},
     };
     return kKinds;
 }
@@ -46,7 +47,7 @@ bool readAttentionOption(const std::string& a, const std::function<const std::st
         const std::string& v = value();
         g.kind = parseAttentionKind(v);
         if (!g.kind)
-            throw UsageError("--attention must be full|sliding-window|bigbird|strided|linformer|performer|linear|lsh, got "
+            throw UsageError("--attention must be full|sliding-window|bigbird|strided|linformer|performer|linear|lsh|flash, got "
                              + inQuotes(v));
         return true;
     }
@@ -70,8 +71,8 @@ bool readAttentionOption(const std::string& a, const std::function<const std::st
         o.global = parsePositions(a, value());
     else {
         const int v = parseIntOption(a, value());
-        int* targets[] = {&o.window, &o.dilation, &o.random, &o.stride, &o.projDim, &o.features, &o.buckets, &o.chunk};
-        const char* names[] = {"--window", "--dilation", "--random", "--stride", "--proj-dim", "--features", "--buckets", "--chunk"};
+        int* targets[] = {&o.window, &o.dilation, &o.random, &o.stride, &o.projDim, &o.features, &o.buckets, &o.chunk, &o.queryBlock, &o.keyBlock};
+        const char* names[] = {"--window", "--dilation", "--random", "--stride", "--proj-dim", "--features", "--buckets", "--chunk", "--query-block", "--key-block"};
         for (std::size_t i = 0; i < std::size(names); ++i) {
             if (a == names[i])
                 *targets[i] = v;

@@ -22,7 +22,7 @@ struct AttentionGiven {
 };
 
 /// Reads --attention and its options (--window, --dilation, --global, --random, --stride,
-/// --proj-dim, --features, --buckets, --chunk) RoPE's --rope-base, relative positions' --max-distance and Transformer-XL's --segment and --memory; false when `a` is not one of them.
+/// --proj-dim, --features, --buckets, --chunk, --query-block, --key-block) RoPE's --rope-base, relative positions' --max-distance and Transformer-XL's --segment and --memory; false when `a` is not one of them.
 /// Throws UsageError for a value that is not a number or a kind.
 bool readAttentionOption(const std::string& a, const std::function<const std::string&()>& value, AttentionGiven& g);
 

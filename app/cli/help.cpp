@@ -111,7 +111,7 @@ Model:
   --mask-file FILE       a custom n x n mask: n lines of n values 0/1, 1 = masked
 Attention kind (docs/attention-kinds.md; one attention block or a seeded encoder stack):
   --attention KIND       full (default) | sliding-window | bigbird | strided | linformer |
-                         performer | linear | lsh
+                         performer | linear | lsh | flash
   --window W             sliding-window, bigbird: keys up to W·D positions away (default 2)
   --dilation D           sliding-window, bigbird: only every D-th key (default 1)
   --global P,P,...       sliding-window, bigbird: positions that attend, and are attended by, all
@@ -121,6 +121,8 @@ Attention kind (docs/attention-kinds.md; one attention block or a seeded encoder
   --features M           performer: M random features (default 64)
   --buckets B            lsh: B hash buckets, even (default 4)
   --chunk C              lsh: chunks of C sorted tokens (default 0: none)
+  --query-block R        flash: tiles of R queries, 1..4096 (default 4)
+  --key-block C          flash: tiles of C keys, 1..4096 (default 4)
 Transformer (docs/transformer-layers.md, docs/model-format.md):
   --model PATH           an encoder–decoder model in safetensors (docs/model-format.md);
                          'reversal' is the trained model shipped inside the program; a

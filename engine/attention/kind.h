@@ -106,5 +106,6 @@ void linformerAttention(const KernelInput& in, StageList& stages, KernelOutput& 
 void performerAttention(const KernelInput& in, StageList& stages, KernelOutput& out);
 void linearAttention(const KernelInput& in, StageList& stages, KernelOutput& out);
 void lshAttention(const KernelInput& in, StageList& stages, KernelOutput& out);
+void flashAttention(const KernelInput& in, StageList& stages, KernelOutput& out);
 
 } // namespace attnlab

@@ -24,6 +24,8 @@ const std::vector<AttentionKindInfo>& attentionKinds()
         {AttentionKind::Lsh, toString(AttentionKind::Lsh),
          {"random_rotations", "buckets", "scores", "scaled", "mask", "masked_scores", "weights", "head_output", "reference_weights", "error"},
          lshAttention, true},
+        {AttentionKind::Flash, toString(AttentionKind::Flash),
+         {"tiles", "running_max", "running_sum", "partial_output", "weights", "head_output", "reference_weights", "error"}, flashAttention},
     };
     return kKinds;
 }

@@ -1,6 +1,7 @@
 #include "attention/measure.h"
 
 #include "attention/features.h"
+#include "attention/flash.h"
 #include "attention/linformer.h"
 #include "attention/lsh.h"
 #include "attention/sparse.h"
@@ -119,6 +120,10 @@ Eigen::MatrixXf headOutput(AttentionKind kind, const AttentionOptions& o, const 
             *cells = static_cast<std::int64_t>(pattern.keys.size());
         return detail::sparseAttend(pattern, detail::planSparse(pattern, order), q, keys, v, c);
     }
+    case AttentionKind::Flash:
+        if (cells)
+            *cells = static_cast<std::int64_t>(n) * n;
+        return flashHead(q, k, v, c, nullptr, o.queryBlock, o.keyBlock, false).z;
     }
     return {};
 }
@@ -176,6 +181,13 @@ double runSeconds(AttentionKind kind, const AttentionOptions& o, std::int64_t n,
     }
     case AttentionKind::Linear:
         return attentionFlops(kind, o, n, dModel, heads, cells) / 5e9 + make;
+    case AttentionKind::Flash: {
+        // Full attention's products, a tile at a time: small tiles run far below the rate of one
+        // large GEMM (each tile's products, exps and rescaling cost about 0.2 µs besides).
+        const double tiles = std::ceil(static_cast<double>(n) / std::max(o.queryBlock, 1))
+                             * std::ceil(static_cast<double>(n) / std::max(o.keyBlock, 1)) * heads;
+        return attentionFlops(kind, o, n, dModel, heads, cells) / 5e9 + 2e-7 * tiles + make;
+    }
     case AttentionKind::Linformer:
     case AttentionKind::Performer:
         return attentionFlops(kind, o, n, dModel, heads, cells) / 10e9 + make;
@@ -194,6 +206,7 @@ std::int64_t estimatedCells(AttentionKind kind, const AttentionOptions& o, std::
     const auto globals = static_cast<std::int64_t>(o.global.size());
     switch (kind) {
     case AttentionKind::Full:
+    case AttentionKind::Flash: // every score, a tile at a time
         return n * n;
     case AttentionKind::SlidingWindow:
     case AttentionKind::BigBird: {
@@ -251,6 +264,13 @@ MeasureEstimate estimateMeasure(const CostRequest& r, int n)
     case AttentionKind::Linear:
         kind = 12 * N * dK; // φ(Q), φ(K)
         break;
+    case AttentionKind::Flash: {
+        // No n × n matrix: the running m and ℓ of every row (O(n)), one tile (S, then P̃; Q_i and
+        // O_i) and K, V copied with one column per key for the tiles to read.
+        const std::int64_t br = std::max(r.options.queryBlock, 1), bc = std::max(r.options.keyBlock, 1);
+        kind = 8 * N + 4 * br * bc + 8 * br * dK + 8 * N * dK;
+        break;
+    }
     }
     e.bytes = 16 * N * dK + kind;
     e.seconds = r.repeats * runSeconds(r.kind, r.options, N, static_cast<int>(d), static_cast<int>(heads), e.cells);
@@ -322,6 +342,7 @@ double attentionFlops(AttentionKind kind, const AttentionOptions& o, std::int64_
     double perHead = 0;
     switch (kind) {
     case AttentionKind::Full:
+    case AttentionKind::Flash: // the same products, a tile at a time
         perHead = 4.0 * N * N * dK; // Q·Kᵀ and A·V
         break;
     case AttentionKind::SlidingWindow:

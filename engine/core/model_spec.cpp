@@ -18,7 +18,7 @@ constexpr NameTable<Architecture, 3> kArchitectureNames{{
     {Architecture::DecoderOnly, "decoder"},
 }};
 
-constexpr NameTable<AttentionKind, 8> kAttentionNames{{
+constexpr NameTable<AttentionKind, 9> kAttentionNames{{
     {AttentionKind::Full, "full"},
     {AttentionKind::SlidingWindow, "sliding-window"},
     {AttentionKind::BigBird, "bigbird"},
@@ -27,6 +27,7 @@ constexpr NameTable<AttentionKind, 8> kAttentionNames{{
     {AttentionKind::Performer, "performer"},
     {AttentionKind::Linear, "linear"},
     {AttentionKind::Lsh, "lsh"},
+    {AttentionKind::Flash, "flash"},
 }};
 
 constexpr NameTable<PositionalEncoding, 7> kPositionalNames{{
@@ -126,6 +127,14 @@ void attentionProblems(const ModelSpec& s, std::vector<std::string>& out)
                           + ": a bucket is the largest of B/2 rotated coordinates and their negatives");
         if (o.chunk < 0 || o.chunk > maxTokens)
             out.push_back("chunk (" + str(o.chunk) + ") must be 0 (no chunking) or between 1 and " + str(maxTokens));
+    }
+    if (kind == AttentionKind::Flash) {
+        if (o.queryBlock < 1 || o.queryBlock > kMaxAttentionParameter)
+            out.push_back(between("query_block", o.queryBlock, 1, kMaxAttentionParameter)
+                          + ": the queries are taken B_r at a time (a tile's rows)");
+        if (o.keyBlock < 1 || o.keyBlock > kMaxAttentionParameter)
+            out.push_back(between("key_block", o.keyBlock, 1, kMaxAttentionParameter)
+                          + ": the keys are taken B_c at a time (a tile's columns)");
     }
 }
 

@@ -34,6 +34,7 @@ enum class AttentionKind {
     Performer,     ///< FAVOR+: positive orthogonal random features, φ(Q)·(φ(K)ᵀ·V)
     Linear,        ///< Katharopoulos et al.: φ(x) = elu(x) + 1, φ(Q)·(φ(K)ᵀ·V)
     Lsh,           ///< Reformer: shared Q/K hashed into buckets by a seeded rotation, optional chunks
+    Flash,         ///< FlashAttention: full softmax attention, exact, computed tile by tile with an online softmax
 };
 
 /// The settings of the attention kinds other than full (docs/attention-kinds.md). Each kind reads
@@ -48,11 +49,13 @@ struct AttentionOptions {
     int features = 64;       ///< performer: M random features
     int buckets = 4;         ///< lsh: B hash buckets (even, at least 2)
     int chunk = 0;           ///< lsh: C, the chunk length; 0 = no chunking
+    int queryBlock = 4;      ///< flash: B_r, the queries taken together (a tile's rows)
+    int keyBlock = 4;        ///< flash: B_c, the keys taken together (a tile's columns)
 
     bool operator==(const AttentionOptions&) const = default;
 };
 
-/// The largest number of random features, projected rows or buckets a kind may use.
+/// The largest number of random features, projected rows, buckets or block rows a kind may use.
 inline constexpr int kMaxAttentionParameter = 4096;
 
 /// How positions are encoded before attention (docs/engine.md, section 4; position/scheme.h).
@@ -180,7 +183,7 @@ struct ModelSpec {
 
 // Names used on the command line, in trace JSON, in model files and in session files.
 std::string_view toString(Architecture);       // "encoder", "encoder-decoder", "decoder"
-std::string_view toString(AttentionKind);      // "full", "sliding-window", "bigbird", "strided", "linformer", "performer", "linear", "lsh"
+std::string_view toString(AttentionKind);      // "full", "sliding-window", "bigbird", "strided", "linformer", "performer", "linear", "lsh", "flash"
 std::string_view toString(PositionalEncoding); // "sinusoidal", "learned", "none", "rope", "alibi", "relative", "xl"
 std::string_view toString(NormPlacement);      // "post", "pre"
 std::string_view toString(Activation);         // "relu", "gelu", "gelu-tanh"

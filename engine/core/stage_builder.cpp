@@ -33,8 +33,9 @@ void putMatrix(Stage& stage, std::string name, Eigen::MatrixXf values, Labels ro
 {
     // Finite but huge weights overflow the float range: refuse here, where the stage is known,
     // rather than show inf and NaN (and false "every key masked" warnings) further on. Only
-    // the mask and the masked scores hold −∞ by design.
-    const bool maskStage = stage.id == "mask" || stage.id == "masked_scores";
+    // the mask, the masked scores and FlashAttention's running maximum (−∞ while a row has seen no
+    // visible key) hold −∞ by design.
+    const bool maskStage = stage.id == "mask" || stage.id == "masked_scores" || stage.id == "running_max";
     const bool finite = maskStage ? !(values.array() == std::numeric_limits<float>::infinity()).any() && !values.hasNaN()
                                   : values.allFinite();
     if (!finite)

@@ -118,7 +118,7 @@ bool isPerHeadStage(std::string_view id)
         "q", "k", "v", "scores", "scaled", "masked_scores", "weights", "head_output",
         // the attention kinds' (attention/kinds.cpp)
         "reference_weights", "error", "q_features", "k_features", "kv", "normalizer", "k_projected", "v_projected",
-        "buckets", "random_rotations",
+        "buckets", "random_rotations", "running_max", "running_sum", "partial_output",
         // the position schemes that act inside attention (position/inside.h)
         "q_rotated", "k_rotated", "position_bias", "position_scores",
         "xl_w_r", "xl_u", "xl_v", "content_scores", "content_bias"};

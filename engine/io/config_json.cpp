@@ -102,6 +102,10 @@ void writeAttentionOptions(const ModelSpec& c, nlohmann::ordered_json& j)
         j["buckets"] = o.buckets;
         j["chunk"] = o.chunk;
         break;
+    case AttentionKind::Flash:
+        j["query_block"] = o.queryBlock;
+        j["key_block"] = o.keyBlock;
+        break;
     default:
         break;
     }
@@ -117,6 +121,8 @@ void readAttentionOptions(const nlohmann::json& j, AttentionOptions& o)
     read(j, "features", o.features);
     read(j, "buckets", o.buckets);
     read(j, "chunk", o.chunk);
+    read(j, "query_block", o.queryBlock);
+    read(j, "key_block", o.keyBlock);
     if (const auto it = j.find("global"); it != j.end()) {
         if (!it->is_array() || it->size() > static_cast<std::size_t>(ConfigLimits::maxTokens))
             wrongType("global");

@@ -16,7 +16,7 @@ using namespace lessontext;
 const std::vector<std::string> kSettingKeys{"d_model", "heads", "seed",       "pe",     "embed_scale", "scale", "mask",
                                             "pad_to",  "weights", "max_tokens", "model", "layers",      "d_ff",  "norm",
                                             "activation", "attention", "window", "dilation", "global", "random", "stride",
-                                            "proj_dim", "features", "buckets", "chunk", "rope_base", "max_distance", "segment", "memory"};
+                                            "proj_dim", "features", "buckets", "chunk", "query_block", "key_block", "rope_base", "max_distance", "segment", "memory"};
 
 /// The attention kind's settings (docs/attention-kinds.md); false when `key` is not one of them.
 bool setKindOption(Config& c, const std::string& key, std::string_view value)
@@ -26,7 +26,7 @@ bool setKindOption(Config& c, const std::string& key, std::string_view value)
         const auto kind = parseAttentionKind(value);
         if (!kind)
             throw std::invalid_argument("attention: " + unknown("value", value, {"full", "sliding-window", "bigbird", "strided", "linformer",
-                                                                              "performer", "linear", "lsh"}));
+                                                                              "performer", "linear", "lsh", "flash"}));
         c.attention = *kind;
         return true;
     }
@@ -45,7 +45,8 @@ bool setKindOption(Config& c, const std::string& key, std::string_view value)
     }
     const std::pair<const char*, int*> ints[] = {{"window", &o.window}, {"dilation", &o.dilation}, {"random", &o.random},
                                                  {"stride", &o.stride}, {"proj_dim", &o.projDim},   {"features", &o.features},
-                                                 {"buckets", &o.buckets}, {"chunk", &o.chunk}};
+                                                 {"buckets", &o.buckets}, {"chunk", &o.chunk},
+                                                 {"query_block", &o.queryBlock}, {"key_block", &o.keyBlock}};
     for (const auto& [name, target] : ints) {
         if (key == name) {
             *target = parseInt(key, value);

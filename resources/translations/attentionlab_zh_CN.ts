@@ -3170,6 +3170,86 @@ M = 0：每个查询都能看到所有键</translation>
         <translation>桶</translation>
     </message>
     <message>
+        <source>FlashAttention (exact, in tiles)</source>
+        <translation>FlashAttention（精确，分块计算）</translation>
+    </message>
+    <message>
+        <source>Tiles</source>
+        <translation>分块</translation>
+    </message>
+    <message>
+        <source>Running maximum m</source>
+        <translation>累计最大值 m</translation>
+    </message>
+    <message>
+        <source>Running sum ℓ</source>
+        <translation>累计和 ℓ</translation>
+    </message>
+    <message>
+        <source>Partial output O</source>
+        <translation>部分输出 O</translation>
+    </message>
+    <message>
+        <source>T_ij = the number of the B_r × B_c tile that computes s_ij, in order (0: hidden by the mask)</source>
+        <translation>T_ij = 计算 s_ij 的 B_r × B_c 块按顺序的编号（0：被掩码遮住）</translation>
+    </message>
+    <message>
+        <source>m_i ← max(m_i, max_j s_ij) after each key block,  s_ij = q_i·k_j / √d_k + M_ij</source>
+        <translation>每个键块之后 m_i ← max(m_i, max_j s_ij)，  s_ij = q_i·k_j / √d_k + M_ij</translation>
+    </message>
+    <message>
+        <source>m_i ← max(m_i, max_j s_ij) after each key block,  s_ij = q_i·k_j + M_ij</source>
+        <translation>每个键块之后 m_i ← max(m_i, max_j s_ij)，  s_ij = q_i·k_j + M_ij</translation>
+    </message>
+    <message>
+        <source>ℓ_i ← e^(m_old − m_new)·ℓ_i + Σ_j e^(s_ij − m_new) after each key block</source>
+        <translation>每个键块之后 ℓ_i ← e^(m_old − m_new)·ℓ_i + Σ_j e^(s_ij − m_new)</translation>
+    </message>
+    <message>
+        <source>O_i ← (ℓ_old·e^(m_old − m_new)·O_i + Σ_j e^(s_ij − m_new)·v_j) / ℓ_new</source>
+        <translation>O_i ← (ℓ_old·e^(m_old − m_new)·O_i + Σ_j e^(s_ij − m_new)·v_j) / ℓ_new</translation>
+    </message>
+    <message>
+        <source>A_ij = e^(s_ij − m_i) / ℓ_i  (made again from the final m and ℓ, only to be shown)</source>
+        <translation>A_ij = e^(s_ij − m_i) / ℓ_i  （由最终的 m 和 ℓ 重新算出，仅用于显示）</translation>
+    </message>
+    <message>
+        <source>Z_h = O after the last key block = softmax(S′′_h)·V_h</source>
+        <translation>Z_h = 最后一个键块之后的 O = softmax(S′′_h)·V_h</translation>
+    </message>
+    <message>
+        <source>FlashAttention cuts the score matrix into tiles of B_r queries by B_c keys and computes one tile at a time, never the whole n × n matrix. A tile the mask hides entirely is skipped.</source>
+        <translation>FlashAttention 把分数矩阵切成 B_r 个查询 × B_c 个键的块，每次只算一块，从不计算整个 n × n 矩阵。被掩码完全遮住的块直接跳过。</translation>
+    </message>
+    <message>
+        <source>Each query row keeps the largest score it has seen so far, one column per key block. When a later block holds a larger score, what was summed before is rescaled by e^(m_old − m_new).</source>
+        <translation>每个查询行保存到目前为止见过的最大分数，每个键块一列。后面的块里出现更大的分数时，之前累加的结果要乘上 e^(m_old − m_new) 重新缩放。</translation>
+    </message>
+    <message>
+        <source>Each row&apos;s softmax denominator so far, Σ e^(s_ij − m_i) over the keys seen: after the last key block it is the full softmax&apos;s denominator.</source>
+        <translation>每一行到目前为止的 softmax 分母，即已见过的键的 Σ e^(s_ij − m_i)：最后一个键块之后，它就是完整 softmax 的分母。</translation>
+    </message>
+    <message>
+        <source>Each row&apos;s output after each key block: exactly softmax attention over the keys seen so far. The last block&apos;s columns are the head&apos;s output.</source>
+        <translation>每个键块之后每一行的输出：恰好是对到目前为止见过的键做的 softmax 注意力。最后一块的那几列就是这个头的输出。</translation>
+    </message>
+    <message>
+        <source>FlashAttention never stores these weights; they are made again here from each row&apos;s final m and ℓ, as its backward pass does, to compare them with full attention.</source>
+        <translation>FlashAttention 从不保存这些权重；这里像它的反向传播那样，用每一行最终的 m 和 ℓ 重新算出它们，以便和完全注意力比较。</translation>
+    </message>
+    <message>
+        <source>The output after the last key block: the same as full attention&apos;s, up to float rounding.</source>
+        <translation>最后一个键块之后的输出：与完全注意力的输出相同，只差浮点舍入误差。</translation>
+    </message>
+    <message>
+        <source>For each query, the distance of its weights from full attention&apos;s: zero up to float rounding, because FlashAttention is exact.</source>
+        <translation>每个查询的权重与完全注意力的距离：除浮点舍入误差外为零，因为 FlashAttention 是精确的。</translation>
+    </message>
+    <message>
+        <source>Full softmax attention on the same queries, keys and mask, computed the usual way: what FlashAttention must equal.</source>
+        <translation>用通常方法在相同查询、键和掩码上计算的完全 softmax 注意力：FlashAttention 必须与它相等。</translation>
+    </message>
+    <message>
         <source>A^full_h = softmax(Q_h·K_hᵀ / √d_k + M)</source>
         <translation>A^full_h = softmax(Q_h·K_hᵀ / √d_k + M)</translation>
     </message>
@@ -4699,8 +4779,8 @@ M = 0：每个查询都能看到所有键</translation>
         <translation>注意力</translation>
     </message>
     <message>
-        <source>How each query&apos;s attention is computed: full softmax over every key (n² scores), or a sparse, low-rank, kernel or hashed kind that computes less; each shows its own stages and how far it is from full attention</source>
-        <translation>每个查询的注意力如何计算：对所有键做完全 softmax（n² 个分数），或计算量更少的稀疏、低秩、核函数或哈希注意力；每一种都显示自己的阶段，以及与完全注意力相差多远</translation>
+        <source>How each query&apos;s attention is computed: full softmax over every key (n² scores), a sparse, low-rank, kernel or hashed kind that computes less, or FlashAttention, full attention computed tile by tile; each shows its own stages and how far it is from full attention</source>
+        <translation>每个查询的注意力如何计算：对所有键做完全 softmax（n² 个分数），计算量更少的稀疏、低秩、核函数或哈希注意力，或者逐块计算完全注意力的 FlashAttention；每一种都显示自己的阶段，以及与完全注意力相差多远</translation>
     </message>
     <message>
         <source>This model uses full attention: the other kinds are for one attention block and for seeded encoder stacks</source>
@@ -4785,6 +4865,22 @@ M = 0：每个查询都能看到所有键</translation>
     <message>
         <source>C: the tokens sorted by bucket are cut into chunks of C; a query attends its own chunk and the one before (off: no chunks)</source>
         <translation>C：按桶排序后的词元被切成长度为 C 的块；查询关注自己的块和前一个块（关闭：不分块）</translation>
+    </message>
+    <message>
+        <source>Query block B_r</source>
+        <translation>查询块 B_r</translation>
+    </message>
+    <message>
+        <source>B_r: FlashAttention takes the queries B_r at a time, a tile&apos;s rows</source>
+        <translation>B_r：FlashAttention 每次取 B_r 个查询，即一块的行数</translation>
+    </message>
+    <message>
+        <source>Key block B_c</source>
+        <translation>键块 B_c</translation>
+    </message>
+    <message>
+        <source>B_c: FlashAttention takes the keys B_c at a time, a tile&apos;s columns; after each key block every row updates its running maximum, sum and output</source>
+        <translation>B_c：FlashAttention 每次取 B_c 个键，即一块的列数；每个键块之后，每一行更新它的累计最大值、累计和与输出</translation>
     </message>
     <message>
         <source>Global positions are whole numbers separated by commas, like 0, 5: “%1” is not</source>

@@ -86,6 +86,8 @@ private slots:
                                    << QStringList{"random_features", "q_features", "k_features", "kv", "normalizer"};
         QTest::newRow("linear") << QStringList{"linear"} << QStringList{"q_features", "k_features", "kv", "normalizer"};
         QTest::newRow("lsh") << QStringList{"lsh", "--buckets", "4", "--chunk", "4"} << QStringList{"random_rotations", "buckets"};
+        QTest::newRow("flash") << QStringList{"flash", "--query-block", "3", "--key-block", "2"}
+                               << QStringList{"tiles", "running_max", "running_sum", "partial_output"};
     }
 
     void everyKindTraces()
@@ -102,6 +104,8 @@ private slots:
         // The approximation numbers: a distance, consistent with the stages written.
         const QJsonObject a = t.value("approximation").toObject();
         QVERIFY(a.value("output_max_abs").toDouble(-1) >= 0);
+        if (options.front() == "flash") // exact: full attention's output to float rounding
+            QVERIFY2(a.value("output_max_abs").toDouble(-1) < 1e-5, qPrintable(QString::number(a.value("output_max_abs").toDouble())));
         QVERIFY(a.value("output_rel_fro").toDouble(-1) >= 0);
         // error (n x 1) is the L1 distance of each row of weights from full attention's.
         const QJsonArray weights = stageData(t, "weights", 0);
@@ -165,7 +169,14 @@ private slots:
                                         << "global position 40 is outside the sentence";
         QTest::newRow("option of another kind") << QStringList{"--attention", "performer", "--window", "3"}
                                                 << "--window applies to --attention sliding-window and bigbird, not performer";
-        QTest::newRow("unknown kind") << QStringList{"--attention", "flash"} << "--attention must be full|sliding-window";
+        QTest::newRow("unknown kind") << QStringList{"--attention", "ring"} << "--attention must be full|sliding-window";
+        QTest::newRow("query block 0") << QStringList{"--attention", "flash", "--query-block", "0"}
+                                       << "query_block (0) must be between 1 and 4096: the queries are taken B_r at a time";
+        QTest::newRow("key block 5000") << QStringList{"--attention", "flash", "--key-block", "5000"}
+                                        << "key_block (5000) must be between 1 and 4096: the keys are taken B_c at a time";
+        QTest::newRow("block of another kind") << QStringList{"--attention", "lsh", "--key-block", "4"}
+                                               << "--key-block applies to --attention flash, not lsh";
+        QTest::newRow("block not a number") << QStringList{"--attention", "flash", "--query-block", "4x"} << "--query-block";
         QTest::newRow("encoder-decoder") << QStringList{"--attention", "linear", "--source", "a b", "--target", "c"}
                                          << "linear attention is for one attention block and for seeded encoder stacks";
     }
@@ -304,6 +315,25 @@ private slots:
         QCOMPARE(t.out.count('\n'), 2 + 2 + 1);
     }
 
+    // FlashAttention's cost: full attention's FLOPs, and memory that grows as n, not n²: at
+    // n = 1024 full attention holds 4 MB of scores, flash its m, ℓ, a tile and K, V (about 0.5 MB).
+    void costOfFlash()
+    {
+        const QStringList common{"--n", "256,1024", "--d-model", "64", "--heads", "1", "--repeats", "1", "--json"};
+        const Run f = cli(QStringList{"cost", "--attention", "flash", "--query-block", "16", "--key-block", "16"} + common);
+        const Run a = cli(QStringList{"cost", "--attention", "full"} + common);
+        QCOMPARE(f.exitCode, 0);
+        QCOMPARE(a.exitCode, 0);
+        const QJsonArray fp = json(f.out).value("points").toArray(), ap = json(a.out).value("points").toArray();
+        QCOMPARE(json(f.out).value("attention").toString(), QStringLiteral("flash"));
+        for (int i = 0; i < 2; ++i)
+            QCOMPARE(fp.at(i).toObject().value("flops").toDouble(), ap.at(i).toObject().value("flops").toDouble());
+        const double flashBytes = fp.at(1).toObject().value("peak_bytes").toDouble();
+        const double fullBytes = ap.at(1).toObject().value("peak_bytes").toDouble();
+        if (fullBytes > 0) // measured (Linux)
+            QVERIFY2(flashBytes < fullBytes / 2, qPrintable(QStringLiteral("flash %1, full %2 bytes").arg(flashBytes).arg(fullBytes)));
+    }
+
     void costRefusals_data()
     {
         QTest::addColumn<QStringList>("args");
@@ -314,6 +344,7 @@ private slots:
         QTest::newRow("full too large") << QStringList{"--attention", "full", "--n", "65536"} << "at n = 65536, measuring would need about 16 GB of memory; the limit is 4 GB: use a smaller --n or --d-model";
         QTest::newRow("repeats") << QStringList{"--repeats", "0"} << "repeats (0) must be between 1 and 100";
         QTest::newRow("window 0") << QStringList{"--attention", "sliding-window", "--window", "0"} << "window (0)";
+        QTest::newRow("flash block 0") << QStringList{"--attention", "flash", "--key-block", "0"} << "key_block (0) must be between 1 and 4096";
     }
 
     void costRefusals()

@@ -92,6 +92,50 @@ QString patternFormula(const QString& id, AttentionKind kind)
     return {};
 }
 
+/// FlashAttention's stages: the online softmax, tile by tile.
+QString flashFormula(const QString& id, bool scaled)
+{
+    if (id == u"tiles")
+        return Stages::tr("T_ij = the number of the B_r \u00D7 B_c tile that computes s_ij, in order (0: hidden by the mask)");
+    if (id == u"running_max")
+        return scaled ? Stages::tr("m_i \u2190 max(m_i, max_j s_ij) after each key block,  s_ij = q_i\u00B7k_j / \u221Ad_k + M_ij")
+                      : Stages::tr("m_i \u2190 max(m_i, max_j s_ij) after each key block,  s_ij = q_i\u00B7k_j + M_ij");
+    if (id == u"running_sum")
+        return Stages::tr("\u2113_i \u2190 e^(m_old \u2212 m_new)\u00B7\u2113_i + \u03A3_j e^(s_ij \u2212 m_new) after each key block");
+    if (id == u"partial_output")
+        return Stages::tr("O_i \u2190 (\u2113_old\u00B7e^(m_old \u2212 m_new)\u00B7O_i + \u03A3_j e^(s_ij \u2212 m_new)\u00B7v_j) / \u2113_new");
+    if (id == u"weights")
+        return Stages::tr("A_ij = e^(s_ij \u2212 m_i) / \u2113_i  (made again from the final m and \u2113, only to be shown)");
+    if (id == u"head_output")
+        return Stages::tr("Z_h = O after the last key block = softmax(S\u2032\u2032_h)\u00B7V_h");
+    return {};
+}
+
+QString flashExplanation(const QString& id)
+{
+    if (id == u"tiles")
+        return Stages::tr("FlashAttention cuts the score matrix into tiles of B_r queries by B_c keys and computes one "
+                          "tile at a time, never the whole n \u00D7 n matrix. A tile the mask hides entirely is skipped.");
+    if (id == u"running_max")
+        return Stages::tr("Each query row keeps the largest score it has seen so far, one column per key block. When a "
+                          "later block holds a larger score, what was summed before is rescaled by e^(m_old \u2212 m_new).");
+    if (id == u"running_sum")
+        return Stages::tr("Each row's softmax denominator so far, \u03A3 e^(s_ij \u2212 m_i) over the keys seen: after "
+                          "the last key block it is the full softmax's denominator.");
+    if (id == u"partial_output")
+        return Stages::tr("Each row's output after each key block: exactly softmax attention over the keys seen so far. "
+                          "The last block's columns are the head's output.");
+    if (id == u"weights")
+        return Stages::tr("FlashAttention never stores these weights; they are made again here from each row's final "
+                          "m and \u2113, as its backward pass does, to compare them with full attention.");
+    if (id == u"head_output")
+        return Stages::tr("The output after the last key block: the same as full attention's, up to float rounding.");
+    if (id == u"error")
+        return Stages::tr("For each query, the distance of its weights from full attention's: zero up to float rounding, "
+                          "because FlashAttention is exact.");
+    return {};
+}
+
 QString featureExplanation(const QString& id, AttentionKind kind)
 {
     const bool performer = kind == AttentionKind::Performer;
@@ -164,6 +208,8 @@ QString attentionKindName(AttentionKind kind)
         return Stages::tr("linear (elu + 1)");
     case AttentionKind::Lsh:
         return Stages::tr("LSH (Reformer)");
+    case AttentionKind::Flash:
+        return Stages::tr("FlashAttention (exact, in tiles)");
     }
     const std::string_view name = toString(kind);
     return QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size()));
@@ -199,6 +245,14 @@ QString kindStepName(const QString& id)
         return Stages::tr("Random rotations R");
     if (id == u"buckets")
         return Stages::tr("Buckets");
+    if (id == u"tiles")
+        return Stages::tr("Tiles");
+    if (id == u"running_max")
+        return Stages::tr("Running maximum m");
+    if (id == u"running_sum")
+        return Stages::tr("Running sum \u2113");
+    if (id == u"partial_output")
+        return Stages::tr("Partial output O");
     return {};
 }
 
@@ -216,11 +270,20 @@ QString kindStepFormula(const QString& id, AttentionKind kind, bool scaled)
         return linformerFormula(id, scaled);
     if (isPatternKind(kind))
         return patternFormula(id, kind);
+    if (kind == AttentionKind::Flash)
+        return flashFormula(id, scaled);
     return {};
 }
 
 QString kindStepExplanation(const QString& id, AttentionKind kind)
 {
+    if (kind == AttentionKind::Flash) {
+        if (const QString flash = flashExplanation(id); !flash.isEmpty())
+            return flash;
+    }
+    if (id == u"reference_weights" && kind == AttentionKind::Flash)
+        return Stages::tr("Full softmax attention on the same queries, keys and mask, computed the usual way: what "
+                          "FlashAttention must equal.");
     if (id == u"reference_weights")
         return Stages::tr("Full softmax attention on the same queries, keys and mask: what this kind approximates.");
     if (id == u"error" && kind == AttentionKind::Linformer)

@@ -44,6 +44,8 @@ AttentionSettings::AttentionSettings(QWidget* panel)
     , m_features(spinBox(panel, 1, kMaxAttentionParameter))
     , m_buckets(spinBox(panel, 2, kMaxAttentionParameter))
     , m_chunk(spinBox(panel, 0, ConfigLimits::maxTokens))
+    , m_queryBlock(spinBox(panel, 1, kMaxAttentionParameter))
+    , m_keyBlock(spinBox(panel, 1, kMaxAttentionParameter))
 {
     for (const AttentionKindInfo& k : attentionKinds()) // in the registry's order
         m_kind->addItem(QString(), static_cast<int>(k.kind));
@@ -59,7 +61,7 @@ AttentionSettings::AttentionSettings(QWidget* panel)
         showRowsOfKind();
         emit changed();
     });
-    for (QSpinBox* box : {m_window, m_dilation, m_random, m_stride, m_projDim, m_features, m_buckets, m_chunk})
+    for (QSpinBox* box : {m_window, m_dilation, m_random, m_stride, m_projDim, m_features, m_buckets, m_chunk, m_queryBlock, m_keyBlock})
         connect(box, &QSpinBox::valueChanged, this, &AttentionSettings::changed);
     connect(m_global, &QLineEdit::editingFinished, this, [this] {
         if (m_global->isModified()) {
@@ -75,7 +77,7 @@ void AttentionSettings::addRows(QFormLayout* form)
     auto* parent = form->parentWidget();
     form->addRow(new QLabel(parent), m_kind);
     for (QWidget* w : std::initializer_list<QWidget*>{m_window, m_dilation, m_global, m_random, m_stride, m_projDim, m_features,
-                                                      m_buckets, m_chunk})
+                                                      m_buckets, m_chunk, m_queryBlock, m_keyBlock})
         form->addRow(new QLabel(parent), w);
     form->addRow(m_globalError);
     showRowsOfKind();
@@ -92,9 +94,10 @@ void AttentionSettings::retranslate()
     for (int i = 0; i < m_kind->count(); ++i)
         m_kind->setItemText(i, attentionKindName(static_cast<AttentionKind>(m_kind->itemData(i).toInt())));
     label(m_kind, tr("Attention"));
-    m_kind->setToolTip(m_usable ? tr("How each query's attention is computed: full softmax over every key (n\u00B2 scores), or a "
-                                     "sparse, low-rank, kernel or hashed kind that computes less; each shows its own stages and "
-                                     "how far it is from full attention")
+    m_kind->setToolTip(m_usable ? tr("How each query's attention is computed: full softmax over every key (n\u00B2 scores), a "
+                                     "sparse, low-rank, kernel or hashed kind that computes less, or FlashAttention, full "
+                                     "attention computed tile by tile; each shows its own stages and how far it is from full "
+                                     "attention")
                                 : tr("This model uses full attention: the other kinds are for one attention block and for seeded "
                                      "encoder stacks"));
     label(m_window, tr("Window W"));
@@ -120,6 +123,11 @@ void AttentionSettings::retranslate()
     m_chunk->setSpecialValueText(tr("off"));
     m_chunk->setToolTip(tr("C: the tokens sorted by bucket are cut into chunks of C; a query attends its own chunk and "
                            "the one before (off: no chunks)"));
+    label(m_queryBlock, tr("Query block B_r"));
+    m_queryBlock->setToolTip(tr("B_r: FlashAttention takes the queries B_r at a time, a tile's rows"));
+    label(m_keyBlock, tr("Key block B_c"));
+    m_keyBlock->setToolTip(tr("B_c: FlashAttention takes the keys B_c at a time, a tile's columns; after each key block "
+                              "every row updates its running maximum, sum and output"));
     if (!m_globalError->text().isEmpty())
         m_globalError->setText(globalError());
 }
@@ -139,6 +147,8 @@ void AttentionSettings::showRowsOfKind()
     row(m_features, kind == AttentionKind::Performer);
     row(m_buckets, kind == AttentionKind::Lsh);
     row(m_chunk, kind == AttentionKind::Lsh);
+    row(m_queryBlock, kind == AttentionKind::Flash);
+    row(m_keyBlock, kind == AttentionKind::Flash);
     row(m_globalError, windowed(kind) && !m_globalError->text().isEmpty());
 }
 
@@ -150,7 +160,7 @@ bool AttentionSettings::usableWith(const Config& c)
 void AttentionSettings::showSpec(const ModelSpec& spec, bool usable)
 {
     const QSignalBlocker b0(m_kind), b1(m_window), b2(m_dilation), b3(m_random), b4(m_stride), b5(m_projDim), b6(m_features),
-        b7(m_buckets), b8(m_chunk);
+        b7(m_buckets), b8(m_chunk), b9(m_queryBlock), b10(m_keyBlock);
     const bool retitle = usable != m_usable;
     m_usable = usable;
     const AttentionKind kind = usable ? spec.attention : AttentionKind::Full;
@@ -165,6 +175,8 @@ void AttentionSettings::showSpec(const ModelSpec& spec, bool usable)
     m_features->setValue(o.features);
     m_buckets->setValue(o.buckets);
     m_chunk->setValue(o.chunk);
+    m_queryBlock->setValue(o.queryBlock);
+    m_keyBlock->setValue(o.keyBlock);
     // Another kind's config has no global positions: the field keeps what was typed for later.
     if (windowed(kind))
         m_global->setText(positionsText(o.global));
@@ -192,6 +204,8 @@ bool AttentionSettings::applyTo(ModelSpec& spec, bool usable)
     o.features = m_features->value();
     o.buckets = m_buckets->value();
     o.chunk = m_chunk->value();
+    o.queryBlock = m_queryBlock->value();
+    o.keyBlock = m_keyBlock->value();
     o.global.clear();
     if (windowed(spec.attention)) {
         const auto positions = parsePositions(m_global->text());

@@ -1,9 +1,10 @@
 #pragma once
 // The settings panel's "Attention" rows (issue 13): the attention kind (full, sliding window,
-// BigBird, strided, Linformer, Performer, linear, LSH) and, shown only for the kind chosen, its
-// options (window, dilation, global positions, random keys, stride, K, M, buckets, chunk). The
-// rows sit in the panel's own form, so they line up with the other settings; the panel reads
-// them into its Config (applyTo) and shows the Session's (showSpec). A kind other than full is
+// BigBird, strided, Linformer, Performer, linear, LSH, FlashAttention) and, shown only for the kind
+// chosen, its options (window, dilation, global positions, random keys, stride, K, M, buckets,
+// chunk, the query and key blocks). The rows sit in the panel's own form, so they line up with
+// the other settings; the panel reads them into its Config (applyTo) and shows the Session's
+// (showSpec). A kind other than full is
 // for one attention block and for seeded encoder stacks: for any other model the rows are
 // greyed out and the kind is full.
 
@@ -59,6 +60,8 @@ public:
     QSpinBox* featuresBox() const { return m_features; }
     QSpinBox* bucketsBox() const { return m_buckets; }
     QSpinBox* chunkBox() const { return m_chunk; }
+    QSpinBox* queryBlockBox() const { return m_queryBlock; }
+    QSpinBox* keyBlockBox() const { return m_keyBlock; }
     /// Why the global positions could not be read (empty when they could).
     QString globalError() const;
 
@@ -82,6 +85,8 @@ private:
     QSpinBox* m_features;
     QSpinBox* m_buckets;
     QSpinBox* m_chunk;
+    QSpinBox* m_queryBlock;
+    QSpinBox* m_keyBlock;
     bool m_usable = true;
 };
 

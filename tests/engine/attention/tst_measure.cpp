@@ -182,6 +182,7 @@ private slots:
         QTest::newRow("sliding-window") << int(AttentionKind::SlidingWindow);
         QTest::newRow("strided") << int(AttentionKind::Strided);
         QTest::newRow("linear") << int(AttentionKind::Linear);
+        QTest::newRow("flash") << int(AttentionKind::Flash);
     }
 
     void outputsAreTheKernels()

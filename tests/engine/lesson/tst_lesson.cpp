@@ -788,7 +788,7 @@ private slots:
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("message");
         const auto row = [](const char* text, const char* message) { QTest::newRow(text) << QString::fromUtf8(text) << QString::fromUtf8(message); };
-        row("dmodel=16", "unknown setting 'dmodel': did you mean 'd_model'? (expected one of d_model, heads, seed, pe, embed_scale, scale, mask, pad_to, weights, max_tokens, model, layers, d_ff, norm, activation, attention, window, dilation, global, random, stride, proj_dim, features, buckets, chunk, rope_base, max_distance, segment, memory)");
+        row("dmodel=16", "unknown setting 'dmodel': did you mean 'd_model'? (expected one of d_model, heads, seed, pe, embed_scale, scale, mask, pad_to, weights, max_tokens, model, layers, d_ff, norm, activation, attention, window, dilation, global, random, stride, proj_dim, features, buckets, chunk, query_block, key_block, rope_base, max_distance, segment, memory)");
         row("colour=red", "unknown setting 'colour' (expected one of d_model,");
         row("heads=x", "heads: 'x' is not a whole number");
         row("heads=2.5", "heads: '2.5' is not a whole number");

@@ -64,8 +64,19 @@ private slots:
         std::tie(line, reason) = errorOf(lessonWith("## Causal\nstage: weights\nsettings: attention=linformer, mask=causal\n\nText.\n"));
         QCOMPARE(line, 10);
         QVERIFY2(reason.find("linformer attention cannot use a causal mask") != std::string::npos, reason.c_str());
-        std::tie(line, reason) = errorOf(lessonWith("## Unknown\nstage: weights\nsettings: attention=flash\n\nText.\n"));
-        QVERIFY2(reason.rfind("settings: attention: unknown value 'flash'", 0) == 0, reason.c_str());
+        std::tie(line, reason) = errorOf(lessonWith("## Unknown\nstage: weights\nsettings: attention=ring\n\nText.\n"));
+        QVERIFY2(reason.rfind("settings: attention: unknown value 'ring'", 0) == 0, reason.c_str());
+        // FlashAttention's blocks: settings, checked; its stages need it.
+        std::tie(line, reason) = errorOf(lessonWith("## Tiles\nstage: tiles\nsettings: attention=flash, query_block=0\n\nText.\n"));
+        QCOMPARE(line, 10);
+        QVERIFY2(reason.find("query_block (0) must be between 1 and 4096") != std::string::npos, reason.c_str());
+        std::tie(line, reason) = errorOf(lessonWith("## Max\nstage: running_max\nsettings: attention=full\n\nText.\n"));
+        QCOMPARE(reason, std::string("stage 'running_max' is computed by attention=flash only (settings: attention=...)"));
+        const Lesson flash = parseLesson(lessonWith("## Sum\nstage: running_sum\nsettings: attention=flash, query_block=3, key_block=2\n\nText.\n"),
+                                         "kinds.md");
+        QVERIFY(flash.steps[0].config.attention == AttentionKind::Flash);
+        QCOMPARE(flash.steps[0].config.attentionOptions.queryBlock, 3);
+        QCOMPARE(flash.steps[0].config.attentionOptions.keyBlock, 2);
     }
 
     void positionSchemesAndTheirStages()

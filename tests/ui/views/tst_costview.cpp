@@ -3,6 +3,7 @@
 // O(n) and O(n²) guides; Cancel stops a long run after the run in progress; a bad setting is said
 // and nothing starts; Performer's error against M on the current sentence falls as M grows.
 
+#include "attention/kind.h"
 #include "session/session.h"
 #include "shell/viewstack.h"
 #include "views/costplots.h"
@@ -16,6 +17,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QProgressBar>
+#include <QSet>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -94,6 +96,11 @@ private slots:
         QVERIFY(!v.kindBox(AttentionKind::Linear)->icon().isNull());
         const QImage swatch = v.kindBox(AttentionKind::Linear)->icon().pixmap(12, 12).toImage();
         QCOMPARE(QColor(swatch.pixel(6, 6)), graphNamed(time, QStringLiteral("linear"))->pen().color());
+        // Every kind has a colour of its own (nine kinds since flash; the palette once had eight).
+        QSet<QRgb> colours;
+        for (const AttentionKindInfo& k : attentionKinds())
+            colours.insert(v.kindBox(k.kind)->icon().pixmap(12, 12).toImage().pixel(6, 6));
+        QCOMPARE(colours.size(), static_cast<qsizetype>(attentionKinds().size()));
         QVERIFY(v.memoryPlot()->graphCount() >= 2); // the guides, and the kinds whose memory was measured
         QVERIFY(!v.statusLabel()->text().isEmpty());
     }

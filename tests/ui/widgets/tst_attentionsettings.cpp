@@ -82,6 +82,7 @@ private slots:
         QTest::newRow("performer") << AttentionKind::Performer << "features" << "random_features";
         QTest::newRow("linear") << AttentionKind::Linear << "" << "q_features";
         QTest::newRow("lsh") << AttentionKind::Lsh << "buckets chunk" << "buckets";
+        QTest::newRow("flash") << AttentionKind::Flash << "queryBlock keyBlock" << "running_max";
     }
 
     void everyKindIsOfferedWithItsOwnOptions()
@@ -93,7 +94,7 @@ private slots:
         SettingsPanel p(&s);
         p.show();
         AttentionSettings* a = p.attentionSettings();
-        QCOMPARE(a->kindBox()->count(), 8);
+        QCOMPARE(a->kindBox()->count(), 9);
         choose(a, kind);
         QVERIFY(s.config().attention == kind);
         QVERIFY(s.trace()->config.attention == kind);
@@ -102,7 +103,8 @@ private slots:
         const std::pair<const char*, QWidget*> rows[] = {
             {"window", a->windowBox()}, {"dilation", a->dilationBox()}, {"global", a->globalEdit()},
             {"random", a->randomBox()}, {"stride", a->strideBox()},     {"projDim", a->projDimBox()},
-            {"features", a->featuresBox()}, {"buckets", a->bucketsBox()}, {"chunk", a->chunkBox()}};
+            {"features", a->featuresBox()}, {"buckets", a->bucketsBox()}, {"chunk", a->chunkBox()},
+            {"queryBlock", a->queryBlockBox()}, {"keyBlock", a->keyBlockBox()}};
         QStringList shown;
         for (const auto& [name, w] : rows) {
             if (w->isVisible())
@@ -183,6 +185,30 @@ private slots:
         QVERIFY2(w.errorBanner()->text().startsWith(message), qPrintable(w.errorBanner()->text()));
         QVERIFY(w.errorBanner()->isVisible());
         Q_UNUSED(good);
+    }
+
+    // FlashAttention's blocks: the boxes take 1 … 4096 only, a block typed changes the tiles, and
+    // a value that comes from elsewhere (a session file, a lesson) gets the engine's rule.
+    void flashBlocksAreBounded()
+    {
+        Session s;
+        SettingsPanel p(&s);
+        p.show();
+        AttentionSettings* a = p.attentionSettings();
+        choose(a, AttentionKind::Flash);
+        QCOMPARE(a->queryBlockBox()->minimum(), 1);
+        QCOMPARE(a->keyBlockBox()->maximum(), kMaxAttentionParameter);
+        QVERIFY(!a->queryBlockBox()->toolTip().isEmpty());
+        type(a->keyBlockBox(), 2);
+        QCOMPARE(s.config().attentionOptions.keyBlock, 2);
+        const int keys = static_cast<int>(s.trace()->find("tiles")->main().values.cols());
+        QCOMPARE(s.trace()->find("running_max", 0)->main().values.cols(), Eigen::Index((keys + 1) / 2)); // one column per key block
+        const std::shared_ptr<const Trace> good = s.trace();
+        Config c = s.config();
+        c.attentionOptions.queryBlock = 0;
+        s.setConfig(c);
+        QCOMPARE(s.error(), QStringLiteral("query_block (0) must be between 1 and 4096: the queries are taken B_r at a time (a tile's rows)"));
+        QCOMPARE(s.trace(), good);
     }
 
     void unreadableGlobalPositionsChangeNothing()
