@@ -1311,6 +1311,10 @@
         <source>Press → (or Space, or click Next ▶) to go through the stages one by one.</source>
         <translation>按 →（或空格键，或点击“下一步 ▶”）逐个查看各个阶段。</translation>
     </message>
+    <message>
+        <source>This step needs the model %1, which the Models folder does not have: its text is in the Lessons panel. File ▸ Models says where to get it.</source>
+        <translation>这一步需要模型 %1，但模型文件夹里没有它：这一步的文字在“课程”面板中。“文件 ▸ 模型”说明了从哪里获取它。</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::Messages</name>
@@ -1614,10 +1618,6 @@
         <translation>点击以聚焦头 %1</translation>
     </message>
     <message>
-        <source>%1 for each of the %2 heads (d_k = %3). Click a head to focus it.</source>
-        <translation>%2 个头各自的%1（d_k = %3）。点击某个头即可聚焦它。</translation>
-    </message>
-    <message>
         <source>Head %1</source>
         <translation>头 %1</translation>
     </message>
@@ -1632,6 +1632,14 @@
     <message>
         <source>Each head&apos;s output Z (%1 × %2) is placed side by side, in head order: C is %1 × %3. The output projection W_O then mixes the heads&apos; features into O. Click a block to focus its head.</source>
         <translation>各个头的输出 Z（%1 × %2）按头的顺序并排拼接：C 的形状为 %1 × %3。随后输出投影 W_O 把各个头的特征混合成 O。点击某一块即可聚焦对应的头。</translation>
+    </message>
+    <message>
+        <source>%1 for each of the %2 heads (d_k = %3).</source>
+        <translation>%2 个头各自的%1（d_k = %3）。</translation>
+    </message>
+    <message>
+        <source>Click a head to focus it.</source>
+        <translation>点击某个头即可聚焦它。</translation>
     </message>
 </context>
 <context>
@@ -2068,6 +2076,14 @@ every position looks the same</source>
     <message>
         <source>ALiBi (linear biases)</source>
         <translation>ALiBi（线性偏置）</translation>
+    </message>
+    <message>
+        <source>Adds a term to every query–key score, which only full attention computes: choose full attention first</source>
+        <translation>它给每个查询–键分数加上一项，只有完全注意力会计算全部分数：请先选择完全注意力</translation>
+    </message>
+    <message>
+        <source>GPT-2's activation (GELU's tanh approximation): shown for an opened GPT-2</source>
+        <translation>GPT-2 的激活函数（GELU 的 tanh 近似）：打开 GPT-2 时显示</translation>
     </message>
 </context>
 <context>
@@ -4250,10 +4266,6 @@ M = 0：每个查询都能看到所有键</translation>
         <translation>%2的第 %1 层</translation>
     </message>
     <message>
-        <source>%1: where the query token “%2” looks, a line to each key in every head&apos;s colour, thicker and more opaque for a larger weight. Click a token on the left or press ↑/↓ to choose another; ←/→ change the layer; the check boxes switch heads on and off.</source>
-        <translation>%1：查询词元“%2”关注哪里——每个头用自己的颜色向每个键画一条线，权重越大，线越粗、越不透明。点击左侧的词元或按 ↑/↓ 选择另一个词元；←/→ 切换层；复选框可打开或关闭各个头。</translation>
-    </message>
-    <message>
         <source>Layer:</source>
         <translation>层：</translation>
     </message>
@@ -4280,6 +4292,14 @@ M = 0：每个查询都能看到所有键</translation>
     <message>
         <source>Show or hide the lines of head %1</source>
         <translation>显示或隐藏头 %1 的线</translation>
+    </message>
+    <message>
+        <source>%1: where the query token “%2” looks, a line to each key in every head's colour, thicker and more opaque for a larger weight.</source>
+        <translation>%1：查询词元“%2”关注哪里——每个头用自己的颜色向每个键画一条线，权重越大，线越粗、越不透明。</translation>
+    </message>
+    <message>
+        <source>Click a token on the left or press ↑/↓ to choose another; ←/→ change the layer; the check boxes switch heads on and off.</source>
+        <translation>点击左侧的词元或按 ↑/↓ 选择另一个词元；←/→ 切换层；复选框可打开或关闭各个头。</translation>
     </message>
 </context>
 <context>
@@ -4885,6 +4905,10 @@ M = 0：每个查询都能看到所有键</translation>
     <message>
         <source>Global positions are whole numbers separated by commas, like 0, 5: “%1” is not</source>
         <translation>全局位置是用逗号分隔的整数，例如 0, 5：“%1”不是</translation>
+    </message>
+    <message>
+        <source>These positions add a term to every query–key score, which only full attention computes: choose sinusoidal, learned, none or RoPE positions first</source>
+        <translation>这种位置编码给每个查询–键分数加上一项，只有完全注意力会计算全部分数：请先选择正弦、可学习、无或 RoPE 位置编码</translation>
     </message>
 </context>
 <context>

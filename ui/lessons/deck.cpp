@@ -1,6 +1,7 @@
 #include "lessons/deck.h"
 
 #include "export/exporter.h"
+#include "export/pdfunicode.h"
 #include "io/fileio.h"
 #include "lessons/lessonmodel.h"
 #include "lessons/stepnotes.h"
@@ -9,7 +10,9 @@
 #include "views/registry.h"
 #include "views/sessionview.h"
 #include "views/stageview.h"
+#include "widgets/controlcheckbox.h"
 #include "widgets/markdowntext.h"
+#include "widgets/projectiontype.h"
 #include "session/session.h"
 #include "session/stages.h"
 
@@ -38,36 +41,15 @@ constexpr int kPageWidth = 1600;
 constexpr int kPageHeight = 900;
 const QRect kFigure(30, 150, 1000, 720);
 const QRect kText(1060, 150, 510, 720);
-constexpr double kSmallestTextPoints = 10; ///< an explanation shrinks down to this size to fit
+// Type from the page's height (widgets/projectiontype.h, issue 28 §4): 675 points tall in a PDF
+// (900 pixels at 96 dpi), so the figure's labels and numbers and the text start at 3.5 % or more.
+constexpr double kPagePoints = kPageHeight * 0.75;
+const double kTextPoints = kLeastProjectedShare * kPagePoints;   ///< 23.6 points: the explanation's type
+const double kSmallestTextPoints = 0.02 * kPagePoints;           ///< 13.5 points: a long one shrinks down to this to fit
 
 struct DeckText {
     Q_DECLARE_TR_FUNCTIONS(attnlab::Deck)
 };
-
-/// The widget the studio would show for this step, offscreen at the figure's size.
-std::unique_ptr<SessionView> makeView(Session* session)
-{
-    const ViewEntry& entry = viewEntry(viewKindFor(session->stepId(), session->view(), session->trace().get()));
-    // A step that compares two inputs shows A, B and A − B, as the studio does.
-    std::unique_ptr<SessionView> w(showsComparison(*session) ? new CompareView(session) : entry.make(session, nullptr));
-    if (entry.prepareForSlide && !showsComparison(*session))
-        entry.prepareForSlide(w.get());
-    // Slide type: larger than on screen, for the back row.
-    QFont big = QApplication::font();
-    big.setPointSizeF(big.pointSizeF() * 1.35);
-    w->setFont(big);
-    w->setAttribute(Qt::WA_DontShowOnScreen);
-    w->setAutoFillBackground(true);
-    w->resize(kFigure.size());
-    w->show();
-    QCoreApplication::processEvents();
-    // Plots paint from a pixel buffer: render it at twice the resolution so slides stay sharp.
-    for (QCustomPlot* plot : w->findChildren<QCustomPlot*>()) {
-        plot->setBufferDevicePixelRatio(2.0);
-        plot->replot(QCustomPlot::rpImmediateRefresh);
-    }
-    return w;
-}
 
 /// "step N (line L): text".
 QString atStep(const LessonStep& step, int index, const QString& text)
@@ -114,11 +96,10 @@ QString pageMarkdown(const Session& session, const LessonStep& step, const QStri
     return markdown + QString::fromStdString(step.explanation);
 }
 
-/// Draws `markdown` in the text column, in 15-point type, or smaller (down to 10 points) when
-/// it would not fit. Returns false when even 10 points do not fit (the end is cut off).
-bool drawTextColumn(QPainter& p, const QString& markdown)
+/// Lays `markdown` out in `doc` at the text column's width, in kTextPoints type, or smaller
+/// (down to kSmallestTextPoints) when it would not fit. Returns the size used.
+double layOutTextColumn(QTextDocument& doc, const QString& markdown)
 {
-    QTextDocument doc;
     doc.setTextWidth(kText.width());
     const QString text = withLineBreaks(markdown); // laid out in linear time, whatever its words
     const auto layOut = [&](double points) {
@@ -128,15 +109,27 @@ bool drawTextColumn(QPainter& p, const QString& markdown)
         doc.setMarkdown(text);
         return doc.size().height() <= kText.height();
     };
-    // 15 points, else the largest size that fits; a text that does not fit even the smallest is
-    // laid out twice, not at every size (a megabyte of text took seconds a size).
-    if (!layOut(15) && layOut(kSmallestTextPoints)) {
-        double points = 14.5;
-        while (points > kSmallestTextPoints && !layOut(points))
-            points -= 0.5;
-        if (points <= kSmallestTextPoints)
-            layOut(kSmallestTextPoints);
-    }
+    // kTextPoints, else the largest size that fits; a text that does not fit even the smallest
+    // is laid out twice, not at every size (a megabyte of text took seconds a size).
+    if (layOut(kTextPoints))
+        return kTextPoints;
+    if (!layOut(kSmallestTextPoints))
+        return kSmallestTextPoints;
+    double points = kTextPoints - 0.5;
+    while (points > kSmallestTextPoints && !layOut(points))
+        points -= 0.5;
+    if (points > kSmallestTextPoints)
+        return points;
+    layOut(kSmallestTextPoints);
+    return kSmallestTextPoints;
+}
+
+/// Draws `markdown` in the text column (layOutTextColumn). Returns false when even the
+/// smallest type does not fit (the end is cut off).
+bool drawTextColumn(QPainter& p, const QString& markdown)
+{
+    QTextDocument doc;
+    layOutTextColumn(doc, markdown);
     p.save();
     p.translate(kText.topLeft());
     doc.drawContents(&p, QRectF(0, 0, kText.width(), kText.height()));
@@ -153,7 +146,7 @@ bool drawPage(QPainter& p, const Lesson& lesson, const LessonStep& step, int ind
     QFont base = QApplication::font();
 
     QFont small = base;
-    small.setPointSizeF(13);
+    small.setPointSizeF(kSmallestTextPoints); // the lesson and the step counter: small, still readable
     p.setFont(small);
     p.setPen(QColor(90, 90, 90));
     p.drawText(QRect(30, 20, 1200, 30), Qt::AlignLeft | Qt::AlignVCenter, QString::fromStdString(lesson.title));
@@ -169,7 +162,7 @@ bool drawPage(QPainter& p, const Lesson& lesson, const LessonStep& step, int ind
 
     // The figure, exactly as the studio draws it. A view that needs more room than the figure
     // (its minimum size) is drawn at its own size and scaled down to fit, never over the text.
-    const auto view = makeView(&session);
+    const auto view = makeSlideView(&session);
     const QSize size = view->size();
     const double fit = std::min({1.0, kFigure.width() / double(size.width()), kFigure.height() / double(size.height())});
     p.save();
@@ -214,6 +207,46 @@ QString slug(const std::string& title)
 }
 
 } // namespace
+
+/// The widget the studio would show for this step, offscreen at the figure's size.
+std::unique_ptr<SessionView> makeSlideView(Session* session)
+{
+    const ViewEntry& entry = viewEntry(viewKindFor(session->stepId(), session->view(), session->trace().get()));
+    // A step that compares two inputs shows A, B and A − B, as the studio does.
+    std::unique_ptr<SessionView> w(showsComparison(*session) ? new CompareView(session) : entry.make(session, nullptr));
+    if (entry.prepareForSlide && !showsComparison(*session))
+        entry.prepareForSlide(w.get());
+    // Slide type from the page's height, for the back row; nothing interactive on a slide (the
+    // colour-scale check boxes, a shape the page says), no plot title above the banner's name.
+    // The heatmaps' labels and numbers take type from the page's height (3.7 %), the rest of the
+    // view a larger type than on screen.
+    QFont big = QApplication::font();
+    big.setPointSizeF(big.pointSizeF() * 1.35);
+    ControlCheckBox::setProjected(w.get(), true, projectedPointSize(kPageHeight, 96));
+    w->setFont(big);
+    w->setAttribute(Qt::WA_DontShowOnScreen);
+    w->setAutoFillBackground(true);
+    w->resize(kFigure.size());
+    w->show();
+    QCoreApplication::processEvents();
+    // Plots paint from a pixel buffer: render it at twice the resolution so slides stay sharp.
+    for (QCustomPlot* plot : w->findChildren<QCustomPlot*>()) {
+        plot->setBufferDevicePixelRatio(2.0);
+        plot->replot(QCustomPlot::rpImmediateRefresh);
+    }
+    return w;
+}
+
+double slideTextPoints(const QString& markdown)
+{
+    QTextDocument doc;
+    return layOutTextColumn(doc, markdown);
+}
+
+double slidePagePoints()
+{
+    return kPagePoints;
+}
 
 Lesson readLessonFile(const QString& path)
 {
@@ -286,6 +319,9 @@ DeckResult renderPdfDeck(const Lesson& lesson, const QString& output, Session& s
             drawStep(painter, lesson, i, session, result.notes);
         }
     }
+    // Searchable Chinese: Qt's ToUnicode maps name Kangxi radicals for 一 子 己 生 自 行 (a search
+    // for 行 failed) and a tab for the space.
+    fixToUnicodeMaps(bytes);
     result.error = writeDeckFile(output, [&bytes] { return bytes; });
     if (!result.error.isEmpty())
         return result;

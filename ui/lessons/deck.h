@@ -10,8 +10,12 @@
 #include <QStringList>
 
 #include <functional>
+#include <memory>
 
 namespace attnlab {
+
+class Session;
+class SessionView;
 
 struct DeckOptions {
     enum class Format {
@@ -41,6 +45,15 @@ struct DeckResult {
 /// folder (lessons/lessonmodel.h); without it the deck fails with what to download and where.
 DeckResult renderLessonDeck(const Lesson& lesson, const QString& output, const DeckOptions& options,
                             const std::function<bool(int, int)>& progress = {});
+
+/// The figure of the step `session` shows, as a slide draws it (offscreen, at the figure's size):
+/// type from the page's height (projectiontype.h), nothing interactive, no plot title.
+std::unique_ptr<SessionView> makeSlideView(Session* session);
+/// The point size the text column draws `markdown` in: 3.5 % of the page's height when it fits,
+/// smaller down to 2 % when it does not (and cut off below that).
+double slideTextPoints(const QString& markdown);
+/// The page's height in points (a PDF page is 1200 × 675 points).
+double slidePagePoints();
 
 /// Reads a lesson from a file path or a Qt resource path (":/lessons/en/..."). Throws LessonError.
 Lesson readLessonFile(const QString& path);

@@ -366,6 +366,15 @@ void LessonPlayer::showStep()
     emit stateChanged();
 }
 
+QString LessonPlayer::missingModel() const
+{
+    if (!m_lesson || m_step < 0 || m_model.ready() || !m_lesson->requirement)
+        return {};
+    if (!m_lesson->steps[static_cast<std::size_t>(m_step)].needsModel())
+        return {};
+    return QString::fromStdString(m_lesson->requirement->name);
+}
+
 QString LessonPlayer::stepMarkdown() const
 {
     if (!m_lesson || m_step < 0)

@@ -56,6 +56,10 @@ public:
     bool isActive() const { return m_lesson.has_value(); }
     const std::optional<Lesson>& lesson() const { return m_lesson; }
     int stepIndex() const { return m_step; }
+    /// The model the current step needs and the Models folder lacks (its name), or empty: the
+    /// step then shows its text only, and the view a placeholder saying so, never the picture of
+    /// an earlier step or lesson.
+    QString missingModel() const;
     void goToStep(int index);
     void next();
     void previous();

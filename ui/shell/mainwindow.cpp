@@ -153,6 +153,12 @@ void MainWindow::buildDocks()
     connect(m_lessons, &LessonPlayer::stateChanged, this, [this] {
         if (m_lessons->isActive())
             m_lessonDock->raise(); // a lesson in progress is in front
+        // A step whose model is missing shows a placeholder, not an earlier step's picture.
+        const QString missing = m_lessons->missingModel();
+        m_views->setPlaceholder(missing.isEmpty() ? QString()
+                                                  : tr("This step needs the model %1, which the Models folder does not have: "
+                                                       "its text is in the Lessons panel. File \u25B8 Models says where to get it.")
+                                                        .arg(missing));
     });
     connect(m_lessons, &LessonPlayer::openRequested, m_files, &FileActions::openLessonDialog);
     connect(m_lessons, &LessonPlayer::exportRequested, m_files, &FileActions::exportLessonDialog);

@@ -19,6 +19,7 @@
 #include <QMainWindow>
 #include <QMenu>
 #include <QPalette>
+#include <QResizeEvent>
 #include <QScreen>
 #include <QTextBrowser>
 #include <QTextDocument>
@@ -43,38 +44,14 @@ QPalette highContrast(QPalette p)
     return p;
 }
 
-/// The caption strip: as tall as its text (its size hint), never scrolling: a clicker cannot
-/// move a scroll bar.
+/// The caption strip: as tall as its text when there is room (its size hint), down to three
+/// lines (scrolling) on a small projector.
 class CaptionBrowser : public QTextBrowser {
 public:
     using QTextBrowser::QTextBrowser;
     int wanted = 0;
     QSize sizeHint() const override { return {QTextBrowser::sizeHint().width(), wanted}; }
 };
-
-/// The caption's type: the projected type, smaller only when its text would take more than
-/// `most` pixels at `width` (down to `least` points), then smaller still (down to `last`) when
-/// it would take more than `most2`. The view shrinks for whatever is left over.
-QFont fittedCaptionFont(QTextDocument* doc, QFont type, double width, int most, double least, int most2, double last)
-{
-    const double full = type.pointSizeF();
-    const auto fits = [&](double size, int room) {
-        type.setPointSizeF(size);
-        doc->setDefaultFont(type);
-        doc->setTextWidth(width);
-        return doc->size().height() <= room;
-    };
-    const double step = 0.05 * full;
-    for (double size = full; size >= least - 1e-9; size -= step) {
-        if (fits(size, most))
-            return type;
-    }
-    for (double size = least; size >= last - 1e-9; size -= step) {
-        if (fits(size, most2))
-            return type;
-    }
-    return type; // the smallest: a text this long is cut at the bottom
-}
 
 } // namespace
 
@@ -93,8 +70,6 @@ PresenterMode::PresenterMode(Session* session, LessonPlayer* lessons, QMainWindo
     m_caption->setVisible(false);
     m_caption->setFrameShape(QFrame::NoFrame);
     m_caption->setFocusPolicy(Qt::NoFocus); // the keys stay with the stepping
-    m_caption->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    m_caption->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_caption->setAutoFillBackground(true);
     m_caption->setBackgroundRole(QPalette::AlternateBase);
     // The black screen covers the whole window, menus and docks included, and hides the pointer.
@@ -159,18 +134,20 @@ void PresenterMode::enter()
     m_dockState = m_window->saveState();
     QScreen* target = targetScreen();
     m_controlScreen = m_window->screen();
-    // Large type and a high-contrast palette for the back row of a classroom: sized from the
-    // screen's height (projectiontype.h), never smaller than 1.6 times the desktop's.
+    // Large type and a high-contrast palette for the back row of a classroom; the heatmaps'
+    // token labels and cell numbers and the lesson's caption in type sized from the screen's
+    // height (projectiontype.h: at least 3.5 % of it), set before the window's type changes
+    // (the heatmaps take it on that change).
     QScreen* typeScreen = target ? target : m_window->screen();
     const double projected = typeScreen ? projectedPointSize(typeScreen->geometry().height(), typeScreen->logicalDotsPerInchY()) : 16.0;
+    ControlCheckBox::setProjected(m_window, true, projected);
     QFont big = m_normalFont;
-    big.setPointSizeF(std::max({16.0, m_normalFont.pointSizeF() * 1.6, projected}));
-    ControlCheckBox::setProjected(m_window, true); // before the type: the banner sizes its formula by it
+    big.setPointSizeF(std::max(16.0, m_normalFont.pointSizeF() * 1.6));
     m_window->setFont(big);
     m_window->setPalette(highContrast(m_window->palette()));
     QFont counter = big;
     counter.setBold(true);
-    counter.setPointSizeF(big.pointSizeF() * 1.15);
+    counter.setPointSizeF(big.pointSizeF() * 1.4);
     m_counter->setFont(counter);
     m_counter->setStyleSheet(QStringLiteral("color: white; background: #0050c8; padding: 4px 14px; border-radius: 6px;"));
     updateCounter();
@@ -218,30 +195,19 @@ void PresenterMode::updateCaption()
     if (shown) {
         setMarkdownText(m_caption, m_lessons->stepMarkdown());
         flattenHeadings(m_caption->document()); // the step's title one line of the caption's type
-        // The whole text, never a scroll bar (a clicker cannot move one): up to 30 % of the
-        // screen in the projected type, down to 3 % of the screen's height; a longer text up to
-        // 45 % in type down to 2.2 %. The view keeps the rest.
+        // At most a third of the screen: the view keeps the rest.
         const QScreen* s = m_window->screen();
+        // At most a third of the screen, and less on a small projector: the view needs 620 pixels.
         const int height = s ? s->geometry().height() : 1080;
-        const double points = s ? 72.0 / s->logicalDotsPerInchY() : 0.75;
+        const int most = std::max(3 * m_caption->fontMetrics().lineSpacing() + 8, std::min(height / 3, height - 620));
         // Measured at the width it will have (the window's, less the layout's margins), also
         // before the layout has given it that width.
-        const double width = std::max(m_caption->viewport()->width(), m_window->width() - 40);
-        QFont type = m_window->font();
-        type.setPointSizeF(type.pointSizeF()); // its own size, not the window's as it changes
-        // What the counter, the banner and the view need at least leaves the caption its room
-        // (on a 1024 × 768 projector about a third of the screen).
-        const int frame = 2 * m_caption->frameWidth() + 4;
-        const int others = m_window->centralWidget() ? m_window->centralWidget()->minimumSizeHint().height() - m_caption->minimumHeight() : 0;
-        const int room = std::max(3 * QFontMetrics(type).lineSpacing(), std::min(static_cast<int>(0.45 * height), height - others - 8)) - frame;
-        m_caption->setFont(fittedCaptionFont(m_caption->document(), type, width, std::min(static_cast<int>(0.30 * height), room),
-                                             0.03 * height * points, room, 0.022 * height * points));
-        m_caption->document()->setTextWidth(width);
-        const int text = static_cast<int>(std::ceil(m_caption->document()->size().height())) + frame;
-        const int wanted = std::min(text, room + frame);
+        m_caption->document()->setTextWidth(std::max(m_caption->viewport()->width(), m_window->width() - 40));
+        const int wanted = std::min(static_cast<int>(m_caption->document()->size().height()) + 8, most);
+        // As tall as its text where there is room (the view keeps the rest), three lines at least.
         static_cast<CaptionBrowser*>(m_caption)->wanted = wanted;
-        m_caption->setMinimumHeight(wanted);
         m_caption->setMaximumHeight(wanted);
+        m_caption->setMinimumHeight(std::min(wanted, 3 * m_caption->fontMetrics().lineSpacing() + 8));
         m_caption->updateGeometry();
     }
     m_caption->setVisible(shown);

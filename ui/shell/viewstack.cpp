@@ -7,6 +7,7 @@
 #include "views/stageview.h"
 
 #include <QEvent>
+#include <QLabel>
 #include <QStackedWidget>
 
 #include <algorithm>
@@ -104,8 +105,28 @@ QWidget* ViewStack::pageFor(ViewKind kind) const
     return page != m_pages.end() ? page->second : m_stageView;
 }
 
+void ViewStack::setPlaceholder(const QString& text)
+{
+    if (!m_placeholder) {
+        m_placeholder = new QLabel(m_stack);
+        m_placeholder->setObjectName(QStringLiteral("ViewPlaceholder"));
+        m_placeholder->setAlignment(Qt::AlignCenter);
+        m_placeholder->setWordWrap(true);
+        m_placeholder->setMargin(24);
+        m_placeholder->setStyleSheet(QStringLiteral("color: #8a5300;"));
+        m_stack->addWidget(m_placeholder);
+    }
+    m_placeholder->setText(text);
+    showStep();
+}
+
 void ViewStack::showStep()
 {
+    if (m_placeholder && !m_placeholder->text().isEmpty()) {
+        m_stack->setCurrentWidget(m_placeholder);
+        setCurrentIndex(kStageTab);
+        return;
+    }
     const ViewKind kind = viewKindFor(m_session->stepId(), m_session->view(), m_session->trace().get());
     const bool comparing = showsComparison(*m_session);
     m_stack->setCurrentWidget(comparing ? m_compareView : pageFor(kind));

@@ -17,6 +17,8 @@
 
 class QStackedWidget;
 
+class QLabel;
+
 namespace attnlab {
 
 class CompareView;
@@ -47,6 +49,11 @@ public:
 
     /// Brings the page and the tab for the Session's step and view to the front.
     void showStep();
+    /// Shows `text` in place of every view (a lesson step whose model is missing), until it is
+    /// set empty again; then the step's view.
+    void setPlaceholder(const QString& text);
+    /// The placeholder's label (hidden when there is none).
+    QLabel* placeholder() const { return m_placeholder; }
 
 protected:
     void changeEvent(QEvent* event) override;
@@ -61,6 +68,7 @@ private:
     StageView* m_stageView = nullptr;
     MultiHeadView* m_headsView = nullptr;
     CompareView* m_compareView = nullptr;
+    QLabel* m_placeholder = nullptr;
     std::vector<std::pair<ViewKind, QWidget*>> m_pages; ///< in the order of the stack
     std::vector<std::pair<ViewKind, QWidget*>> m_tabViews; ///< tabs 1, 2, … in order
 };

@@ -116,7 +116,7 @@ void CompareView::arrange()
         return;
     // What a plot needs besides its cells: the row labels and the colour bar beside them, the
     // title and the column labels above them.
-    const QFontMetrics fm(font());
+    const QFontMetrics fm(font()); // the heatmaps' labels' type
     int rowLabels = 0;
     if (const Labels& labels = m_figure->a.rowLabels) {
         for (std::size_t i = 0; i < labels->size() && i < 64; ++i)

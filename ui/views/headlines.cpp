@@ -150,15 +150,21 @@ HeadLines::Layout HeadLines::layoutIn(const QRect& r) const
 std::vector<int> HeadLines::thinned(int count, double step, int rowHeight, const std::vector<int>& forced) const
 {
     const int every = step > 0 ? std::max(1, static_cast<int>(std::ceil(rowHeight / step - 1e-9))) : 1;
+    // The forced labels, the first first: one that would run into an earlier one is left out.
+    std::vector<int> kept;
+    for (const int f : forced) {
+        if (f >= 0 && f < count && std::none_of(kept.begin(), kept.end(), [&](int k) { return std::abs(k - f) * step < rowHeight; }))
+            kept.push_back(f);
+    }
     std::vector<int> out;
     for (int i = 0; i < count; i += every) {
         // A forced label takes the place of its regular neighbours.
-        const bool crowded = std::any_of(forced.begin(), forced.end(), [&](int f) { return f >= 0 && f != i && std::abs(f - i) * step < rowHeight; });
+        const bool crowded = std::any_of(kept.begin(), kept.end(), [&](int f) { return f != i && std::abs(f - i) * step < rowHeight; });
         if (!crowded)
             out.push_back(i);
     }
-    for (const int f : forced) {
-        if (f >= 0 && f < count && std::find(out.begin(), out.end(), f) == out.end())
+    for (const int f : kept) {
+        if (std::find(out.begin(), out.end(), f) == out.end())
             out.push_back(f);
     }
     std::sort(out.begin(), out.end());
@@ -167,11 +173,17 @@ std::vector<int> HeadLines::thinned(int count, double step, int rowHeight, const
 
 std::vector<int> HeadLines::labelledQueries(const Layout& l) const
 {
+    // Self-attention's two columns are the same tokens: the same labels on both sides (the
+    // chosen query and its strongest key on each), issue 28 §3.
+    if (queries() == keys())
+        return thinned(queries(), l.queryStep, l.rowHeight, {m_token, strongestKey()});
     return thinned(queries(), l.queryStep, l.rowHeight, {m_token});
 }
 
 std::vector<int> HeadLines::labelledKeys(const Layout& l) const
 {
+    if (queries() == keys())
+        return thinned(keys(), l.keyStep, l.rowHeight, {m_token, strongestKey()});
     return thinned(keys(), l.keyStep, l.rowHeight, {strongestKey()});
 }
 

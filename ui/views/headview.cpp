@@ -4,6 +4,7 @@
 #include "session/session.h"
 #include "views/headlines.h"
 #include "views/multiheadview.h"
+#include "widgets/controlcheckbox.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -84,6 +85,11 @@ HeadView::HeadView(Session* session, QWidget* parent)
     });
     connect(session, &Session::stepChanged, this, &HeadView::followStep);
     connect(session, &Session::selectionChanged, this, [this](int row, int) { followSelection(row); });
+    // A lesson step names the query token with a highlighted row (`highlight: rows 4`).
+    connect(session, &Session::highlightChanged, this, [this] {
+        if (const Highlight& lit = this->session()->highlight(); !lit.rows.empty())
+            followSelection(lit.rows.front());
+    });
     retranslate();
     refresh();
 }
@@ -190,10 +196,14 @@ void HeadView::updateCaption()
     if (m_lines->queries() == 0)
         return;
     const QString token = m_lines->queryTokens()[static_cast<std::size_t>(m_lines->token())];
-    captionLabel()->setText(tr("%1: where the query token “%2” looks, a line to each key in every head's colour, thicker and "
-                               "more opaque for a larger weight. Click a token on the left or press ↑/↓ to choose another; "
-                               "←/→ change the layer; the check boxes switch heads on and off.")
-                                .arg(placeText(), token));
+    // Projected (presenter mode, a slide), the instructions for the mouse and keys are left out.
+    QString text = tr("%1: where the query token “%2” looks, a line to each key in every head's colour, thicker and "
+                      "more opaque for a larger weight.")
+                       .arg(placeText(), token);
+    if (!ControlCheckBox::isProjected(window()))
+        text += QLatin1Char(' ') + tr("Click a token on the left or press ↑/↓ to choose another; ←/→ change the layer; the check "
+                                      "boxes switch heads on and off.");
+    captionLabel()->setText(text);
 }
 
 void HeadView::retranslate()

@@ -76,8 +76,14 @@ void labelHeatmapColumns(QCPAxis* axis, const LabeledMatrix& m, bool probabiliti
     } else {
         // Slanted labels need a line's height over sin 45° each: every k-th column, k the fewest
         // columns that wide (fewer labels in a comparison's narrow plots than in a wide one).
+        // Where that leaves most keys unlabelled (a narrow plot beside another), upright at 90°
+        // they need only a line's height each: every k-th column for a smaller k, evenly.
         const QFontMetrics fm(axis->tickLabelFont());
-        const int step = plot->width() > 0 ? stepFor(fm.height() / std::sin(std::numbers::pi / 4) + 1, cell) : 0;
+        const int slanted = plot->width() > 0 ? stepFor(fm.height() / std::sin(std::numbers::pi / 4) + 1, cell) : 0;
+        const int vertical = plot->width() > 0 ? stepFor(fm.height() + 1, cell) : 0;
+        const int step = vertical > 0 && vertical < slanted ? vertical : slanted;
+        if (step == vertical && vertical < slanted)
+            axis->setTickLabelRotation(-90);
         axis->setTicker(step > 0 ? everyKth(labels, step) : labelTicker(labels, maxLabels)); // 0: not laid out yet
     }
     // Too many probability columns to label them all (a vocabulary): label the columns that

@@ -4,6 +4,7 @@
 #include "plot/plotting.h"
 #include "views/heatmaplabels.h"
 #include "views/heatmapzoom.h"
+#include "widgets/controlcheckbox.h"
 
 #include <qcustomplot.h>
 
@@ -222,7 +223,9 @@ void HeatmapView::changeEvent(QEvent* event)
 {
     QWidget::changeEvent(event);
     if (event->type() == QEvent::FontChange) {
-        applyPlotFonts(m_plot, font()); // presenter mode and slides use larger type
+        // Presenter mode and slides: the labels in the projected type (a share of the screen's or
+        // the page's height, widgets/projectiontype.h).
+        applyPlotFonts(m_plot, m_projectedType ? ControlCheckBox::projectedFont(this, font()) : font());
         m_widestColumnLabel = -1;
         rebuild();
     }
@@ -260,6 +263,11 @@ void HeatmapView::rebuild()
         return; // nothing to draw yet
     if (!m_redrawing)
         m_redraws = 0;
+    // Made (or moved) inside a projected window after its type changed: the projected labels.
+    if (const QFont wanted = m_projectedType ? ControlCheckBox::projectedFont(this, font()) : font(); m_plot->xAxis->tickLabelFont() != wanted) {
+        applyPlotFonts(m_plot, wanted);
+        m_widestColumnLabel = -1;
+    }
     // Without a title (a projected stage, whose banner names it) its row goes.
     setPlotTitle(m_plot, m_titleElement, m_title);
     if (m_dataDirty) {
@@ -294,6 +302,12 @@ void HeatmapView::rebuild()
     }
     restorePointer();
     m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void HeatmapView::setProjectedType(bool on)
+{
+    m_projectedType = on;
+    rebuild();
 }
 
 void HeatmapView::applyColorRange()
@@ -407,7 +421,7 @@ void HeatmapView::drawCellValues()
                 widest = t;
     m_drawnCell = px;
     const QSize cell(static_cast<int>(px.width()), static_cast<int>(px.height()));
-    const QFont valueFont = cellValueFont(font(), widest, cell);
+    const QFont valueFont = cellValueFont(m_projectedType ? ControlCheckBox::projectedFont(this, font()) : font(), widest, cell);
     // Among small cells only the masked ones are marked (−∞), where the mark fits its cell: a
     // few pixels per cell show the masked cells' grey, and no text.
     const QFontMetrics fm(valueFont);

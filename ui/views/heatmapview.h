@@ -59,6 +59,10 @@ public:
     const QString& message() const { return m_message; }
     /// Draws values inside cells when they fit (default on).
     void setCellValuesVisible(bool visible);
+    /// Whether a projected window's type (widgets/projectiontype.h) sizes its labels and numbers
+    /// (default off: the stage's own heatmap takes it; views of several plots, the comparison's
+    /// three among them, share the screen and keep the window's large type).
+    void setProjectedType(bool on);
     /// The translucent colour laid over the cells a highlight leaves out.
     static QColor highlightVeil();
     /// The scale a stage's main matrix should use: probabilities for "weights", else signed.
@@ -120,6 +124,7 @@ private:
     int m_selRow = -1;
     int m_selCol = -1;
     bool m_cellValues = true;
+    bool m_projectedType = false;
     Highlight m_highlight;
     std::vector<char> m_lit; ///< the highlighted cells, row-major (1 = highlighted)
     bool m_litDirty = true;  ///< the highlight or the matrix changed since m_lit was made

@@ -315,10 +315,10 @@ void MultiHeadView::showHeads()
     const HeatmapView::Scale scale = HeatmapView::scaleForStage(m_gridStage);
     // Probabilities always use 0..1, so one scale is already shared.
     m_shared->setEnabled(scale == HeatmapView::Scale::Signed);
-    m_headsCaption->setText(tr("%1 for each of the %2 heads (d_k = %3). Click a head to focus it.")
-                                .arg(stepName(m_gridStage))
-                                .arg(heads)
-                                .arg(trace->config.dK()));
+    QString caption = tr("%1 for each of the %2 heads (d_k = %3).").arg(stepName(m_gridStage)).arg(heads).arg(trace->config.dK());
+    if (!ControlCheckBox::isProjected(window())) // an instruction, not on a projection or a slide
+        caption += QLatin1Char(' ') + tr("Click a head to focus it.");
+    m_headsCaption->setText(caption);
     for (int h = 0; h < heads; ++h) {
         const Stage* s = trace->find(m_gridStage.toStdString(), h);
         if (s)

@@ -52,6 +52,7 @@ StageView::StageView(Session* session, QWidget* parent)
     m_shared->setFocusPolicy(Qt::NoFocus);
     m_sharedScores->setFocusPolicy(Qt::NoFocus);
     markAsControl(m_shape); // the banner says the shapes: not on a projection or a slide
+    m_heatmap->setProjectedType(true); // projected, its labels and numbers a share of the screen's height
     retranslate();
 
     connect(m_heatmap, &HeatmapView::cellClicked, session, &Session::selectCell);
@@ -62,7 +63,11 @@ StageView::StageView(Session* session, QWidget* parent)
     });
     // Picking a position selects its most probable token, so the inspector follows.
     connect(m_topK, &TopKView::rowChanged, this, [this](int row) { this->session()->selectCell(row, m_topK->chosenColumn()); });
-    connect(session, &Session::highlightChanged, this, [this] { m_heatmap->setHighlight(this->session()->highlight()); });
+    connect(session, &Session::highlightChanged, this, [this] {
+        m_heatmap->setHighlight(this->session()->highlight());
+        if (m_topK->isVisibleTo(this))
+            followHighlightedRow();
+    });
     connect(session, &Session::stepChanged, this, [this] {
         m_matrixChoice->setCurrentIndex(0);
         requestRefresh();
@@ -160,18 +165,23 @@ void StageView::refresh()
         placeTopK();
         m_topK->setMaskedLanguageModel(isMaskedLanguageModel(*session()->trace()));
         m_topK->setMatrix(m);
-        // The bars show the selected position, else the one the lesson's step highlights (a
-        // highlighted row, else the first highlighted cell's row): a slide's bars and its row agree.
-        const Highlight& lit = session()->highlight();
-        const int rows = static_cast<int>(m.values.rows());
-        int row = session()->selectedRow();
-        if (row < 0 && !lit.rows.empty())
-            row = lit.rows.front();
-        else if (row < 0 && !lit.cells.empty())
-            row = lit.cells.front().first;
-        if (row >= 0 && row < rows)
-            m_topK->setRow(row);
+        followHighlightedRow();
     }
+}
+
+void StageView::followHighlightedRow()
+{
+    // The bars show the selected position, else the one the lesson's step highlights (a
+    // highlighted row, else the first highlighted cell's row): a slide's bars and its row agree.
+    const Highlight& lit = session()->highlight();
+    const int rows = static_cast<int>(m_heatmap->matrix().values.rows());
+    int row = session()->selectedRow();
+    if (row < 0 && !lit.rows.empty())
+        row = lit.rows.front();
+    else if (row < 0 && !lit.cells.empty())
+        row = lit.cells.front().first;
+    if (row >= 0 && row < rows)
+        m_topK->setRow(row);
 }
 
 QString StageView::columnAxisLabel(const QString& id, AttentionKind kind)

@@ -52,6 +52,8 @@ private:
     void resizeEvent(QResizeEvent* event) override;
     /// The top-k bars beside the heatmap or below it, as the view's width and the matrix's shape allow.
     void placeTopK();
+    /// The top-k bars' position: the selected row, else the lesson's highlighted one.
+    void followHighlightedRow();
     /// The ±range the heatmap shares with other stages or heads, or 0 for the stage's own.
     double sharedRange(const Stage& s) const;
 

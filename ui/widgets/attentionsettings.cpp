@@ -2,6 +2,7 @@
 
 #include "attention/kind.h"
 #include "session/kindstages.h"
+#include "widgets/comboitems.h"
 
 #include <QComboBox>
 #include <QFormLayout>
@@ -166,6 +167,13 @@ void AttentionSettings::showSpec(const ModelSpec& spec, bool usable)
     const AttentionKind kind = usable ? spec.attention : AttentionKind::Full;
     m_kind->setCurrentIndex(m_kind->findData(static_cast<int>(kind)));
     m_kind->setEnabled(usable);
+    // Positions that add a term to every score (ALiBi, relative, Transformer-XL) need full attention.
+    const bool onScores = spec.positional == PositionalEncoding::Alibi || spec.positional == PositionalEncoding::Relative
+                          || spec.positional == PositionalEncoding::Xl;
+    for (int i = 0; i < m_kind->count(); ++i)
+        allowComboItem(m_kind, i, !onScores || static_cast<AttentionKind>(m_kind->itemData(i).toInt()) == AttentionKind::Full,
+                       tr("These positions add a term to every query–key score, which only full attention computes: choose "
+                          "sinusoidal, learned, none or RoPE positions first"));
     const AttentionOptions& o = spec.attentionOptions;
     m_window->setValue(o.window);
     m_dilation->setValue(o.dilation);

@@ -5,6 +5,7 @@
 // view last asked when the projection ends.
 
 #include <QCheckBox>
+#include <QFont>
 
 namespace attnlab {
 
@@ -20,9 +21,14 @@ public:
     bool isOffered() const { return m_offered; }
 
     /// Marks `window` as projected or not (presenter mode, a slide), and hides or shows again
-    /// its ControlCheckBoxes and the widgets markAsControl() marked.
-    static void setProjected(QWidget* window, bool projected);
+    /// its ControlCheckBoxes and the widgets markAsControl() marked. `points` is the size of the
+    /// projected type (widgets/projectiontype.h) that the heatmaps' labels and numbers take.
+    static void setProjected(QWidget* window, bool projected, double points = 0);
     static bool isProjected(const QWidget* window);
+    /// The projected type's point size in `window` (0 when it is not projected).
+    static double projectedPoints(const QWidget* window);
+    /// `f`, at least the projected type's size when `w`'s window is projected.
+    static QFont projectedFont(const QWidget* w, QFont f);
 
 private:
     bool m_offered = true;

@@ -3,7 +3,6 @@
 #include "session/kindstages.h"
 #include "session/session.h"
 #include "session/stages.h"
-#include "widgets/controlcheckbox.h"
 #include "widgets/wrappinglabel.h"
 
 #include <QGridLayout>
@@ -116,11 +115,9 @@ void FormulaBanner::applyFonts()
     QFont bold;
     bold.setBold(true);
     m_step->setFont(bold);
-    // The formula larger than the window's type, set again whenever that changes.
+    // The formula 1.6 times the window's type, set again whenever that changes.
     QFont big = font();
-    // Projected, the type is already large (a share of the screen's height): the formula a
-    // little larger still, not so large that it wraps and pushes the view down.
-    big.setPointSizeF(font().pointSizeF() * (ControlCheckBox::isProjected(window()) ? 1.2 : 1.6));
+    big.setPointSizeF(font().pointSizeF() * 1.6);
     big.setBold(true);
     m_formula->setFont(big);
 }

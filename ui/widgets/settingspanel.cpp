@@ -2,6 +2,7 @@
 
 #include "session/session.h"
 #include "widgets/attentionsettings.h"
+#include "widgets/comboitems.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -13,6 +14,8 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QSpinBox>
+
+#include <algorithm>
 
 namespace attnlab {
 
@@ -91,6 +94,8 @@ void SettingsPanel::addModelRows(QFormLayout* form)
     form->addRow(new QLabel(this), m_norm);
     m_activation->addItem(QStringLiteral("ReLU"), static_cast<int>(Activation::Relu));
     m_activation->addItem(QStringLiteral("GELU"), static_cast<int>(Activation::Gelu));
+    // GPT-2's: shown for an opened GPT-2, not a choice for a seeded model.
+    m_activation->addItem(QStringLiteral("GELU (tanh)"), static_cast<int>(Activation::GeluTanh));
     form->addRow(new QLabel(this), m_activation);
     m_modelInfo->setWordWrap(true);
     // A form layout does not grow a row for wrapped text: room for three lines, so it never
@@ -322,6 +327,15 @@ void SettingsPanel::syncFromSession()
         fillHeads(c.dModel, c.heads);
         m_seed->setValue(static_cast<int>(std::min<std::uint64_t>(c.seed, 999999)));
         selectData(m_positional, c.positional);
+        allowComboItem(m_activation, m_activation->findData(static_cast<int>(Activation::GeluTanh)), false,
+                       tr("GPT-2's activation (GELU's tanh approximation): shown for an opened GPT-2"));
+        // ALiBi, relative and Transformer-XL positions add a term to every score: full attention only.
+        for (int i = 0; i < m_positional->count(); ++i) {
+            const auto p = static_cast<PositionalEncoding>(m_positional->itemData(i).toInt());
+            const bool onScores = p == PositionalEncoding::Alibi || p == PositionalEncoding::Relative || p == PositionalEncoding::Xl;
+            allowComboItem(m_positional, i, !onScores || c.attention == AttentionKind::Full,
+                           tr("Adds a term to every query–key score, which only full attention computes: choose full attention first"));
+        }
         m_embedScale->setChecked(c.embedScale);
         m_scale->setChecked(c.scaleScores);
         selectData(m_mask, c.mask);
@@ -362,7 +376,8 @@ void SettingsPanel::syncFromSession()
     if (const auto& m = m_session->model(); m && fixed) {
         // The model's own sizes, shown in the (disabled) seeded-model boxes.
         const QSignalBlocker b1(m_layers), b2(m_dFF), b3(m_norm), b4(m_activation);
-        m_layers->setValue(m->spec.encoderLayers);
+        // An encoder stack's (BERT's) or a decoder-only model's (GPT-2's) layers alike.
+        m_layers->setValue(std::max(m->spec.encoderLayers, m->spec.decoderLayers));
         m_dFF->setValue(m->spec.dFF);
         selectData(m_norm, m->spec.norm);
         selectData(m_activation, m->spec.activation);

@@ -180,6 +180,11 @@ private slots:
             QVERIFY(p->lastError().isEmpty());
             QVERIFY(p->notes().isEmpty());
             QVERIFY(banner->isVisibleTo(p));
+            // Issue 28 §3: the view says the model is missing, never an earlier step's picture.
+            QLabel* placeholder = studio.window.findChild<QLabel*>(QStringLiteral("ViewPlaceholder"));
+            QCOMPARE(placeholder && placeholder->isVisible(), step.needsModel());
+            if (step.needsModel())
+                QVERIFY2(placeholder->text().contains(QStringLiteral("gpt2")), qPrintable(placeholder->text()));
             if (!step.needsModel()) {
                 ++played;
                 QVERIFY(s.config() == step.config);
@@ -203,6 +208,7 @@ private slots:
         QTest::mouseClick(banner->retryButton(), Qt::LeftButton);
         QVERIFY(p->lessonModel().state == LessonModel::State::Opened);
         QVERIFY(!banner->isVisibleTo(p));
+        QVERIFY(!studio.window.findChild<QLabel*>(QStringLiteral("ViewPlaceholder"))->isVisible());
         QCOMPARE(p->stepIndex(), 3);
         QVERIFY(s.config() == lesson.steps[3].config);
         QCOMPARE(s.stepId(), QString::fromStdString(lesson.steps[3].stage));

@@ -290,6 +290,28 @@ private slots:
         lines->repaint();
     }
 
+    // Issue 28 §3: self-attention's two columns named different tokens when they thinned.
+    void bothColumnsNameTheSameTokens()
+    {
+        Session s;
+        QStringList words;
+        for (int i = 0; i < 60; ++i)
+            words << QStringLiteral("w%1").arg(i);
+        s.setSentence(words.join(QLatin1Char(' ')));
+        HeadView v(&s);
+        QVERIFY(showSized(v, 900, 500));
+        HeadLines* lines = v.lines();
+        QCOMPARE(lines->queries(), lines->keys());
+        for (int token : {0, 17, 58}) {
+            lines->setToken(token);
+            const HeadLines::Layout layout = lines->layoutIn(lines->rect());
+            const std::vector<int> left = lines->labelledQueries(layout);
+            QVERIFY(left.size() < std::size_t(60)); // thinned
+            QCOMPARE(lines->labelledKeys(layout), left);
+            QVERIFY(std::find(left.begin(), left.end(), token) != left.end());
+        }
+    }
+
     void exportsArePngAndSvg()
     {
         QTemporaryDir dir;

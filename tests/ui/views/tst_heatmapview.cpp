@@ -55,6 +55,31 @@ private slots:
         QCOMPARE(ticker->ticks().value(42), QStringLiteral("t42"));
     }
 
+    // Issue 28 §3: beside full attention a narrow heatmap labelled 3 of 12 keys; its labels now
+    // stand upright at 90° where slanted ones would leave most keys out, every k-th, evenly.
+    void aNarrowHeatmapLabelsEvenlyAndMost()
+    {
+        const std::vector<std::string> words{"The", "animal", "didn't", "cross", "the", "street", "because", "it", "was", "too", "tired", "."};
+        LabeledMatrix m;
+        m.name = "A";
+        m.values = Eigen::MatrixXf::Constant(12, 12, 1.0f / 12);
+        m.rowLabels = labels(words);
+        m.colLabels = labels(words);
+        HeatmapView v;
+        v.resize(330, 420);
+        v.show();
+        v.setMatrix(m, QStringLiteral("A"), HeatmapView::Scale::Probability);
+        QCoreApplication::processEvents();
+        v.plot()->replot(QCustomPlot::rpImmediateRefresh);
+        QCoreApplication::processEvents();
+        auto ticker = v.plot()->xAxis2->ticker().dynamicCast<QCPAxisTickerText>();
+        QVERIFY(ticker);
+        const QList<double> keys = ticker->ticks().keys();
+        QVERIFY2(keys.size() >= 6, qPrintable(QString::number(keys.size())));
+        for (int i = 1; i < keys.size(); ++i) // evenly: the same step between labelled keys
+            QCOMPARE(keys[i] - keys[i - 1], keys[1] - keys[0]);
+    }
+
     void aSingleRowIsDrawn()
     {
         // QCustomPlot sizes cells by range / (size − 1): one row needs a range of its own.

@@ -4,6 +4,7 @@
 // positions 1-based in the picker; and in the stage view, beside the probabilities only.
 
 #include "views/topkview.h"
+#include "plot/plotting.h"
 #include "views/heatmapview.h"
 #include "views/stageview.h"
 #include "session/session.h"
@@ -137,6 +138,48 @@ private slots:
         s.setStepId(QStringLiteral("logits"));
         QVERIFY(!v.topK()->isVisibleTo(&v));
         QCOMPARE(v.exportedPlots().size(), 1);
+    }
+
+    // Issue 28 §3: a slide's bars showed position 1 whatever row the lesson highlighted.
+    void theBarsFollowTheHighlightedRow()
+    {
+        Session s;
+        Config c = s.config();
+        c.model = ModelKind::Reversal;
+        s.setConfig(c);
+        QVERIFY2(s.isModel(), qPrintable(s.error()));
+        StageView v(&s);
+        v.resize(1400, 700);
+        v.show();
+        s.setStepId(QStringLiteral("probabilities"));
+        Highlight rows;
+        rows.rows = {2};
+        s.setHighlight(rows);
+        QCOMPARE(v.topK()->row(), 2);
+        Highlight cell;
+        cell.cells = {{1, 3}};
+        s.setHighlight(cell);
+        QCOMPARE(v.topK()->row(), 1);
+        // A selected cell wins over the highlight.
+        s.selectCell(0, 0);
+        QCOMPARE(v.topK()->row(), 0);
+    }
+
+    // Issue 28 §3: a masked language model's bars name no next token.
+    void aMaskedLanguageModelNamesNoNextToken()
+    {
+        TopKView v;
+        v.resize(500, 400);
+        v.show();
+        v.setMatrix(probabilities());
+        v.setRow(1);
+        QCOMPARE(v.nextColumn(), 2);
+        v.setMaskedLanguageModel(true);
+        QCOMPARE(v.nextColumn(), -1);
+        for (const QString& t : v.barTexts())
+            QVERIFY2(!t.contains(TopKView::tr("next token")), qPrintable(t));
+        QVERIFY(!plotTitle(v.plot())->text().contains(QStringLiteral("next")));
+        QVERIFY(plotTitle(v.plot())->text().contains(QStringLiteral("to stand there")));
     }
 };
 

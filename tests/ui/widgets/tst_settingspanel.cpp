@@ -3,6 +3,7 @@
 
 #include "session/session.h"
 #include "shell/languages.h"
+#include "widgets/attentionsettings.h"
 #include "widgets/settingspanel.h"
 
 #include <QCheckBox>
@@ -10,6 +11,7 @@
 #include <QFormLayout>
 #include <QLabel>
 #include <QSpinBox>
+#include <QStandardItemModel>
 #include <QApplication>
 #include <QtTest>
 
@@ -118,6 +120,55 @@ private slots:
 
     // Issue 11 §2: typing "16" into d_model (4 heads) passed through d_model = 1 and reset the
     // heads to 1. Values commit on Return; the head count chosen is kept as a wish.
+    // Issue 28 §3: settings that cannot go together are greyed with the reason, not accepted
+    // and then refused in internal words.
+    void positionsThatNeedFullAttentionAreGreyed()
+    {
+        Session s;
+        SettingsPanel p(&s);
+        p.show();
+        auto* positions = qobject_cast<QStandardItemModel*>(p.positionalBox()->model());
+        const auto item = [&](PositionalEncoding e) { return positions->item(p.positionalBox()->findData(static_cast<int>(e))); };
+        QVERIFY(item(PositionalEncoding::Alibi)->isEnabled());
+        Config c = s.config();
+        c.attention = AttentionKind::Performer;
+        s.setConfig(c);
+        for (PositionalEncoding e : {PositionalEncoding::Alibi, PositionalEncoding::Relative, PositionalEncoding::Xl}) {
+            QVERIFY(!item(e)->isEnabled());
+            QVERIFY2(item(e)->toolTip().contains(QStringLiteral("full attention")), qPrintable(item(e)->toolTip()));
+        }
+        QVERIFY(item(PositionalEncoding::Rope)->isEnabled()); // RoPE turns q and k: any kind
+        // And the other way round: with ALiBi only full attention is offered.
+        c.attention = AttentionKind::Full;
+        c.positional = PositionalEncoding::Alibi;
+        s.setConfig(c);
+        QVERIFY2(s.error().isEmpty(), qPrintable(s.error()));
+        QComboBox* kinds = p.attentionSettings()->kindBox();
+        auto* kindItems = qobject_cast<QStandardItemModel*>(kinds->model());
+        for (int i = 0; i < kinds->count(); ++i) {
+            const bool full = static_cast<AttentionKind>(kinds->itemData(i).toInt()) == AttentionKind::Full;
+            QCOMPARE(kindItems->item(i)->isEnabled(), full);
+        }
+    }
+
+    // Issue 28 §3: an opened folder's greyed settings show its own values (a 2-layer GPT-2 said
+    // 1 layer and ReLU).
+    void anOpenedFolderShowsItsOwnSizes()
+    {
+        Session s;
+        QString error;
+        QVERIFY2(s.importModel(QStringLiteral(ATTNLAB_TEST_DATA "/hf/gpt2_f32"), &error), qPrintable(error));
+        SettingsPanel p(&s);
+        p.show();
+        const ModelSpec& spec = s.model()->spec;
+        QVERIFY(spec.decoderLayers >= 2);
+        QCOMPARE(p.layersBox()->value(), spec.decoderLayers);
+        QVERIFY(!p.layersBox()->isEnabled());
+        QCOMPARE(p.activationBox()->currentData().toInt(), static_cast<int>(Activation::GeluTanh));
+        QCOMPARE(p.activationBox()->currentText(), QStringLiteral("GELU (tanh)"));
+        QCOMPARE(p.dModelBox()->value(), spec.dModel);
+    }
+
     void dModelCommitsOnReturnAndKeepsTheHeads()
     {
         Session s;
