@@ -44,6 +44,8 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from make_attention_kind_goldens import dump, plain  # the same JSON layout as the other kinds
+
 OUT = Path(__file__).resolve().parent.parent / "tests" / "reference" / "flash"
 INPUT_SCALE = 1.5
 
@@ -202,34 +204,7 @@ def make_case(name, seed, n, d_k, heads, query_block, key_block, mask, padding, 
             "blocked": blocked, "q": q, "k": k, "v": v, "w_o": w_o, "stages": {key: st[key] for key in order}}
 
 
-# ---------------------------------------------------------------- writing (as make_attention_kind_goldens.py)
-
-def plain(x):
-    if isinstance(x, dict):
-        return {k: plain(v) for k, v in x.items()}
-    if isinstance(x, (list, tuple)):
-        return [plain(v) for v in x]
-    if isinstance(x, np.ndarray):
-        return plain(x.tolist())
-    if isinstance(x, (bool, np.bool_)):
-        return bool(x)
-    if isinstance(x, (int, np.integer)):
-        return int(x)
-    if isinstance(x, (float, np.floating)):
-        return None if not math.isfinite(x) else float(f"{float(x):.9g}")
-    return x
-
-
-def dump(x, indent=0):
-    """JSON with one innermost list (a matrix row) per line."""
-    pad = "  " * (indent + 1)
-    if isinstance(x, dict):
-        items = [f"{pad}{json.dumps(k)}: {dump(v, indent + 1)}" for k, v in x.items()]
-        return "{\n" + ",\n".join(items) + "\n" + "  " * indent + "}"
-    if isinstance(x, list) and any(isinstance(v, (list, dict)) for v in x):
-        return "[\n" + ",\n".join(pad + dump(v, indent + 1) for v in x) + "\n" + "  " * indent + "]"
-    return json.dumps(x)
-
+# ---------------------------------------------------------------- writing (the attention kinds' JSON layout)
 
 def main():
     OUT.mkdir(parents=True, exist_ok=True)
