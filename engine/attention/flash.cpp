@@ -32,6 +32,7 @@ constexpr float kMinusInfinity = -std::numeric_limits<float>::infinity();
 
 } // namespace
 
+// limits: maths kernel
 FlashHead flashHead(const Eigen::MatrixXf& q, const Eigen::MatrixXf& k, const Eigen::MatrixXf& v, float c, const BoolMatrix* blocked,
                     int queryBlock, int keyBlock, bool record)
 {

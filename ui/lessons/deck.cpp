@@ -10,7 +10,6 @@
 #include "views/registry.h"
 #include "views/sessionview.h"
 #include "views/stageview.h"
-#include "widgets/controlcheckbox.h"
 #include "widgets/markdowntext.h"
 #include "widgets/projectiontype.h"
 #include "session/session.h"
@@ -222,7 +221,7 @@ std::unique_ptr<SessionView> makeSlideView(Session* session)
     // view a larger type than on screen.
     QFont big = QApplication::font();
     big.setPointSizeF(big.pointSizeF() * 1.35);
-    ControlCheckBox::setProjected(w.get(), true, projectedPointSize(kPageHeight, 96));
+    setProjected(w.get(), true, projectedPointSize(kPageHeight, 96));
     w->setFont(big);
     w->setAttribute(Qt::WA_DontShowOnScreen);
     w->setAutoFillBackground(true);

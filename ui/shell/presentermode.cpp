@@ -3,7 +3,6 @@
 #include "lessons/lessonplayer.h"
 #include "session/session.h"
 #include "shell/screenfit.h"
-#include "widgets/controlcheckbox.h"
 #include "widgets/markdowntext.h"
 #include "widgets/projectiontype.h"
 
@@ -12,20 +11,16 @@
 #include <QApplication>
 #include <QDockWidget>
 #include <QEvent>
-#include <QFontMetrics>
 #include <QGuiApplication>
 #include <QLabel>
 #include <QLayout>
 #include <QMainWindow>
 #include <QMenu>
 #include <QPalette>
-#include <QResizeEvent>
 #include <QScreen>
 #include <QTextBrowser>
-#include <QTextDocument>
 
 #include <algorithm>
-#include <cmath>
 
 namespace attnlab {
 
@@ -134,13 +129,13 @@ void PresenterMode::enter()
     m_dockState = m_window->saveState();
     QScreen* target = targetScreen();
     m_controlScreen = m_window->screen();
-    // Large type and a high-contrast palette for the back row of a classroom; the heatmaps'
-    // token labels and cell numbers and the lesson's caption in type sized from the screen's
-    // height (projectiontype.h: at least 3.5 % of it), set before the window's type changes
-    // (the heatmaps take it on that change).
+    // Large type and a high-contrast palette for the back row of a classroom; the stage
+    // heatmap's token labels and cell numbers in type sized from the screen's height
+    // (projectiontype.h: at least 3.5 % of it), marked before the window's type changes (the
+    // heatmap takes it on that change).
     QScreen* typeScreen = target ? target : m_window->screen();
     const double projected = typeScreen ? projectedPointSize(typeScreen->geometry().height(), typeScreen->logicalDotsPerInchY()) : 16.0;
-    ControlCheckBox::setProjected(m_window, true, projected);
+    setProjected(m_window, true, projected);
     QFont big = m_normalFont;
     big.setPointSizeF(std::max(16.0, m_normalFont.pointSizeF() * 1.6));
     m_window->setFont(big);
@@ -259,7 +254,7 @@ void PresenterMode::moveDocksTo(const QScreen* screen)
 void PresenterMode::leave()
 {
     setBlackout(false);
-    ControlCheckBox::setProjected(m_window, false);
+    setProjected(m_window, false);
     m_window->setFont(m_normalFont);
     m_window->setPalette(QApplication::palette());
     m_counter->setVisible(false);

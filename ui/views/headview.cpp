@@ -4,7 +4,7 @@
 #include "session/session.h"
 #include "views/headlines.h"
 #include "views/multiheadview.h"
-#include "widgets/controlcheckbox.h"
+#include "widgets/projectiontype.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -200,7 +200,7 @@ void HeadView::updateCaption()
     QString text = tr("%1: where the query token “%2” looks, a line to each key in every head's colour, thicker and "
                       "more opaque for a larger weight.")
                        .arg(placeText(), token);
-    if (!ControlCheckBox::isProjected(window()))
+    if (!isProjected(window()))
         text += QLatin1Char(' ') + tr("Click a token on the left or press ↑/↓ to choose another; ←/→ change the layer; the check "
                                       "boxes switch heads on and off.");
     captionLabel()->setText(text);

@@ -81,8 +81,9 @@ void labelHeatmapColumns(QCPAxis* axis, const LabeledMatrix& m, bool probabiliti
         const QFontMetrics fm(axis->tickLabelFont());
         const int slanted = plot->width() > 0 ? stepFor(fm.height() / std::sin(std::numbers::pi / 4) + 1, cell) : 0;
         const int vertical = plot->width() > 0 ? stepFor(fm.height() + 1, cell) : 0;
-        const int step = vertical > 0 && vertical < slanted ? vertical : slanted;
-        if (step == vertical && vertical < slanted)
+        const bool standing = vertical > 0 && vertical < slanted;
+        const int step = standing ? vertical : slanted;
+        if (standing)
             axis->setTickLabelRotation(-90);
         axis->setTicker(step > 0 ? everyKth(labels, step) : labelTicker(labels, maxLabels)); // 0: not laid out yet
     }

@@ -90,6 +90,10 @@ signals:
 
 private:
     void rebuild();
+    /// The type of the labels and numbers: the widget's, or the projected type (setProjectedType).
+    QFont plotFont() const;
+    /// Gives the plot plotFont() when it has another.
+    void followFont();
     void applyColorRange();
     void labelAxes();
     void drawCellValues();

@@ -1,6 +1,7 @@
 #include "views/multiheadview.h"
 
 #include "widgets/controlcheckbox.h"
+#include "widgets/projectiontype.h"
 #include "views/heatmapview.h"
 #include "session/session.h"
 #include "session/stages.h"
@@ -316,7 +317,7 @@ void MultiHeadView::showHeads()
     // Probabilities always use 0..1, so one scale is already shared.
     m_shared->setEnabled(scale == HeatmapView::Scale::Signed);
     QString caption = tr("%1 for each of the %2 heads (d_k = %3).").arg(stepName(m_gridStage)).arg(heads).arg(trace->config.dK());
-    if (!ControlCheckBox::isProjected(window())) // an instruction, not on a projection or a slide
+    if (!isProjected(window())) // an instruction, not on a projection or a slide
         caption += QLatin1Char(' ') + tr("Click a head to focus it.");
     m_headsCaption->setText(caption);
     for (int h = 0; h < heads; ++h) {

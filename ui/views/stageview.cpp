@@ -1,6 +1,7 @@
 #include "views/stageview.h"
 
 #include "widgets/controlcheckbox.h"
+#include "widgets/projectiontype.h"
 #include "views/columnplot.h"
 #include "views/heatmapview.h"
 #include "views/topkview.h"
@@ -151,7 +152,7 @@ void StageView::refresh()
     m_heatmap->setHighlight(session()->highlight());
     // Projected (presenter mode, a slide), the banner or the page names the stage: the plot's
     // own title would take the room of two rows of cells.
-    const QString drawnTitle = ControlCheckBox::isProjected(window()) ? QString() : m_title;
+    const QString drawnTitle = isProjected(window()) ? QString() : m_title;
     m_heatmap->setMatrix(m, drawnTitle, scale);
     // An n × 1 stage of an attention kind reads better as bars, one per token.
     const bool column = ColumnPlot::isColumnStage(id) && m.values.cols() == 1;

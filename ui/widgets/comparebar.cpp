@@ -1,7 +1,7 @@
 #include "widgets/comparebar.h"
 
 #include "session/session.h"
-#include "widgets/controlcheckbox.h"
+#include "widgets/projectiontype.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -142,7 +142,7 @@ void CompareBar::sync()
         m_mask->setCurrentIndex(indexOf(kMasks, c.mask));
         m_seed->setValue(static_cast<int>(std::min<std::uint64_t>(c.seed, 999999)));
     }
-    setVisible(m_session->isComparing() && !ControlCheckBox::isProjected(window())); // never projected
+    setVisible(m_session->isComparing() && !isProjected(window())); // never projected
 }
 
 void CompareBar::applyKind(int index)

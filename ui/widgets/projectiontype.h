@@ -4,6 +4,14 @@
 // 24-point text on a slide is about 4 % of its height; labels, token names and cell numbers are
 // at least 3.5 %. The base type is a little above that so that cell numbers, which may be a
 // point smaller than the type around them (HeatmapView::cellValueFont), stay above it too.
+//
+// A window is marked projected while presenter mode shows it (a slide's view is its own
+// window): nothing interactive is drawn then (widgets/controlcheckbox.h, markAsControl), and the
+// stage's heatmap takes the projected type (HeatmapView::setProjectedType).
+
+#include <QFont>
+
+class QWidget;
 
 namespace attnlab {
 
@@ -18,5 +26,18 @@ inline double projectedPointSize(double height, double dotsPerInch)
 {
     return kProjectedShare * height * 72.0 / dotsPerInch;
 }
+
+/// Marks `window` as projected or not (presenter mode, a slide) with `points` the size of the
+/// projected type, and hides or shows again its ControlCheckBoxes and the widgets markAsControl()
+/// marked.
+void setProjected(QWidget* window, bool projected, double points = 0);
+bool isProjected(const QWidget* window);
+/// The projected type's point size in `window` (0 when it is not projected).
+double projectedPoints(const QWidget* window);
+/// `f`, at least the projected type's size when `w`'s window is projected.
+QFont projectedFont(const QWidget* w, QFont f);
+/// Marks `w`, which its view never hides or shows (a "S'_h: 6 × 6" line the banner also says),
+/// as part of the interface rather than the picture: hidden while its window is projected.
+void markAsControl(QWidget* w);
 
 } // namespace attnlab

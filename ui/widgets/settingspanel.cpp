@@ -327,15 +327,6 @@ void SettingsPanel::syncFromSession()
         fillHeads(c.dModel, c.heads);
         m_seed->setValue(static_cast<int>(std::min<std::uint64_t>(c.seed, 999999)));
         selectData(m_positional, c.positional);
-        allowComboItem(m_activation, m_activation->findData(static_cast<int>(Activation::GeluTanh)), false,
-                       tr("GPT-2's activation (GELU's tanh approximation): shown for an opened GPT-2"));
-        // ALiBi, relative and Transformer-XL positions add a term to every score: full attention only.
-        for (int i = 0; i < m_positional->count(); ++i) {
-            const auto p = static_cast<PositionalEncoding>(m_positional->itemData(i).toInt());
-            const bool onScores = p == PositionalEncoding::Alibi || p == PositionalEncoding::Relative || p == PositionalEncoding::Xl;
-            allowComboItem(m_positional, i, !onScores || c.attention == AttentionKind::Full,
-                           tr("Adds a term to every query–key score, which only full attention computes: choose full attention first"));
-        }
         m_embedScale->setChecked(c.embedScale);
         m_scale->setChecked(c.scaleScores);
         selectData(m_mask, c.mask);
@@ -346,15 +337,24 @@ void SettingsPanel::syncFromSession()
         else
             selectData(m_weights, c.weightsPreset);
     }
-    // Imported weights fix d_model.
+    // Imported weights fix d_model (showModelRows).
     const bool imported = m_session->importedWeights() != nullptr;
-    m_dModel->setEnabled(!imported);
     m_weightsInfo->setText(imported ? tr("Weights from %1 (d_model %2)")
                                           .arg(m_session->weightsPath().isEmpty() ? tr("the session file")
                                                                                   : QFileInfo(m_session->weightsPath()).fileName())
                                           .arg(c.dModel)
                                     : QString());
     m_openMask->setEnabled(c.model == ModelKind::None);
+    showModelRows(c, imported);
+    greyWhatCannotCombine(c);
+    m_dK->setText(tr("d_k = %1").arg(c.heads > 0 ? c.dModel / c.heads : 0));
+    m_kinds->showSpec(c, AttentionSettings::usableWith(c));
+    showPositionSettings(c);
+    m_syncing = false;
+}
+
+void SettingsPanel::showModelRows(const Config& c, bool imported)
+{
     // A Transformer has its own weights; a trained or file model fixes every size. Its encoder
     // takes the mask and the padding (src_mask, src_key_padding_mask); GPT-2 and BERT take neither.
     const bool model = c.model != ModelKind::None;
@@ -394,10 +394,19 @@ void SettingsPanel::syncFromSession()
                                                               "It cannot generate; type a target.")
                                                            : QString());
     }
-    m_dK->setText(tr("d_k = %1").arg(c.heads > 0 ? c.dModel / c.heads : 0));
-    m_kinds->showSpec(c, AttentionSettings::usableWith(c));
-    showPositionSettings(c);
-    m_syncing = false;
+}
+
+void SettingsPanel::greyWhatCannotCombine(const Config& c)
+{
+    allowComboItem(m_activation, m_activation->findData(static_cast<int>(Activation::GeluTanh)), false,
+                   tr("GPT-2's activation (GELU's tanh approximation): shown for an opened GPT-2"));
+    // ALiBi, relative and Transformer-XL positions add a term to every score: full attention only.
+    for (int i = 0; i < m_positional->count(); ++i) {
+        const auto p = static_cast<PositionalEncoding>(m_positional->itemData(i).toInt());
+        const bool onScores = p == PositionalEncoding::Alibi || p == PositionalEncoding::Relative || p == PositionalEncoding::Xl;
+        allowComboItem(m_positional, i, !onScores || c.attention == AttentionKind::Full,
+                       tr("Adds a term to every query–key score, which only full attention computes: choose full attention first"));
+    }
 }
 
 void SettingsPanel::showWhatTheModelOwns(bool fixed)

@@ -71,6 +71,11 @@ private:
     void connectControls();
     /// Greys out what a trained model fixes (positions, embedding scale, seed), with the reason.
     void showWhatTheModelOwns(bool fixed);
+    /// The Transformer's rows (shown with a model, editable for a seeded one, an opened model's
+    /// own sizes), and what a model or imported weights fix.
+    void showModelRows(const Config& c, bool imported);
+    /// Greys the choices that cannot go with the rest of `c`, each with the reason as its tooltip.
+    void greyWhatCannotCombine(const Config& c);
     void syncFromSession();
     void apply();
     void fillHeads(int dModel, int preferred);
