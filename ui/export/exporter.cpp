@@ -4,6 +4,7 @@
 #include "io/fileio.h"
 #include "session/messages.h"
 #include "session/stages.h"
+#include "widgets/projectiontype.h"
 
 #include <qcustomplot.h>
 
@@ -316,6 +317,10 @@ void prepareHeatmap(HeatmapView& view, const LabeledMatrix& m, const QString& ti
         view.layout()->activate();
     view.plot()->setGeometry(0, 0, width, height);
     view.plot()->setViewport(QRect(0, 0, width, height));
+    // Labels and numbers in type from the picture's height, as on a slide (issue 28 §4): a
+    // figure pasted into a lesson's slides is read from the back row too.
+    setProjected(&view, true, projectedPointSize(height, 96));
+    view.setProjectedType(true);
     view.setMatrix(m, title, scale);
     // Lay the plot out once so the view knows its cells' size, then set the matrix again: only
     // now can it tell whether values fit inside the cells and labels stand upright.

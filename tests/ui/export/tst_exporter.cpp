@@ -231,6 +231,28 @@ private slots:
                  "no Chinese font: install fonts-noto-cjk (scripts/setup.sh)");
     }
 
+    // Issue 28 §4: an exported heatmap's token labels and cell numbers were about 1 % of the
+    // picture's height; they take 3.5 % of it or more, as on a slide.
+    void exportedLabelsAreReadFromTheBackRow()
+    {
+        const attnlab::LabeledMatrix m = tokenMatrix({QStringLiteral("狗"), QStringLiteral("咬"), QStringLiteral("了"), QStringLiteral("人")});
+        attnlab::HeatmapView view;
+        attnlab::prepareHeatmap(view, m, QStringLiteral("A"), attnlab::HeatmapView::Scale::Probability, 1200, 900);
+        view.plot()->replot(QCustomPlot::rpImmediateRefresh);
+        const double least = 0.035 * 900;
+        const auto pixels = [](const QFont& f) { return f.pointSizeF() * 96.0 / 72.0; };
+        QVERIFY2(pixels(view.plot()->xAxis2->tickLabelFont()) >= least, qPrintable(QString::number(pixels(view.plot()->xAxis2->tickLabelFont()))));
+        QVERIFY(pixels(view.plot()->yAxis->tickLabelFont()) >= least);
+        int numbers = 0;
+        for (int i = 0; i < view.plot()->itemCount(); ++i) {
+            if (auto* t = qobject_cast<QCPItemText*>(view.plot()->item(i))) {
+                ++numbers;
+                QVERIFY(pixels(t->font()) >= least);
+            }
+        }
+        QCOMPARE(numbers, 16);
+    }
+
     void formatNames_data()
     {
         QTest::addColumn<QString>("name");
