@@ -183,6 +183,9 @@ bool LessonPlayer::start(const QString& path, int step)
         if (!m_lesson)
             m_setup = m_session->snapshot(); // kept aside: Stop lesson gives it back
         m_lesson = std::move(lesson);
+        // No step of the new lesson yet: what the recomputation below signals (notes, captions)
+        // must not read the old lesson's step number in the new lesson's steps.
+        m_step = -1;
     } catch (const LessonError& e) {
         showError(QString::fromUtf8(e.what()));
         return false;

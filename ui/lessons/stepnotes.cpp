@@ -33,6 +33,9 @@ QStringList highlightMissTexts(const Session& session, const LessonStep& step)
 {
     if (step.highlight.empty() || step.view == "kernel-regression" || step.view == "softmax-scaling")
         return {};
+    // No trace (the input was refused, or the step's model is missing): nothing is drawn.
+    if (!session.trace())
+        return {};
     // The matrix the step draws: its stage (this head for per-head stages); a stage the
     // trace lacks is drawn as the tokens.
     const Trace& trace = *session.trace();

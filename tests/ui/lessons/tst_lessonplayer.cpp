@@ -132,6 +132,33 @@ private slots:
         QVERIFY(p.notes().isEmpty());
     }
 
+    // Opening a shorter lesson from a late step of a longer one: while the new lesson's input is
+    // computed, the player's step is never the old lesson's step number in the new lesson (its
+    // notes read that step: past the end of the shorter lesson, the studio crashed).
+    void aShorterLessonAfterALateStep()
+    {
+        QTemporaryDir dir;
+        const QString longer = dir.filePath("longer.md");
+        writeFile(longer, kSmallLesson + "## Third\nstage: scores\nhighlight: row 2\n\nThree.\n\n## Fourth\nstage: weights\nhighlight: row 1\n\nFour.\n");
+        const QString shorter = dir.filePath("small.md");
+        writeFile(shorter, QByteArray(kSmallLesson).replace("one two three", "four five"));
+        Session s;
+        LessonPlayer p(&s);
+        QVERIFY(p.openLessonFile(longer));
+        p.goToStep(3);
+        QCOMPARE(p.stepIndex(), 3);
+        QStringList wrong;
+        connect(&s, &Session::traceChanged, this, [&] {
+            const int steps = p.lesson() ? static_cast<int>(p.lesson()->steps.size()) : 0;
+            if (p.stepIndex() >= steps)
+                wrong << QStringLiteral("step %1 of a lesson of %2").arg(p.stepIndex() + 1).arg(steps);
+        });
+        QVERIFY(p.openLessonFile(shorter));
+        QVERIFY2(wrong.isEmpty(), qPrintable(wrong.join(u'\n')));
+        QCOMPARE(p.stepIndex(), 0);
+        QCOMPARE(s.trace()->tokens.size(), std::size_t(2));
+    }
+
     void stepThatCannotBeComputedSaysWhy()
     {
         // Step 2: 600 tokens and 64 heads are more attention cells than a trace may have.
