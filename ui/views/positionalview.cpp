@@ -443,8 +443,11 @@ void PositionalEncodingView::drawCurves()
         g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, c, c, 5));
         g->setName(legendName(dim));
     }
-    for (int i = 0; i < m_curves->legend->itemCount(); ++i)
-        m_curves->legend->item(i)->setFont(font());
+    // Every entry (a legend wrapped into columns has empty cells, which have none).
+    for (int i = 0; i < m_curves->legend->itemCount(); ++i) {
+        if (QCPAbstractLegendItem* entry = m_curves->legend->item(i))
+            entry->setFont(font());
+    }
     m_curves->xAxis->setRange(-0.5, positions - 0.5);
     m_curves->replot(QCustomPlot::rpQueuedReplot);
 }

@@ -228,6 +228,28 @@ private slots:
         QCOMPARE(v.dimensions(), (std::vector<int>{6, 7}));
     }
 
+    // A legend wrapped into columns on a narrow screen (fitLegend) has empty cells: three curves
+    // in two columns leave one. Drawing the curves again (a new sentence) set the font of every
+    // cell's entry, the empty one's too: the studio crashed at 1280 × 720 in presenter mode.
+    void aWrappedLegendIsDrawnAgain()
+    {
+        Session s;
+        PositionalEncodingView v(&s);
+        typeDimensions(v, QStringLiteral("1, 2, 3"));
+        v.resize(260, 500);
+        v.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&v));
+        QCustomPlot* p = v.curvesPlot();
+        QTRY_VERIFY(p->legend->wrap() > 0 && p->legend->wrap() < 3);
+        p->replot(QCustomPlot::rpImmediateRefresh);
+        s.setSentence(QStringLiteral("a new sentence to draw again"));
+        QCOMPARE(p->graphCount(), 3);
+        int entries = 0;
+        for (int i = 0; i < p->legend->itemCount(); ++i)
+            entries += p->legend->item(i) != nullptr;
+        QCOMPARE(entries, 3);
+    }
+
     void badDimensionsShowAMessage_data()
     {
         QTest::addColumn<QString>("text");
