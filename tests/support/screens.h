@@ -5,6 +5,7 @@
 // comparison's screen test.
 
 #include "shell/mainwindow.h"
+#include "shell/presentermode.h"
 #include "views/heatmapview.h"
 #include "views/stageview.h"
 
@@ -89,6 +90,14 @@ inline void openOn(MainWindow& w, QScreen* screen)
     w.showWithinScreen();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
     QCoreApplication::processEvents(); // the second fit, once the window is framed
+}
+
+/// Starts presenter mode on `screen` itself (not on another screen than the window's, as the
+/// automatic choice would).
+inline void presentOn(MainWindow& w, QScreen* screen)
+{
+    w.presenter()->setScreenChoice(screen->name());
+    w.setPresenterMode(true);
 }
 
 /// Runs `Test` with the screens of `screensJson` (the offscreen platform's configuration file),

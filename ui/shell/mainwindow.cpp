@@ -133,6 +133,17 @@ void MainWindow::buildCentralWidget()
     // What a projection does not need: the view, its caption and the counter are the slide.
     // Nor its fields: B's sentence and setting, the decoder's input (their keys still work).
     m_presenter->setClutter({m_sentenceLabel, m_sentence, segmentB, m_compare->toggleButton(), m_compare, m_decoder, m_views->tabBar()});
+    // A comparison's three heatmaps keep 60 % of a projector's height (cells a back row can read
+    // at 1024 × 768); a longer caption is shown in pages.
+    m_presenter->setView(m_views, [this] { return m_session->isComparing() ? 0.6 : 0.0; });
+    // Back from presenting: the panels that come and go as they are now (a step may have opened
+    // or closed an encoder–decoder or BERT meanwhile).
+    connect(m_presenter, &PresenterMode::toggled, this, [this, segmentB](bool on) {
+        if (!on) {
+            m_decoder->sync();
+            segmentB->follow();
+        }
+    });
     // The status bar shows while it has something to say (a message, a warning), never in
     // presenter mode; it comes and goes at the bottom, so the view's top never moves.
     connect(statusBar(), &QStatusBar::messageChanged, this, &MainWindow::updateStatusBar);
@@ -257,6 +268,9 @@ void MainWindow::focusView()
 
 void MainWindow::next()
 {
+    // A projected caption in pages shows its next page before the lesson steps on.
+    if (m_presenter->turnCaptionPage(1))
+        return;
     if (m_lessons->isActive())
         m_lessons->next();
     else
@@ -265,6 +279,8 @@ void MainWindow::next()
 
 void MainWindow::previous()
 {
+    if (m_presenter->turnCaptionPage(-1))
+        return;
     if (m_lessons->isActive())
         m_lessons->previous();
     else

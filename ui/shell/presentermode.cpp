@@ -18,9 +18,16 @@
 #include <QMenu>
 #include <QPalette>
 #include <QScreen>
+#include <QAbstractTextDocumentLayout>
+#include <QScrollBar>
+#include <QTextBlock>
 #include <QTextBrowser>
+#include <QTextLayout>
+#include <QTimer>
 
 #include <algorithm>
+#include <cmath>
+#include <optional>
 
 namespace attnlab {
 
@@ -50,6 +57,31 @@ public:
 
 } // namespace
 
+CaptionLayout captionLayout(const std::function<int(double)>& heightAt, double largest, double least, int preferred, int room)
+{
+    least = std::min(least, largest);
+    // The sizes largest, largest − 0.5, … down to least; the text's height falls as the type
+    // does, so the largest that fits is found by bisection (each try lays the text out).
+    const int steps = static_cast<int>(std::floor((largest - least) / 0.5 + 1e-9));
+    const auto size = [&](int k) { return largest - 0.5 * k; };
+    if (const int h = heightAt(size(0)); h <= preferred)
+        return CaptionLayout{size(0), h, false};
+    int tooLarge = 0; // size(tooLarge) does not fit; find the first k that does
+    int fits = steps + 1;
+    while (fits - tooLarge > 1) {
+        const int mid = (tooLarge + fits) / 2;
+        (heightAt(size(mid)) <= preferred ? fits : tooLarge) = mid;
+    }
+    if (fits <= steps)
+        return CaptionLayout{size(fits), heightAt(size(fits)), false};
+    // Longer than the preferred strip even in the least type: the least type, as tall as the
+    // text (the view gives the rest), scrolling only past all the view can give.
+    const int h = heightAt(least);
+    if (h <= room)
+        return CaptionLayout{least, h, false};
+    return CaptionLayout{least, std::max(room, 0), true};
+}
+
 PresenterMode::PresenterMode(Session* session, LessonPlayer* lessons, QMainWindow* window)
     : QObject(window)
     , m_session(session)
@@ -66,6 +98,9 @@ PresenterMode::PresenterMode(Session* session, LessonPlayer* lessons, QMainWindo
     m_caption->setFrameShape(QFrame::NoFrame);
     m_caption->setFocusPolicy(Qt::NoFocus); // the keys stay with the stepping
     m_caption->setAutoFillBackground(true);
+    m_caption->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_caption->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff); // pages, turned by the clicker
+
     m_caption->setBackgroundRole(QPalette::AlternateBase);
     // The black screen covers the whole window, menus and docks included, and hides the pointer.
     m_black->setObjectName(QStringLiteral("BlackScreen"));
@@ -190,22 +225,118 @@ void PresenterMode::updateCaption()
     if (shown) {
         setMarkdownText(m_caption, m_lessons->stepMarkdown());
         flattenHeadings(m_caption->document()); // the step's title one line of the caption's type
-        // At most a third of the screen: the view keeps the rest.
-        const QScreen* s = m_window->screen();
-        // At most a third of the screen, and less on a small projector: the view needs 620 pixels.
-        const int height = s ? s->geometry().height() : 1080;
-        const int most = std::max(3 * m_caption->fontMetrics().lineSpacing() + 8, std::min(height / 3, height - 620));
-        // Measured at the width it will have (the window's, less the layout's margins), also
-        // before the layout has given it that width.
-        m_caption->document()->setTextWidth(std::max(m_caption->viewport()->width(), m_window->width() - 40));
-        const int wanted = std::min(static_cast<int>(m_caption->document()->size().height()) + 8, most);
-        // As tall as its text where there is room (the view keeps the rest), three lines at least.
-        static_cast<CaptionBrowser*>(m_caption)->wanted = wanted;
-        m_caption->setMaximumHeight(wanted);
-        m_caption->setMinimumHeight(std::min(wanted, 3 * m_caption->fontMetrics().lineSpacing() + 8));
-        m_caption->updateGeometry();
+        fitCaption();
+        // Again once the window has laid out the step (its banner and view change with it): the
+        // room the view leaves is known only then.
+        QTimer::singleShot(0, this, &PresenterMode::fitCaption);
     }
     m_caption->setVisible(shown);
+}
+
+void PresenterMode::fitCaption()
+{
+    if (!m_on || !m_lessons->isActive())
+        return;
+    const QScreen* s = m_window->screen();
+    const int screenHeight = s ? s->geometry().height() : 1080;
+    const double dpi = s ? s->logicalDotsPerInchY() : 96.0;
+    const double largest = std::max(projectedPoints(m_window), 1.0);
+    const double least = kLeastCaptionShare * screenHeight * 72.0 / dpi;
+    // Measured at the width it has, or will have once shown (the window's, less the layout's
+    // margins); the margins of the document and the frame on top.
+    QTextDocument* doc = m_caption->document();
+    doc->setTextWidth(m_caption->isVisible() ? m_caption->viewport()->width() : m_window->width() - 40);
+    const int frame = 2 * m_caption->frameWidth() + 8;
+    QFont font = m_caption->font();
+    const auto heightAt = [&](double points) {
+        font.setPointSizeF(points);
+        doc->setDefaultFont(font);
+        return static_cast<int>(std::ceil(doc->size().height())) + frame;
+    };
+    // What the view can give: the screen less everything the window needs besides the caption,
+    // the view at its least included (the window's minimum height, as its layout sets it for
+    // this step's banner and view, less the caption's share of it).
+    int room = screenHeight / 4;
+    if (m_caption->isVisible()) {
+        settleLayout();
+        room = screenHeight - (m_window->minimumHeight() - m_caption->minimumHeight());
+        // A view that needs more than its least (a comparison) keeps that much.
+        if (m_view && m_viewShare) {
+            const int least = std::max(m_view->minimumSizeHint().height(), m_view->minimumHeight());
+            room -= std::max(0, static_cast<int>(m_viewShare() * screenHeight) - least);
+        }
+    }
+    // A quarter of the screen in the largest type that fits; a longer text in the least type
+    // takes up to a third (what the view can give) and is shown in pages beyond that: the view
+    // keeps two thirds of the screen, room for a comparison's three heatmaps.
+    const int most = std::min(screenHeight / 3, room);
+    const CaptionLayout fit = captionLayout(heightAt, largest, least, std::min(screenHeight / 4, most), most);
+    font.setPointSizeF(fit.points);
+    m_caption->setFont(font);
+    doc->setDefaultFont(font);
+    static_cast<CaptionBrowser*>(m_caption)->wanted = fit.height;
+    m_caption->setFixedHeight(fit.height);
+    m_caption->updateGeometry();
+    paginateCaption();
+    // The window back to the screen's size if a taller caption had pushed it past (a window is
+    // made as large as its layout's minimum, never smaller again by itself).
+    if (s && m_window->height() > screenHeight) {
+        settleLayout();
+        m_window->setGeometry(s->geometry());
+    }
+}
+
+namespace {
+
+/// Where the page after the one starting at `top` (`height` pixels of `doc`) starts: at the
+/// first line that does not show whole on it; -1 when every line does.
+int nextPageTop(const QTextDocument* doc, int top, int height)
+{
+    int next = -1;
+    for (QTextBlock b = doc->begin(); b.isValid(); b = b.next()) {
+        const QRectF box = doc->documentLayout()->blockBoundingRect(b);
+        const QTextLayout* layout = b.layout();
+        for (int i = 0; layout && i < layout->lineCount(); ++i) {
+            const QTextLine line = layout->lineAt(i);
+            const double y = box.top() + line.y();
+            if (y + line.height() > top + height + 0.5 && y > top + 0.5) {
+                const int start = static_cast<int>(std::floor(y));
+                next = next < 0 ? start : std::min(next, start);
+            }
+        }
+    }
+    return next;
+}
+
+} // namespace
+
+void PresenterMode::paginateCaption()
+{
+    m_pageTops = {0};
+    const int height = m_caption->height() - 2 * m_caption->frameWidth();
+    const QTextDocument* doc = m_caption->document();
+    // A line taller than the strip can only be cut: it starts its own page and the next follows.
+    for (int top = nextPageTop(doc, 0, height); top > m_pageTops.back(); top = nextPageTop(doc, top, height))
+        m_pageTops << top;
+    showCaptionPage(0);
+}
+
+void PresenterMode::showCaptionPage(int page)
+{
+    m_page = std::clamp(page, 0, static_cast<int>(m_pageTops.size()) - 1);
+    m_caption->verticalScrollBar()->setValue(m_pageTops[m_page]);
+    updateCounterText();
+}
+
+bool PresenterMode::turnCaptionPage(int direction)
+{
+    if (!m_on || !m_caption->isVisible() || m_pageTops.size() < 2)
+        return false;
+    const int page = m_page + (direction > 0 ? 1 : -1);
+    if (page < 0 || page >= m_pageTops.size())
+        return false;
+    showCaptionPage(page);
+    return true;
 }
 
 void PresenterMode::stepAside()
@@ -316,21 +447,49 @@ void PresenterMode::setBlackout(bool on)
     emit blackoutChanged(on);
 }
 
+void PresenterMode::setClutter(const QList<QWidget*>& widgets)
+{
+    m_clutter = widgets;
+    for (QWidget* w : widgets)
+        w->installEventFilter(this);
+}
+
 bool PresenterMode::eventFilter(QObject* watched, QEvent* event)
 {
     if (watched == m_window && event->type() == QEvent::Resize)
         m_black->setGeometry(m_window->rect()); // the black screen follows the window
+    // Clutter shown while presenting (a lesson step opening an encoder–decoder shows the
+    // decoder's panel): hidden again at once, and shown on leaving.
+    if (m_on && event->type() == QEvent::ShowToParent) {
+        auto* w = qobject_cast<QWidget*>(watched);
+        if (w && m_clutter.contains(w)) {
+            if (!m_clutterHidden.contains(w))
+                m_clutterHidden << w;
+            w->hide();
+        }
+    }
     return false;
 }
 
 void PresenterMode::updateCounter()
 {
     updateCaption();
-    // The lesson's step while a lesson plays, else the stage: big enough for the back row.
-    if (m_lessons->isActive())
-        m_counter->setText(tr("Step %1 / %2").arg(m_lessons->stepIndex() + 1).arg(m_lessons->lesson()->steps.size()));
-    else
+    updateCounterText();
+}
+
+void PresenterMode::updateCounterText()
+{
+    // The lesson's step while a lesson plays, else the stage: big enough for the back row. A
+    // caption in pages says which page shows: ▼ while another follows, ▲ on the last.
+    if (m_lessons->isActive()) {
+        QString text = tr("Step %1 / %2").arg(m_lessons->stepIndex() + 1).arg(m_lessons->lesson()->steps.size());
+        const int pages = captionPages();
+        if (m_on && pages > 1)
+            text += QStringLiteral("   %1 %2 / %3").arg(m_page + 1 < pages ? QChar(0x25BC) : QChar(0x25B2)).arg(m_page + 1).arg(pages);
+        m_counter->setText(text);
+    } else {
         m_counter->setText(tr("Stage %1 / %2").arg(m_session->step() + 1).arg(m_session->steps().size()));
+    }
 }
 
 void PresenterMode::listScreens(QMenu* menu)

@@ -17,6 +17,8 @@
 #include <QRect>
 #include <QString>
 
+#include <functional>
+
 class QDockWidget;
 class QLabel;
 class QMainWindow;
@@ -27,6 +29,25 @@ class QWidget;
 class QMenu;
 
 namespace attnlab {
+
+/// The least type of the caption, as a share of the screen's height (the projected type is
+/// kProjectedShare, projectiontype.h): 2.6 % is 20 pixels on a 768-pixel projector.
+inline constexpr double kLeastCaptionShare = 0.026;
+
+/// How the caption shows its text: in type of `points`, `height` pixels tall; `scrolls` only
+/// when even the least type does not fit the room.
+struct CaptionLayout {
+    double points = 0;
+    int height = 0;
+    bool scrolls = false;
+};
+
+/// Chooses the caption's type and height, given `heightAt(points)`, the text's height in type
+/// of that size: the largest type from `largest` down to `least` (in steps of half a point)
+/// whose text fits `preferred` (a quarter of the screen, or less when the view cannot give as
+/// much); else the least type, as tall as its text if that fits `room` (all the view can give);
+/// else the least type in `room`, scrolling.
+CaptionLayout captionLayout(const std::function<int(double)>& heightAt, double largest, double least, int preferred, int room);
 
 class LessonPlayer;
 class Session;
@@ -42,14 +63,33 @@ public:
     /// The caption strip: the lesson step's text, large, under the view while a lesson plays in
     /// presenter mode; hidden otherwise. The window places it.
     QTextBrowser* caption() const { return m_caption; }
-    /// What the projection does not show (the sentence row, the view's tabs, the status bar):
-    /// hidden while presenting, shown again after.
-    void setClutter(const QList<QWidget*>& widgets) { m_clutter = widgets; }
+    /// What the projection does not show (the sentence row, the view's tabs, the decoder's
+    /// fields): hidden while presenting, also when something shows one meanwhile (a lesson step
+    /// that opens an encoder–decoder shows the decoder's panel), and shown again after if it
+    /// was or became visible; their owners then show or hide them as their state says.
+    void setClutter(const QList<QWidget*>& widgets);
+    /// The view the caption shares the screen with, and the share of the screen's height it
+    /// needs now (a comparison's three heatmaps need more than one view's least): the caption
+    /// takes from the view down to that, or to its minimum height.
+    void setView(QWidget* view, std::function<double()> share)
+    {
+        m_view = view;
+        m_viewShare = std::move(share);
+    }
     bool isOn() const { return m_on; }
     /// Enters or leaves presenter mode; the same state again does nothing.
     void setOn(bool on);
     /// The counter's text: the lesson's step while a lesson plays, else the stage.
     void updateCounter();
+    /// A step's text too long for the screen even in the least caption type (a table, a code
+    /// block on a 1024 × 768 projector) is shown in pages of whole lines, as presentation
+    /// software builds a slide (the counter says "Step 3 / 9   ▼ 1 / 2"): the clicker's Next (`direction` 1) shows the next page and
+    /// Previous (-1) the one before, and say so by returning true; on the last (first) page, or
+    /// when the caption has one page, they return false and the lesson steps.
+    bool turnCaptionPage(int direction);
+    /// The caption's page (from 0) and number of pages: 1 when its text fits.
+    int captionPage() const { return m_page; }
+    int captionPages() const { return static_cast<int>(m_pageTops.size()); }
 
     /// The screen chosen for presenter mode (QScreen::name()), or empty for automatic: another
     /// screen than the controls' when there are several, else the window's own.
@@ -95,6 +135,16 @@ private:
     void moveDocksTo(const QScreen* screen);
     /// The caption strip follows the lesson step (shown only while presenting a lesson).
     void updateCaption();
+    /// Sizes the caption so that its whole text shows, never behind a scroll bar: in the
+    /// projected type within a quarter of the screen if it fits, else in smaller type down to
+    /// kLeastCaptionShare of the screen's height, else taller in that type up to a third of the
+    /// screen (never taking the view below its minimum height), else in pages (captionLayout()).
+    void fitCaption();
+    /// Splits the caption's text into pages of whole lines (m_pageTops) and shows page `page`.
+    void paginateCaption();
+    void showCaptionPage(int page);
+    /// The counter's text, with the caption's page ("▼ 1 / 2") while it has pages.
+    void updateCounterText();
     /// Hides (or shows again) the menu bar and the clutter.
     void declutter(bool on);
 
@@ -104,6 +154,10 @@ private:
     QLabel* m_counter;
     QTextBrowser* m_caption;
     QWidget* m_black;
+    QPointer<QWidget> m_view;
+    std::function<double()> m_viewShare;
+    QList<int> m_pageTops;   ///< where each of the caption's pages starts, in document pixels
+    int m_page = 0;
     QList<QWidget*> m_clutter;
     QList<QWidget*> m_clutterHidden; ///< the clutter that was visible, shown again on leaving
     QFont m_normalFont;

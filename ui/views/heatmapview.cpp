@@ -94,16 +94,7 @@ HeatmapView::HeatmapView(QWidget* parent)
     auto* group = new QCPMarginGroup(m_plot);
     m_plot->axisRect()->setMarginGroup(QCP::msBottom | QCP::msTop, group);
     m_colorScale->setMarginGroup(QCP::msBottom | QCP::msTop, group);
-    // A colour scale tells the group the margin the group last gave it as its own need, so the
-    // shared margin could only grow: slanted labels once (a narrow window, presenter mode's
-    // type), and the gap above the cells stayed, the cells too small for their numbers. Before
-    // each layout it asks for nothing; the group then takes what the axes need now.
-    connect(m_plot, &QCustomPlot::beforeReplot, m_colorScale, [this] {
-        QMargins m = m_colorScale->margins();
-        m.setTop(0);
-        m.setBottom(0);
-        m_colorScale->setMargins(m);
-    });
+    connect(m_plot, &QCustomPlot::beforeReplot, m_colorScale, [this] { fitColorScale(); });
     // The cells' size is known only once the plot is laid out (the margins follow the labels);
     // the values were drawn for an estimate (cellPixels before the layout). When the layout
     // made the cells another size, draw again, once: values of the wrong size, or none at all
@@ -288,6 +279,26 @@ QFont HeatmapView::plotFont() const
     // Presenter mode and slides: the projected type (a share of the screen's or the page's
     // height, widgets/projectiontype.h) for the stage's heatmap.
     return m_projectedType ? projectedFont(this, font()) : font();
+}
+
+void HeatmapView::fitColorScale()
+{
+    // A colour scale tells the group the margin the group last gave it as its own need, so the
+    // shared margin could only grow: slanted labels once (a narrow window, presenter mode's
+    // type), and the gap above the cells stayed, the cells too small for their numbers. Before
+    // each layout it asks for nothing; the group then takes what the axes need now.
+    QMargins m = m_colorScale->margins();
+    m.setTop(0);
+    m.setBottom(0);
+    m_colorScale->setMargins(m);
+    // Its tick labels a line and a half apart at most, down to two (or one) on a bar a few rows
+    // tall in presenter mode's type: never on top of each other. The bar's length is the last
+    // layout's (a resize lays out and draws again).
+    const int length = m_colorScale->rect().height();
+    if (length > 20) {
+        const QFontMetrics fm(m_colorScale->axis()->tickLabelFont());
+        m_colorScale->axis()->ticker()->setTickCount(std::clamp(static_cast<int>(length / (fm.height() * 1.8)), 1, 5));
+    }
 }
 
 void HeatmapView::followFont()

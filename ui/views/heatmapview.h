@@ -94,6 +94,8 @@ private:
     QFont plotFont() const;
     /// Gives the plot plotFont() when it has another.
     void followFont();
+    /// Before each layout: the colour scale's margins and tick count for the bar's length.
+    void fitColorScale();
     void applyColorRange();
     void labelAxes();
     void drawCellValues();

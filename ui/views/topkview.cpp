@@ -2,6 +2,7 @@
 
 #include "plot/fitting.h"
 #include "plot/plotting.h"
+#include "widgets/projectiontype.h"
 
 #include <qcustomplot.h>
 
@@ -36,7 +37,12 @@ TopKView::TopKView(QWidget* parent)
 {
     auto* root = new QVBoxLayout(this);
     root->setContentsMargins(0, 0, 0, 0);
-    auto* controls = new QHBoxLayout;
+    // The row of fields is the interface, not the picture: not projected, not on a slide (the
+    // plot's title names the position).
+    auto* fields = new QWidget(this);
+    markAsControl(fields);
+    auto* controls = new QHBoxLayout(fields);
+    controls->setContentsMargins(0, 0, 0, 0);
     m_positionLabel->setBuddy(m_position);
     m_kLabel->setBuddy(m_k);
     controls->addWidget(m_positionLabel);
@@ -45,7 +51,7 @@ TopKView::TopKView(QWidget* parent)
     controls->addWidget(m_kLabel);
     controls->addWidget(m_k);
     controls->addStretch(1);
-    root->addLayout(controls);
+    root->addWidget(fields);
     root->addWidget(m_plot, 1);
     m_note->setWordWrap(true);
     root->addWidget(m_note);

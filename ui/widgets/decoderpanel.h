@@ -36,11 +36,12 @@ public:
     QProgressBar* progressBar() const { return m_progress; }
     /// Shown while a generation runs: stops it (Session::stopGeneration).
     QPushButton* cancelButton() const { return m_cancel; }
+    /// Shows the panel (for an encoder–decoder) or hides it, and its fields, as the session is.
+    void sync();
 
 private:
     void setUpLayout();
     void connectControls();
-    void sync();
     void showProgress(int done, int limit);
     void applyTarget();
     void retranslate();

@@ -19,12 +19,13 @@ public:
     explicit SegmentBox(Session* session, QWidget* parent = nullptr);
 
     QLineEdit* edit() const { return m_edit; }
+    /// Shown while the session reads a second segment (BERT), with its text.
+    void follow();
 
 protected:
     void changeEvent(QEvent* event) override;
 
 private:
-    void follow();
     void retranslate();
 
     Session* m_session;

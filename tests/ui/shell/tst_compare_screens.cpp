@@ -68,10 +68,8 @@ private slots:
         w.resize(1400, 900); // as at a first start on this screen
         openOn(w, s);
         QVERIFY(w.lessonPlayer()->openLessonFile(QStringLiteral(":/lessons/%1/14-comparing-inputs.md").arg(language)));
-        if (presenter) {
-            w.presenter()->setScreenChoice(screen);
-            w.setPresenterMode(true);
-        }
+        if (presenter)
+            presentOn(w, s);
         const QRect room = presenter ? s->geometry() : s->availableGeometry();
         auto* v = qobject_cast<CompareView*>(w.visibleView());
         QVERIFY(v);

@@ -77,9 +77,8 @@ private slots:
         MainWindow w(&s);
         w.setCurrentLanguage(language);
         openOn(w, on);
-        w.presenter()->setScreenChoice(screen); // presented on this screen, not the next one
         s.setStepId(QStringLiteral("weights"));
-        w.setPresenterMode(true);
+        presentOn(w, on);
         settle(w);
         const double least = 0.035 * on->geometry().height();
         QCustomPlot* plot = w.stageView()->heatmap()->plot();

@@ -169,10 +169,8 @@ private slots:
         QVERIFY(w.lessonPlayer()->openLessonFile(lesson));
         w.lessonPlayer()->goToStep(step);
         QCOMPARE(w.visibleView(), static_cast<QWidget*>(w.stageView())); // a heatmap step
-        if (presenter) {
-            w.presenter()->setScreenChoice(screen);
-            w.setPresenterMode(true);
-        }
+        if (presenter)
+            presentOn(w, s);
         settle(w);
         const QRect room = presenter ? s->geometry() : s->availableGeometry();
         const QString wrong = outside(w, room);
