@@ -370,7 +370,8 @@ HubFailure ModelDownload::keep(const QByteArray& piece)
         return {HubFailure::Kind::ServerError, HubText::tr("the server sent more of %1 than its size, %2 bytes").arg(m_progress.file).arg(*m_expectedSize)};
     errno = 0;
     if (m_file.write(piece) != piece.size()) {
-        const bool full = errno == ENOSPC || errno == EDQUOT;
+        // A short write leaves errno unset: the room left says it too.
+        const bool full = errno == ENOSPC || errno == EDQUOT || QStorageInfo(m_file.fileName()).bytesAvailable() < piece.size();
         return {full ? HubFailure::Kind::DiskFull : HubFailure::Kind::WriteFailed,
                 full ? HubText::tr("the disk is full: %1 cannot be written further").arg(native(m_file.fileName()))
                      : HubText::tr("%1 cannot be written: %2").arg(native(m_file.fileName()), m_file.errorString())};
