@@ -82,6 +82,7 @@ ModelDownload::ModelDownload(DownloadRequest request, QObject* parent)
     : QObject(parent)
     , m_request(std::move(request))
 {
+    m_file.setParent(this); // it moves to the download's thread with it
 }
 
 ModelDownload::~ModelDownload() = default;

@@ -91,6 +91,7 @@ LessonPlayer::LessonPlayer(Session* session, QWidget* parent)
     connect(m_next, &QPushButton::clicked, this, &LessonPlayer::next);
     connect(m_stop, &QPushButton::clicked, this, &LessonPlayer::stop);
     connect(m_banner, &ModelBanner::retryRequested, this, &LessonPlayer::lookForModel);
+    connect(m_banner, &ModelBanner::downloaded, this, &LessonPlayer::lookForModel);
     connect(m_lessons, &QListWidget::itemActivated, this, [this](QListWidgetItem* item) { startLesson(m_lessons->row(item)); });
     connect(m_lessons, &QListWidget::itemClicked, this, [this](QListWidgetItem* item) { startLesson(m_lessons->row(item)); });
     connect(m_steps, &QListWidget::currentRowChanged, this, [this](int row) {
@@ -347,6 +348,9 @@ void LessonPlayer::showStep()
     m_next->setEnabled(active && m_step + 1 < static_cast<int>(m_lesson ? m_lesson->steps.size() : 0));
     m_stop->setEnabled(active);
     m_banner->setMarkdown(active ? LessonModels::bannerMarkdown(*m_lesson, m_model) : QString());
+    const bool needs = active && m_lesson->requirement && !m_model.ready();
+    m_banner->setDownload(needs ? QString::fromStdString(m_lesson->requirement->name) : QString(),
+                          needs && m_model.state == LessonModel::State::Missing ? QString::fromStdString(m_lesson->requirement->hubId) : QString());
     markSteps();
     if (!active) {
         m_counter->setText(tr("No lesson"));
