@@ -242,6 +242,23 @@ private slots:
         QVERIFY(HubAddress::endpointSource() == HubAddress::Source::Settings);
     }
 
+    void itSpeaksTheInterfacesLanguage()
+    {
+        LanguageManager languages;
+        GetModelsDialog d;
+        d.show();
+        languages.setLanguage(QStringLiteral("zh_CN"));
+        QTRY_COMPARE(d.windowTitle(), QStringLiteral("获取模型")); // written again where it stands
+        QCOMPARE(d.list()->topLevelItem(4)->text(0), QStringLiteral("其他模型…"));
+        d.list()->setCurrentItem(d.list()->topLevelItem(4));
+        d.repoField()->setText(QStringLiteral("owner/nothing"));
+        QTest::mouseClick(d.downloadButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(d.statusLabel()->text().contains(QStringLiteral("HTTP 404")), kWait);
+        QVERIFY2(d.statusLabel()->text().startsWith(QStringLiteral("无法下载 nothing：")), qPrintable(d.statusLabel()->text()));
+        languages.setLanguage(QStringLiteral("en"));
+        QTRY_COMPARE(d.windowTitle(), QStringLiteral("Get models"));
+    }
+
     void theStudioStaysUsableMeanwhile()
     {
         m_server->throttle(QStringLiteral("model.safetensors"), 1024, 20);
