@@ -4,6 +4,9 @@
 
 namespace attnlab::cli {
 
+/// The examples and the trace JSON's shape, after the commands.
+static std::string usageExamples();
+
 std::string usageHelp()
 {
     return R"(Usage: attention-lab-cli COMMAND [OPTIONS]
@@ -66,7 +69,12 @@ Commands:
   help       show this help
   --version  print the version
 
-Examples:
+)" + usageExamples();
+}
+
+static std::string usageExamples()
+{
+    return R"(Examples:
   attention-lab-cli export --sentence "狗咬了人" --stage weights --head 1 --output weights.png
   attention-lab-cli export --sentence "The cat sat" --mask causal --all --format pdf --output-dir slides
   attention-lab-cli trace --layers 6 --d-model 512 --heads 8 --sentence "A six-layer encoder"
@@ -74,6 +82,8 @@ Examples:
   attention-lab-cli export --sentence "狗咬了人" --pe none --compare "人咬了狗" --stage weights --head 1 --output compare.png
   attention-lab-cli trace --model ~/models/gpt2 --sentence "The animal didn't cross the street" --stages weights
   attention-lab-cli fill-mask --model ~/models/bert-base-uncased --sentence "Paris is the [MASK] of France."
+  attention-lab-cli download openai-community/gpt2
+  HF_ENDPOINT=https://hf-mirror.com attention-lab-cli download bert-base-chinese
 
 The trace JSON is {"format": "attention-lab.trace", "version": 1, "tokens", "config",
 "warnings", "stages"}; each stage is {"id", "head", "title", "formula", "matrices"} with

@@ -6019,5 +6019,9 @@ M = 0：每个查询都能看到所有键</translation>
         <source>%1 is in your Models folder now (%2): File ▸ Models opens it, and the lessons that need it play.</source>
         <translation>%1 现在在你的模型文件夹里了（%2）：可以从“文件 ▸ 模型库”打开它，需要它的课程也能播放了。</translation>
     </message>
+    <message>
+        <source>%1 (%2, %3): %4</source>
+        <translation>%1（%2，%3）：%4</translation>
+    </message>
 </context>
 </TS>

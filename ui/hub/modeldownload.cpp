@@ -9,7 +9,9 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLockFile>
+#include <QHostAddress>
 #include <QNetworkAccessManager>
+#include <QNetworkProxy>
 #include <QSaveFile>
 #include <QStorageInfo>
 
@@ -128,7 +130,13 @@ HubGet* ModelDownload::makeGet(const QString& file, const QString& what)
 
 void ModelDownload::start()
 {
+    // The system's proxy (http_proxy, https_proxy, no_proxy, the desktop's settings); a mirror on
+    // this computer is reached directly.
+    QNetworkProxyFactory::setUseSystemConfiguration(true);
     m_network = new QNetworkAccessManager(this);
+    const QString host = QUrl(m_request.endpoint).host();
+    if (host == u"localhost" || QHostAddress(host).isLoopback())
+        m_network->setProxy(QNetworkProxy::NoProxy);
     m_sinceReport.start();
     m_progress.phase = DownloadProgress::Phase::Listing;
     report(true);

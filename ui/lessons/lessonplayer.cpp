@@ -91,7 +91,6 @@ LessonPlayer::LessonPlayer(Session* session, QWidget* parent)
     connect(m_next, &QPushButton::clicked, this, &LessonPlayer::next);
     connect(m_stop, &QPushButton::clicked, this, &LessonPlayer::stop);
     connect(m_banner, &ModelBanner::retryRequested, this, &LessonPlayer::lookForModel);
-    connect(m_banner, &ModelBanner::downloaded, this, &LessonPlayer::lookForModel);
     connect(m_lessons, &QListWidget::itemActivated, this, [this](QListWidgetItem* item) { startLesson(m_lessons->row(item)); });
     connect(m_lessons, &QListWidget::itemClicked, this, [this](QListWidgetItem* item) { startLesson(m_lessons->row(item)); });
     connect(m_steps, &QListWidget::currentRowChanged, this, [this](int row) {

@@ -86,7 +86,7 @@ ModelBanner::ModelBanner(QWidget* parent)
         else if (result.failure)
             showProblem(tr("%1 could not be downloaded: %2").arg(m_name, result.failure.message));
         else
-            emit downloaded();
+            emit retryRequested(); // the model is there: play with it
     });
     retranslate();
     setVisible(false);

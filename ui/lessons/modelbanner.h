@@ -37,10 +37,9 @@ public:
     void setDownload(const QString& name, const QString& repo);
 
 signals:
-    /// Look for the model again.
+    /// Look for the model again: *Look again* was pressed, or the model arrived in the Models
+    /// folder (downloaded here or in File ▸ Models ▸ Get models…).
     void retryRequested();
-    /// The model arrived in the Models folder (downloaded here or in File ▸ Models ▸ Get models…).
-    void downloaded();
 
 protected:
     void changeEvent(QEvent* event) override;

@@ -68,6 +68,7 @@ GetModelsDialog::GetModelsDialog(QWidget* parent)
     : QDialog(parent)
     , m_intro(new QLabel(this))
     , m_list(new QTreeWidget(this))
+    , m_details(new QLabel(this))
     , m_repoLabel(new QLabel(this))
     , m_repo(new QLineEdit(this))
     , m_revisionLabel(new QLabel(this))
@@ -91,10 +92,11 @@ GetModelsDialog::GetModelsDialog(QWidget* parent)
     layout->addWidget(m_intro);
     m_list->setRootIsDecorated(false);
     m_list->setColumnCount(HereColumn + 1);
-    m_list->setWordWrap(true);
     m_list->header()->setSectionResizeMode(UseColumn, QHeaderView::Stretch);
     m_list->header()->setStretchLastSection(false);
     layout->addWidget(m_list, 1);
+    m_details->setWordWrap(true); // the selected model's use in full (the column may cut it)
+    layout->addWidget(m_details);
 
     auto* form = new QFormLayout;
     form->addRow(m_repoLabel, m_repo);
@@ -107,8 +109,8 @@ GetModelsDialog::GetModelsDialog(QWidget* parent)
     for (QWidget* w : {static_cast<QWidget*>(m_fileText), static_cast<QWidget*>(m_fileBar), static_cast<QWidget*>(m_overallText),
                        static_cast<QWidget*>(m_overallBar)})
         layout->addWidget(w);
-    m_fileBar->setTextVisible(false);
-    m_overallBar->setTextVisible(false);
+    for (QProgressBar* bar : {m_fileBar, m_overallBar})
+        bar->setTextVisible(false);
     m_status->setWordWrap(true);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse); // an error can be copied
     layout->addWidget(m_status);
@@ -121,10 +123,7 @@ GetModelsDialog::GetModelsDialog(QWidget* parent)
     m_download->setDefault(true);
 
     connect(m_download, &QPushButton::clicked, this, &GetModelsDialog::startDownload);
-    connect(m_cancel, &QPushButton::clicked, this, [] {
-        ModelDownloads* d = ModelDownloads::instance();
-        d->cancel(d->running());
-    });
+    connect(m_cancel, &QPushButton::clicked, this, [] { ModelDownloads::instance()->cancel(ModelDownloads::instance()->running()); });
     connect(m_close, &QPushButton::clicked, this, &QDialog::reject);
     connect(m_list, &QTreeWidget::currentItemChanged, this, &GetModelsDialog::updateButtons);
     connect(m_repo, &QLineEdit::textChanged, this, &GetModelsDialog::updateButtons);
@@ -260,6 +259,10 @@ QString GetModelsDialog::selectedName() const
 void GetModelsDialog::updateButtons()
 {
     const QTreeWidgetItem* item = m_list->currentItem();
+    const QString repo = item ? item->data(ModelColumn, Qt::UserRole + 1).toString() : QString();
+    m_details->setText(!item ? QString()
+                       : repo.isEmpty() ? item->text(UseColumn)
+                                        : tr("%1 (%2, %3): %4").arg(item->text(ModelColumn), repo, item->text(LicenceColumn), item->toolTip(UseColumn)));
     const bool another = item && item->data(ModelColumn, Qt::UserRole).toString().isEmpty();
     m_repo->setEnabled(another);
     m_revision->setEnabled(another);

@@ -62,6 +62,7 @@ private:
 
     QLabel* m_intro;
     QTreeWidget* m_list;
+    QLabel* m_details;
     QLabel* m_repoLabel;
     QLineEdit* m_repo;
     QLabel* m_revisionLabel;
