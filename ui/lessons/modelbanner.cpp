@@ -3,9 +3,9 @@
 #include "hub/downloadtext.h"
 #include "session/modeldownloads.h"
 #include "session/modelsfolder.h"
+#include "widgets/flowlayout.h"
 
 #include <QEvent>
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
@@ -48,13 +48,12 @@ ModelBanner::ModelBanner(QWidget* parent)
     m_progress->hide();
     column->addWidget(m_progressText);
     column->addWidget(m_progress);
-    auto* buttons = new QHBoxLayout;
-    buttons->addWidget(m_download);
-    buttons->addWidget(m_cancel);
-    buttons->addWidget(m_reveal);
-    buttons->addWidget(m_retry);
-    buttons->addStretch(1);
-    column->addLayout(buttons);
+    // The buttons flow onto a second line in a narrow lesson panel rather than widen it.
+    auto* row = new QWidget(this);
+    auto* buttons = new FlowLayout(row);
+    for (QPushButton* b : {m_download, m_cancel, m_reveal, m_retry})
+        buttons->addWidget(b);
+    column->addWidget(row);
     for (QPushButton* b : {m_download, m_cancel, m_reveal, m_retry})
         b->setFocusPolicy(Qt::NoFocus); // the stepping keys stay where they were
     m_download->hide();
