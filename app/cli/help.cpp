@@ -4,6 +4,9 @@
 
 namespace attnlab::cli {
 
+/// The examples and the trace JSON's shape, after the commands.
+static std::string usageExamples();
+
 std::string usageHelp()
 {
     return R"(Usage: attention-lab-cli COMMAND [OPTIONS]
@@ -52,10 +55,26 @@ Commands:
   grad       the gradient of the mean cross-entropy of one pair for every tensor of a model:
              attention-lab-cli grad --model FILE --source TEXT --target TEXT --output G.safetensors
                  [--label-smoothing E]
+  download   a model folder from the Hugging Face Hub (or a mirror) into the Models folder:
+             attention-lab-cli download REPO_ID [--revision R] [--endpoint URL] [--models-dir DIR]
+             REPO_ID is owner/name (openai-community/gpt2), or a model Attention Lab knows by
+             its folder name (gpt2, bert-base-uncased, bert-base-chinese). Only the files the
+             engine reads are fetched, each verified (SHA-256 or size); the folder appears
+             under its name only when complete, and a download stopped by a lost connection,
+             a signal or a full disk goes on from where it stopped the next time.
+             --revision: a branch, tag or commit (default main); --endpoint: the hub or a
+             mirror (else HF_ENDPOINT, else the studio's setting, else https://huggingface.co);
+             HF_TOKEN: the access token of a gated model; --models-dir: where the folder goes
+             (else ATTNLAB_MODELS_DIR, else the studio's choice). Progress on stderr.
   help       show this help
   --version  print the version
 
-Examples:
+)" + usageExamples();
+}
+
+static std::string usageExamples()
+{
+    return R"(Examples:
   attention-lab-cli export --sentence "狗咬了人" --stage weights --head 1 --output weights.png
   attention-lab-cli export --sentence "The cat sat" --mask causal --all --format pdf --output-dir slides
   attention-lab-cli trace --layers 6 --d-model 512 --heads 8 --sentence "A six-layer encoder"
@@ -63,6 +82,8 @@ Examples:
   attention-lab-cli export --sentence "狗咬了人" --pe none --compare "人咬了狗" --stage weights --head 1 --output compare.png
   attention-lab-cli trace --model ~/models/gpt2 --sentence "The animal didn't cross the street" --stages weights
   attention-lab-cli fill-mask --model ~/models/bert-base-uncased --sentence "Paris is the [MASK] of France."
+  attention-lab-cli download openai-community/gpt2
+  HF_ENDPOINT=https://hf-mirror.com attention-lab-cli download bert-base-chinese
 
 The trace JSON is {"format": "attention-lab.trace", "version": 1, "tokens", "config",
 "warnings", "stages"}; each stage is {"id", "head", "title", "formula", "matrices"} with
@@ -198,10 +219,13 @@ std::string exitStatusHelp()
     return R"(Exit status (the same for every command):
   0  success
   1  an output could not be written (a missing folder, no permission, a full disk, standard
-     output closed), training diverged, or the computation ran out of memory
+     output closed), training diverged, or the computation ran out of memory; download: the model
+     could not be fetched or written (no network, a name not resolved, a timeout, a server
+     error, a file that failed its checksum twice, a full disk, a folder in the way)
   2  bad input: an unknown command, option or value, an impossible configuration, an input
      file that is missing, unreadable or corrupt, a model that cannot be opened, or a run
-     refused as too large before it starts
+     refused as too large before it starts; download: no such model or revision (HTTP 404),
+     a gated model without an accepted token (401, 403), a model Attention Lab cannot open
   128 + n  stopped by signal n (SIGINT, SIGTERM, SIGHUP) after removing unfinished outputs
   Otherwise one line on standard error says what went wrong ("attention-lab-cli: error: ...").
 )";

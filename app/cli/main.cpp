@@ -75,6 +75,8 @@ const char* reduceFor(const std::string& command)
         return "try a smaller --n or --d-model";
     if (command == "train")
         return "try a smaller --d-model or --d-ff, fewer --layers, a smaller --batch or fewer --threads";
+    if (command == "download")
+        return "close other programs and try again";
     return "try a shorter --source or --target"; // grad
 }
 
@@ -527,7 +529,7 @@ int runCommand(int argc, char** argv)
     const std::string& command = args.front();
     const std::vector<std::string> rest(args.begin() + 1, args.end());
     const bool wantsHelp = !rest.empty() && (rest.front() == "--help" || rest.front() == "-h");
-    if (command == "help" || command == "--help" || command == "-h" || ((command == "trace" || command == "export" || command == "lesson" || command == "generate" || command == "fill-mask" || command == "cost" || command == "train" || command == "grad") && wantsHelp)) {
+    if (command == "help" || command == "--help" || command == "-h" || ((command == "trace" || command == "export" || command == "lesson" || command == "generate" || command == "fill-mask" || command == "cost" || command == "train" || command == "grad" || command == "download") && wantsHelp)) {
         std::cout << attnlab::cli::usageHelp() << attnlab::cli::traceOptionsHelp() << '\n' << attnlab::cli::exportOptionsHelp() << '\n'
                   << attnlab::cli::exitStatusHelp();
         return 0;
@@ -542,11 +544,12 @@ int runCommand(int argc, char** argv)
         return runExport(rest, argv[0]);
     if (command == "lesson")
         return runLesson(rest, argv[0]);
-    if (command == "cost" || command == "train" || command == "grad") {
+    if (command == "cost" || command == "train" || command == "grad" || command == "download") {
         try {
             return command == "cost" ? attnlab::cli::runCost(rest)
                    : command == "train" ? attnlab::cli::runTrain(rest)
-                                        : attnlab::cli::runGrad(rest);
+                   : command == "grad"  ? attnlab::cli::runGrad(rest)
+                                        : attnlab::cli::runDownload(rest, argv[0]);
         } catch (const attnlab::cli::UsageError& e) {
             return failWith(2, e);
         } catch (const attnlab::FormatError& e) {

@@ -67,6 +67,11 @@ int runPretrainedGenerate(const std::vector<std::string>& args);
 /// fill-mask with a BERT folder: the likeliest tokens at each [MASK]. Throws as above.
 int runFillMask(const std::vector<std::string>& args);
 
+/// `download REPO_ID [--revision R] [--endpoint URL] [--models-dir DIR]`: a model folder from the
+/// Hugging Face Hub or a mirror into the Models folder (download.cpp). Throws UsageError for bad
+/// options; reports other failures itself and returns their exit code.
+int runDownload(const std::vector<std::string>& args, char* argv0);
+
 /// `cost`: times an attention kind for several n (attention/measure.h); a table, or --json.
 /// Throws UsageError for bad options.
 int runCost(const std::vector<std::string>& args);

@@ -4628,20 +4628,8 @@ M = 0：每个查询都能看到所有键</translation>
         <translation>无法打开模型文件夹 %1：%2</translation>
     </message>
     <message>
-        <source>this lesson needs the model %1: put its files (%2) in %3</source>
-        <translation>这一课需要模型 %1：请把它的文件（%2）放进 %3</translation>
-    </message>
-    <message>
-        <source> (download them from https://huggingface.co/%1)</source>
-        <translation>（从 https://huggingface.co/%1 下载）</translation>
-    </message>
-    <message>
         <source>; the folder there cannot be used: %1</source>
         <translation>；那里的文件夹不能用：%1</translation>
-    </message>
-    <message>
-        <source>Download %1 from the Hugging Face hub ([%2](%3)) into %4</source>
-        <translation>从 Hugging Face hub（[%2](%3)）下载 %1，放进 %4</translation>
     </message>
     <message>
         <source>Put its files (%1) into %2</source>
@@ -4650,6 +4638,62 @@ M = 0：每个查询都能看到所有键</translation>
     <message>
         <source>Until then the steps that need it show their text only; press *Look again* after the download.</source>
         <translation>在此之前，需要它的步骤只显示文字；下载之后请按*再找一次*。</translation>
+    </message>
+    <message>
+        <source>**Download** fetches its files (%1) from the Hugging Face hub ([%2](%3)) into %4.</source>
+        <translation>**下载**会从 Hugging Face hub（[%2](%3)）取得它的文件（%1），放进 %4。</translation>
+    </message>
+    <message>
+        <source>the model folder %1 could not be opened: %2; the steps that need it are left out</source>
+        <translation>无法打开模型文件夹 %1：%2；需要它的步骤没有放进幻灯片</translation>
+    </message>
+    <message>
+        <source>this lesson needs the model %1, which is not in %2: the steps that need it are left out</source>
+        <translation>这一课需要模型 %1，但 %2 里没有它：需要它的步骤没有放进幻灯片</translation>
+    </message>
+    <message>
+        <source>; get it with: attention-lab-cli download %1</source>
+        <translation>；获取方法：attention-lab-cli download %1</translation>
+    </message>
+    <message>
+        <source>; put its files (%1) there</source>
+        <translation>；请把它的文件（%1）放到那里</translation>
+    </message>
+    <message>
+        <source>The model %1 could not be opened</source>
+        <translation>无法打开模型 %1</translation>
+    </message>
+    <message>
+        <source>This lesson needs the model %1</source>
+        <translation>这一课需要模型 %1</translation>
+    </message>
+    <message>
+        <source>The %1 steps of %2 that show the %3 model %4 are left out of this deck.</source>
+        <translation>%2 个步骤中展示 %3 模型 %4 的 %1 个步骤没有放进这份幻灯片。</translation>
+    </message>
+    <message>
+        <source>The folder %1 could not be opened: %2</source>
+        <translation>无法打开文件夹 %1：%2</translation>
+    </message>
+    <message>
+        <source>**Get it on the command line:**</source>
+        <translation>**在命令行中获取：**</translation>
+    </message>
+    <message>
+        <source>**or in the studio:** File ▸ Models ▸ Get models…, or *Download* in the lesson's banner.</source>
+        <translation>**或者在工作室中：**“文件 ▸ 模型库 ▸ 获取模型…”，或课程横幅里的*下载*。</translation>
+    </message>
+    <message>
+        <source>It goes into %1.</source>
+        <translation>它会放进 %1。</translation>
+    </message>
+    <message>
+        <source>Put its files (%1) into %2.</source>
+        <translation>把它的文件（%1）放进 %2。</translation>
+    </message>
+    <message>
+        <source>Then render this deck again: every step is drawn with the model.</source>
+        <translation>然后重新生成这份幻灯片：每一步都会用这个模型来画。</translation>
     </message>
 </context>
 <context>
@@ -4673,6 +4717,38 @@ M = 0：每个查询都能看到所有键</translation>
     <message>
         <source>Look for the model in the Models folder again, after downloading it</source>
         <translation>下载之后，在模型文件夹里再找一次这个模型</translation>
+    </message>
+    <message>
+        <source>Downloading %1: %2</source>
+        <translation>正在下载 %1：%2</translation>
+    </message>
+    <message>
+        <source>%1 could not be downloaded: %2</source>
+        <translation>无法下载 %1：%2</translation>
+    </message>
+    <message>
+        <source>%1 waits for another download to finish</source>
+        <translation>%1 正在等待另一个下载完成</translation>
+    </message>
+    <message>
+        <source>Downloading %1…</source>
+        <translation>正在下载 %1…</translation>
+    </message>
+    <message>
+        <source>Download</source>
+        <translation>下载</translation>
+    </message>
+    <message>
+        <source>Download the model from the Hugging Face hub into the Models folder, then play the lesson with it</source>
+        <translation>从 Hugging Face hub 下载这个模型到模型文件夹，然后用它播放这一课</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Stop the download; what arrived is kept, and Download goes on from there</source>
+        <translation>停止下载；已下载的部分会保留，再点“下载”会接着下</translation>
     </message>
 </context>
 <context>
@@ -4724,6 +4800,14 @@ M = 0：每个查询都能看到所有键</translation>
     <message>
         <source>Show this folder in the file manager (made first when missing)</source>
         <translation>在文件管理器中显示这个文件夹（不存在时先创建）</translation>
+    </message>
+    <message>
+        <source>&amp;Get models…</source>
+        <translation>获取模型(&amp;G)…</translation>
+    </message>
+    <message>
+        <source>Download GPT-2 or BERT from the Hugging Face Hub or a mirror into the Models folder</source>
+        <translation>从 Hugging Face Hub 或镜像下载 GPT-2 或 BERT 到模型文件夹</translation>
     </message>
 </context>
 <context>
@@ -5524,6 +5608,420 @@ M = 0：每个查询都能看到所有键</translation>
     <message>
         <source>The settings (the window&apos;s layout, recent files, the language) are not kept: &apos;%1&apos; cannot be written.</source>
         <translation>设置（窗口布局、最近的文件、语言）不会保存：无法写入“%1”。</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::Hub</name>
+    <message>
+        <source>%1 is not the address of a hub: give one such as https://huggingface.co or https://hf-mirror.com</source>
+        <translation>%1 不是模型中心的地址：请给出 https://huggingface.co 或 https://hf-mirror.com 这样的地址</translation>
+    </message>
+    <message>
+        <source>an empty text</source>
+        <translation>空白</translation>
+    </message>
+    <message>
+        <source>%1 is not the name of a model on the hub: give it as owner/name, e.g. openai-community/gpt2</source>
+        <translation>%1 不是模型中心上的模型名称：请写成 所有者/名称，例如 openai-community/gpt2</translation>
+    </message>
+    <message>
+        <source>%1 is not a revision: give a branch, a tag or a commit, e.g. main</source>
+        <translation>%1 不是一个版本：请给出分支、标签或提交，例如 main</translation>
+    </message>
+    <message>
+        <source>the server sent the download elsewhere, to %1, which is not a web address</source>
+        <translation>服务器把下载转到了别处（%1），那不是网址</translation>
+    </message>
+    <message>
+        <source>the server sent the download from a secure address (HTTPS) to an insecure one (%1); Attention Lab does not follow it</source>
+        <translation>服务器把下载从安全地址（HTTPS）转到了不安全的地址（%1）；Attention Lab 不会跟过去</translation>
+    </message>
+    <message>
+        <source>the server's list of files is not the hub's: %1</source>
+        <translation>服务器给出的文件列表不是模型中心的格式：%1</translation>
+    </message>
+    <message>
+        <source>it is not a JSON object</source>
+        <translation>它不是 JSON 对象</translation>
+    </message>
+    <message>
+        <source>it has no “siblings”</source>
+        <translation>其中没有“siblings”</translation>
+    </message>
+    <message>
+        <source>a file has no name</source>
+        <translation>有一个文件没有名称</translation>
+    </message>
+    <message>
+        <source>%1 has no config.json: it is not a model Attention Lab can open (GPT-2 or BERT in the Transformers format)</source>
+        <translation>%1 没有 config.json：它不是 Attention Lab 能打开的模型（Transformers 格式的 GPT-2 或 BERT）</translation>
+    </message>
+    <message>
+        <source>%1's config.json names no model_type: Attention Lab opens GPT-2 (gpt2) and BERT (bert) models</source>
+        <translation>%1 的 config.json 没有写 model_type：Attention Lab 能打开 GPT-2（gpt2）和 BERT（bert）模型</translation>
+    </message>
+    <message>
+        <source>%1 is a model of type “%2”, which Attention Lab cannot open: it opens GPT-2 (gpt2) and BERT (bert) models</source>
+        <translation>%1 是“%2”类型的模型，Attention Lab 打不开：它能打开 GPT-2（gpt2）和 BERT（bert）模型</translation>
+    </message>
+    <message>
+        <source>Attention Lab cannot open %1: %2</source>
+        <translation>Attention Lab 打不开 %1：%2</translation>
+    </message>
+    <message>
+        <source>%1 splits its weights into several safetensors files; Attention Lab reads one model.safetensors</source>
+        <translation>%1 把权重分成了好几个 safetensors 文件；Attention Lab 只读取一个 model.safetensors</translation>
+    </message>
+    <message>
+        <source>%1 has its weights only as pytorch_model.bin; Attention Lab reads model.safetensors (convert it with scripts/convert_to_safetensors.py, or pick a revision that has model.safetensors)</source>
+        <translation>%1 的权重只有 pytorch_model.bin；Attention Lab 读取 model.safetensors（可以用 scripts/convert_to_safetensors.py 转换，或者选一个有 model.safetensors 的版本）</translation>
+    </message>
+    <message>
+        <source>%1 has no model.safetensors: Attention Lab has no weights to read</source>
+        <translation>%1 没有 model.safetensors：Attention Lab 没有权重可读</translation>
+    </message>
+    <message>
+        <source>%1 has no %2, which the tokenizer of a %3 model needs</source>
+        <translation>%1 没有 %2，而 %3 模型的分词器需要它</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 did not answer for %n second(s) (a slow or lost connection?)</source>
+        <translation>
+            <numerusform>%1 已经 %n 秒没有回应（网络太慢或已断开？）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 sent another part of %2 than the one asked for</source>
+        <translation>%1 发来的 %2 不是所请求的那一段</translation>
+    </message>
+    <message>
+        <source>%1 sent more for %2 than Attention Lab reads (%3 bytes)</source>
+        <translation>%1 为 %2 发来的内容超过了 Attention Lab 读取的上限（%3 字节）</translation>
+    </message>
+    <message>
+        <source>%1 redirected %2 more than %3 times</source>
+        <translation>%1 对 %2 的重定向超过了 %3 次</translation>
+    </message>
+    <message>
+        <source>the connection to %1 ended before the end of %2</source>
+        <translation>与 %1 的连接在 %2 传完之前就断了</translation>
+    </message>
+    <message>
+        <source>%1 refused the connection: is the address right and the server running?</source>
+        <translation>%1 拒绝了连接：地址对吗？服务器在运行吗？</translation>
+    </message>
+    <message>
+        <source>the name %1 cannot be resolved: no network connection, or a wrong address</source>
+        <translation>无法解析域名 %1：没有网络连接，或者地址有误</translation>
+    </message>
+    <message>
+        <source>%1 did not answer in time (a slow or lost connection?)</source>
+        <translation>%1 没有及时回应（网络太慢或已断开？）</translation>
+    </message>
+    <message>
+        <source>%1 closed the connection</source>
+        <translation>%1 关闭了连接</translation>
+    </message>
+    <message>
+        <source>the secure connection to %1 failed: %2</source>
+        <translation>与 %1 的安全连接失败：%2</translation>
+    </message>
+    <message>
+        <source>%1 redirected from HTTPS to plain HTTP; Attention Lab does not follow it</source>
+        <translation>%1 从 HTTPS 重定向到了普通 HTTP；Attention Lab 不会跟过去</translation>
+    </message>
+    <message>
+        <source>the network proxy did not let the download through: %1</source>
+        <translation>网络代理没有放行这次下载：%1</translation>
+    </message>
+    <message>
+        <source>cannot reach %1: %2 (no network connection?)</source>
+        <translation>无法连接 %1：%2（没有网络连接？）</translation>
+    </message>
+    <message>
+        <source>%1 refused the access token for %2 (HTTP %3): accept the model's licence on the hub with the token's account, and check the token</source>
+        <translation>%1 拒绝了访问 %2 的令牌（HTTP %3）：请用令牌所属的账号在模型中心上接受该模型的许可协议，并检查令牌</translation>
+    </message>
+    <message>
+        <source>%1 is gated or private (HTTP %2): accept its licence on the hub and give an access token (HF_TOKEN, or the token field of File ▸ Models ▸ Get models…)</source>
+        <translation>%1 是受限或私有模型（HTTP %2）：请在模型中心上接受它的许可协议，并提供访问令牌（HF_TOKEN，或“文件 ▸ 模型库 ▸ 获取模型…”里的令牌一栏）</translation>
+    </message>
+    <message>
+        <source>%1 has no %2 (HTTP 404)</source>
+        <translation>%1 上没有 %2（HTTP 404）</translation>
+    </message>
+    <message>
+        <source>%1 has had too many requests (HTTP 429): wait a while and try again</source>
+        <translation>%1 收到的请求太多（HTTP 429）：请稍等片刻再试</translation>
+    </message>
+    <message>
+        <source>%1 had an error of its own (HTTP %2) with %3: try again later</source>
+        <translation>%1 在处理 %3 时自身出错（HTTP %2）：请稍后再试</translation>
+    </message>
+    <message>
+        <source>%1 answered HTTP %2 for %3</source>
+        <translation>%1 对 %3 的回应是 HTTP %2</translation>
+    </message>
+    <message>
+        <source>the disk is full: %1 cannot be written</source>
+        <translation>磁盘已满：无法写入 %1</translation>
+    </message>
+    <message>
+        <source>%1 cannot be written: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>the list of files of %1</source>
+        <translation>%1 的文件列表</translation>
+    </message>
+    <message>
+        <source>cancelled: what arrived is kept, and the next download of %1 goes on from there</source>
+        <translation>已取消：已下载的部分会保留，下次下载 %1 时从那里接着下</translation>
+    </message>
+    <message>
+        <source>there is no model %1 with the revision %2 on %3 (HTTP 404): check its name and revision</source>
+        <translation>%3 上没有版本为 %2 的模型 %1（HTTP 404）：请检查名称和版本</translation>
+    </message>
+    <message>
+        <source>config.json has %1 bytes, and the list of files says %2</source>
+        <translation>config.json 有 %1 字节，而文件列表写的是 %2</translation>
+    </message>
+    <message>
+        <source>%1 is already there and is not a complete download of %2: move it away or remove it, then download again</source>
+        <translation>%1 已经存在，但不是 %2 的完整下载：请把它移走或删除，然后重新下载</translation>
+    </message>
+    <message>
+        <source>the folder %1 cannot be made</source>
+        <translation>无法创建文件夹 %1</translation>
+    </message>
+    <message>
+        <source>%1 is being downloaded already, by another window or command</source>
+        <translation>另一个窗口或命令已经在下载 %1</translation>
+    </message>
+    <message>
+        <source>not enough room on the disk of %1: %2 needs %3 more, and %4 are free</source>
+        <translation>%1 所在的磁盘空间不够：%2 还需要 %3，而只剩 %4</translation>
+    </message>
+    <message>
+        <source>%1 changed on the hub while it was being downloaded: try again</source>
+        <translation>下载期间 %1 在模型中心上被更改了：请再试一次</translation>
+    </message>
+    <message>
+        <source>the server sent more of %1 than its size, %2 bytes</source>
+        <translation>服务器发来的 %1 超过了它的大小（%2 字节）</translation>
+    </message>
+    <message>
+        <source>the disk is full: %1 cannot be written further</source>
+        <translation>磁盘已满：%1 无法继续写入</translation>
+    </message>
+    <message>
+        <source>%1 arrived twice with other bytes than the hub announced (SHA-256 %2, expected %3); it was removed: try again later, or from another mirror</source>
+        <translation>%1 两次下载的内容都与模型中心公布的不符（SHA-256 为 %2，应为 %3）；已删除：请稍后再试，或换一个镜像</translation>
+    </message>
+    <message>
+        <source>%1 arrived twice with %2 bytes instead of %3; it was removed: try again later, or from another mirror</source>
+        <translation>%1 两次下载都是 %2 字节，而不是 %3 字节；已删除：请稍后再试，或换一个镜像</translation>
+    </message>
+    <message>
+        <source>%1 cannot be renamed to %2</source>
+        <translation>无法把 %1 重命名为 %2</translation>
+    </message>
+    <message>
+        <source>%1 cannot be moved to %2</source>
+        <translation>无法把 %1 移到 %2</translation>
+    </message>
+    <message>
+        <source>%1/s</source>
+        <translation>%1/秒</translation>
+    </message>
+    <message>
+        <source>about %1 s left</source>
+        <translation>还剩约 %1 秒</translation>
+    </message>
+    <message>
+        <source>about %1 min left</source>
+        <translation>还剩约 %1 分钟</translation>
+    </message>
+    <message>
+        <source>about %1 h left</source>
+        <translation>还剩约 %1 小时</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>%1 (%2 of %3): %4</source>
+        <translation>%1（第 %2 个，共 %3 个）：%4</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ModelCatalogue</name>
+    <message>
+        <source>GPT-2 small (12 layers × 12 heads): a decoder that writes on; causal attention, next-token predictions, generation</source>
+        <translation>GPT-2 small（12 层 × 12 个头）：接着往下写的解码器；因果注意力、下一个词元的预测、生成</translation>
+    </message>
+    <message>
+        <source>BERT-base, English (12 layers × 12 heads): an encoder; [CLS] and [SEP], fill in a [MASK], what real heads attend to</source>
+        <translation>BERT-base 英文版（12 层 × 12 个头）：编码器；[CLS] 和 [SEP]、填补 [MASK]、真实的注意力头在看什么</translation>
+    </message>
+    <message>
+        <source>BERT-base, Chinese (12 layers × 12 heads): the same encoder on Chinese sentences, one token per character</source>
+        <translation>BERT-base 中文版（12 层 × 12 个头）：同样的编码器，用于中文句子，每个字一个词元</translation>
+    </message>
+    <message>
+        <source>DistilGPT2 (6 layers × 12 heads): a smaller GPT-2, for slower computers</source>
+        <translation>DistilGPT2（6 层 × 12 个头）：更小的 GPT-2，适合较慢的电脑</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::ModelDownloads</name>
+    <message>
+        <source>cancelled before it started</source>
+        <translation>开始之前就已取消</translation>
+    </message>
+</context>
+<context>
+    <name>attnlab::GetModelsDialog</name>
+    <message>
+        <source>Get models</source>
+        <translation>获取模型</translation>
+    </message>
+    <message>
+        <source>A real model shows what trained attention heads do. Attention Lab fetches only the files it reads, checks each against the hub's checksum and puts the model in your Models folder, %1. A download that stops goes on from where it stopped the next time.</source>
+        <translation>真实的模型能展示训练过的注意力头在做什么。Attention Lab 只下载它要读取的文件，逐个用模型中心公布的校验和核对，再把模型放进你的模型文件夹 %1。下载中断后，下次会从中断的地方接着下。</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Download</source>
+        <translation>下载</translation>
+    </message>
+    <message>
+        <source>Licence</source>
+        <translation>许可证</translation>
+    </message>
+    <message>
+        <source>Good for</source>
+        <translation>适合</translation>
+    </message>
+    <message>
+        <source>Lessons</source>
+        <translation>课程</translation>
+    </message>
+    <message>
+        <source>In your Models folder</source>
+        <translation>在模型文件夹里</translation>
+    </message>
+    <message>
+        <source>Another model (owner/name):</source>
+        <translation>其他模型（所有者/名称）：</translation>
+    </message>
+    <message>
+        <source>e.g. openai-community/gpt2</source>
+        <translation>例如 openai-community/gpt2</translation>
+    </message>
+    <message>
+        <source>Revision:</source>
+        <translation>版本：</translation>
+    </message>
+    <message>
+        <source>From (hub or mirror):</source>
+        <translation>来源（模型中心或镜像）：</translation>
+    </message>
+    <message>
+        <source>Access token:</source>
+        <translation>访问令牌：</translation>
+    </message>
+    <message>
+        <source>&amp;Download</source>
+        <translation>下载(&amp;D)</translation>
+    </message>
+    <message>
+        <source>&amp;Cancel download</source>
+        <translation>取消下载(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>Downloads go on after the dialog is closed</source>
+        <translation>关闭对话框后下载会继续</translation>
+    </message>
+    <message>
+        <source>HF_ENDPOINT is set in the environment: models come from %1</source>
+        <translation>环境变量 HF_ENDPOINT 已设置：模型从 %1 下载</translation>
+    </message>
+    <message>
+        <source>https://huggingface.co, or a mirror with the same API (such as https://hf-mirror.com)</source>
+        <translation>https://huggingface.co，或提供相同接口的镜像（例如 https://hf-mirror.com）</translation>
+    </message>
+    <message>
+        <source>from HF_TOKEN</source>
+        <translation>来自 HF_TOKEN</translation>
+    </message>
+    <message>
+        <source>only for gated models (optional; kept for your user)</source>
+        <translation>仅受限模型需要（可选；为你的用户保存）</translation>
+    </message>
+    <message>
+        <source>about %1</source>
+        <translation>约 %1</translation>
+    </message>
+    <message>
+        <source>Another model…</source>
+        <translation>其他模型…</translation>
+    </message>
+    <message>
+        <source>any GPT-2 or BERT on the hub: type its owner/name below</source>
+        <translation>模型中心上的任何 GPT-2 或 BERT：在下面输入它的 所有者/名称</translation>
+    </message>
+    <message>
+        <source>✔ yes</source>
+        <translation>✔ 在</translation>
+    </message>
+    <message>
+        <source>downloading…</source>
+        <translation>正在下载…</translation>
+    </message>
+    <message>
+        <source>waiting…</source>
+        <translation>等待中…</translation>
+    </message>
+    <message>
+        <source>%1 so far; Download goes on</source>
+        <translation>已下载 %1；点“下载”接着下</translation>
+    </message>
+    <message>
+        <source>Downloading %1 into %2…</source>
+        <translation>正在下载 %1 到 %2…</translation>
+    </message>
+    <message>
+        <source>%1: reading the list of files and config.json…</source>
+        <translation>%1：正在读取文件列表和 config.json…</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>%1 could not be downloaded: %2</source>
+        <translation>无法下载 %1：%2</translation>
+    </message>
+    <message>
+        <source>%1 is in your Models folder already (%2).</source>
+        <translation>%1 已经在你的模型文件夹里了（%2）。</translation>
+    </message>
+    <message>
+        <source>%1 is in your Models folder now (%2): File ▸ Models opens it, and the lessons that need it play.</source>
+        <translation>%1 现在在你的模型文件夹里了（%2）：可以从“文件 ▸ 模型库”打开它，需要它的课程也能播放了。</translation>
+    </message>
+    <message>
+        <source>%1 (%2, %3): %4</source>
+        <translation>%1（%2，%3）：%4</translation>
     </message>
 </context>
 </TS>

@@ -25,6 +25,26 @@ void writeText(const QString& path, const QString& text)
 class TestCliLesson : public QObject {
     Q_OBJECT
 private slots:
+    void aLessonWhoseModelIsMissingSaysHowToGetIt()
+    {
+        // Issue 29: the steps that need no model, and one page saying which model to get and how,
+        // instead of a refusal.
+        QTemporaryDir dir;
+        QProcessEnvironment env = attnlab::testing::cliEnvironment();
+        env.insert(QStringLiteral("ATTNLAB_MODELS_DIR"), dir.filePath("no-models"));
+        QProcess p;
+        p.setProcessEnvironment(env);
+        p.start(QStringLiteral(ATTNLAB_CLI), {"lesson", "en/16-gpt2-decoder-only", "--output-dir", dir.filePath("pages"), "--dpi", "24"});
+        QVERIFY(p.waitForFinished(120000));
+        const QString err = QString::fromUtf8(p.readAllStandardError());
+        QVERIFY2(p.exitCode() == 0, qPrintable(err));
+        QVERIFY2(err.startsWith(QStringLiteral("attention-lab-cli: warning: this lesson needs the model gpt2")), qPrintable(err));
+        QVERIFY2(err.contains(QStringLiteral("get it with: attention-lab-cli download openai-community/gpt2")), qPrintable(err));
+        const QStringList pages = QDir(dir.filePath("pages")).entryList(QDir::Files, QDir::Name);
+        QVERIFY2(!pages.isEmpty() && pages.first().startsWith(QStringLiteral("01-this-lesson-needs-the-model-gpt2")), qPrintable(pages.join(' ')));
+        QVERIFY2(QString::fromUtf8(p.readAllStandardOutput()).startsWith(QStringLiteral("wrote %1 pages").arg(pages.size())), "");
+    }
+
     void chineseLessonToPdf()
     {
         QTemporaryDir dir;

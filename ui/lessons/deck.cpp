@@ -205,6 +205,87 @@ QString slug(const std::string& title)
     return s.left(40);
 }
 
+/// What a deck's pages show, in order: a step's index each, or -1 for the page that stands for the
+/// steps a missing model would show (which model, how to get it).
+struct Pages {
+    std::vector<int> steps;
+    QString modelTitle; ///< the model page's title and text (Markdown)
+    QString modelText;
+
+    int count() const { return static_cast<int>(steps.size()); }
+};
+
+/// Every step, or — without the lesson's model — the steps that need none and, where the first
+/// that needs it stood, the model page.
+Pages deckPages(const Lesson& lesson, const LessonModel& model)
+{
+    Pages pages;
+    const bool ready = model.ready();
+    for (int i = 0; i < static_cast<int>(lesson.steps.size()); ++i) {
+        if (ready || !lesson.steps[static_cast<std::size_t>(i)].needsModel())
+            pages.steps.push_back(i);
+        else if (pages.modelTitle.isEmpty()) {
+            pages.steps.push_back(-1);
+            pages.modelTitle = LessonModels::deckPageTitle(lesson, model);
+            pages.modelText = LessonModels::deckPageMarkdown(lesson, model);
+        }
+    }
+    return pages;
+}
+
+/// The page saying which model to get and how: the title, and the text across the page.
+void drawModelPage(QPainter& p, const Lesson& lesson, const Pages& pages)
+{
+    p.fillRect(QRect(0, 0, kPageWidth, kPageHeight), Qt::white);
+    QFont small = QApplication::font();
+    small.setPointSizeF(kSmallestTextPoints);
+    p.setFont(small);
+    p.setPen(QColor(90, 90, 90));
+    p.drawText(QRect(30, 20, 1540, 30), Qt::AlignLeft | Qt::AlignVCenter, QString::fromStdString(lesson.title));
+    QFont title = QApplication::font();
+    title.setPointSizeF(26);
+    title.setBold(true);
+    p.setFont(title);
+    p.setPen(QColor(0xb0, 0x60, 0x00));
+    p.drawText(QRect(30, 55, 1540, 70), Qt::AlignLeft | Qt::AlignVCenter | Qt::TextSingleLine, pages.modelTitle);
+    p.setPen(QPen(QColor(0xc9, 0x8a, 0x00), 3));
+    p.drawLine(30, 135, 1570, 135);
+    QTextDocument doc;
+    doc.setTextWidth(1540);
+    QFont body = QApplication::font();
+    body.setPointSizeF(kTextPoints);
+    doc.setDefaultFont(body);
+    doc.setMarkdown(withLineBreaks(pages.modelText));
+    p.save();
+    p.translate(30, 160);
+    doc.drawContents(&p, QRectF(0, 0, 1540, 700));
+    p.restore();
+}
+
+/// Shows page `k`'s step in `session` (nothing for the model page); why it cannot, or "".
+QString applyPage(Session& session, const Lesson& lesson, const Pages& pages, int k)
+{
+    const int step = pages.steps[static_cast<std::size_t>(k)];
+    return step < 0 ? QString() : applyStep(session, lesson.steps[static_cast<std::size_t>(step)], step);
+}
+
+void drawPageAt(QPainter& p, const Lesson& lesson, const Pages& pages, int k, Session& session, QStringList& notes)
+{
+    const int step = pages.steps[static_cast<std::size_t>(k)];
+    if (step < 0)
+        drawModelPage(p, lesson, pages);
+    else
+        drawStep(p, lesson, step, session, notes);
+}
+
+/// "03-the-title.png": the page's number and its title.
+QString pageFileName(const Lesson& lesson, const Pages& pages, int k)
+{
+    const int step = pages.steps[static_cast<std::size_t>(k)];
+    const QString title = step < 0 ? slug(pages.modelTitle.toStdString()) : slug(lesson.steps[static_cast<std::size_t>(step)].title);
+    return QStringLiteral("%1-%2.png").arg(k + 1, 2, 10, QLatin1Char('0')).arg(title);
+}
+
 } // namespace
 
 /// The widget the studio would show for this step, offscreen at the figure's size.
@@ -286,10 +367,11 @@ QString writeDeckFile(const QString& path, const std::function<QByteArray()>& en
 }
 
 /// The deck as one PDF, a page per step (written in memory first, then to the file at once).
-DeckResult renderPdfDeck(const Lesson& lesson, const QString& output, Session& session, const std::function<bool(int, int)>& progress)
+DeckResult renderPdfDeck(const Lesson& lesson, const Pages& pages, const QString& output, Session& session,
+                         const std::function<bool(int, int)>& progress)
 {
     DeckResult result;
-    const int count = static_cast<int>(lesson.steps.size());
+    const int count = pages.count();
     QByteArray bytes;
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);
@@ -307,7 +389,7 @@ DeckResult renderPdfDeck(const Lesson& lesson, const QString& output, Session& s
                 result.error = DeckText::tr("cancelled");
                 return result;
             }
-            const QString failed = applyStep(session, lesson.steps[static_cast<std::size_t>(i)], i);
+            const QString failed = applyPage(session, lesson, pages, i);
             if (!failed.isEmpty()) {
                 painter.end();
                 result.error = failed;
@@ -315,7 +397,7 @@ DeckResult renderPdfDeck(const Lesson& lesson, const QString& output, Session& s
             }
             if (i > 0)
                 pdf.newPage();
-            drawStep(painter, lesson, i, session, result.notes);
+            drawPageAt(painter, lesson, pages, i, session, result.notes);
         }
     }
     // Searchable Chinese: Qt's ToUnicode maps name Kangxi radicals for 一 子 己 生 自 行 (a search
@@ -331,11 +413,11 @@ DeckResult renderPdfDeck(const Lesson& lesson, const QString& output, Session& s
 }
 
 /// The deck as one PNG per step in the folder `output`, at `dpi`.
-DeckResult renderPngDeck(const Lesson& lesson, const QString& output, int dpi, Session& session,
+DeckResult renderPngDeck(const Lesson& lesson, const Pages& pages, const QString& output, int dpi, Session& session,
                          const std::function<bool(int, int)>& progress)
 {
     DeckResult result;
-    const int count = static_cast<int>(lesson.steps.size());
+    const int count = pages.count();
     const bool made = !QFileInfo::exists(output);
     if (!QDir().mkpath(output)) {
         result.error = DeckText::tr("cannot create the folder '%1'").arg(output);
@@ -347,16 +429,14 @@ DeckResult renderPngDeck(const Lesson& lesson, const QString& output, int dpi, S
             result.error = DeckText::tr("cancelled after %n page(s)", nullptr, i);
             return result;
         }
-        const LessonStep& step = lesson.steps[static_cast<std::size_t>(i)];
-        const QString failed = applyStep(session, step, i);
+        const QString failed = applyPage(session, lesson, pages, i);
         if (!failed.isEmpty()) {
             result.error = failed;
             if (made && result.files.isEmpty())
                 QDir().rmdir(output); // the folder this call made, still empty
             return result;
         }
-        const QString name = QStringLiteral("%1-%2.png").arg(i + 1, 2, 10, QLatin1Char('0')).arg(slug(step.title));
-        const QString path = QDir(output).filePath(name);
+        const QString path = QDir(output).filePath(pageFileName(lesson, pages, i));
         QImage image(qRound(kPageWidth * scale), qRound(kPageHeight * scale), QImage::Format_RGB32);
         if (image.isNull()) { // the pixels could not be allocated
             result.error = writeDeckFile(path, []() -> QByteArray { throw std::bad_alloc(); });
@@ -370,7 +450,7 @@ DeckResult renderPngDeck(const Lesson& lesson, const QString& output, int dpi, S
             painter.setRenderHint(QPainter::TextAntialiasing);
             painter.setRenderHint(QPainter::SmoothPixmapTransform);
             painter.scale(scale, scale);
-            drawStep(painter, lesson, i, session, result.notes);
+            drawPageAt(painter, lesson, pages, i, session, result.notes);
         }
         result.error = writeDeckFile(path, [&image, dpi] { return encodePng(std::move(image), dpi); }); // moved: no copy of the pixels
         if (!result.error.isEmpty())
@@ -388,15 +468,18 @@ DeckResult renderLessonDeck(const Lesson& lesson, const QString& output, const D
                             const std::function<bool(int, int)>& progress)
 {
     Session session;
-    // A lesson that needs a pretrained model is drawn with it, or not at all: a deck has every page.
+    // A lesson that needs a pretrained model is drawn with it; without it, the steps that need
+    // none and one page saying which model to get and how.
     Lesson withModel = lesson;
-    if (const LessonModel model = LessonModels::open(session, withModel); !model.ready())
-        return DeckResult{false, LessonModels::missingText(lesson, model), {}, 0, {}};
+    const LessonModel model = LessonModels::open(session, withModel);
+    const Pages pages = deckPages(withModel, model);
     session.setLessonInput(lesson.sentence ? std::optional<QString>(QString::fromStdString(*lesson.sentence)) : std::nullopt,
                            withModel.config);
-    DeckResult result = options.format == DeckOptions::Format::Pdf ? renderPdfDeck(withModel, output, session, progress)
-                                                                   : renderPngDeck(withModel, output, options.dpi, session, progress);
-    const int count = static_cast<int>(lesson.steps.size());
+    DeckResult result = options.format == DeckOptions::Format::Pdf ? renderPdfDeck(withModel, pages, output, session, progress)
+                                                                   : renderPngDeck(withModel, pages, output, options.dpi, session, progress);
+    if (!model.ready())
+        result.notes.prepend(LessonModels::missingText(lesson, model));
+    const int count = pages.count();
     if (result.ok && progress)
         progress(count, count);
     return result;

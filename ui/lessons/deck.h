@@ -42,7 +42,8 @@ struct DeckResult {
 /// drawn as written (the engine refuses its input, e.g. too many attention cells, or the model
 /// lacks its stage) fails the deck with "step N (line L): reason", never an empty figure.
 /// A lesson that needs a pretrained model (`requires:`) is drawn with the folder of the Models
-/// folder (lessons/lessonmodel.h); without it the deck fails with what to download and where.
+/// folder (lessons/lessonmodel.h); without it the deck has the steps that need no model and, in
+/// place of the others, one page saying which model to get and how (the first note says so too).
 DeckResult renderLessonDeck(const Lesson& lesson, const QString& output, const DeckOptions& options,
                             const std::function<bool(int, int)>& progress = {});
 

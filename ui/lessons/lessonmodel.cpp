@@ -1,10 +1,13 @@
 #include "lessons/lessonmodel.h"
 
+#include "hub/hubaddress.h"
 #include "session/modelsfolder.h"
 #include "session/session.h"
 
 #include <QDir>
 #include <QFile>
+
+#include <algorithm>
 
 namespace attnlab {
 
@@ -90,8 +93,10 @@ QString LessonModels::bannerMarkdown(const Lesson& lesson, const LessonModel& mo
         text = tr("**This lesson needs the %1 model %2**, which is not in your Models folder.").arg(family, inCode(name));
         text += QStringLiteral("\n\n");
         if (!r.hubId.empty()) {
-            const QString url = QStringLiteral("https://huggingface.co/") + QString::fromStdString(r.hubId);
-            text += tr("Download %1 from the Hugging Face hub ([%2](%3)) into %4").arg(files, QString::fromStdString(r.hubId), url, inCode(folder));
+            const QString hubId = QString::fromStdString(r.hubId);
+            const auto repo = HubAddress::parseRepoId(hubId, nullptr);
+            const QString url = repo ? HubAddress::pageUrl(HubAddress::endpoint(), *repo).toString() : QStringLiteral("https://huggingface.co/") + hubId;
+            text += tr("**Download** fetches its files (%1) from the Hugging Face hub ([%2](%3)) into %4.").arg(files, hubId, url, inCode(folder));
         } else {
             text += tr("Put its files (%1) into %2").arg(files, inCode(folder));
         }
@@ -106,17 +111,55 @@ QString LessonModels::missingText(const Lesson& lesson, const LessonModel& model
     if (model.ready() || !lesson.requirement)
         return {};
     const ModelRequirement& r = *lesson.requirement;
-    const QString files = ModelsFolder::filesOf(r.family);
+    const QString name = QString::fromStdString(r.name);
+    const QString folder = QDir::toNativeSeparators(ModelsFolder::path() + QLatin1Char('/') + name);
     if (model.state == LessonModel::State::Failed)
-        return tr("the model folder %1 could not be opened: %2").arg(QDir::toNativeSeparators(model.folder), model.problem);
-    QString text = tr("this lesson needs the model %1: put its files (%2) in %3")
-                       .arg(QString::fromStdString(r.name), files,
-                            QDir::toNativeSeparators(ModelsFolder::path() + QLatin1Char('/') + QString::fromStdString(r.name)));
+        return tr("the model folder %1 could not be opened: %2; the steps that need it are left out")
+            .arg(QDir::toNativeSeparators(model.folder), model.problem);
+    QString text = tr("this lesson needs the model %1, which is not in %2: the steps that need it are left out").arg(name, folder);
     if (!r.hubId.empty())
-        text += tr(" (download them from https://huggingface.co/%1)").arg(QString::fromStdString(r.hubId));
+        text += tr("; get it with: attention-lab-cli download %1").arg(QString::fromStdString(r.hubId));
+    else
+        text += tr("; put its files (%1) there").arg(ModelsFolder::filesOf(r.family));
     if (!model.problem.isEmpty())
         text += tr("; the folder there cannot be used: %1").arg(model.problem);
     return text;
+}
+
+QString LessonModels::deckPageTitle(const Lesson& lesson, const LessonModel& model)
+{
+    const QString name = lesson.requirement ? QString::fromStdString(lesson.requirement->name) : QString();
+    return model.state == LessonModel::State::Failed ? tr("The model %1 could not be opened").arg(name)
+                                                     : tr("This lesson needs the model %1").arg(name);
+}
+
+QString LessonModels::deckPageMarkdown(const Lesson& lesson, const LessonModel& model)
+{
+    if (!lesson.requirement)
+        return {};
+    const ModelRequirement& r = *lesson.requirement;
+    const QString name = QString::fromStdString(r.name);
+    const QString folder = QDir::toNativeSeparators(ModelsFolder::path() + QLatin1Char('/') + name);
+    const auto total = static_cast<int>(lesson.steps.size());
+    const auto leftOut = static_cast<int>(std::count_if(lesson.steps.begin(), lesson.steps.end(), [](const LessonStep& s) { return s.needsModel(); }));
+    QString text = tr("The %1 steps of %2 that show the %3 model %4 are left out of this deck.")
+                       .arg(leftOut)
+                       .arg(total)
+                       .arg(QString::fromStdString(familyTitle(r.family)), inCode(name));
+    text += QStringLiteral("\n\n");
+    if (model.state == LessonModel::State::Failed) {
+        text += tr("The folder %1 could not be opened: %2").arg(inCode(QDir::toNativeSeparators(model.folder)), model.problem);
+        text += QStringLiteral("\n\n") + tr("It needs these files: %1.").arg(ModelsFolder::filesOf(r.family));
+    } else if (!r.hubId.empty()) {
+        text += tr("**Get it on the command line:**") + QStringLiteral("\n\n") + inCode(QStringLiteral("attention-lab-cli download ") + QString::fromStdString(r.hubId));
+        text += QStringLiteral("\n\n") + tr("**or in the studio:** File \u25B8 Models \u25B8 Get models\u2026, or *Download* in the lesson's banner.");
+        text += QStringLiteral("\n\n") + tr("It goes into %1.").arg(inCode(folder));
+    } else {
+        text += tr("Put its files (%1) into %2.").arg(ModelsFolder::filesOf(r.family), inCode(folder));
+    }
+    if (!model.problem.isEmpty() && model.state != LessonModel::State::Failed)
+        text += QStringLiteral("\n\n") + tr("The folder %1 there cannot be used: %2").arg(inCode(name), model.problem);
+    return text + QStringLiteral("\n\n") + tr("Then render this deck again: every step is drawn with the model.");
 }
 
 } // namespace attnlab

@@ -43,8 +43,14 @@ public:
     /// files, the folder to put them in, why a folder there did not do, and that the steps that
     /// need it show their text only.
     static QString bannerMarkdown(const Lesson& lesson, const LessonModel& model);
-    /// The same in one line of plain text (a slide deck's error).
+    /// The same in one line of plain text (a slide deck's first note): the model, that its steps
+    /// are left out, and how to get it (attention-lab-cli download, or where to put its files).
     static QString missingText(const Lesson& lesson, const LessonModel& model);
+    /// The title of a deck's page that stands for the steps the missing model would show.
+    static QString deckPageTitle(const Lesson& lesson, const LessonModel& model);
+    /// Its text (Markdown): which steps are left out, how to get the model — on the command line
+    /// and in the studio — or where to put its files, and to render the deck again then.
+    static QString deckPageMarkdown(const Lesson& lesson, const LessonModel& model);
 };
 
 } // namespace attnlab

@@ -350,6 +350,9 @@ void LessonPlayer::showStep()
     m_next->setEnabled(active && m_step + 1 < static_cast<int>(m_lesson ? m_lesson->steps.size() : 0));
     m_stop->setEnabled(active);
     m_banner->setMarkdown(active ? LessonModels::bannerMarkdown(*m_lesson, m_model) : QString());
+    const bool needs = active && m_lesson->requirement && !m_model.ready();
+    m_banner->setDownload(needs ? QString::fromStdString(m_lesson->requirement->name) : QString(),
+                          needs && m_model.state == LessonModel::State::Missing ? QString::fromStdString(m_lesson->requirement->hubId) : QString());
     markSteps();
     if (!active) {
         m_counter->setText(tr("No lesson"));

@@ -4,6 +4,7 @@
 #include "session/modelsfolder.h"
 #include "session/session.h"
 #include "shell/fileactions.h"
+#include "shell/getmodelsdialog.h"
 
 #include <QAction>
 #include <QDesktopServices>
@@ -88,6 +89,8 @@ void ModelsMenu::fill(QMenu* menu)
             addInfo(menu, line);
     }
     menu->addSeparator();
+    menu->addAction(tr("&Get models\u2026"), this, &ModelsMenu::getModels)
+        ->setToolTip(tr("Download GPT-2 or BERT from the Hugging Face Hub or a mirror into the Models folder"));
     // The folder's address opens it, as "Open the Models folder" does.
     QAction* where = menu->addAction(menuText(tr("Models folder: %1").arg(QDir::toNativeSeparators(ModelsFolder::path()))), this,
                                      &ModelsMenu::reveal);
@@ -116,6 +119,17 @@ void ModelsMenu::chooseDialog()
     const QString dir = QFileDialog::getExistingDirectory(m_window, tr("Set Models folder"), ModelsFolder::path());
     if (!dir.isEmpty())
         choose(dir);
+}
+
+GetModelsDialog* ModelsMenu::getModels()
+{
+    if (!m_dialog)
+        m_dialog = new GetModelsDialog(m_window); // modeless: the studio stays usable
+    m_dialog->refresh();
+    m_dialog->show();
+    m_dialog->raise();
+    m_dialog->activateWindow();
+    return m_dialog;
 }
 
 void ModelsMenu::reveal()

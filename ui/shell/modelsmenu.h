@@ -4,9 +4,11 @@
 // Open model folder does (FileActions::importModel, errors reported the same way). Below them:
 // where the folder is (its address opens it), "Open the Models folder" and "Set Models folder…".
 // An empty folder says which models to download, as entries that open their pages on the hub,
-// and which files they need.
+// and which files they need. "Get models…" opens the dialog that downloads them
+// (shell/getmodelsdialog.h).
 
 #include <QObject>
+#include <QPointer>
 #include <QString>
 
 class QAction;
@@ -16,6 +18,7 @@ class QWidget;
 namespace attnlab {
 
 class FileActions;
+class GetModelsDialog;
 class Session;
 
 class ModelsMenu : public QObject {
@@ -33,6 +36,8 @@ public:
     bool choose(const QString& dir);
     /// Asks for the folder, starting at the current one.
     void chooseDialog();
+    /// File ▸ Models ▸ Get models…: shows the download dialog (one, kept while the window lives).
+    GetModelsDialog* getModels();
 
 signals:
     /// A message for the status line (FileActions forwards it).
@@ -44,6 +49,7 @@ private:
     Session* m_session;
     FileActions* m_files;
     QWidget* m_window;
+    QPointer<GetModelsDialog> m_dialog;
 };
 
 } // namespace attnlab

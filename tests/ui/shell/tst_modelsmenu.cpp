@@ -238,7 +238,7 @@ private slots:
         // The hub's pages and the folder's address are entries to click, not greyed text.
         const QString folder = QStringLiteral("Models folder: ") + QDir::toNativeSeparators(dir.filePath("not-yet"));
         QCOMPARE(texts(menu, true), (QStringList{"Download gpt2 from huggingface.co/openai-community/gpt2",
-                                                 "Download bert-base-uncased from huggingface.co/google-bert/bert-base-uncased", folder,
+                                                 "Download bert-base-uncased from huggingface.co/google-bert/bert-base-uncased", "&Get models\u2026", folder,
                                                  "&Open the Models folder", "&Set Models folder\u2026"}));
         const UrlCatcher browser({QStringLiteral("https"), QStringLiteral("file")});
         action(menu, QStringLiteral("Download gpt2 from huggingface.co/openai-community/gpt2"))->trigger();

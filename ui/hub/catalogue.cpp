@@ -1,0 +1,26 @@
+#include "hub/catalogue.h"
+
+namespace attnlab {
+
+const QList<RecommendedModel>& ModelCatalogue::recommended()
+{
+    // Sizes: model.safetensors and the tokenizer's files, as the hub lists them (2025).
+    static const QList<RecommendedModel> kModels{
+        {QStringLiteral("gpt2"), QStringLiteral("openai-community/gpt2"), 549'600'000, QStringLiteral("MIT"),
+         QT_TRANSLATE_NOOP("attnlab::ModelCatalogue", "GPT-2 small (12 layers \u00D7 12 heads): a decoder that writes on; causal attention, next-token predictions, generation")},
+        {QStringLiteral("bert-base-uncased"), QStringLiteral("google-bert/bert-base-uncased"), 440'700'000, QStringLiteral("Apache-2.0"),
+         QT_TRANSLATE_NOOP("attnlab::ModelCatalogue", "BERT-base, English (12 layers \u00D7 12 heads): an encoder; [CLS] and [SEP], fill in a [MASK], what real heads attend to")},
+        {QStringLiteral("bert-base-chinese"), QStringLiteral("google-bert/bert-base-chinese"), 409'300'000, QStringLiteral("Apache-2.0"),
+         QT_TRANSLATE_NOOP("attnlab::ModelCatalogue", "BERT-base, Chinese (12 layers \u00D7 12 heads): the same encoder on Chinese sentences, one token per character")},
+        {QStringLiteral("distilgpt2"), QStringLiteral("distilbert/distilgpt2"), 355'000'000, QStringLiteral("Apache-2.0"),
+         QT_TRANSLATE_NOOP("attnlab::ModelCatalogue", "DistilGPT2 (6 layers \u00D7 12 heads): a smaller GPT-2, for slower computers")},
+    };
+    return kModels;
+}
+
+QString ModelCatalogue::useText(const RecommendedModel& model)
+{
+    return tr(model.use);
+}
+
+} // namespace attnlab

@@ -1,0 +1,149 @@
+#include "hub/hublisting.h"
+
+#include "lesson/requirement.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
+
+#include <algorithm>
+
+namespace attnlab {
+
+namespace {
+
+HubFailure unsupported(const QString& message)
+{
+    return {HubFailure::Kind::Unsupported, message};
+}
+
+/// The files the engine reads for `family` beside config.json and model.safetensors: needed,
+/// and read when present (BERT's do_lower_case in tokenizer_config.json).
+QStringList tokenizerFiles(PretrainedFamily family)
+{
+    return family == PretrainedFamily::Gpt2 ? QStringList{"vocab.json", "merges.txt"} : QStringList{"vocab.txt"};
+}
+
+QStringList optionalFiles(PretrainedFamily family)
+{
+    return family == PretrainedFamily::Bert ? QStringList{"tokenizer_config.json"} : QStringList{};
+}
+
+} // namespace
+
+const HubFile* HubListing::find(const QString& name) const
+{
+    const auto it = std::find_if(files.begin(), files.end(), [&](const HubFile& f) { return f.name == name; });
+    return it != files.end() ? &*it : nullptr;
+}
+
+qint64 DownloadPlan::knownBytes() const
+{
+    qint64 sum = 0;
+    for (const HubFile& f : files)
+        sum += f.size.value_or(0);
+    return sum;
+}
+
+bool DownloadPlan::sizesKnown() const
+{
+    return std::all_of(files.begin(), files.end(), [](const HubFile& f) { return f.size.has_value(); });
+}
+
+std::optional<HubListing> HubListings::parse(const QByteArray& json, HubFailure* failure)
+{
+    const auto bad = [&](const QString& why) -> std::optional<HubListing> {
+        if (failure)
+            *failure = {HubFailure::Kind::ServerError, tr("the server's list of files is not the hub's: %1").arg(why)};
+        return std::nullopt;
+    };
+    QJsonParseError error;
+    const QJsonDocument doc = QJsonDocument::fromJson(json, &error);
+    if (error.error != QJsonParseError::NoError || !doc.isObject())
+        return bad(tr("it is not a JSON object"));
+    const QJsonObject root = doc.object();
+    const QJsonValue siblings = root.value(QStringLiteral("siblings"));
+    if (!siblings.isArray())
+        return bad(tr("it has no \u201Csiblings\u201D"));
+    static const QRegularExpression hex(QStringLiteral("^[0-9a-f]{64}$"));
+    HubListing listing;
+    listing.commit = root.value(QStringLiteral("sha")).toString();
+    for (const QJsonValue& v : siblings.toArray()) {
+        const QJsonObject o = v.toObject();
+        HubFile f;
+        f.name = o.value(QStringLiteral("rfilename")).toString();
+        if (f.name.isEmpty())
+            return bad(tr("a file has no name"));
+        const QJsonValue size = o.value(QStringLiteral("size"));
+        if (size.isDouble() && size.toDouble() >= 0)
+            f.size = static_cast<qint64>(size.toDouble());
+        const QJsonObject lfs = o.value(QStringLiteral("lfs")).toObject();
+        const QString sha = lfs.value(QStringLiteral("sha256")).toString().toLower();
+        if (hex.match(sha).hasMatch())
+            f.sha256 = sha;
+        if (lfs.value(QStringLiteral("size")).isDouble())
+            f.size = static_cast<qint64>(lfs.value(QStringLiteral("size")).toDouble());
+        listing.files << f;
+    }
+    return listing;
+}
+
+HubFailure HubListings::checkListing(const HubListing& listing, const QString& repo)
+{
+    if (!listing.find(QStringLiteral("config.json")))
+        return unsupported(tr("%1 has no config.json: it is not a model Attention Lab can open (GPT-2 or BERT in the Transformers format)").arg(repo));
+    return {};
+}
+
+std::optional<DownloadPlan> HubListings::plan(const HubListing& listing, const QByteArray& config, const QString& repo, HubFailure* failure)
+{
+    const auto refuse = [&](const QString& message) -> std::optional<DownloadPlan> {
+        if (failure)
+            *failure = unsupported(message);
+        return std::nullopt;
+    };
+    if (const HubFailure f = checkListing(listing, repo))
+        return refuse(f.message);
+    // model_type first: a model of another architecture is named as such, whatever else is wrong.
+    const QJsonObject json = QJsonDocument::fromJson(config).object();
+    const QString type = json.value(QStringLiteral("model_type")).toString();
+    if (type != u"gpt2" && type != u"bert")
+        return refuse(type.isEmpty() ? tr("%1's config.json names no model_type: Attention Lab opens GPT-2 (gpt2) and BERT (bert) models").arg(repo)
+                                     : tr("%1 is a model of type \u201C%2\u201D, which Attention Lab cannot open: it opens GPT-2 (gpt2) and BERT (bert) models")
+                                           .arg(repo, type));
+    HfConfig parsed;
+    try {
+        parsed = parseHfConfig(config.toStdString(), "config.json");
+    } catch (const std::exception& e) {
+        return refuse(tr("Attention Lab cannot open %1: %2").arg(repo, QString::fromUtf8(e.what())));
+    }
+    DownloadPlan plan;
+    plan.family = parsed.family;
+    plan.modelType = type;
+    const HubFile* weights = listing.find(QStringLiteral("model.safetensors"));
+    if (!weights) {
+        if (listing.find(QStringLiteral("model.safetensors.index.json")))
+            return refuse(tr("%1 splits its weights into several safetensors files; Attention Lab reads one model.safetensors").arg(repo));
+        if (listing.find(QStringLiteral("pytorch_model.bin")))
+            return refuse(tr("%1 has its weights only as pytorch_model.bin; Attention Lab reads model.safetensors (convert it with "
+                             "scripts/convert_to_safetensors.py, or pick a revision that has model.safetensors)")
+                              .arg(repo));
+        return refuse(tr("%1 has no model.safetensors: Attention Lab has no weights to read").arg(repo));
+    }
+    plan.files << *listing.find(QStringLiteral("config.json"));
+    for (const QString& name : tokenizerFiles(plan.family)) {
+        const HubFile* f = listing.find(name);
+        if (!f)
+            return refuse(tr("%1 has no %2, which the tokenizer of a %3 model needs").arg(repo, name, QString::fromStdString(familyTitle(plan.family))));
+        plan.files << *f;
+    }
+    for (const QString& name : optionalFiles(plan.family)) {
+        if (const HubFile* f = listing.find(name))
+            plan.files << *f;
+    }
+    plan.files << *weights;
+    return plan;
+}
+
+} // namespace attnlab
