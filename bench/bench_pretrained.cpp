@@ -15,6 +15,7 @@
 
 #include "bench_main.h"
 #include "common/allocator.h"
+#include "families/family.h"
 #include "io/trace_json.h"
 #include "model/open.h"
 #include "model/run.h"
@@ -140,7 +141,7 @@ double passFlops(const HfConfig& c, double n)
 {
     const double d = c.dModel, ff = c.dFF, v = c.vocabulary;
     const double layer = 8 * n * d * d + 4 * n * n * d + 4 * n * d * ff;
-    const double head = (c.family == PretrainedFamily::Bert ? 2 * n * d * d : 0) + 2 * n * d * v;
+    const double head = (modelFamily(c.family).task == FamilyTask::FillMask ? 2 * n * d * d : 0) + 2 * n * d * v;
     return c.layers * layer + head;
 }
 
@@ -188,21 +189,21 @@ public:
 
     void run()
     {
-        for (const Gpt2Layer& l : m_w.gpt2) {
-            product(m_qkv, m_x, l.attention); // (n x 3d) = X · c_attn
-            const Eigen::Index d = m_x.cols();
-            attention(m_qkv.leftCols(d), m_qkv.middleCols(d, d), m_qkv.rightCols(d));
-            mlp(l.projection, l.fc, l.fcProjection);
-        }
-        for (const BertLayer& l : m_w.bert) {
-            product(m_q, m_x, l.query);
-            product(m_k, m_x, l.key);
-            product(m_v, m_x, l.value);
-            attention(m_q, m_k, m_v);
-            mlp(l.attentionOutput, l.intermediate, l.output);
+        for (const PretrainedLayer& l : m_w.layers) {
+            if (l.attention.qkv) {
+                product(m_qkv, m_x, *l.attention.qkv); // (n x 3d) = X · c_attn
+                const Eigen::Index d = m_x.cols();
+                attention(m_qkv.leftCols(d), m_qkv.middleCols(d, d), m_qkv.rightCols(d));
+            } else {
+                product(m_q, m_x, l.attention.q);
+                product(m_k, m_x, l.attention.k);
+                product(m_v, m_x, l.attention.v);
+                attention(m_q, m_k, m_v);
+            }
+            mlp(l.attention.output, l.up, l.down);
         }
         if (m_w.mlm)
-            product(m_out, m_x, m_w.mlm->transform);
+            product(m_out, m_x, m_w.mlm->dense);
         const EmbeddingTable& table = *m_w.outputTable();
         m_logits.noalias() = m_x * table.map().transpose(); // (n x V) = X · Tᵀ
         benchmark::DoNotOptimize(m_logits.data());

@@ -4,6 +4,7 @@
 #include "options.h"
 #include "outputs.h"
 
+#include "families/family.h"
 #include "io/fileio.h"
 #include "io/trace_json.h"
 #include "model/open.h"
@@ -24,18 +25,28 @@ namespace attnlab::cli {
 
 namespace {
 
-/// The folder model --model names; `family` is the one the command needs.
-std::shared_ptr<const Seq2SeqModel> openFolder(const std::optional<std::string>& path, PretrainedFamily family, const char* command)
+/// The family whose head does `task` (the first of the table): what the command's messages name.
+const ModelFamily& familyFor(FamilyTask task)
 {
-    const char* which = family == PretrainedFamily::Gpt2 ? "a GPT-2" : "a BERT";
+    for (const ModelFamily* f : modelFamilies()) {
+        if (f->task == task)
+            return *f;
+    }
+    throw std::logic_error("no family does the task");
+}
+
+/// The folder model --model names; `task` is what the command needs its head to do.
+std::shared_ptr<const Seq2SeqModel> openFolder(const std::optional<std::string>& path, FamilyTask task, const char* command)
+{
+    const bool next = task == FamilyTask::NextToken;
+    const std::string which = "a " + std::string(familyFor(task).title);
     if (!path)
         throw UsageError(std::string(command) + " needs --model DIR, " + which + " model folder");
     // The shipped model's name (unless a file or folder has it): an encoder–decoder, not a folder.
     if (*path == "reversal" && !std::filesystem::exists(*path))
         throw UsageError(std::string(command) + " needs " + which + " model folder (config.json, model.safetensors and the "
                          "tokenizer's files); 'reversal' is the shipped encoder–decoder, which "
-                         + (family == PretrainedFamily::Gpt2 ? "reverses a --source: generate --model reversal --source TEXT"
-                                                             : "reverses text and predicts no [MASK]"));
+                         + (next ? "reverses a --source: generate --model reversal --source TEXT" : "reverses text and predicts no [MASK]"));
     // A model that cannot be opened is bad input (exit 2), as for trace and export; running out
     // of memory is not.
     std::shared_ptr<const Seq2SeqModel> m;
@@ -46,10 +57,10 @@ std::shared_ptr<const Seq2SeqModel> openFolder(const std::optional<std::string>&
     } catch (const std::exception& e) {
         throw UsageError(e.what());
     }
-    if (!m->pretrained || m->pretrained->family() != family)
+    if (!m->pretrained || modelFamily(m->pretrained->family()).task != task)
         throw UsageError(std::string(command) + " needs " + which + " model folder; " + inQuotes(*path) + " is not one");
     if (!m->hasHead())
-        throw UsageError(inQuotes(*path) + " has no " + (family == PretrainedFamily::Gpt2 ? "language-model" : "masked-LM")
+        throw UsageError(inQuotes(*path) + " has no " + (next ? "language-model" : "masked-LM")
                          + " head (its checkpoint is the bare model)");
     return m;
 }
@@ -114,7 +125,7 @@ int runPretrainedGenerate(const std::vector<std::string>& args)
         throw UsageError("--top-k and --top-p choose how to sample: give --temperature T too (without it generation is greedy)");
     if (outputDir)
         checkFolderWritable(*outputDir); // before the model is read: a bad folder is one line at once
-    const auto m = openFolder(path, PretrainedFamily::Gpt2, "generate");
+    const auto m = openFolder(path, FamilyTask::NextToken, "generate");
     const PretrainedModel& p = *m->pretrained;
     const PretrainedTokens t = pretrainedTokens(p, *prompt, std::nullopt, ConfigLimits::maxTokens);
     for (const auto& w : t.warnings)
@@ -182,7 +193,7 @@ int runFillMask(const std::vector<std::string>& args)
         throw UsageError("fill-mask needs --sentence TEXT with at least one [MASK]");
     if (topK < 1 || topK > 1000)
         throw UsageError("--top-k must be a whole number between 1 and 1000");
-    const auto m = openFolder(path, PretrainedFamily::Bert, "fill-mask");
+    const auto m = openFolder(path, FamilyTask::FillMask, "fill-mask");
     const PretrainedModel& p = *m->pretrained;
     RunRequest r;
     r.text = *sentence;

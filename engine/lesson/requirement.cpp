@@ -3,6 +3,7 @@
 
 #include "lesson/requirement.h"
 
+#include "families/family.h"
 #include "lesson/lesson_text.h"
 
 #include <algorithm>
@@ -29,11 +30,18 @@ std::vector<std::string> knownNames()
 
 std::optional<PretrainedFamily> parseFamily(std::string_view s)
 {
-    if (s == "gpt2")
-        return PretrainedFamily::Gpt2;
-    if (s == "bert")
-        return PretrainedFamily::Bert;
+    if (const ModelFamily* f = familyOfModelType(s))
+        return f->id;
     return std::nullopt;
+}
+
+/// "'type=gpt2' or 'type=bert'": every family's model_type.
+std::string typeChoices()
+{
+    std::vector<std::string> choices;
+    for (const std::string& t : supportedModelTypes())
+        choices.push_back("'type=" + t + "'");
+    return join(choices, " or ");
 }
 
 } // namespace
@@ -77,11 +85,11 @@ ModelRequirement parseRequirement(std::string_view value)
         const std::string_view rest = trim(value.substr(comma + 1));
         const std::size_t eq = rest.find('=');
         if (eq == std::string_view::npos || trim(rest.substr(0, eq)) != "type")
-            throw std::invalid_argument("requires: after the folder name only 'type=gpt2' or 'type=bert' may follow, not " + quote(rest));
+            throw std::invalid_argument("requires: after the folder name only " + typeChoices() + " may follow, not " + quote(rest));
         const std::string_view family = trim(rest.substr(eq + 1));
         type = parseFamily(family);
         if (!type)
-            throw std::invalid_argument("requires: " + unknown("type", family, {"gpt2", "bert"}));
+            throw std::invalid_argument("requires: " + unknown("type", family, supportedModelTypes()));
     }
     ModelRequirement r;
     r.name = name;
@@ -98,43 +106,48 @@ ModelRequirement parseRequirement(std::string_view value)
     if (!type)
         throw std::invalid_argument("requires: " + quote(name) + " is not a model Attention Lab knows" + didYouMean(name, knownNames())
                                     + " (known: " + join(knownNames()) + "); for a folder of your own give its family: 'requires: "
-                                    + std::string(name) + ", type=gpt2' or 'type=bert'");
+                                    + std::string(name) + ", " + typeChoices().substr(1));
     r.family = *type;
     return r;
 }
 
 std::string familyTitle(PretrainedFamily family)
 {
-    return family == PretrainedFamily::Gpt2 ? "GPT-2" : "BERT";
+    return std::string(modelFamily(family).title);
 }
 
 Block familyBlock(PretrainedFamily family)
 {
-    return family == PretrainedFamily::Gpt2 ? Block::DecoderSelf : Block::EncoderSelf;
+    return modelFamily(family).block();
 }
 
 std::vector<std::string> requiredFiles(PretrainedFamily family)
 {
-    if (family == PretrainedFamily::Gpt2)
-        return {"config.json", "model.safetensors", "vocab.json", "merges.txt"};
-    return {"config.json", "model.safetensors", "vocab.txt"};
+    std::vector<std::string> files{"config.json", "model.safetensors"};
+    for (const std::string& f : modelFamily(family).tokenizerFiles)
+        files.push_back(f);
+    return files;
 }
 
-std::optional<std::string> familyStageProblem(PretrainedFamily family, std::string_view stage)
+std::optional<std::string> familyStageProblem(PretrainedFamily id, std::string_view stage)
 {
+    const ModelFamily& family = modelFamily(id);
+    const bool decoder = family.architecture == Architecture::DecoderOnly;
     if (stage == "cross_residual" || stage == "cross_norm")
-        return "stage " + quote(stage) + " does not exist in " + familyTitle(family) + ": it has no cross-attention (only "
-               + (family == PretrainedFamily::Gpt2 ? "a decoder" : "an encoder") + ")";
-    if (family == PretrainedFamily::Gpt2) {
-        if (stage == "encoder_output")
-            return std::string("stage 'encoder_output' does not exist in GPT-2, a decoder-only model: its last stack output is "
-                               "'decoder_output'");
-        if (stage == "segment_embedding" || stage == "embedding_sum" || stage == "mlm_transform")
-            return "stage " + quote(stage) + " exists only in BERT";
-    } else if (stage == "decoder_output") {
-        return std::string("stage 'decoder_output' does not exist in BERT, an encoder-only model: its last stack output is "
-                           "'encoder_output'");
+        return "stage " + quote(stage) + " does not exist in " + familyTitle(id) + ": it has no cross-attention (only "
+               + (decoder ? "a decoder" : "an encoder") + ")";
+    if (family.hasOuterStage(stage))
+        return std::nullopt;
+    std::vector<std::string> owners; // the families that have it
+    for (const ModelFamily* other : modelFamilies()) {
+        if (std::string_view(other->stackOutput) == stage)
+            return "stage " + quote(stage) + " does not exist in " + familyTitle(id) + ", " + (decoder ? "a decoder" : "an encoder")
+                   + "-only model: its last stack output is " + quote(family.stackOutput);
+        if (other->hasOuterStage(stage))
+            owners.emplace_back(other->title);
     }
+    if (!owners.empty())
+        return "stage " + quote(stage) + " exists only in " + join(owners, " and ");
     return std::nullopt;
 }
 

@@ -45,7 +45,7 @@ std::string str(long long v)
 
 /// The checks of the heads' part of a block, before any work is done: m queries, n keys, d wide.
 void checkHeadArguments(Eigen::Index m, Eigen::Index n, Eigen::Index d, int heads, const BoolMatrix& blocked,
-                        const AttentionBlockContext& c)
+                        const AttentionBlockContext& c, bool featuresAreD = true)
 {
     if (heads < 1)
         throw std::invalid_argument("heads (" + str(heads) + ") must be at least 1");
@@ -59,7 +59,7 @@ void checkHeadArguments(Eigen::Index m, Eigen::Index n, Eigen::Index d, int head
     if (!c.queryLabels || !c.keyLabels || static_cast<Eigen::Index>(c.queryLabels->size()) != m
         || static_cast<Eigen::Index>(c.keyLabels->size()) != n)
         throw std::invalid_argument("attention needs one label per query and one per key");
-    if (c.featureLabels && static_cast<Eigen::Index>(c.featureLabels->size()) != d)
+    if (featuresAreD && c.featureLabels && static_cast<Eigen::Index>(c.featureLabels->size()) != d)
         throw std::invalid_argument("attention needs one feature label per column of d_model");
     if (m * n * heads > ConfigLimits::maxAttentionCells)
         throw std::invalid_argument(str(m) + " queries times " + str(n) + " keys times heads (" + str(heads) + ") exceeds "
@@ -79,6 +79,19 @@ void checkBlockArguments(const Eigen::MatrixXf& xq, const Eigen::MatrixXf& xkv, 
         throw std::invalid_argument("the attention inputs have " + str(xq.cols()) + " and " + str(xkv.cols())
                                     + " columns but the weights' d_model is " + str(d));
     checkHeadArguments(xq.rows(), xkv.rows(), d, heads, blocked, c);
+}
+
+/// heads / kvHeads, for K and V holding kvHeads heads of d_k each: kvHeads must divide heads.
+int queryHeadsPerKvHead(const Eigen::Ref<const Eigen::MatrixXf>& k, const Eigen::Ref<const Eigen::MatrixXf>& v, int dK, int heads)
+{
+    if (k.cols() != v.cols() || k.rows() != v.rows())
+        throw std::invalid_argument("the projections K and V must be as wide and as long");
+    const Eigen::Index width = k.cols();
+    const int kvHeads = width % dK == 0 ? static_cast<int>(width / dK) : 0;
+    if (kvHeads < 1 || heads % kvHeads != 0)
+        throw std::invalid_argument("K and V (" + str(width) + " wide) must hold a number of key/value heads of d_k = " + str(dK)
+                                    + " that divides heads (" + str(heads) + ")");
+    return heads / kvHeads;
 }
 
 /// RoPE: the angles (stage rope_angles, n x d_k/2), then every head's q and k turned by them
@@ -154,12 +167,13 @@ Eigen::MatrixXf attentionHeads(const Eigen::Ref<const Eigen::MatrixXf>& qProj, c
                                const BoolMatrix& blocked, const AttentionBlockContext& context, StageList& stages,
                                std::vector<Message>& warnings, Eigen::MatrixXf* reference)
 {
+    // Q is heads·d_k wide (d_k need not be d_model / heads), K and V kvHeads·d_k (grouped-query).
     const Eigen::Index d = qProj.cols();
-    if (kProj.cols() != d || vProj.cols() != d || kProj.rows() != vProj.rows())
-        throw std::invalid_argument("the projections Q, K and V must be as wide, and K and V as long");
-    checkHeadArguments(qProj.rows(), kProj.rows(), d, heads, blocked, context);
+    checkHeadArguments(qProj.rows(), kProj.rows(), d, heads, blocked, context, false); // features: addAttentionOutput's
     const Eigen::Index m = qProj.rows(); // queries
     const int dK = static_cast<int>(d) / heads;
+    // Query head h reads key/value head h / group, as Hugging Face's repeat_kv.
+    const int group = queryHeadsPerKvHead(kProj, vProj, dK, heads);
     const bool cross = !(context.queryInput == context.keyValueInput);
     const Labels& queries = context.queryLabels;
     const Labels& keys = context.keyLabels;
@@ -187,7 +201,7 @@ Eigen::MatrixXf attentionHeads(const Eigen::Ref<const Eigen::MatrixXf>& qProj, c
             if (shared)
                 (*qkvHeads[p])[h] = q[h].rowwise().normalized();
             else
-                (*qkvHeads[p])[h] = sources[p]->middleCols(h * dK, dK);
+                (*qkvHeads[p])[h] = sources[p]->middleCols((p == 0 ? h : h / group) * dK, dK);
             putMatrix(addStage(stages, key(names[p], h), titles[p],
                                shared ? "K_h = Q_h / ‖Q_h‖  (queries and keys shared)" : cross ? crossFormulas[p] : selfFormulas[p],
                                {shared ? key("q", h) : p == 0 ? context.queryInput : context.keyValueInput}, shared ? "" : context.module),

@@ -1,6 +1,7 @@
 #include "pretrained/forward.h"
 
 #include "core/stage_builder.h"
+#include "families/family.h"
 #include "nn/mask.h"
 #include "nn/softmax.h"
 
@@ -27,16 +28,15 @@ void addHeadStages(const PretrainedWeights& w, const Eigen::MatrixXf& x, const L
         stages.skip({"probabilities"});
         return;
     }
-    const bool gpt2 = w.config.family == PretrainedFamily::Gpt2;
+    const ModelFamily& family = modelFamily(w.config.family);
     const EmbeddingTable& table = *w.outputTable();
     // logits: (n x V) = X (n x d) · Tᵀ (d x V) (+ b): one GEMM over the mapped table.
     // GPT-2: X = Out (ln_f's output), T = W_te (tied);  BERT: X = T (the MLM transform), T = W_word, + b.
     Eigen::MatrixXf logits(x.rows(), table.rows);
     logits.noalias() = x * table.map().transpose();
-    if (!gpt2)
-        logits.rowwise() += w.mlm->bias.transpose();
-    Stage& stage = addStage(stages, {"logits"}, "Logits", gpt2 ? "logits = Out·W_teᵀ" : "logits = T·W_wordᵀ + b",
-                            {{gpt2 ? "decoder_output" : "mlm_transform"}}, gpt2 ? "lm_head" : "cls.predictions");
+    if (w.headBias.size() > 0)
+        logits.rowwise() += w.headBias.transpose();
+    Stage& stage = addStage(stages, {"logits"}, "Logits", family.headFormula, {{family.headInput}}, family.headModule);
     putMatrix(stage, "logits", std::move(logits), rows, vocabulary);
     // A compact trace makes the probabilities when they are shown: not even for a moment are
     // two n x V matrices held then.
@@ -85,16 +85,6 @@ void addProbabilities(const Eigen::MatrixXf& logits, const Labels& rows, const L
               rowSoftmax(logits), rows, vocabulary);
 }
 
-Eigen::MatrixXf pretrainedLayer(const PretrainedWeights& w, const ModelSpec& spec, int i, const Eigen::MatrixXf& x, const Labels& tokens,
-                                StageList& stages, std::vector<Message>& warnings)
-{
-    const Labels dims = numberedLabels(spec.dModel);
-    const auto layer = static_cast<std::size_t>(i);
-    if (w.config.family == PretrainedFamily::Gpt2)
-        return gpt2Layer(x, w.gpt2.at(layer), i, spec, causalMask(x.rows()), tokens, dims, stages, warnings);
-    return bertLayer(x, w.bert.at(layer), i, spec, BoolMatrix::Constant(x.rows(), x.rows(), false), tokens, dims, stages, warnings);
-}
-
 } // namespace detail
 
 void pretrainedPass(const PretrainedWeights& w, const ModelSpec& spec, const PretrainedInput& in, const Labels& vocabulary,
@@ -126,10 +116,7 @@ void pretrainedPass(const PretrainedWeights& w, const ModelSpec& spec, const Pre
     const std::int64_t cells = static_cast<std::int64_t>(n) * n * c.heads;
     if (cells > ConfigLimits::maxAttentionCells)
         throw Error(messages::tooManyCells(n, c.heads, ConfigLimits::maxAttentionCells));
-    if (c.family == PretrainedFamily::Gpt2)
-        detail::gpt2Pass(w, spec, in, vocabulary, stages, warnings);
-    else
-        detail::bertPass(w, spec, in, vocabulary, stages, warnings);
+    modelFamily(c.family).pass(w, spec, in, vocabulary, stages, warnings);
 }
 
 } // namespace attnlab

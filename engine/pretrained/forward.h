@@ -1,5 +1,5 @@
 #pragma once
-/// One pass of a pretrained GPT-2 or BERT, stage by stage (docs/pretrained-models.md). Stage ids
+/// One pass of a pretrained model, stage by stage (each family's pass: engine/families/) (docs/pretrained-models.md). Stage ids
 /// are the Transformer's (docs/transformer-layers.md): GPT-2's layers are in block decoder_self,
 /// BERT's in encoder_self, and so are their embeddings' stages.
 ///
@@ -33,18 +33,8 @@ void pretrainedPass(const PretrainedWeights& w, const ModelSpec& spec, const Pre
                     StageList& stages, std::vector<Message>& warnings);
 
 namespace detail {
-void gpt2Pass(const PretrainedWeights& w, const ModelSpec& spec, const PretrainedInput& in, const Labels& vocabulary,
-              StageList& stages, std::vector<Message>& warnings);
-void bertPass(const PretrainedWeights& w, const ModelSpec& spec, const PretrainedInput& in, const Labels& vocabulary,
-              StageList& stages, std::vector<Message>& warnings);
-/// GPT-2's layer i (h.{i}): its stages appended to `stages`; returns its output.
-Eigen::MatrixXf gpt2Layer(const Eigen::MatrixXf& x, const Gpt2Layer& w, int i, const ModelSpec& spec, const BoolMatrix& causal,
-                          const Labels& tokens, const Labels& dims, StageList& stages, std::vector<Message>& warnings);
-/// BERT's layer i (encoder.layer.{i}), the same way.
-Eigen::MatrixXf bertLayer(const Eigen::MatrixXf& x, const BertLayer& w, int i, const ModelSpec& spec, const BoolMatrix& blocked,
-                          const Labels& tokens, const Labels& dims, StageList& stages, std::vector<Message>& warnings);
-/// Layer i of either family on its input x (n x d), with the family's mask: what a pass computes
-/// for that layer, stage for stage.
+/// Layer i of any family on its input x (n x d), with the family's mask: what a pass computes
+/// for that layer, stage for stage (families/layer.cpp).
 Eigen::MatrixXf pretrainedLayer(const PretrainedWeights& w, const ModelSpec& spec, int i, const Eigen::MatrixXf& x, const Labels& tokens,
                                 StageList& stages, std::vector<Message>& warnings);
 /// The rollout stage (n x n) from the `weights` stages of `layers` layers of `heads` heads in
@@ -54,9 +44,9 @@ void addRollout(int layers, int heads, Block block, const Labels& tokens, StageL
 void addProbabilities(const Eigen::MatrixXf& logits, const Labels& rows, const Labels& vocabulary, StageList& stages);
 /// Rows `ids` of a table (n x d).
 Eigen::MatrixXf gatherRows(const EmbeddingTable& table, const std::vector<int>& ids);
-/// The output head's stages: logits = X·Tᵀ (+ b) and their row softmax (GPT-2: X = ln_f's output,
-/// T = W_te; BERT: X = the MLM transform, T = W_word, + the decoder's bias). Neither is computed
-/// when `stages` keeps neither.
+/// The output head's stages: logits = X·Tᵀ (+ b) and their row softmax, X the family's head input
+/// (GPT-2: ln_f's output, T = W_te; BERT: the MLM transform, T = W_word, + the decoder's bias).
+/// Neither is computed when `stages` keeps neither.
 void addHeadStages(const PretrainedWeights& w, const Eigen::MatrixXf& x, const Labels& rows, const Labels& vocabulary, StageList& stages);
 } // namespace detail
 

@@ -1,6 +1,7 @@
 #include "pretrained/generate.h"
 
 #include "core/random.h"
+#include "families/family.h"
 #include "model/model.h"
 #include "nn/transformer.h"
 
@@ -17,6 +18,16 @@ namespace {
 Eigen::RowVectorXf normRow(const Eigen::RowVectorXf& x, const LayerNormWeights& w, float eps)
 {
     return layerNorm(x, w, eps).output;
+}
+
+/// Q | K | V (1 x 3d) of one row: the fused projection, or the three side by side.
+Eigen::RowVectorXf projectRow(const AttentionProjections& a, const Eigen::RowVectorXf& x)
+{
+    if (a.qkv)
+        return a.qkv->apply(x);
+    Eigen::RowVectorXf qkv(3 * a.q.out);
+    qkv << a.q.apply(x), a.k.apply(x), a.v.apply(x);
+    return qkv;
 }
 
 } // namespace
@@ -66,9 +77,10 @@ int chooseToken(const Eigen::RowVectorXf& logits, const SamplingOptions& o, Spli
 Gpt2Cache::Gpt2Cache(const PretrainedWeights& weights)
     : m_w(weights)
 {
-    if (weights.config.family != PretrainedFamily::Gpt2)
+    const ModelFamily& family = modelFamily(weights.config.family);
+    if (family.task != FamilyTask::NextToken || family.norm != NormPlacement::Pre || !weights.outputTable())
         throw std::invalid_argument("only GPT-2 generates text");
-    const int layers = static_cast<int>(weights.gpt2.size());
+    const int layers = static_cast<int>(weights.layers.size());
     for (int i = 0; i < layers; ++i) {
         m_keys.emplace_back(0, weights.config.dModel);
         m_values.emplace_back(0, weights.config.dModel);
@@ -86,9 +98,9 @@ Eigen::RowVectorXf Gpt2Cache::step(int id)
     const float scale = 1.0f / std::sqrt(static_cast<float>(dK));
     // x (1 x d) = W_te[id] + W_pe[t].
     Eigen::RowVectorXf x = m_w.tokens.map().row(id) + m_w.positions.map().row(m_length);
-    for (std::size_t l = 0; l < m_w.gpt2.size(); ++l) {
-        const Gpt2Layer& w = m_w.gpt2[l];
-        const Eigen::RowVectorXf qkv = w.attention.apply(normRow(x, w.ln1, c.layerNormEps));
+    for (std::size_t l = 0; l < m_w.layers.size(); ++l) {
+        const PretrainedLayer& w = m_w.layers[l];
+        const Eigen::RowVectorXf qkv = projectRow(w.attention, normRow(x, w.norm1, c.layerNormEps));
         // The cache grows by one row: the new position's key and value.
         Eigen::MatrixXf& k = m_keys[l];
         Eigen::MatrixXf& v = m_values[l];
@@ -102,9 +114,9 @@ Eigen::RowVectorXf Gpt2Cache::step(int id)
             const Eigen::RowVectorXf scores = (qkv.segment(h * dK, dK) * k.middleCols(h * dK, dK).transpose()) * scale;
             concat.segment(h * dK, dK) = softmaxRow(scores) * v.middleCols(h * dK, dK);
         }
-        const Eigen::RowVectorXf r1 = x + w.projection.apply(concat);
-        const Eigen::RowVectorXf hidden = activate(c.activation, w.fc.apply(normRow(r1, w.ln2, c.layerNormEps)));
-        x = r1 + w.fcProjection.apply(hidden);
+        const Eigen::RowVectorXf r1 = x + w.attention.output.apply(concat);
+        const Eigen::RowVectorXf hidden = activate(c.activation, w.up.apply(normRow(r1, w.norm2, c.layerNormEps)));
+        x = r1 + w.down.apply(hidden);
     }
     ++m_length;
     const Eigen::RowVectorXf out = normRow(x, m_w.finalNorm, c.layerNormEps);

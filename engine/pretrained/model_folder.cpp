@@ -1,5 +1,6 @@
 #include "pretrained/model_folder.h"
 
+#include "families/family.h"
 #include "io/fileio.h"
 #include "model/model.h"
 #include "pretrained/forward.h"
@@ -94,10 +95,13 @@ Labels vocabularyLabels(const PretrainedModel& m)
 
 void loadTokenizer(const fs::path& folder, PretrainedModel& m)
 {
-    if (m.family() == PretrainedFamily::Gpt2) {
+    // The tokenizer is the family's (families/family.h); each kind reads its own files.
+    const ModelFamily& family = modelFamily(m.family());
+    if (family.tokenizer == ModelTokenizer::Bpe) {
         for (const char* f : {"vocab.json", "merges.txt"}) {
             if (!present(folder / f))
-                throw FormatError(inQuotes(folder.string()) + " has no " + f + " (GPT-2's tokenizer needs vocab.json and merges.txt)");
+                throw FormatError(inQuotes(folder.string()) + " has no " + f + " (" + std::string(family.title)
+                                  + "'s tokenizer needs vocab.json and merges.txt)");
         }
         // The tokenizer's messages name the file they are about, with its folder.
         const fs::path vocab = folder / "vocab.json", merges = folder / "merges.txt";
@@ -106,7 +110,7 @@ void loadTokenizer(const fs::path& folder, PretrainedModel& m)
     } else {
         const fs::path vocab = folder / "vocab.txt";
         if (!present(vocab))
-            throw FormatError(inQuotes(folder.string()) + " has no vocab.txt (BERT's tokenizer needs it)");
+            throw FormatError(inQuotes(folder.string()) + " has no vocab.txt (" + std::string(family.title) + "'s tokenizer needs it)");
         m.wordPiece = std::make_shared<const WordPieceTokenizer>(
             WordPieceTokenizer::fromString(readText(vocab), doLowerCase(folder), vocab.string()));
     }
@@ -152,6 +156,11 @@ void cutBert(PretrainedTokens& t, std::size_t limit)
 }
 
 } // namespace
+
+bool PretrainedModel::predictsNextToken() const
+{
+    return modelFamily(family()).task == FamilyTask::NextToken;
+}
 
 bool isModelFolder(const std::string& path)
 {
@@ -234,7 +243,7 @@ Seq2SeqModel loadModelFolder(const std::string& folderName)
     Seq2SeqModel m;
     m.spec = pretrainedSpec(config);
     m.name = folder.filename().empty() ? folder.parent_path().filename().string() : folder.filename().string();
-    m.description = std::string(config.family == PretrainedFamily::Gpt2 ? "GPT-2" : "BERT") + " from " + folderName;
+    m.description = std::string(modelFamily(config.family).title) + " from " + folderName;
     m.source = "folder:" + folderName;
     m.pretrained = std::move(pretrained);
     return m;

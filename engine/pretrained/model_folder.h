@@ -31,6 +31,9 @@ struct PretrainedModel {
     const HfConfig& config() const { return weights.config; }
     /// True when the folder has an LM or MLM head (logits and probabilities are computed).
     bool hasHead() const { return weights.outputTable() != nullptr; }
+    /// True when its family's head predicts the next token (it can write on: GPT-2), false when
+    /// it fills masks (BERT); families/family.h.
+    bool predictsNextToken() const;
 };
 
 /// One text as the model reads it.

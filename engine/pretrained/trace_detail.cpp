@@ -1,6 +1,7 @@
 #include "pretrained/trace_detail.h"
 
 #include "core/model_spec.h"
+#include "families/family.h"
 #include "model/model.h"
 #include "pretrained/forward.h"
 #include "pretrained/model_folder.h"
@@ -32,12 +33,13 @@ std::vector<std::string> withInputs(std::vector<std::string> only)
     return only;
 }
 
-/// Where a stage id occurs: in every layer or once, in both families or in one.
+/// A stage id of every layer, with its shape; the stages outside the layers are the family's
+/// (families/family.h), and the rollout and the output head every family's.
 struct StageShape {
     const char* id;
     bool perLayer;
-    enum { Both, Gpt2, Bert } family;
     bool normStatistics; ///< + the mean and the variance (n x 1 each)
+    bool head;           ///< only with an output head
 };
 
 /// The numbers of the stages with this id, all heads and layers, of a pass on n tokens.
@@ -61,33 +63,31 @@ I stageCells(const StageShape& shape, const ModelSpec& s, I n, I vocabulary)
     return shape.perLayer ? layers * cells : cells;
 }
 
+/// The family's stages and those of every family, with their shapes.
+std::vector<StageShape> stageShapes(const ModelFamily& family)
+{
+    std::vector<StageShape> shapes;
+    for (const OuterStage& o : family.outerStages)
+        shapes.push_back({o.id, false, o.normStatistics, o.head});
+    for (const char* id : {"q", "k", "v", "scores", "scaled", "mask", "masked_scores", "weights", "head_output", "concat", "output",
+                           "attn_residual", "ffn_hidden", "ffn_output", "ffn_residual", "layer_output"})
+        shapes.push_back({id, true, false, false});
+    for (const char* id : {"attn_norm", "ffn_norm"})
+        shapes.push_back({id, true, true, false});
+    shapes.push_back({"rollout", false, false, false});
+    for (const char* id : {"logits", "probabilities"})
+        shapes.push_back({id, false, false, true});
+    return shapes;
+}
+
 I traceBytes(const ModelSpec& s, I n, I vocabulary, bool compact, const std::vector<std::string>& asked)
 {
     const std::vector<std::string> only = withInputs(asked);
-    static const StageShape kShapes[] = {
-        {"embedding", false, StageShape::Both, false}, {"positional_encoding", false, StageShape::Both, false},
-        {"segment_embedding", false, StageShape::Bert, false}, {"embedding_sum", false, StageShape::Bert, false},
-        {"input", false, StageShape::Gpt2, false}, {"input", false, StageShape::Bert, true},
-        {"q", true, StageShape::Both, false}, {"k", true, StageShape::Both, false}, {"v", true, StageShape::Both, false},
-        {"scores", true, StageShape::Both, false}, {"scaled", true, StageShape::Both, false}, {"mask", true, StageShape::Both, false},
-        {"masked_scores", true, StageShape::Both, false}, {"weights", true, StageShape::Both, false},
-        {"head_output", true, StageShape::Both, false}, {"concat", true, StageShape::Both, false},
-        {"output", true, StageShape::Both, false}, {"attn_residual", true, StageShape::Both, false},
-        {"attn_norm", true, StageShape::Both, true}, {"ffn_hidden", true, StageShape::Both, false},
-        {"ffn_output", true, StageShape::Both, false}, {"ffn_residual", true, StageShape::Both, false},
-        {"ffn_norm", true, StageShape::Both, true}, {"layer_output", true, StageShape::Both, false},
-        {"rollout", false, StageShape::Both, false}, {"decoder_output", false, StageShape::Gpt2, true}, {"encoder_output", false, StageShape::Bert, false},
-        {"mlm_transform", false, StageShape::Bert, true}, {"logits", false, StageShape::Both, false},
-        {"probabilities", false, StageShape::Both, false},
-    };
-    // GPT-2 is a decoder stack, BERT an encoder stack (pretrained/hf_config.h).
-    const auto family = s.architecture == Architecture::DecoderOnly ? StageShape::Gpt2 : StageShape::Bert;
     I cells = 0;
-    for (const StageShape& shape : kShapes) {
+    for (const StageShape& shape : stageShapes(familyOfSpec(s))) {
         const StageKey key{shape.id, std::nullopt, shape.perLayer ? std::optional<int>(0) : std::nullopt};
         const bool kept = !only.empty() ? std::find(only.begin(), only.end(), key.id) != only.end() : !compact || keptInCompact(key);
-        const bool head = key.id == "logits" || key.id == "probabilities" || key.id == "mlm_transform";
-        if (kept && (shape.family == StageShape::Both || shape.family == family) && (!head || vocabulary > 0))
+        if (kept && (!shape.head || vocabulary > 0))
             cells += stageCells(shape, s, n, vocabulary);
     }
     return 4 * cells;
@@ -129,7 +129,8 @@ StageList remake(const Trace& full, std::optional<int> layer, Block block)
     const PretrainedModel& m = *full.model->pretrained;
     ModelSpec spec = full.model->spec;
     spec.scaleScores = full.config.scaleScores;
-    const Block stack = m.family() == PretrainedFamily::Gpt2 ? Block::DecoderSelf : Block::EncoderSelf;
+    const ModelFamily& family = modelFamily(m.family());
+    const Block stack = family.block();
     const Stage* input = full.find("input", std::nullopt, std::nullopt, stack);
     if (!input)
         throw std::invalid_argument("the trace has no input stage to start from");
@@ -137,8 +138,7 @@ StageList remake(const Trace& full, std::optional<int> layer, Block block)
     std::vector<Message> warnings; // the pass reported them already
     if (!layer) {
         // The head reads ln_f's output (GPT-2) or the MLM transform (BERT).
-        const Stage* x = full.find(m.family() == PretrainedFamily::Gpt2 ? "decoder_output" : "mlm_transform", std::nullopt,
-                                   std::nullopt, Block::None);
+        const Stage* x = full.find(family.headInput, std::nullopt, std::nullopt, Block::None);
         if (!x)
             throw std::invalid_argument("the trace kept no input for the output head");
         detail::addHeadStages(m.weights, x->main().values, x->main().rowLabels, m.vocabulary, out);

@@ -1,5 +1,5 @@
 #pragma once
-/// The weights of a GPT-2 or BERT checkpoint, as they lie in its memory-mapped model.safetensors
+/// The weights of a pretrained checkpoint (families/family.h), as they lie in its memory-mapped model.safetensors
 /// (io/mapped_safetensors.h): large matrices are views of the file, not copies; only the small
 /// vectors (biases, LayerNorms) are copied. Names follow Hugging Face's (docs/pretrained-models.md).
 
@@ -46,31 +46,27 @@ struct EmbeddingTable {
     RowMatrixMap map() const { return RowMatrixMap(values.data, rows, cols); }
 };
 
-/// One GPT-2 block, h.{i}: ln_1 -> attn (c_attn, c_proj) -> ln_2 -> mlp (c_fc, c_proj).
-struct Gpt2Layer {
-    LayerNormWeights ln1, ln2;
-    LinearLayer attention;  ///< attn.c_attn: [d, 3d], Q | K | V
-    LinearLayer projection; ///< attn.c_proj: [d, d]
-    LinearLayer fc;         ///< mlp.c_fc: [d, d_ff]
-    LinearLayer fcProjection; ///< mlp.c_proj: [d_ff, d]
+/// The attention projections of one layer: Q, K, V from one fused matrix (GPT-2's attn.c_attn,
+/// Q | K | V side by side) or from three (BERT's query, key, value), and the output projection.
+struct AttentionProjections {
+    std::optional<LinearLayer> qkv; ///< fused: [d, 3d]
+    LinearLayer q, k, v;            ///< when not fused
+    LinearLayer output;             ///< O = C·W_Oᵀ + b_O
 };
 
-/// One BERT layer, encoder.layer.{i}: attention.self.{query,key,value}, attention.output.dense
-/// and LayerNorm, intermediate.dense, output.dense and LayerNorm.
-struct BertLayer {
-    LinearLayer query, key, value, attentionOutput;
-    LayerNormWeights attentionNorm;
-    LinearLayer intermediate, output;
-    LayerNormWeights outputNorm;
+/// One layer of a pretrained model, whatever its family: the two norms (around or before their
+/// sublayers, as the family's NormPlacement says), self-attention and the feed-forward network
+/// (H = act(X·W_upᵀ + b_up), F = H·W_downᵀ + b_down).
+struct PretrainedLayer {
+    LayerNormWeights norm1, norm2;
+    AttentionProjections attention;
+    LinearLayer up, down;
 };
 
-/// BERT's masked-LM head, cls.predictions: transform.dense -> act -> transform.LayerNorm ->
-/// decoder (the word embeddings, tied) + bias.
-struct MlmHead {
-    LinearLayer transform;
+/// BERT's masked-LM transform, cls.predictions.transform: dense -> act -> LayerNorm.
+struct MlmTransform {
+    LinearLayer dense;
     LayerNormWeights norm;
-    EmbeddingTable decoder; ///< cls.predictions.decoder.weight when the file has it, else the word embeddings
-    Eigen::VectorXf bias;   ///< cls.predictions.bias (V)
 };
 
 struct PretrainedWeights {
@@ -80,14 +76,16 @@ struct PretrainedWeights {
     EmbeddingTable positions; ///< wpe / embeddings.position_embeddings
     EmbeddingTable tokenTypes; ///< BERT's embeddings.token_type_embeddings
     LayerNormWeights embeddingNorm; ///< BERT's embeddings.LayerNorm
-    std::vector<Gpt2Layer> gpt2;
-    std::vector<BertLayer> bert;
+    std::vector<PretrainedLayer> layers;
     LayerNormWeights finalNorm; ///< GPT-2's ln_f
-    std::optional<EmbeddingTable> lmHead; ///< GPT-2's lm_head.weight when the file has it (else wte, tied)
-    std::optional<MlmHead> mlm; ///< BERT's head, when the folder has it (BertForMaskedLM)
+    std::optional<MlmTransform> mlm; ///< BERT's head's transform, when the folder has a head
+    /// The output head's matrix (V x d), when the folder has a head: GPT-2's lm_head.weight (or
+    /// wte, tied), BERT's cls.predictions.decoder.weight (or the word embeddings, tied).
+    std::optional<EmbeddingTable> head;
+    Eigen::VectorXf headBias; ///< BERT's cls.predictions.bias (V); empty: none
 
-    /// The language-model head's matrix (V x d): GPT-2's (tied or its own), BERT's decoder.
-    const EmbeddingTable* outputTable() const;
+    /// The output head's matrix, or nullptr when the folder has none.
+    const EmbeddingTable* outputTable() const { return head ? &*head : nullptr; }
 };
 
 /// Reads the weights the config describes from `file`, names with or without the family's

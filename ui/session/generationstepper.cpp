@@ -52,7 +52,7 @@ const PretrainedModel* GenerationStepper::pretrained() const
 bool GenerationStepper::isAvailable() const
 {
     const PretrainedModel* p = pretrained();
-    return p && p->family() == PretrainedFamily::Gpt2 && p->hasHead() && p->bpe;
+    return p && p->predictsNextToken() && p->hasHead() && p->bpe;
 }
 
 std::vector<int> GenerationStepper::generated() const

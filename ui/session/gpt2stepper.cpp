@@ -23,7 +23,7 @@ Gpt2Stepper::Gpt2Stepper(std::shared_ptr<const Seq2SeqModel> model, std::vector<
     : m_model(std::move(model))
     , m_prompt(std::move(prompt))
 {
-    if (!m_model || !m_model->pretrained || m_model->pretrained->family() != PretrainedFamily::Gpt2 || !m_model->hasHead())
+    if (!m_model || !m_model->pretrained || !m_model->pretrained->predictsNextToken() || !m_model->hasHead())
         throw std::invalid_argument("only a GPT-2 with its language-model head writes on");
     if (m_prompt.empty())
         throw std::invalid_argument("the prompt has no tokens");

@@ -40,9 +40,9 @@ QString labelOf(const PretrainedModel& model, int id)
                                                                 : QString::number(id);
 }
 
-bool isGpt2(const PretrainedModel& model)
+bool writesOn(const PretrainedModel& model)
 {
-    return model.family() == PretrainedFamily::Gpt2;
+    return model.predictsNextToken();
 }
 
 } // namespace
@@ -108,7 +108,7 @@ QString PredictionsView::unavailableText(const PretrainedModel* model) const
         return tr("Predictions come from a real model: open a GPT-2 or BERT folder from the Hugging Face hub with "
                   "File \u25B8 Open model\u2026 (docs/pretrained-models.md says which files it needs).");
     if (!model->hasHead())
-        return model->family() == PretrainedFamily::Bert
+        return !model->predictsNextToken()
                    ? tr("This BERT folder has no masked-LM head (a BertModel checkpoint): it computes every layer's "
                         "attention but predicts no tokens. Open a BertForMaskedLM folder, such as bert-base-uncased, "
                         "to see what BERT fills in at [MASK].")
@@ -134,7 +134,7 @@ void PredictionsView::refresh()
         return;
     }
     showContent();
-    const bool gpt2 = isGpt2(*p);
+    const bool gpt2 = writesOn(*p);
     std::vector<PredictionBlock> blocks = gpt2 ? std::vector<PredictionBlock>{} : maskBlocks(*trace, *p);
     const bool masks = !blocks.empty();
     listPositions(*trace, *p);
@@ -163,7 +163,7 @@ void PredictionsView::listPositions(const Trace& trace, const PretrainedModel& m
         m_position->addItem(QStringLiteral("%1: %2").arg(i + 1).arg(labelOf(model, trace.tokenIds[static_cast<std::size_t>(i)])));
     // GPT-2: the last token unless the user chose another; BERT: the first word after [CLS].
     int row = before;
-    if (isGpt2(model) && (m_followEnd || before < 0))
+    if (writesOn(model) && (m_followEnd || before < 0))
         row = n - 1;
     else if (before < 0)
         row = std::min(1, n - 1);
@@ -175,7 +175,7 @@ PredictionBlock PredictionsView::rowBlock(const Trace& trace, const PretrainedMo
     const Eigen::MatrixXf& p = probabilitiesOf(trace)->main().values;
     const std::vector<int>& ids = trace.tokenIds;
     // The token the text has at the predicted place: GPT-2 predicts the next one, BERT its own.
-    const bool gpt2 = isGpt2(model);
+    const bool gpt2 = writesOn(model);
     const int there = gpt2 ? row + 1 : row;
     const int textId = there < static_cast<int>(ids.size()) ? ids[static_cast<std::size_t>(there)] : -1;
     PredictionBlock block;
@@ -289,7 +289,7 @@ void PredictionsView::paintFigure(QPainter& p) const
     p.setFont(bold);
     p.setPen(Qt::black);
     const auto& model = session()->model();
-    const bool gpt2 = model && model->pretrained && isGpt2(*model->pretrained);
+    const bool gpt2 = model && model->pretrained && writesOn(*model->pretrained);
     const QString title = tr("%1 on \u201C%2\u201D").arg(gpt2 ? QStringLiteral("GPT-2") : QStringLiteral("BERT"), session()->sentence());
     p.drawText(QRect(kFigureMargin, kFigureMargin, width, line + 4), Qt::AlignLeft | Qt::AlignVCenter,
                QFontMetrics(bold).elidedText(title, Qt::ElideRight, width));

@@ -122,8 +122,8 @@ private slots:
     {
         const PretrainedWeights w = openWeights(hfDir() + "/gpt2_f32");
         QVERIFY(w.tokens.values.mapped);
-        QVERIFY(w.gpt2.at(0).attention.weight.mapped);
-        QVERIFY(w.gpt2.at(1).fcProjection.weight.mapped);
+        QVERIFY(w.layers.at(0).attention.qkv->weight.mapped);
+        QVERIFY(w.layers.at(1).down.weight.mapped);
         // The views point into the file's mapping.
         const auto* begin = reinterpret_cast<const char*>(w.tokens.values.data);
         QVERIFY(begin != nullptr);

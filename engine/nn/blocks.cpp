@@ -1,0 +1,196 @@
+#include "nn/blocks.h"
+
+#include "core/stage_builder.h"
+#include "position/inside.h"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace attnlab {
+
+namespace {
+
+using detail::addStage;
+using detail::numberedLabels;
+using detail::putMatrix;
+
+float relu(float x) { return x > 0.0f ? x : 0.0f; }
+float silu(float x) { return x / (1.0f + std::exp(-x)); }
+
+Eigen::MatrixXf applyElementwise(const FfnActivation& a, const Eigen::MatrixXf& x)
+{
+    return x.unaryExpr([&](float v) { return a.apply(v); });
+}
+
+/// Each head's columns of p (n x heads·d_k) normalised over its d_k features.
+Eigen::MatrixXf normalizeHeads(const Eigen::MatrixXf& p, int heads, const LayerNormWeights& w, NormKind kind, float eps)
+{
+    const auto dK = p.cols() / heads;
+    Eigen::MatrixXf out(p.rows(), p.cols());
+    for (int h = 0; h < heads; ++h)
+        out.middleCols(h * dK, dK) = normalize(p.middleCols(h * dK, dK), w, kind, eps).output;
+    return out;
+}
+
+/// Each head's columns of p turned by RoPE.
+Eigen::MatrixXf rotateHeads(const Eigen::MatrixXf& p, int heads, const Eigen::MatrixXf& angles, RopeLayout layout)
+{
+    const auto dK = p.cols() / heads;
+    Eigen::MatrixXf out(p.rows(), p.cols());
+    for (int h = 0; h < heads; ++h)
+        out.middleCols(h * dK, dK) = ropeRotate(p.middleCols(h * dK, dK), angles, layout);
+    return out;
+}
+
+} // namespace
+
+NormResult normalize(const Eigen::MatrixXf& x, const LayerNormWeights& w, NormKind kind, float eps)
+{
+    const Eigen::Index d = x.cols();
+    if (w.gamma.size() != d || (w.beta.size() != 0 && w.beta.size() != d))
+        throw std::invalid_argument("a norm over " + std::to_string(d) + " features needs γ of " + std::to_string(d)
+                                    + " values and β of none or " + std::to_string(d));
+    if (!(eps > 0.0f))
+        throw std::invalid_argument("eps (" + std::to_string(eps) + ") must be a positive number");
+    NormResult r;
+    r.kind = kind;
+    if (kind == NormKind::LayerNorm) {
+        LayerNormWeights full = w;
+        if (full.beta.size() == 0)
+            full.beta = Eigen::VectorXf::Zero(d);
+        LayerNormResult l = layerNorm(x, full, eps);
+        r.output = std::move(l.output);
+        r.mean = std::move(l.mean);
+        r.variance = std::move(l.variance);
+        return r;
+    }
+    // RMSNorm: mean of the squares per row, in double as layerNorm's statistics; no centring.
+    const Eigen::MatrixXd xd = x.cast<double>();
+    const Eigen::VectorXd meanSquare = xd.array().square().rowwise().mean();
+    // ε keeps a zero row from dividing by zero.
+    const Eigen::ArrayXd inverseRms = (meanSquare.array() + static_cast<double>(eps)).rsqrt();
+    r.output = (xd.array().colwise() * inverseRms).cast<float>().matrix();
+    r.output.array().rowwise() *= w.gamma.transpose().array();
+    if (w.beta.size() > 0)
+        r.output.array().rowwise() += w.beta.transpose().array();
+    r.meanSquare = meanSquare.cast<float>();
+    return r;
+}
+
+void putNormStatistics(Stage& stage, const NormResult& r, const Labels& rows)
+{
+    if (r.kind == NormKind::LayerNorm) {
+        detail::putNormStatistics(stage, r.mean, r.variance, rows);
+        return;
+    }
+    static const Labels kMeanSquare = std::make_shared<const std::vector<std::string>>(std::vector<std::string>{"mean_square"});
+    putMatrix(stage, "mean_square", r.meanSquare, rows, kMeanSquare);
+}
+
+FfnActivation ffnActivation(Activation activation)
+{
+    switch (activation) {
+    case Activation::Relu:
+        return {activationName(activation), relu};
+    case Activation::Gelu:
+        return {activationName(activation), gelu};
+    case Activation::GeluTanh:
+        return {activationName(activation), geluTanh};
+    }
+    return {activationName(activation), relu};
+}
+
+FfnActivation siluActivation()
+{
+    return {"SiLU", silu};
+}
+
+Eigen::MatrixXf feedForwardBlock(const Eigen::MatrixXf& x, const FfnKind& kind, const Projection& gate, const Projection& up,
+                                 const Projection& down, const StageKey& input, const std::string& in,
+                                 const std::array<std::string, 3>& modules, const BlockPlace& place, StageList& stages)
+{
+    const auto key = [&](const char* id) { return StageKey{id, std::nullopt, place.layer, place.block}; };
+    const auto module = [&](std::size_t i) { return modules[i].empty() ? std::string() : place.modulePrefix + modules[i]; };
+    const std::string act = kind.activation.name;
+    Eigen::MatrixXf hidden;
+    if (kind.shape == FfnKind::Gated) {
+        // ffn_gate G, ffn_up U (n x d_ff);  ffn_hidden H = act(G) ⊙ U.
+        const Eigen::MatrixXf g = gate(x);
+        const Eigen::MatrixXf u = up(x);
+        const Labels cols = numberedLabels(static_cast<int>(g.cols()), "f");
+        putMatrix(addStage(stages, key("ffn_gate"), "Feed-forward gate", "G = " + in + "·W_gateᵀ", {input}, module(0)), "G", g, place.rows,
+                  cols);
+        putMatrix(addStage(stages, key("ffn_up"), "Feed-forward up projection", "U = " + in + "·W_upᵀ", {input}, module(1)), "U", u,
+                  place.rows, cols);
+        hidden = applyElementwise(kind.activation, g).cwiseProduct(u);
+        putMatrix(addStage(stages, key("ffn_hidden"), "Feed-forward hidden layer", "H = " + act + "(G) ⊙ U", {key("ffn_gate"), key("ffn_up")}),
+                  "H", hidden, place.rows, cols);
+    } else {
+        // ffn_hidden H = act(X·W_upᵀ + b_up) (n x d_ff).
+        hidden = applyElementwise(kind.activation, up(x));
+        putMatrix(addStage(stages, key("ffn_hidden"), "Feed-forward hidden layer", "H = " + act + "(" + in + "·W_upᵀ + b_up)", {input},
+                          module(1)),
+                  "H", hidden, place.rows, numberedLabels(static_cast<int>(hidden.cols()), "f"));
+    }
+    // ffn_output F (n x d) = H·W_downᵀ (+ b_down).
+    Eigen::MatrixXf f = down(hidden);
+    putMatrix(addStage(stages, key("ffn_output"), "Feed-forward output", "F = H·W_downᵀ + b_down", {key("ffn_hidden")}, module(2)), "F", f,
+              place.rows, numberedLabels(static_cast<int>(f.cols())));
+    return f;
+}
+
+// limits: maths kernel
+Eigen::MatrixXf ropeRotate(const Eigen::MatrixXf& x, const Eigen::MatrixXf& angles, RopeLayout layout)
+{
+    if (layout == RopeLayout::Interleaved)
+        return ropeRotate(x, angles);
+    // Half-split: feature i pairs with feature i + d_k/2, both turned by θ_i:
+    // (x_i, x_{i+h}) → (x_i·cos θ − x_{i+h}·sin θ, x_{i+h}·cos θ + x_i·sin θ), i.e. x·cos + rotate_half(x)·sin.
+    const Eigen::Index half = angles.cols();
+    Eigen::MatrixXf out(x.rows(), x.cols());
+    for (Eigen::Index i = 0; i < half; ++i) {
+        for (Eigen::Index pos = 0; pos < x.rows(); ++pos) {
+            const double theta = angles(pos, i);
+            const double c = std::cos(theta);
+            const double s = std::sin(theta);
+            const double a = x(pos, i);
+            const double b = x(pos, i + half);
+            out(pos, i) = static_cast<float>(a * c - b * s);
+            out(pos, i + half) = static_cast<float>(b * c + a * s);
+        }
+    }
+    return out;
+}
+
+Eigen::MatrixXf groupedAttention(const Eigen::MatrixXf& x, const AttentionBlockWeights& w, const AttentionShape& shape,
+                                 bool scaleScores, const BoolMatrix& blocked, const AttentionBlockContext& context, StageList& stages,
+                                 std::vector<Message>& warnings)
+{
+    if (shape.kvHeads < 1 || shape.kvHeads > shape.heads || shape.heads % shape.kvHeads != 0)
+        throw std::invalid_argument("kv_heads (" + std::to_string(shape.kvHeads) + ") must divide heads (" + std::to_string(shape.heads) + ")");
+    // Q (n x heads·d_k), K and V (n x kvHeads·d_k), with their biases.
+    Eigen::MatrixXf q = w.q(x);
+    Eigen::MatrixXf k = w.k(x);
+    const Eigen::MatrixXf v = w.v(x);
+    if (q.cols() != shape.heads * shape.headDim || k.cols() != shape.kvHeads * shape.headDim || v.cols() != k.cols())
+        throw std::invalid_argument("the projections must be heads·head_dim and kv_heads·head_dim wide");
+    // Per-head q/k norms over d_k (Qwen3), before RoPE.
+    if (shape.qkNorm) {
+        q = normalizeHeads(q, shape.heads, w.qNorm, *shape.qkNorm, shape.normEps);
+        k = normalizeHeads(k, shape.kvHeads, w.kNorm, *shape.qkNorm, shape.normEps);
+    }
+    if (shape.rope) {
+        const Eigen::MatrixXf angles = ropeAngles(static_cast<int>(x.rows()), shape.headDim, shape.ropeBase);
+        q = rotateHeads(q, shape.heads, angles, *shape.rope);
+        k = rotateHeads(k, shape.kvHeads, angles, *shape.rope);
+    }
+    AttentionBlockContext c = context;
+    c.positional = PositionalEncoding::Sinusoidal; // the rotation is done: nothing acts inside attention
+    const Eigen::MatrixXf concat = attentionHeads(q, k, v, shape.heads, scaleScores, blocked, c, stages, warnings);
+    // output: O (n x d_model) = C (n x heads·d_k) · W_Oᵀ (+ b_O).
+    Eigen::MatrixXf out = w.output(concat);
+    addAttentionOutput(out, c, stages);
+    return out;
+}
+
+} // namespace attnlab
