@@ -293,6 +293,12 @@ void MainWindow::showMessages()
     for (const auto& w : m_session->trace()->warnings)
         warnings << messageText(w);
     m_warnings->setWarnings(warnings);
+    // An input error's message goes as soon as its cause has: the input computes again.
+    if (!m_errorStatus.isEmpty() && m_session->error().isEmpty()) {
+        if (statusBar()->currentMessage() == m_errorStatus)
+            statusBar()->clearMessage();
+        m_errorStatus.clear();
+    }
     updateStatusBar();
 }
 
@@ -304,7 +310,9 @@ QLabel* MainWindow::messageLabel() const
 void MainWindow::showError(const QString& message)
 {
     // The error banner above the views shows it (the previous result stays on screen, so
-    // nothing the user had is lost); the status bar repeats it for a moment.
+    // nothing the user had is lost); the status bar repeats it for a moment, or until the input
+    // computes again.
+    m_errorStatus = message;
     statusBar()->showMessage(message, 8000);
 }
 
@@ -499,7 +507,20 @@ void MainWindow::updateStatusBar()
         return;
     }
     m_warnings->setVisible(warnings && message.isEmpty());
-    statusBar()->setVisible(!m_presenter->isOn() && (!message.isEmpty() || warnings));
+    // Shown while it has something to say (a message, a warning), never in presenter mode. (Kept
+    // always, it would take 22 px a 1280 × 720 projector cannot spare: the kernel-regression
+    // view's plots are already at their least there.)
+    const bool show = !m_presenter->isOn() && (!message.isEmpty() || warnings);
+    if (show && statusBar()->isHidden()) {
+        statusBar()->show();
+        // Its height for the type it has now: it keeps the height it last measured, and the
+        // type changed while it was hidden (presenter mode's large type), a strip 8 px taller
+        // than before came back.
+        QEvent relayout(QEvent::LayoutRequest);
+        QCoreApplication::sendEvent(statusBar(), &relayout);
+    } else if (!show) {
+        statusBar()->hide();
+    }
 }
 
 void MainWindow::startAtFirstStage()

@@ -211,6 +211,7 @@ private:
     QAction* m_presenterAction = nullptr;
     QString m_language = QStringLiteral("en");
     QString m_hint; ///< the status bar's hint on how to step on (startAtFirstStage)
+    QString m_errorStatus; ///< the last input error the status bar repeats, cleared once the input computes
 };
 
 } // namespace attnlab

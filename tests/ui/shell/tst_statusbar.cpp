@@ -62,6 +62,27 @@ private slots:
         QVERIFY(!window.warningLine()->isVisible());
         QVERIFY(!bar->isVisible());
     }
+
+    // Issue 28 §3: a stale message clears when its cause is gone. A refused input is repeated in
+    // the status bar; once the user fixes it, the message goes at once (not 8 s later, beside
+    // the good result).
+    void anInputErrorsMessageGoesWhenTheInputIsFixed()
+    {
+        Session session;
+        MainWindow window(&session);
+        window.show();
+        QStatusBar* bar = window.statusBar();
+        session.setSentence(QStringLiteral("   "));
+        QVERIFY2(bar->currentMessage().contains(QStringLiteral("no tokens")), qPrintable(bar->currentMessage()));
+        QVERIFY(bar->isVisible());
+        session.setSentence(QStringLiteral("fixed again"));
+        QVERIFY2(bar->currentMessage().isEmpty(), qPrintable(bar->currentMessage()));
+        QVERIFY(!bar->isVisible());
+        // Another message (a file saved) is not an input error: it keeps its seconds.
+        bar->showMessage(QStringLiteral("Saved."), 8000);
+        session.setSentence(QStringLiteral("fixed once more"));
+        QCOMPARE(bar->currentMessage(), QStringLiteral("Saved."));
+    }
 };
 
 QTEST_MAIN(TestStatusBar)
