@@ -204,7 +204,7 @@ Comparing two inputs (one stage; A is the input above, B one of these):
   --compare-pe           B is the same sentence with positional encoding switched off
                          (or sinusoidal when A has --pe none)
   --compare-mask MASK    B has another mask: none | causal | padding | causal+padding
-                         (one attention block only: a Transformer's masks are fixed)
+                         (one attention block only: a Transformer's encoder takes --mask)
   --compare-seed N       B has another seed: other embeddings, positions and seeded weights
                          The picture shows A, B on one colour scale and A − B on a diverging
                          scale around 0. When B's tokens are A's in another order, B's rows and

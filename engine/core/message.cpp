@@ -203,7 +203,7 @@ Message overflow(Block block, std::optional<int> layer, const std::string& stage
 Message compareMaskWithModel()
 {
     return {"compare_mask_model", {},
-            "a Transformer's masks are fixed (the decoder's look-ahead mask is always on): compare masks with one attention block"};
+            "masks are compared on one attention block only: a Transformer takes its encoder's mask from the settings (mask, pad-to), and its decoder's look-ahead mask is always on"};
 }
 
 Message compareNoTokens()

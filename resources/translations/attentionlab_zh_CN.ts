@@ -1511,8 +1511,8 @@
         <translation>无法写入“%1”：%3（%2）</translation>
     </message>
     <message>
-        <source>a Transformer&apos;s masks are fixed (the decoder&apos;s look-ahead mask is always on): compare masks with one attention block</source>
-        <translation>Transformer 的掩码是固定的（解码器的前瞻掩码始终开启）：请在单个注意力块上对照掩码</translation>
+        <source>masks are compared on one attention block only: a Transformer takes its encoder&apos;s mask from the settings (mask, pad-to), and its decoder&apos;s look-ahead mask is always on</source>
+        <translation>掩码只在单个注意力块上对照：Transformer 的编码器掩码取自设置（mask、pad-to），解码器的前瞻掩码始终开启</translation>
     </message>
     <message>
         <source>the sentence to compare with has no tokens: write at least one word</source>

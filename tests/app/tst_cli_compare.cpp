@@ -157,7 +157,7 @@ private slots:
         QTest::newRow("bad seed") << (QStringList{"--compare-seed", "-1"} + stage) << "--compare-seed expects a whole number" << "c.png";
         QTest::newRow("empty sentence") << (QStringList{"--compare", "   "} + stage) << "--compare: the sentence to compare with has no tokens" << "c.svg";
         QTest::newRow("a Transformer's mask") << (QStringList{"--layers", "1", "--compare-mask", "causal"} + stage)
-                                              << "--compare-mask: a Transformer's masks are fixed" << "c.pdf";
+                                              << "--compare-mask: masks are compared on one attention block only" << "c.pdf";
     }
 
     void badCombinations()

@@ -201,8 +201,8 @@ QString messageText(const Message& m)
     if (c == u"segment_b_not_bert")
         return Messages::tr("a second segment ([SEP] between two sentences) is for BERT models");
     if (c == u"compare_mask_model")
-        return Messages::tr("a Transformer's masks are fixed (the decoder's look-ahead mask is always on): compare masks with "
-                            "one attention block");
+        return Messages::tr("masks are compared on one attention block only: a Transformer takes its encoder's mask from the "
+                            "settings (mask, pad-to), and its decoder's look-ahead mask is always on");
     if (c == u"compare_no_tokens")
         return Messages::tr("the sentence to compare with has no tokens: write at least one word");
     if (c == u"cannot_write")

@@ -182,7 +182,7 @@ private slots:
         const auto fixed = comparisonProblem(model, mask);
         QVERIFY(fixed);
         QCOMPARE(QString::fromStdString(fixed->code), QStringLiteral("compare_mask_model"));
-        QVERIFY(QString::fromStdString(fixed->text).contains(QStringLiteral("masks are fixed")));
+        QVERIFY(QString::fromStdString(fixed->text).contains(QStringLiteral("masks are compared on one attention block only")));
         Comparison seed;
         seed.kind = CompareKind::Seed;
         QVERIFY(!comparisonProblem(model, seed));

@@ -195,7 +195,7 @@ const std::vector<Broken> kBroken{
     {"compare-unknown", 8, "compare: unknown comparison 'scaling'"},
     {"compare-bad-value", 8, "compare: pe: 'sine' is not one of sinusoidal, learned, none"},
     {"compare-no-tokens", 8, "compare: the sentence to compare with has no tokens"},
-    {"compare-mask-in-model", 13, "compare: a Transformer's masks are fixed"},
+    {"compare-mask-in-model", 13, "compare: masks are compared on one attention block only"},
 };
 
 Config headerConfig()

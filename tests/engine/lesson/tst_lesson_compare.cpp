@@ -64,9 +64,9 @@ private slots:
                 + b + "\n";
             QVERIFY2(refusal(text).first.isEmpty(), b);
         }
-        // …but not masks: its masks are fixed. The error is on the compare line.
+        // …but not masks: they are compared on one attention block only. The error is on the compare line.
         const auto [reason, line] = refusal("---\ntitle: T\nlanguage: en\nsettings: model=seeded\n---\n\n## S\nstage: attn_norm\ncompare: mask=causal\n");
-        QVERIFY2(reason.startsWith(QStringLiteral("compare: a Transformer's masks are fixed")), qPrintable(reason));
+        QVERIFY2(reason.startsWith(QStringLiteral("compare: masks are compared on one attention block only")), qPrintable(reason));
         QCOMPARE(line, 9);
     }
 

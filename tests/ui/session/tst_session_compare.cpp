@@ -110,7 +110,7 @@ private slots:
         QVERIFY(s.comparisonError().contains(QStringLiteral("no tokens")));
         QVERIFY(!s.comparisonTrace());
         QVERIFY(s.trace());
-        // A mask comparison with a model: its masks are fixed.
+        // A mask comparison with a model: masks are compared on one attention block.
         Config m = s.config();
         m.model = ModelKind::Seeded;
         m.setLayers(1);
@@ -119,7 +119,7 @@ private slots:
         mask.kind = CompareKind::Mask;
         s.setComparison(mask);
         QVERIFY(s.isModel());
-        QVERIFY(s.comparisonError().contains(QStringLiteral("masks are fixed")));
+        QVERIFY(s.comparisonError().contains(QStringLiteral("masks are compared on one attention block only")));
     }
 
     void aTransformersBFollowsTheStep()
