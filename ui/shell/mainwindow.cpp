@@ -12,6 +12,7 @@
 #include "shell/stepkeys.h"
 #include "shell/viewstack.h"
 #include "views/cellinspector.h"
+#include "views/compareview.h"
 #include "views/stageview.h"
 #include "widgets/comparebar.h"
 #include "widgets/decoderpanel.h"
@@ -135,7 +136,9 @@ void MainWindow::buildCentralWidget()
     m_presenter->setClutter({m_sentenceLabel, m_sentence, segmentB, m_compare->toggleButton(), m_compare, m_decoder, m_views->tabBar()});
     // A comparison's three heatmaps keep 60 % of a projector's height (cells a back row can read
     // at 1024 × 768); a longer caption is shown in pages.
-    m_presenter->setView(m_views, [this] { return m_session->isComparing() ? 0.6 : 0.0; });
+    m_presenter->setView(m_views, [this] {
+        return m_views->visibleView() == static_cast<QWidget*>(m_views->compareView()) ? 0.6 : 0.0;
+    });
     // Back from presenting: the panels that come and go as they are now (a step may have opened
     // or closed an encoder–decoder or BERT meanwhile).
     connect(m_presenter, &PresenterMode::toggled, this, [this, segmentB](bool on) {

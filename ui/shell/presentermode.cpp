@@ -22,6 +22,7 @@
 #include <QScrollBar>
 #include <QTextBlock>
 #include <QTextBrowser>
+#include <QTextFrame>
 #include <QTextLayout>
 #include <QTimer>
 
@@ -32,6 +33,19 @@
 namespace attnlab {
 
 namespace {
+
+/// `extra` pixels of blank space below `doc`'s text (its root frame's bottom margin beyond the
+/// document's margin).
+void setBottomSpace(QTextDocument* doc, int extra)
+{
+    QTextFrameFormat format = doc->rootFrame()->frameFormat();
+    const qreal wanted = doc->documentMargin() + extra;
+    if (format.bottomMargin() != wanted) {
+        format.setBottomMargin(wanted);
+        doc->rootFrame()->setFrameFormat(format);
+    }
+}
+
 
 /// Black on white with a light-yellow alternate row and a strong blue highlight: readable from
 /// the back row of a classroom on a washed-out projector.
@@ -245,6 +259,7 @@ void PresenterMode::fitCaption()
     // Measured at the width it has, or will have once shown (the window's, less the layout's
     // margins); the margins of the document and the frame on top.
     QTextDocument* doc = m_caption->document();
+    setBottomSpace(doc, 0); // the last fit's pages gave it room below its text
     doc->setTextWidth(m_caption->isVisible() ? m_caption->viewport()->width() : m_window->width() - 40);
     const int frame = 2 * m_caption->frameWidth() + 8;
     QFont font = m_caption->font();
@@ -314,10 +329,15 @@ void PresenterMode::paginateCaption()
 {
     m_pageTops = {0};
     const int height = m_caption->height() - 2 * m_caption->frameWidth();
-    const QTextDocument* doc = m_caption->document();
+    QTextDocument* doc = m_caption->document();
+    setBottomSpace(doc, 0);
     // A line taller than the strip can only be cut: it starts its own page and the next follows.
     for (int top = nextPageTop(doc, 0, height); top > m_pageTops.back(); top = nextPageTop(doc, top, height))
         m_pageTops << top;
+    // Room below the text for the last page to start at its first line too (not at the end of
+    // the text less a strip, half a line of the page before on top).
+    if (m_pageTops.size() > 1)
+        setBottomSpace(doc, std::max(0, m_pageTops.back() + height - static_cast<int>(std::ceil(doc->size().height()))));
     showCaptionPage(0);
 }
 

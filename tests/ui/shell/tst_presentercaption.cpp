@@ -15,7 +15,10 @@
 #include "support/screens.h"
 #include "widgets/projectiontype.h"
 
+#include <QAbstractTextDocumentLayout>
 #include <QDir>
+#include <QTextBlock>
+#include <QTextLayout>
 #include <QLabel>
 #include <QScrollBar>
 #include <QStandardPaths>
@@ -132,8 +135,19 @@ private slots:
                         if (w.lessonPlayer()->stepIndex() != i || w.presenter()->captionPage() != page)
                             wrong << QStringLiteral("%1: PageDown did not show page %2").arg(where).arg(page + 1);
                     }
-                    if (caption->verticalScrollBar()->value() != caption->verticalScrollBar()->maximum())
+                    // The last page shows the text's last line, and starts at a line's top.
+                    const QTextDocument* doc = caption->document();
+                    const QTextBlock last = doc->lastBlock();
+                    const QTextLayout* layout = last.layout();
+                    const QTextLine line = layout->lineAt(layout->lineCount() - 1);
+                    const double bottom = doc->documentLayout()->blockBoundingRect(last).top() + line.y() + line.height();
+                    const int top = caption->verticalScrollBar()->value();
+                    if (bottom > top + caption->viewport()->height() + 0.5)
                         wrong << where + QStringLiteral(": the last page does not reach the end");
+                    if (caption->cursorForPosition(QPoint(4, 2)).block().layout()->lineForTextPosition(
+                            caption->cursorForPosition(QPoint(4, 2)).positionInBlock()).isValid()
+                        && std::abs(caption->cursorRect(caption->cursorForPosition(QPoint(4, 2))).top()) > 6)
+                        wrong << where + QStringLiteral(": the last page starts inside a line");
                     QTest::keyClick(&w, Qt::Key_PageUp); // back a page, not a step
                     if (w.lessonPlayer()->stepIndex() != i || w.presenter()->captionPage() != pages - 2)
                         wrong << where + QStringLiteral(": PageUp did not turn back a page");
