@@ -24,7 +24,7 @@ enum class CompareKind {
     Sentence,   ///< another sentence, the same settings
     Positional, ///< the same sentence with another positional encoding
     Scaling,    ///< the same sentence with the scores divided by √d_k or not
-    Mask,       ///< the same sentence with another mask (one attention block: a Transformer's masks are fixed)
+    Mask,       ///< the same sentence with another mask (one attention block only: a Transformer's encoder takes its mask from the settings)
     Seed,       ///< the same sentence with another seed (embeddings, learned positions, seeded weights)
 };
 
@@ -68,7 +68,7 @@ std::string toString(const Comparison& c);
 Comparison parseComparison(std::string_view text);
 
 /// Why B cannot be compared with a run of `a` (compare_mask_model, compare_no_tokens); nothing
-/// when it can. A mask needs one attention block (a Transformer's masks are fixed), a sentence a
+/// when it can. A mask needs one attention block (masks are compared on one block only), a sentence a
 /// token.
 std::optional<Message> comparisonProblem(const Config& a, const Comparison& b);
 

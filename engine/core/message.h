@@ -123,7 +123,7 @@ Message segmentBNotBert();
 /// global_out_of_range: a global position (sliding-window or bigbird attention) is not a position
 /// of the sentence. Arguments: the position, the number of tokens.
 Message globalOutOfRange(long long position, long long n);
-/// compare_mask_model: a comparison of masks was asked of a Transformer, whose masks are fixed.
+/// compare_mask_model: a comparison of masks was asked of a Transformer (masks are compared on one block only).
 /// No arguments.
 Message compareMaskWithModel();
 /// compare_no_tokens: the sentence to compare with (B) has no tokens. No arguments.
