@@ -60,15 +60,6 @@ QPalette highContrast(QPalette p)
     return p;
 }
 
-/// The caption strip: as tall as its text when there is room (its size hint), down to three
-/// lines (scrolling) on a small projector.
-class CaptionBrowser : public QTextBrowser {
-public:
-    using QTextBrowser::QTextBrowser;
-    int wanted = 0;
-    QSize sizeHint() const override { return {QTextBrowser::sizeHint().width(), wanted}; }
-};
-
 } // namespace
 
 CaptionLayout captionLayout(const std::function<int(double)>& heightAt, double largest, double least, int preferred, int room)
@@ -89,11 +80,11 @@ CaptionLayout captionLayout(const std::function<int(double)>& heightAt, double l
     if (fits <= steps)
         return CaptionLayout{size(fits), heightAt(size(fits)), false};
     // Longer than the preferred strip even in the least type: the least type, as tall as the
-    // text (the view gives the rest), scrolling only past all the view can give.
+    // text (the view gives the rest), in pages only past all the view can give.
     const int h = heightAt(least);
     if (h <= room)
         return CaptionLayout{least, h, false};
-    return CaptionLayout{least, std::max(room, 0), true};
+    return CaptionLayout{least, std::max(room, 0), true}; // shown in pages
 }
 
 PresenterMode::PresenterMode(Session* session, LessonPlayer* lessons, QMainWindow* window)
@@ -102,7 +93,7 @@ PresenterMode::PresenterMode(Session* session, LessonPlayer* lessons, QMainWindo
     , m_lessons(lessons)
     , m_window(window)
     , m_counter(new QLabel(window))
-    , m_caption(new CaptionBrowser(window))
+    , m_caption(new QTextBrowser(window))
     , m_black(new QWidget(window))
     , m_normalFont(QApplication::font())
 {
@@ -289,7 +280,6 @@ void PresenterMode::fitCaption()
     font.setPointSizeF(fit.points);
     m_caption->setFont(font);
     doc->setDefaultFont(font);
-    static_cast<CaptionBrowser*>(m_caption)->wanted = fit.height;
     m_caption->setFixedHeight(fit.height);
     m_caption->updateGeometry();
     paginateCaption();

@@ -34,19 +34,19 @@ namespace attnlab {
 /// kProjectedShare, projectiontype.h): 2.6 % is 20 pixels on a 768-pixel projector.
 inline constexpr double kLeastCaptionShare = 0.026;
 
-/// How the caption shows its text: in type of `points`, `height` pixels tall; `scrolls` only
+/// How the caption shows its text: in type of `points`, `height` pixels tall; `paged` only
 /// when even the least type does not fit the room.
 struct CaptionLayout {
     double points = 0;
     int height = 0;
-    bool scrolls = false;
+    bool paged = false;
 };
 
 /// Chooses the caption's type and height, given `heightAt(points)`, the text's height in type
 /// of that size: the largest type from `largest` down to `least` (in steps of half a point)
 /// whose text fits `preferred` (a quarter of the screen, or less when the view cannot give as
 /// much); else the least type, as tall as its text if that fits `room` (all the view can give);
-/// else the least type in `room`, scrolling.
+/// else the least type in `room`, shown in pages.
 CaptionLayout captionLayout(const std::function<int(double)>& heightAt, double largest, double least, int preferred, int room);
 
 class LessonPlayer;

@@ -49,7 +49,7 @@ private slots:
         CaptionLayout a = captionLayout(tall, 20, 14, 250, 400);
         QCOMPARE(a.points, 20.0);
         QCOMPARE(a.height, 200);
-        QVERIFY(!a.scrolls);
+        QVERIFY(!a.paged);
         // Only smaller type fits the preferred room: 17.5 points, 175 pixels.
         CaptionLayout b = captionLayout(tall, 20, 14, 179, 400);
         QCOMPARE(b.points, 17.5);
@@ -59,12 +59,12 @@ private slots:
         CaptionLayout c = captionLayout(tall, 20, 14, 100, 190);
         QCOMPARE(c.points, 14.0);
         QCOMPARE(c.height, 140);
-        QVERIFY(!c.scrolls);
-        // Nothing fits: the least type, all the room, scrolling (the last resort).
+        QVERIFY(!c.paged);
+        // Nothing fits: the least type, all the room, in pages (the last resort).
         CaptionLayout d = captionLayout(tall, 20, 14, 100, 120);
         QCOMPARE(d.points, 14.0);
         QCOMPARE(d.height, 120);
-        QVERIFY(d.scrolls);
+        QVERIFY(d.paged);
     }
 
     void everyStepShowsItsWholeText_data()
