@@ -368,7 +368,7 @@ HfTokenizer HfTokenizer::fromStrings(std::string_view tokenizerJson, std::string
         if (strategy && strategy->is_object() && strategy->contains("Fixed"))
             hf::fail(root / "padding", "padding every text to a fixed length is not supported");
     }
-    // (truncation: the model's positions cut the text, with a warning, wherever the file would.)
+    // (truncation is not applied here: the engine cuts a text to the model's positions, with a warning.)
     if (const json* added = hf::optionalMember(j, "added_tokens"))
         readAddedTokens(*added, root / "added_tokens", *d);
     d->size = std::max(d->model->vocab().end(), static_cast<int>(d->addedIndex.size()));
