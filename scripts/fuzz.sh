@@ -78,7 +78,7 @@ max_len() {
     case "$1" in
     lesson) echo 8192 ;;
     model) echo 6144 ;;
-    safetensors | weights | model_metadata | session | subword) echo 4096 ;;
+    safetensors | weights | model_metadata | session | subword | tokenizer_json) echo 4096 ;;
     *) echo 1024 ;;
     esac
 }

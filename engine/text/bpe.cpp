@@ -353,28 +353,7 @@ std::string BpeTokenizer::decode(const std::vector<int>& ids) const
 std::string BpeTokenizer::display(int id) const
 {
     m_data->vocab.token(id);
-    const std::string& bytes = m_data->bytesOf[static_cast<std::size_t>(id)];
-    std::string out;
-    for (std::size_t pos = 0; pos < bytes.size();) {
-        const unicode::Utf8Step step = unicode::stepUtf8(bytes, pos);
-        const auto first = static_cast<unsigned char>(bytes[pos]);
-        if (!step.valid) {
-            for (std::size_t i = 0; i < step.length; ++i)
-                out += hexByte(static_cast<unsigned char>(bytes[pos + i]));
-        } else if (first == ' ') {
-            out += "␣";
-        } else if (first == '\n') {
-            out += "↵";
-        } else if (first == '\t') {
-            out += "⇥";
-        } else if (first < 0x20 || first == 0x7F) {
-            out += hexByte(first);
-        } else {
-            out.append(bytes, pos, step.length);
-        }
-        pos += step.length;
-    }
-    return out;
+    return subword::readableBytes(m_data->bytesOf[static_cast<std::size_t>(id)]);
 }
 
 int BpeTokenizer::size() const

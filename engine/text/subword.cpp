@@ -3,6 +3,9 @@
 #include "io/fileio.h"
 #include "io/safetensors.h"
 #include "text/printable.h"
+#include "text/unicode.h"
+
+#include <cstdio>
 
 #include <stdexcept>
 
@@ -55,6 +58,36 @@ std::string readFile(const std::string& path)
     } catch (const FileError& e) {
         throw FormatError(e.what());
     }
+}
+
+std::string readableBytes(std::string_view bytes)
+{
+    const auto hexByte = [](unsigned char b) {
+        char buffer[8];
+        std::snprintf(buffer, sizeof buffer, "<0x%02X>", b);
+        return std::string(buffer);
+    };
+    std::string out;
+    for (std::size_t pos = 0; pos < bytes.size();) {
+        const unicode::Utf8Step step = unicode::stepUtf8(bytes, pos);
+        const auto first = static_cast<unsigned char>(bytes[pos]);
+        if (!step.valid) {
+            for (std::size_t i = 0; i < step.length; ++i)
+                out += hexByte(static_cast<unsigned char>(bytes[pos + i]));
+        } else if (first == ' ') {
+            out += "␣";
+        } else if (first == '\n') {
+            out += "↵";
+        } else if (first == '\t') {
+            out += "⇥";
+        } else if (first < 0x20 || first == 0x7F) {
+            out += hexByte(first);
+        } else {
+            out.append(bytes, pos, step.length);
+        }
+        pos += step.length;
+    }
+    return out;
 }
 
 void fillTokens(SubwordEncoding& encoding, const Vocabulary& vocabulary)

@@ -56,6 +56,11 @@ std::string shortQuote(std::string_view text);
 /// it cannot be read (missing, a folder, unreadable, over 256 MB).
 std::string readFile(const std::string& path);
 
+/// What a token stands for, for people to read in the studio: its bytes as text, a space shown
+/// as "␣", a newline as "↵", a tab as "⇥"; bytes that are not whole UTF-8 (half of a Chinese
+/// character) and other ASCII control characters as "<0xE4>".
+std::string readableBytes(std::string_view bytes);
+
 /// The tokens of `encoding.ids` looked up in `vocabulary`.
 void fillTokens(SubwordEncoding& encoding, const Vocabulary& vocabulary);
 

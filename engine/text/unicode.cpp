@@ -10,6 +10,7 @@
 #include <unicode/ustring.h>
 
 #include <memory>
+#include <optional>
 #include <stdexcept>
 
 namespace attnlab::unicode {
@@ -187,6 +188,112 @@ std::vector<std::string_view> gpt2Pieces(std::string_view text)
         pos = end;
     }
     return pieces;
+}
+
+struct Regex::Compiled {
+    pcre2_code* code = nullptr;
+    ~Compiled() { pcre2_code_free(code); }
+};
+
+Regex::Regex(std::string_view pattern)
+{
+    int error = 0;
+    PCRE2_SIZE offset = 0;
+    auto compiled = std::make_shared<Compiled>();
+    compiled->code = pcre2_compile(reinterpret_cast<PCRE2_SPTR>(pattern.data()), pattern.size(), PCRE2_UTF | PCRE2_UCP, &error,
+                                   &offset, nullptr);
+    if (compiled->code == nullptr) {
+        PCRE2_UCHAR message[256];
+        pcre2_get_error_message(error, message, sizeof message);
+        throw std::invalid_argument(std::string(reinterpret_cast<const char*>(message)) + " at offset " + std::to_string(offset));
+    }
+    // The JIT makes matching several times faster; without it the interpreter matches the same.
+    pcre2_jit_compile(compiled->code, PCRE2_JIT_COMPLETE);
+    m_compiled = std::move(compiled);
+}
+
+std::vector<Regex::Match> Regex::findAll(std::string_view text) const
+{
+    const std::unique_ptr<pcre2_match_data, MatchDataDeleter> data(pcre2_match_data_create_from_pattern(m_compiled->code, nullptr));
+    if (!data)
+        throw std::bad_alloc();
+    const auto* subject = reinterpret_cast<PCRE2_SPTR>(text.data());
+    std::vector<Match> matches;
+    std::size_t pos = 0;
+    std::optional<std::size_t> lastEnd;
+    while (pos <= text.size()) {
+        int rc = pcre2_match(m_compiled->code, subject, text.size(), pos, PCRE2_NO_UTF_CHECK, data.get(), nullptr);
+        if (rc < 0 && rc != PCRE2_ERROR_NOMATCH) // the JIT's stack ran out: the interpreter
+            rc = pcre2_match(m_compiled->code, subject, text.size(), pos, PCRE2_NO_UTF_CHECK | PCRE2_NO_JIT, data.get(), nullptr);
+        if (rc < 0)
+            break;
+        const PCRE2_SIZE* ovector = pcre2_get_ovector_pointer(data.get());
+        const std::size_t begin = ovector[0], end = ovector[1];
+        if (begin == end) {
+            // An empty match: kept unless right after the previous match; the search moves on.
+            if (!lastEnd || *lastEnd != end)
+                matches.push_back({begin, end});
+            lastEnd = end;
+            if (end >= text.size())
+                break;
+            pos = end + stepUtf8(text, end).length;
+            continue;
+        }
+        matches.push_back({begin, end});
+        lastEnd = end;
+        pos = end;
+    }
+    return matches;
+}
+
+std::string normalize(std::string_view text, NormalForm form)
+{
+    // ASCII is in every normalization form.
+    bool ascii = true;
+    for (const char c : text)
+        ascii = ascii && static_cast<unsigned char>(c) < 0x80;
+    if (ascii)
+        return std::string(text);
+
+    UErrorCode status = U_ZERO_ERROR;
+    const icu::Normalizer2* normalizer = nullptr;
+    switch (form) {
+    case NormalForm::Nfc: normalizer = icu::Normalizer2::getNFCInstance(status); break;
+    case NormalForm::Nfd: normalizer = icu::Normalizer2::getNFDInstance(status); break;
+    case NormalForm::Nfkc: normalizer = icu::Normalizer2::getNFKCInstance(status); break;
+    case NormalForm::Nfkd: normalizer = icu::Normalizer2::getNFKDInstance(status); break;
+    }
+    if (U_FAILURE(status))
+        throw std::runtime_error(std::string("ICU has no normalization data: ") + u_errorName(status));
+    const icu::UnicodeString source =
+        icu::UnicodeString::fromUTF8(icu::StringPiece(text.data(), static_cast<int32_t>(text.size())));
+    if (normalizer->quickCheck(source, status) == UNORM_YES && U_SUCCESS(status))
+        return std::string(text);
+    status = U_ZERO_ERROR;
+    const icu::UnicodeString normalized = normalizer->normalize(source, status);
+    if (U_FAILURE(status))
+        throw std::runtime_error(std::string("normalization failed: ") + u_errorName(status));
+    std::string out;
+    normalized.toUTF8String(out);
+    return out;
+}
+
+bool isWhiteSpace(char32_t c)
+{
+    return u_hasBinaryProperty(static_cast<UChar32>(c), UCHAR_WHITE_SPACE) != 0;
+}
+
+bool isWordCharacter(char32_t c)
+{
+    const auto cp = static_cast<UChar32>(c);
+    const auto mask = U_GET_GC_MASK(cp);
+    return u_hasBinaryProperty(cp, UCHAR_ALPHABETIC) || (mask & (U_GC_M_MASK | U_GC_ND_MASK | U_GC_PC_MASK)) != 0
+        || u_hasBinaryProperty(cp, UCHAR_JOIN_CONTROL);
+}
+
+bool isMark(char32_t c)
+{
+    return (U_GET_GC_MASK(static_cast<UChar32>(c)) & U_GC_M_MASK) != 0;
 }
 
 bool isNonspacingMark(char32_t c)

@@ -10,6 +10,7 @@
 /// (PCRE2 10.42 knows Unicode 14, ICU 72 Unicode 15).
 
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,6 +24,39 @@ namespace attnlab::unicode {
 /// are taken, as Python's surrogateescape does, for characters that are neither letters,
 /// numbers nor spaces (each maximal invalid sequence one such character).
 std::vector<std::string_view> gpt2Pieces(std::string_view text);
+
+/// A pattern compiled by PCRE2 in UTF + UCP mode (\p{L}, \p{N}, (?i:…), look-ahead: the regexes
+/// of Hugging Face's tokenizer.json). Copies share the compiled code; matching only reads it, so
+/// one Regex serves several threads.
+class Regex {
+public:
+    /// Compiles `pattern` as it is. Throws std::invalid_argument with PCRE2's reason and the
+    /// offset where it stopped ("missing closing parenthesis at offset 12").
+    explicit Regex(std::string_view pattern);
+
+    struct Match {
+        std::size_t begin = 0;
+        std::size_t end = 0;
+    };
+    /// Every match in `text` (valid UTF-8), left to right, not overlapping, as Oniguruma's and
+    /// Rust's find_iter give them: an empty match counts unless it sits where the previous match
+    /// ended, and after an empty match the search goes on one character later.
+    std::vector<Match> findAll(std::string_view text) const;
+
+private:
+    struct Compiled;
+    std::shared_ptr<const Compiled> m_compiled;
+};
+
+/// The four Unicode normalization forms.
+enum class NormalForm {
+    Nfc,
+    Nfd,
+    Nfkc,
+    Nfkd,
+};
+/// `text` (valid UTF-8) in normalization form `form` (ICU; ASCII is returned as it is).
+std::string normalize(std::string_view text, NormalForm form);
 
 /// One step of UTF-8 decoding at byte `pos` (before the end): a valid sequence gives its code
 /// point and length (1–4); an invalid one gives valid = false and the length of its maximal
@@ -54,6 +88,13 @@ bool isPunctuation(char32_t c);
 bool isOther(char32_t c);
 /// General category Zs (a space separator).
 bool isSpaceSeparator(char32_t c);
+/// The White_Space property (Rust's char::is_whitespace, Oniguruma's \s).
+bool isWhiteSpace(char32_t c);
+/// A word character as Unicode's regular expressions (UTS #18) and Rust's regex \w define it:
+/// Alphabetic, M*, Nd, Pc or Join_Control.
+bool isWordCharacter(char32_t c);
+/// General category M* (Mn, Mc, Me): a combining mark.
+bool isMark(char32_t c);
 /// Python's str.isspace(): what str.split() splits on (bidirectional class WS, B or S, or Zs).
 bool isPythonSpace(char32_t c);
 
