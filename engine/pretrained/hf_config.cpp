@@ -61,7 +61,7 @@ HfConfig parseHfConfig(std::string_view text, const std::string& name)
     if (family->readConfig)
         family->readConfig(r, c);
     r.expectAll(family->config);
-    if (c.dModel % c.heads != 0)
+    if (c.headDim == 0 && c.dModel % c.heads != 0) // a family with head_dim checked its own
         throw FormatError(name + ": " + keyOf(family->config, &HfConfig::dModel) + " (" + std::to_string(c.dModel) + ") must be a multiple of "
                           + keyOf(family->config, &HfConfig::heads) + " (" + std::to_string(c.heads) + ")");
     return c;
@@ -86,6 +86,11 @@ ModelSpec pretrainedSpec(const HfConfig& c)
     s.finalNorms = f.finalNorm; // GPT-2's ln_f; BERT's layers end in their own LayerNorm
     s.tokenizer = f.tokenizer;
     s.maxTargetLength = std::min(c.positions, kMaxTargetLength);
+    if (f.layerKind == FamilyLayer::Gated) {
+        // No position table: RoPE turns q and k inside attention (the layers' q_rotated, k_rotated).
+        s.positional = PositionalEncoding::Rope;
+        s.positionOptions.ropeBase = std::max(c.ropeTheta, 2.0);
+    }
     return s;
 }
 
