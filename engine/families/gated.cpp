@@ -149,6 +149,12 @@ void readGatedWeights(const HfConfig& c, TensorNames& r, PretrainedWeights& w)
 
 } // namespace
 
+const std::vector<std::string>& gatedStageIds()
+{
+    static const std::vector<std::string> kIds{"q_norm", "k_norm", "ffn_gate", "ffn_up"};
+    return kIds;
+}
+
 ModelTokenizer gatedTokenizer()
 {
     return ModelTokenizer::Bpe;

@@ -35,6 +35,10 @@ std::vector<std::string> gatedTokenizerFiles();
 ModelFamily gatedFamily(PretrainedFamily id, std::string_view modelType, std::string_view title,
                         void (*readConfig)(const ConfigReader&, HfConfig&), std::vector<ConfigExpectation> expectations);
 
+/// The stage ids only the gated decoders' traces hold: q_norm, k_norm (Qwen3), ffn_gate, ffn_up
+/// (q_rotated and k_rotated are RoPE's, position/inside.h).
+const std::vector<std::string>& gatedStageIds();
+
 /// The keys every gated decoder reads beyond the table's: num_key_value_heads, head_dim,
 /// hidden_act (silu), rope_theta and rope_scaling (or rope_parameters), attention_bias,
 /// mlp_bias, tie_word_embeddings, bos_token_id, eos_token_id; and the settings that would change

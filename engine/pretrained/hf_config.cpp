@@ -86,11 +86,6 @@ ModelSpec pretrainedSpec(const HfConfig& c)
     s.finalNorms = f.finalNorm; // GPT-2's ln_f; BERT's layers end in their own LayerNorm
     s.tokenizer = f.tokenizer;
     s.maxTargetLength = std::min(c.positions, kMaxTargetLength);
-    if (f.layerKind == FamilyLayer::Gated) {
-        // No position table: RoPE turns q and k inside attention (the layers' q_rotated, k_rotated).
-        s.positional = PositionalEncoding::Rope;
-        s.positionOptions.ropeBase = std::max(c.ropeTheta, 2.0);
-    }
     return s;
 }
 
