@@ -231,7 +231,9 @@ def stage_line(s):
     return dumps(obj)
 
 
-def write_golden(c, notes, opts, inputs):
+def write_golden(c, notes, opts, inputs, line=stage_line):
+    """<case>.json, one stage per line (`line` writes one; scripts/gen_decoder_reference.py
+    gives its own)."""
     lines = ["{",
              '"case":' + dumps(c["case"]) + ",",
              '"notes":' + dumps(notes) + ",",
@@ -243,7 +245,7 @@ def write_golden(c, notes, opts, inputs):
         head = {key: v for key, v in entry.items() if key != "stages"}
         lines.append(dumps(head)[:-1] + ',"stages":[')
         st = entry["stages"]
-        lines += [stage_line(s) + ("," if i + 1 < len(st) else "") for i, s in enumerate(st)]
+        lines += [line(s) + ("," if i + 1 < len(st) else "") for i, s in enumerate(st)]
         lines.append("]}" + ("," if k + 1 < len(inputs) else ""))
     lines += ["]", "}"]
     (OUT_DIR / f"{c['case']}.json").write_text("\n".join(lines) + "\n", encoding="utf-8")

@@ -3,6 +3,7 @@
 
 #include "options.h"
 
+#include "families/gated.h"
 #include "model/open.h"
 #include "model/shipped.h"
 #include "position/inside.h"
@@ -60,7 +61,7 @@ void checkAgainst(const Seq2SeqModel& m, const ModelOptions& g)
 std::vector<std::string> parseStageList(const std::string& value)
 {
     std::vector<std::string> known = stageIds();
-    for (const auto* more : {&layerStageIds(), &modelStageIds(), &pretrainedStageIds()})
+    for (const auto* more : {&layerStageIds(), &modelStageIds(), &pretrainedStageIds(), &gatedStageIds()})
         known.insert(known.end(), more->begin(), more->end());
     for (const AttentionKindInfo& kind : attentionKinds()) {
         const auto ids = kindStageIds(kind.kind);

@@ -27,7 +27,7 @@ std::vector<Eigen::MatrixXf> scaledScores(const KernelInput& in, StageList& stag
     for (int h = 0; h < heads; ++h) {
         // scores: S_h (m x n) = Q_h (m x d_k) · K_hᵀ (d_k x n).
         scores[h].noalias() = in.q[h] * in.k[h].transpose();
-        std::vector<StageKey> inputs{in.key(in.qStage, h), in.key(in.kStage, h)};
+        std::vector<StageKey> inputs{in.key(in.qStage, h), in.kvKey(in.kStage, h)};
         if (in.relative) {
             // position_scores: P_h,ij = q_i·a^K_clip(j−i), added before the scaling.
             const Eigen::MatrixXf p = relativeScores(in.q[h], static_cast<int>(in.k[h].rows()), *in.relative);
@@ -108,7 +108,7 @@ void fullAttention(const KernelInput& in, StageList& stages, KernelOutput& out)
     for (int h = 0; h < heads; ++h) {
         auto z = out.concat.middleCols(h * dK, dK);
         z.noalias() = a[h] * in.v[h];
-        std::vector<StageKey> inputs{in.key("weights", h), in.key("v", h)};
+        std::vector<StageKey> inputs{in.key("weights", h), in.kvKey("v", h)};
         if (in.relative) {
             z += relativeValues(a[h], *in.relative);
             inputs.push_back(in.key("relative_values"));

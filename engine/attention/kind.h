@@ -55,8 +55,13 @@ struct KernelInput {
     /// Relative positions: the tables a^K, a^V (stages relative_keys, relative_values) whose
     /// q_i·a^K term joins the scores (stage position_scores) and whose a^V joins the outputs; null for none.
     const RelativeTables* relative = nullptr;
+    /// Grouped-query attention: query heads per key/value head. k[h] and v[h] are then KV head
+    /// h / kvGroup's, whose stages are numbered by KV head (kvKey).
+    int kvGroup = 1;
 
     StageKey key(const char* id, std::optional<int> head = std::nullopt) const { return {id, head, layer, block}; }
+    /// The stage of the keys or values query head h read.
+    StageKey kvKey(const char* id, int h) const { return {id, h / kvGroup, layer, block}; }
 };
 
 /// What a kernel writes besides its stages.

@@ -117,8 +117,8 @@ struct ConfigLimits {
     /// n^2 * heads: above this a trace would need more memory than a laptop has to spare.
     static constexpr std::int64_t maxAttentionCells = 16LL * 1024 * 1024;
     static constexpr int maxLayers = 12;
-    /// A pretrained model's (its tokenizer GPT-2's or BERT's): GPT-2 medium and BERT-large have 24.
-    static constexpr int maxPretrainedLayers = 24;
+    /// A pretrained model's: GPT-2 medium and BERT-large have 24, SmolLM2-135M 30, Qwen3-0.6B 28.
+    static constexpr int maxPretrainedLayers = 48;
     static constexpr int maxDFF = 8192; ///< = 4·maxDModel, so d_ff = 0 (4·d_model) is always within it
 };
 

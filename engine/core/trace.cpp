@@ -23,6 +23,8 @@ Stage& StageList::add(const StageKey& key)
     }
     Stage& s = add();
     static_cast<StageKey&>(s) = key;
+    if (m_kvGroup > 0 && key.head && isPerHeadStage(key.id))
+        s.kvHead = isKvHeadStage(key.id) ? *key.head : *key.head / m_kvGroup;
     return s;
 }
 
@@ -121,8 +123,15 @@ bool isPerHeadStage(std::string_view id)
         "buckets", "random_rotations", "running_max", "running_sum", "partial_output",
         // the position schemes that act inside attention (position/inside.h)
         "q_rotated", "k_rotated", "position_bias", "position_scores",
+        // the q/k norms of grouped-query blocks (nn/blocks.h)
+        "q_norm", "k_norm",
         "xl_w_r", "xl_u", "xl_v", "content_scores", "content_bias"};
     return std::find(std::begin(kPerHead), std::end(kPerHead), id) != std::end(kPerHead);
+}
+
+bool isKvHeadStage(std::string_view id)
+{
+    return id == "k" || id == "v" || id == "k_norm" || id == "k_rotated";
 }
 
 const std::vector<std::string>& layerStageIds()

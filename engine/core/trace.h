@@ -47,6 +47,10 @@ struct Stage : StageKey {
     /// (docs/model-format.md): "encoder.layers.0.self_attn", "decoder.layers.1.norm2",
     /// "generator"; "self_attn" for a single attention block; empty for none.
     std::string module;
+    /// A per-head stage of a grouped-query block (nn/blocks.h): the key/value head it read (query
+    /// head h reads h / (heads / kv_heads); for k, v and their norms and rotations, the head
+    /// itself). None in blocks whose every query head has its own keys and values.
+    std::optional<int> kvHead;
 
     const StageKey& key() const { return *this; }
     const LabeledMatrix& main() const { return matrices.front(); }
@@ -134,6 +138,9 @@ public:
     /// Appends every stage of `other` (shared, not copied).
     void shareAll(const StageList& other);
     void reserve(std::size_t n) { m_stages.reserve(n); }
+    /// While `queryHeadsPerKvHead` > 0, every per-head stage added gets its kvHead (isKvHeadStage:
+    /// its head; else head / queryHeadsPerKvHead); 0 ends it. A grouped-query block sets it.
+    void setKvGroup(int queryHeadsPerKvHead) { m_kvGroup = queryHeadsPerKvHead; }
     std::size_t capacity() const { return m_stages.capacity(); }
 
 private:
@@ -142,6 +149,7 @@ private:
     bool m_remember = false;
     std::shared_ptr<Stage> m_scratch;
     std::vector<DroppedStage> m_dropped;
+    int m_kvGroup = 0;
 };
 
 struct Trace {
@@ -187,6 +195,9 @@ const Stage* findStage(const StageList& stages, const StageKey& key);
 const std::vector<std::string>& stageIds();
 /// True for the ids computed once per head.
 bool isPerHeadStage(std::string_view id);
+/// True for the per-head ids whose head counts key/value heads in a grouped-query block: k, v,
+/// k_norm, k_rotated.
+bool isKvHeadStage(std::string_view id);
 
 /// The ids of encoder and decoder layers' own stages (docs/transformer-layers.md), beside the
 /// attention ids q .. output that their attention blocks reuse: attn_residual, attn_norm,

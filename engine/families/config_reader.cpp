@@ -77,7 +77,8 @@ void ConfigReader::read(const ConfigKeys& keys, HfConfig& c) const
     for (const ConfigInteger& i : keys.integers)
         c.*i.member = integer(i.key, i.lo, i.hi);
     c.layerNormEps = positive(keys.epsilon);
-    c.activation = activation(keys.activation);
+    if (keys.activation)
+        c.activation = activation(keys.activation);
 }
 
 void ConfigReader::expectAll(const ConfigKeys& keys) const

@@ -9,12 +9,20 @@ namespace attnlab {
 
 extern const ModelFamily kGpt2Family;
 extern const ModelFamily kBertFamily;
+extern const ModelFamily kLlamaFamily;
+extern const ModelFamily kMistralFamily;
+extern const ModelFamily kQwen2Family;
+extern const ModelFamily kQwen3Family;
 
 const std::vector<const ModelFamily*>& modelFamilies()
 {
     static const std::vector<const ModelFamily*> kFamilies{
         &kGpt2Family, // families/gpt2/
         &kBertFamily, // families/bert/
+        &kLlamaFamily, // families/llama/
+        &kMistralFamily, // families/llama/ (without a sliding window)
+        &kQwen2Family, // families/qwen2/
+        &kQwen3Family, // families/qwen3/
     };
     return kFamilies;
 }

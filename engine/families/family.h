@@ -27,6 +27,12 @@ enum class FamilyTask {
     FillMask,  ///< a masked-LM head: the token behind each [MASK] (BERT; fill-mask)
 };
 
+/// The blocks a family's layers are made of (families/layer.cpp chooses by it).
+enum class FamilyLayer {
+    Classic, ///< LayerNorm, a plain FFN, multi-head attention (GPT-2, BERT): nn/transformer.h's layerOfParts
+    Gated,   ///< RMSNorm, SwiGLU, grouped-query attention with half-split RoPE (Llama, Qwen): families/gated.h
+};
+
 /// One config.json key holding a whole number of HfConfig.
 struct ConfigInteger {
     const char* key;
@@ -46,7 +52,7 @@ struct ConfigExpectation {
 struct ConfigKeys {
     std::vector<ConfigInteger> integers; ///< required whole numbers, each in [lo, hi]
     const char* epsilon;                 ///< the norms' ε
-    const char* activation;              ///< the FFN's activation
+    const char* activation;              ///< the FFN's activation; null: the family's readConfig reads it
     std::vector<ConfigExpectation> expectations;
 };
 
@@ -101,6 +107,7 @@ struct ModelFamily {
     /// Every stage of one pass: embeddings, the layers (familyLayer), the stack output and head.
     void (*pass)(const PretrainedWeights& w, const ModelSpec& spec, const PretrainedInput& in, const Labels& vocabulary,
                  StageList& stages, std::vector<Message>& warnings);
+    FamilyLayer layerKind = FamilyLayer::Classic;
 
     /// The block its layers are in: decoder_self for a decoder, encoder_self for an encoder.
     Block block() const { return architecture == Architecture::DecoderOnly ? Block::DecoderSelf : Block::EncoderSelf; }

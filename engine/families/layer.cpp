@@ -3,6 +3,7 @@
 // exactly as the app's own layers do, Post-LN or Pre-LN as the family says.
 
 #include "families/family.h"
+#include "families/gated.h"
 #include "pretrained/forward.h"
 
 #include "core/stage_builder.h"
@@ -14,6 +15,8 @@ Eigen::MatrixXf pretrainedLayer(const PretrainedWeights& w, const ModelSpec& spe
                                 StageList& stages, std::vector<Message>& warnings)
 {
     const ModelFamily& family = modelFamily(w.config.family);
+    if (family.layerKind == FamilyLayer::Gated)
+        return gatedLayer(w, i, x, tokens, stages, warnings, spec);
     const LayerTensorNames& names = family.layer;
     const PretrainedLayer& l = w.layers.at(static_cast<std::size_t>(i));
     const Labels dims = numberedLabels(spec.dModel);

@@ -9,18 +9,25 @@ namespace attnlab {
 using detail::shapeText;
 
 TensorNames::TensorNames(const MappedSafetensors& file, const std::string& prefix)
-    : m_file(file)
+    : TensorNames(std::vector<const MappedSafetensors*>{&file}, prefix)
 {
-    for (const auto& [name, entry] : file.tensors()) {
-        std::string canonical = name.starts_with(prefix) ? name.substr(prefix.size()) : name;
-        // Checkpoints converted from TensorFlow name LayerNorm's γ and β the old way.
-        for (const auto& [old, now] : {std::pair{"LayerNorm.gamma", "LayerNorm.weight"}, std::pair{"LayerNorm.beta", "LayerNorm.bias"}}) {
-            if (canonical.ends_with(old))
-                canonical = canonical.substr(0, canonical.size() - std::string_view(old).size()) + now;
+}
+
+TensorNames::TensorNames(const std::vector<const MappedSafetensors*>& files, const std::string& prefix)
+{
+    for (const MappedSafetensors* file : files) {
+        for (const auto& [name, entry] : file->tensors()) {
+            std::string canonical = name.starts_with(prefix) ? name.substr(prefix.size()) : name;
+            // Checkpoints converted from TensorFlow name LayerNorm's γ and β the old way.
+            for (const auto& [old, now] : {std::pair{"LayerNorm.gamma", "LayerNorm.weight"}, std::pair{"LayerNorm.beta", "LayerNorm.bias"}}) {
+                if (canonical.ends_with(old))
+                    canonical = canonical.substr(0, canonical.size() - std::string_view(old).size()) + now;
+            }
+            const auto [it, added] = m_names.emplace(canonical, Where{file, name});
+            if (!added)
+                throw FormatError("tensor " + inQuotes(canonical) + " appears twice, as " + inQuotes(it->second.name) + " and " + inQuotes(name)
+                                  + (it->second.file == file ? "" : " (in " + inQuotes(file->path()) + ")"));
         }
-        const auto [it, added] = m_names.emplace(canonical, name);
-        if (!added)
-            throw FormatError("tensor " + inQuotes(canonical) + " appears twice, as " + inQuotes(it->second) + " and " + inQuotes(name));
     }
 }
 
@@ -35,13 +42,13 @@ FloatSpan TensorNames::take(const std::string& name, const std::vector<std::int6
     const auto it = m_names.find(name);
     if (it == m_names.end())
         throw FormatError("missing tensor " + inQuotes(name) + " " + shapeText(shape));
-    const TensorEntry& entry = *m_file.find(it->second);
+    const TensorEntry& entry = this->entry(it->second);
     if (entry.shape != shape)
         throw FormatError("tensor " + inQuotes(name) + " has shape " + shapeText(entry.shape) + " but must be " + shapeText(shape));
     if (entry.dtype != "F32" && entry.dtype != "F16" && entry.dtype != "BF16")
         throw FormatError("tensor " + inQuotes(name) + " is " + entry.dtype + "; Attention Lab reads F32, F16 and BF16");
     m_used.insert(name);
-    return m_file.floats(it->second);
+    return it->second.file->floats(it->second.name);
 }
 
 Eigen::VectorXf TensorNames::vector(const std::string& name, std::int64_t size)
@@ -55,14 +62,15 @@ LayerNormWeights TensorNames::norm(const std::string& name, std::int64_t d)
     return {vector(name + ".weight", d), vector(name + ".bias", d)};
 }
 
-LinearLayer TensorNames::linear(const std::string& name, std::int64_t in, std::int64_t out, bool inOut)
+LinearLayer TensorNames::linear(const std::string& name, std::int64_t in, std::int64_t out, bool inOut, bool bias)
 {
     LinearLayer l;
     l.in = in;
     l.out = out;
     l.inOut = inOut;
     l.weight = take(name + ".weight", inOut ? std::vector<std::int64_t>{in, out} : std::vector<std::int64_t>{out, in});
-    l.bias = vector(name + ".bias", out);
+    if (bias)
+        l.bias = vector(name + ".bias", out);
     return l;
 }
 
@@ -75,7 +83,7 @@ void TensorNames::rejectUnknown(const std::string& expected) const
 {
     for (const auto& [name, actual] : m_names) {
         if (!m_used.contains(name))
-            throw FormatError("unknown tensor " + inQuotes(name) + " " + shapeText(m_file.find(actual)->shape) + ": " + expected);
+            throw FormatError("unknown tensor " + inQuotes(name) + " " + shapeText(entry(actual).shape) + ": " + expected);
     }
 }
 

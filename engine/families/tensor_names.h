@@ -19,6 +19,8 @@ class TensorNames {
 public:
     /// Throws FormatError when two names are the same without the prefix.
     TensorNames(const MappedSafetensors& file, const std::string& prefix);
+    /// The tensors of every shard of a checkpoint; a name in two shards is refused too.
+    TensorNames(const std::vector<const MappedSafetensors*>& files, const std::string& prefix);
 
     bool has(const std::string& name) const { return m_names.contains(name); }
     /// Marks a tensor the model does not use (a buffer, a head it does not compute) as read.
@@ -29,15 +31,20 @@ public:
     Eigen::VectorXf vector(const std::string& name, std::int64_t size);
     /// name.weight and name.bias (d each).
     LayerNormWeights norm(const std::string& name, std::int64_t d);
-    /// nn.Linear (weight [out, in]) or, with inOut, GPT-2's Conv1D (weight [in, out]), and its bias.
-    LinearLayer linear(const std::string& name, std::int64_t in, std::int64_t out, bool inOut);
+    /// nn.Linear (weight [out, in]) or, with inOut, GPT-2's Conv1D (weight [in, out]), and its
+    /// bias (without `bias`: none, and a stored name.bias is left unread, so reported unknown).
+    LinearLayer linear(const std::string& name, std::int64_t in, std::int64_t out, bool inOut, bool bias = true);
     EmbeddingTable table(const std::string& name, std::int64_t rows, std::int64_t cols);
     /// Throws for the first tensor not read: `expected` says what the checkpoint may hold.
     void rejectUnknown(const std::string& expected) const;
 
 private:
-    const MappedSafetensors& m_file;
-    std::map<std::string, std::string> m_names; ///< canonical name -> name in the file
+    struct Where {
+        const MappedSafetensors* file;
+        std::string name; ///< in the file
+    };
+    const TensorEntry& entry(const Where& w) const { return *w.file->find(w.name); }
+    std::map<std::string, Where> m_names; ///< canonical name -> where it is
     std::set<std::string> m_used;
 };
 

@@ -86,6 +86,8 @@ Json stageJson(const Stage& s)
         st[field] = key.at(field);
     if (s.segment) // Transformer-XL's per-segment stages only
         st["segment"] = *s.segment;
+    if (s.kvHead) // grouped-query blocks only: the key/value head the stage read
+        st["kv_head"] = *s.kvHead;
     st["title"] = s.title;
     st["formula"] = s.formula;
     Json mats = Json::array();

@@ -243,6 +243,38 @@ Eigen::MatrixXf attentionHeads(const Eigen::Ref<const Eigen::MatrixXf>& qProj, c
     return concat;
 }
 
+Eigen::MatrixXf groupedHeads(const std::vector<Eigen::MatrixXf>& q, const std::vector<Eigen::MatrixXf>& k,
+                             const std::vector<Eigen::MatrixXf>& v, const char* qStage, const char* kStage, bool scaleScores,
+                             const BoolMatrix& blocked, const AttentionBlockContext& context, StageList& stages,
+                             std::vector<Message>& warnings)
+{
+    const int heads = static_cast<int>(q.size());
+    const int kvHeads = static_cast<int>(k.size());
+    if (heads < 1 || kvHeads < 1 || heads % kvHeads != 0 || v.size() != k.size())
+        throw std::invalid_argument("the key/value heads (" + std::to_string(kvHeads) + ") must divide the query heads ("
+                                    + std::to_string(heads) + ")");
+    const Eigen::Index m = q.front().rows();
+    const Eigen::Index dK = q.front().cols();
+    checkHeadArguments(m, k.front().rows(), heads * dK, heads, blocked, context, false);
+    // Each query head's keys and values: its KV head's (repeat_kv), for the kernel.
+    const int group = heads / kvHeads;
+    std::vector<Eigen::MatrixXf> kq, vq;
+    for (int h = 0; h < heads; ++h) {
+        kq.push_back(k[static_cast<std::size_t>(h / group)]);
+        vq.push_back(v[static_cast<std::size_t>(h / group)]);
+    }
+    Eigen::MatrixXf concat(m, heads * dK);
+    KernelInput in{q, kq, vq, blocked, scaleScores, context.queryLabels, context.keyLabels, numberedLabels(static_cast<int>(dK)),
+                   context.layer, context.block, context.kind, context.options, context.seed};
+    in.qStage = qStage;
+    in.kStage = kStage;
+    in.kvGroup = group;
+    KernelOutput out{concat, {}, warnings};
+    attentionKind(context.kind).kernel(in, stages, out);
+    addConcat(concat, heads, context, 0, stages);
+    return concat;
+}
+
 void addAttentionOutput(const Eigen::MatrixXf& out, const AttentionBlockContext& context, StageList& stages)
 {
     const Labels dims = context.featureLabels ? context.featureLabels : numberedLabels(static_cast<int>(out.cols()));

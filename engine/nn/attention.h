@@ -95,6 +95,15 @@ Eigen::MatrixXf attentionHeads(const Eigen::Ref<const Eigen::MatrixXf>& q, const
                                const Eigen::Ref<const Eigen::MatrixXf>& v, int heads, bool scaleScores,
                                const BoolMatrix& blocked, const AttentionBlockContext& context, StageList& stages,
                                std::vector<Message>& warnings, Eigen::MatrixXf* reference = nullptr);
+/// The kind's kernel and concat on heads whose stages the caller appended (a grouped-query block,
+/// nn/blocks.h): q[h] (m x d_k) per query head, held by the stages `qStage`; k[g] and v[g]
+/// (n x d_k) per key/value head, held by `kStage` and "v" with head g. Query head h reads KV
+/// head h / (q.size() / k.size()). Returns C (m x heads·d_k). Throws std::invalid_argument as
+/// attentionHeads, and when the KV heads do not divide the query heads.
+Eigen::MatrixXf groupedHeads(const std::vector<Eigen::MatrixXf>& q, const std::vector<Eigen::MatrixXf>& k,
+                             const std::vector<Eigen::MatrixXf>& v, const char* qStage, const char* kStage, bool scaleScores,
+                             const BoolMatrix& blocked, const AttentionBlockContext& context, StageList& stages,
+                             std::vector<Message>& warnings);
 /// Transformer-XL's heads of a self-attention block (nn/xl_heads.cpp, docs/position-schemes.md):
 /// the parameters xl_w_r, xl_u, xl_v of every head, then every segment's stages (key.segment = τ):
 /// memory, q, k, v, content_scores, position_scores, content_bias, position_bias, scores, scaled,

@@ -22,26 +22,6 @@ Eigen::MatrixXf applyElementwise(const FfnActivation& a, const Eigen::MatrixXf& 
     return x.unaryExpr([&](float v) { return a.apply(v); });
 }
 
-/// Each head's columns of p (n x heads·d_k) normalised over its d_k features.
-Eigen::MatrixXf normalizeHeads(const Eigen::MatrixXf& p, int heads, const LayerNormWeights& w, NormKind kind, float eps)
-{
-    const auto dK = p.cols() / heads;
-    Eigen::MatrixXf out(p.rows(), p.cols());
-    for (int h = 0; h < heads; ++h)
-        out.middleCols(h * dK, dK) = normalize(p.middleCols(h * dK, dK), w, kind, eps).output;
-    return out;
-}
-
-/// Each head's columns of p turned by RoPE.
-Eigen::MatrixXf rotateHeads(const Eigen::MatrixXf& p, int heads, const Eigen::MatrixXf& angles, RopeLayout layout)
-{
-    const auto dK = p.cols() / heads;
-    Eigen::MatrixXf out(p.rows(), p.cols());
-    for (int h = 0; h < heads; ++h)
-        out.middleCols(h * dK, dK) = ropeRotate(p.middleCols(h * dK, dK), angles, layout);
-    return out;
-}
-
 } // namespace
 
 NormResult normalize(const Eigen::MatrixXf& x, const LayerNormWeights& w, NormKind kind, float eps)
@@ -162,6 +142,58 @@ Eigen::MatrixXf ropeRotate(const Eigen::MatrixXf& x, const Eigen::MatrixXf& angl
     return out;
 }
 
+namespace {
+
+/// Appends one stage per head of `mats` (query heads, or key/value heads for k and v).
+void addHeadStages(const std::vector<Eigen::MatrixXf>& mats, const char* id, const char* name, const char* title, const std::string& formula,
+                   const std::function<StageKey(int)>& input, const std::string& module, const AttentionBlockContext& c,
+                   const Labels& rows, StageList& stages)
+{
+    const Labels dims = numberedLabels(static_cast<int>(mats.front().cols()));
+    for (int h = 0; h < static_cast<int>(mats.size()); ++h)
+        putMatrix(addStage(stages, {id, h, c.layer, c.block}, title, formula, {input(h)}, module), name, mats[static_cast<std::size_t>(h)], rows,
+                  dims);
+}
+
+/// Head h's columns of p, for every head.
+std::vector<Eigen::MatrixXf> splitHeads(const Eigen::MatrixXf& p, int heads)
+{
+    const auto dK = p.cols() / heads;
+    std::vector<Eigen::MatrixXf> out;
+    for (int h = 0; h < heads; ++h)
+        out.emplace_back(p.middleCols(h * dK, dK));
+    return out;
+}
+
+/// Sets a list's KV group for the life of a block, and ends it however the block ends.
+struct KvGroupScope {
+    KvGroupScope(StageList& s, int group)
+        : stages(s)
+    {
+        stages.setKvGroup(group);
+    }
+    ~KvGroupScope() { stages.setKvGroup(0); }
+    KvGroupScope(const KvGroupScope&) = delete;
+    KvGroupScope& operator=(const KvGroupScope&) = delete;
+    StageList& stages;
+};
+
+/// The angles pos·ω_i (n x d_k/2) of the shape's RoPE.
+Eigen::MatrixXf shapeAngles(const AttentionShape& shape, Eigen::Index n)
+{
+    if (shape.ropeInverseFrequencies.empty())
+        return ropeAngles(static_cast<int>(n), shape.headDim, shape.ropeBase);
+    const auto half = static_cast<Eigen::Index>(shape.ropeInverseFrequencies.size());
+    Eigen::MatrixXf angles(n, half);
+    for (Eigen::Index i = 0; i < half; ++i) {
+        for (Eigen::Index pos = 0; pos < n; ++pos)
+            angles(pos, i) = static_cast<float>(static_cast<double>(pos) * shape.ropeInverseFrequencies[static_cast<std::size_t>(i)]);
+    }
+    return angles;
+}
+
+} // namespace
+
 Eigen::MatrixXf groupedAttention(const Eigen::MatrixXf& x, const AttentionBlockWeights& w, const AttentionShape& shape,
                                  bool scaleScores, const BoolMatrix& blocked, const AttentionBlockContext& context, StageList& stages,
                                  std::vector<Message>& warnings)
@@ -169,27 +201,53 @@ Eigen::MatrixXf groupedAttention(const Eigen::MatrixXf& x, const AttentionBlockW
     if (shape.kvHeads < 1 || shape.kvHeads > shape.heads || shape.heads % shape.kvHeads != 0)
         throw std::invalid_argument("kv_heads (" + std::to_string(shape.kvHeads) + ") must divide heads (" + std::to_string(shape.heads) + ")");
     // Q (n x heads·d_k), K and V (n x kvHeads·d_k), with their biases.
-    Eigen::MatrixXf q = w.q(x);
-    Eigen::MatrixXf k = w.k(x);
-    const Eigen::MatrixXf v = w.v(x);
-    if (q.cols() != shape.heads * shape.headDim || k.cols() != shape.kvHeads * shape.headDim || v.cols() != k.cols())
+    const Eigen::MatrixXf qp = w.q(x);
+    const Eigen::MatrixXf kp = w.k(x);
+    const Eigen::MatrixXf vp = w.v(x);
+    if (qp.cols() != shape.heads * shape.headDim || kp.cols() != shape.kvHeads * shape.headDim || vp.cols() != kp.cols())
         throw std::invalid_argument("the projections must be heads·head_dim and kv_heads·head_dim wide");
-    // Per-head q/k norms over d_k (Qwen3), before RoPE.
+    const KvGroupScope scope(stages, shape.heads / shape.kvHeads);
+    const Labels& rows = context.queryLabels;
+    const auto key = [&](const char* id) { return [&context, id](int h) { return StageKey{id, h, context.layer, context.block}; }; };
+    const std::string& m = context.module;
+    // q: Q_h = X·W_Q,hᵀ (+ b) per query head;  k, v: K_g, V_g per key/value head.
+    std::vector<Eigen::MatrixXf> q = splitHeads(qp, shape.heads), k = splitHeads(kp, shape.kvHeads);
+    const std::vector<Eigen::MatrixXf> v = splitHeads(vp, shape.kvHeads);
+    const auto input = [&](int) { return context.queryInput; };
+    addHeadStages(q, "q", "Q_h", "Queries Q", "Q_h = X·W_Q,hᵀ + b_Q,h", input, m, context, rows, stages);
+    addHeadStages(k, "k", "K_g", "Keys K (one per key/value head)", "K_g = X·W_K,gᵀ + b_K,g", input, m, context, rows, stages);
+    addHeadStages(v, "v", "V_g", "Values V (one per key/value head)", "V_g = X·W_V,gᵀ + b_V,g", input, m, context, rows, stages);
+    const char* qStage = "q";
+    const char* kStage = "k";
+    // q_norm, k_norm: each head's q and k normalised over d_k (Qwen3), before RoPE.
     if (shape.qkNorm) {
-        q = normalizeHeads(q, shape.heads, w.qNorm, *shape.qkNorm, shape.normEps);
-        k = normalizeHeads(k, shape.kvHeads, w.kNorm, *shape.qkNorm, shape.normEps);
+        for (auto& h : q)
+            h = normalize(h, w.qNorm, *shape.qkNorm, shape.normEps).output;
+        for (auto& h : k)
+            h = normalize(h, w.kNorm, *shape.qkNorm, shape.normEps).output;
+        addHeadStages(q, "q_norm", "Q̂_h", "Queries, normalised per head", "Q̂_h = RMSNorm(Q_h)·γ_q", key("q"), m + ".q_norm", context, rows, stages);
+        addHeadStages(k, "k_norm", "K̂_g", "Keys, normalised per head", "K̂_g = RMSNorm(K_g)·γ_k", key("k"), m + ".k_norm", context, rows, stages);
+        qStage = "q_norm";
+        kStage = "k_norm";
     }
+    // q_rotated, k_rotated: RoPE, row pos turned by pos·ω_i.
     if (shape.rope) {
-        const Eigen::MatrixXf angles = ropeAngles(static_cast<int>(x.rows()), shape.headDim, shape.ropeBase);
-        q = rotateHeads(q, shape.heads, angles, *shape.rope);
-        k = rotateHeads(k, shape.kvHeads, angles, *shape.rope);
+        const Eigen::MatrixXf angles = shapeAngles(shape, x.rows());
+        const bool half = *shape.rope == RopeLayout::HalfSplit;
+        for (auto& h : q)
+            h = ropeRotate(h, angles, *shape.rope);
+        for (auto& h : k)
+            h = ropeRotate(h, angles, *shape.rope);
+        const std::string how = half ? "  (pairs i, i + d_k/2)" : "  (pairs 2i, 2i+1)";
+        addHeadStages(q, "q_rotated", "Q'_h", "Queries after RoPE", "Q'_h = RoPE(pos·ω)" + how, key(qStage), "", context, rows, stages);
+        addHeadStages(k, "k_rotated", "K'_g", "Keys after RoPE", "K'_g = RoPE(pos·ω)" + how, key(kStage), "", context, rows, stages);
+        qStage = "q_rotated";
+        kStage = "k_rotated";
     }
-    AttentionBlockContext c = context;
-    c.positional = PositionalEncoding::Sinusoidal; // the rotation is done: nothing acts inside attention
-    const Eigen::MatrixXf concat = attentionHeads(q, k, v, shape.heads, scaleScores, blocked, c, stages, warnings);
+    const Eigen::MatrixXf concat = groupedHeads(q, k, v, qStage, kStage, scaleScores, blocked, context, stages, warnings);
     // output: O (n x d_model) = C (n x heads·d_k) · W_Oᵀ (+ b_O).
     Eigen::MatrixXf out = w.output(concat);
-    addAttentionOutput(out, c, stages);
+    addAttentionOutput(out, context, stages);
     return out;
 }
 

@@ -105,6 +105,9 @@ struct AttentionShape {
     float normEps = 1e-6f;
     std::optional<RopeLayout> rope; ///< RoPE, and in which layout
     double ropeBase = 10000.0;
+    /// ω_i of the angles pos·ω_i when not empty (d_k / 2 of them: a scaled RoPE,
+    /// position/rope_scaling.h); else ω_i = ropeBase^(−2i/d_k).
+    std::vector<double> ropeInverseFrequencies;
 };
 
 struct AttentionBlockWeights {
@@ -113,10 +116,12 @@ struct AttentionBlockWeights {
     LayerNormWeights qNorm, kNorm; ///< γ (d_k) of the q/k norms, when the shape has them
 };
 
-/// Self-attention of x: Q, K, V projected; each head's q and k normalised over d_k and turned
-/// by RoPE when the shape says so; then attentionHeads (q, k, v, scores, …, concat) with query
-/// head h reading KV head h / (heads / kvHeads), and the output stage. `context` places the
-/// stages (its positional scheme is not used: RoPE is the shape's). Returns O (n x d_model).
+/// Self-attention of x, stage by stage: q (per query head), k and v (per key/value head) as
+/// projected; q_norm and k_norm when the shape has q/k norms; q_rotated and k_rotated when it has
+/// RoPE; then the kind's stages (scores … head_output) with query head h reading KV head
+/// h / (heads / kvHeads), concat and output. Every per-head stage records its kvHead. `context`
+/// places the stages (its positional scheme is not used: RoPE is the shape's). Returns
+/// O (n x d_model).
 Eigen::MatrixXf groupedAttention(const Eigen::MatrixXf& x, const AttentionBlockWeights& w, const AttentionShape& shape,
                                  bool scaleScores, const BoolMatrix& blocked, const AttentionBlockContext& context, StageList& stages,
                                  std::vector<Message>& warnings);

@@ -78,8 +78,8 @@ Gpt2Cache::Gpt2Cache(const PretrainedWeights& weights)
     : m_w(weights)
 {
     const ModelFamily& family = modelFamily(weights.config.family);
-    if (family.task != FamilyTask::NextToken || family.norm != NormPlacement::Pre || !weights.outputTable())
-        throw std::invalid_argument("only GPT-2 generates text");
+    if (family.task != FamilyTask::NextToken || family.layerKind != FamilyLayer::Classic || !weights.outputTable())
+        throw std::invalid_argument("only GPT-2 generates text with this cache");
     const int layers = static_cast<int>(weights.layers.size());
     for (int i = 0; i < layers; ++i) {
         m_keys.emplace_back(0, weights.config.dModel);
@@ -146,10 +146,10 @@ GeneratedTokens generateTokens(const PretrainedWeights& w, const std::vector<int
     if (!(o.topP > 0 && o.topP <= 1))
         throw std::invalid_argument("top-p must be above 0 and at most 1");
 
-    Gpt2Cache cache(w);
+    const std::unique_ptr<KvCache> cache = makeKvCache(w);
     Eigen::RowVectorXf logits;
     for (const int id : prompt)
-        logits = cache.step(id);
+        logits = cache->step(id);
     SplitMix64 random(mixSeed(o.seed));
     GeneratedTokens out;
     const int most = std::min(maxNewTokens, c.positions - static_cast<int>(prompt.size()) + 1);
@@ -159,12 +159,13 @@ GeneratedTokens generateTokens(const PretrainedWeights& w, const std::vector<int
         out.probabilities.push_back(softmaxRow(logits)(next));
         if (progress)
             progress(t + 1, most);
-        if (c.eosTokenId && next == *c.eosTokenId) {
+        const bool stop = std::find(c.eosTokenIds.begin(), c.eosTokenIds.end(), next) != c.eosTokenIds.end();
+        if (stop || (c.eosTokenId && next == *c.eosTokenId)) {
             out.endOfText = true;
             break;
         }
         if (t + 1 < most)
-            logits = cache.step(next);
+            logits = cache->step(next);
     }
     return out;
 }

@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -35,18 +36,48 @@ struct GeneratedTokens {
     bool endOfText = false;
 };
 
-/// The key/value cache of a GPT-2: every layer's keys and values so far (rows = positions).
-class Gpt2Cache {
+/// A next-token model's key/value cache: every layer's keys and values so far (rows = positions).
+class KvCache {
+public:
+    virtual ~KvCache() = default;
+    /// Feeds one token at the next position; returns that position's logits (V).
+    virtual Eigen::RowVectorXf step(int id) = 0;
+    virtual int length() const = 0;
+};
+
+/// The cache of the model's family: Gpt2Cache or GatedCache. Throws std::invalid_argument for a
+/// model that does not write on (BERT) or has no head.
+std::unique_ptr<KvCache> makeKvCache(const PretrainedWeights& weights);
+
+/// The key/value cache of a GPT-2.
+class Gpt2Cache : public KvCache {
 public:
     explicit Gpt2Cache(const PretrainedWeights& weights);
-    /// Feeds one token at the next position; returns that position's logits (V).
-    Eigen::RowVectorXf step(int id);
-    int length() const { return m_length; }
+    Eigen::RowVectorXf step(int id) override;
+    int length() const override { return m_length; }
 
 private:
     const PretrainedWeights& m_w;
     std::vector<Eigen::MatrixXf> m_keys;   ///< per layer: (capacity x d)
     std::vector<Eigen::MatrixXf> m_values; ///< per layer: (capacity x d)
+    int m_length = 0;
+};
+
+/// The key/value cache of a gated decoder (Llama, Qwen; families/gated.h): per layer the keys
+/// (after the q/k norm and RoPE at their position) and values of each key/value head; the new
+/// query of head h attends KV head h / (heads / kv_heads). Bytes per token:
+/// 2 · layers · kv_heads · head_dim · 4 (float32).
+class GatedCache : public KvCache {
+public:
+    explicit GatedCache(const PretrainedWeights& weights);
+    Eigen::RowVectorXf step(int id) override;
+    int length() const override { return m_length; }
+
+private:
+    const PretrainedWeights& m_w;
+    std::vector<double> m_omega;            ///< RoPE's inverse frequencies
+    std::vector<Eigen::MatrixXf> m_keys;    ///< per layer: (positions x kv_heads·head_dim)
+    std::vector<Eigen::MatrixXf> m_values;
     int m_length = 0;
 };
 

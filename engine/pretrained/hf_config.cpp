@@ -61,7 +61,7 @@ HfConfig parseHfConfig(std::string_view text, const std::string& name)
     if (family->readConfig)
         family->readConfig(r, c);
     r.expectAll(family->config);
-    if (c.dModel % c.heads != 0)
+    if (c.headDim == 0 && c.dModel % c.heads != 0) // a family with head_dim checked its own
         throw FormatError(name + ": " + keyOf(family->config, &HfConfig::dModel) + " (" + std::to_string(c.dModel) + ") must be a multiple of "
                           + keyOf(family->config, &HfConfig::heads) + " (" + std::to_string(c.heads) + ")");
     return c;

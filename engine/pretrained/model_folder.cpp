@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 
 #include <nlohmann/json.hpp>
 
@@ -62,15 +63,47 @@ bool doLowerCase(const fs::path& folder)
     return it->get<bool>();
 }
 
-/// The model's weights file, or the reason there is none.
-fs::path weightsFile(const fs::path& folder)
+/// The shards model.safetensors.index.json names (its weight_map's files, in order, once each),
+/// each a plain file name in the folder.
+std::vector<fs::path> shardFiles(const fs::path& folder, std::map<std::string, std::string>& weightMap)
+{
+    const fs::path index = folder / "model.safetensors.index.json";
+    const std::string name = inQuotes(index.string());
+    nlohmann::json j;
+    try {
+        j = nlohmann::json::parse(readText(index));
+    } catch (const nlohmann::json::exception& e) {
+        throw FormatError(name + " is not valid JSON: " + std::string(e.what()));
+    }
+    const auto map = j.is_object() ? j.find("weight_map") : j.end();
+    if (map == j.end() || !map->is_object() || map->empty())
+        throw FormatError(name + " has no weight_map naming the shards");
+    std::vector<fs::path> files;
+    for (const auto& [tensor, file] : map->items()) {
+        const std::string f = file.is_string() ? file.get<std::string>() : std::string();
+        // Only files beside the index: no folders, no way out of the model's folder.
+        if (f.empty() || f.find('/') != std::string::npos || f.find('\\') != std::string::npos || f == "." || f == "..")
+            throw FormatError(name + ": weight_map puts " + inQuotes(tensor) + " in " + inQuotes(file.dump()) + ", not a file name in the folder");
+        weightMap[tensor] = f;
+        if (std::find(files.begin(), files.end(), folder / f) == files.end())
+            files.push_back(folder / f);
+    }
+    for (const fs::path& f : files) {
+        if (!present(f))
+            throw FormatError(inQuotes(f.string()) + " is missing (model.safetensors.index.json names it)");
+    }
+    return files;
+}
+
+/// The model's weights files: model.safetensors, or the shards of model.safetensors.index.json;
+/// or the reason there are none.
+std::vector<fs::path> weightsFiles(const fs::path& folder, std::map<std::string, std::string>& weightMap)
 {
     const fs::path st = folder / "model.safetensors";
     if (present(st))
-        return st; // opening it says what is wrong with what stands there
+        return {st}; // opening it says what is wrong with what stands there
     if (present(folder / "model.safetensors.index.json"))
-        throw FormatError(inQuotes(folder.string()) + " holds a checkpoint split into several files (model.safetensors.index.json); "
-                          "Attention Lab reads one model.safetensors");
+        return shardFiles(folder, weightMap);
     if (present(folder / "pytorch_model.bin"))
         throw FormatError(inQuotes(folder.string()) + " has pytorch_model.bin but no model.safetensors: Attention Lab reads safetensors "
                           "only; convert it with scripts/convert_to_safetensors.py FOLDER (needs PyTorch) or download the "
@@ -228,13 +261,24 @@ Seq2SeqModel loadModelFolder(const std::string& folderName)
         throw FormatError(inQuotes(folderName) + " has no config.json (a Hugging Face model folder has config.json, "
                           "model.safetensors and the tokenizer's files)");
     const HfConfig config = parseHfConfig(readText(folder / "config.json"), inQuotes((folder / "config.json").string()));
-    const fs::path weights = weightsFile(folder);
+    std::map<std::string, std::string> weightMap;
+    const std::vector<fs::path> weights = weightsFiles(folder, weightMap);
     auto pretrained = std::make_shared<PretrainedModel>();
     try {
-        pretrained->weights = readPretrainedWeights(config, MappedSafetensors::open(weights.string()));
+        std::vector<std::shared_ptr<const MappedSafetensors>> files;
+        for (const fs::path& f : weights)
+            files.push_back(MappedSafetensors::open(f.string()));
+        // Every tensor of the index is in the shard it names.
+        for (const auto& [tensor, file] : weightMap) {
+            const auto& f = files[static_cast<std::size_t>(std::find(weights.begin(), weights.end(), folder / file) - weights.begin())];
+            if (!f->find(tensor))
+                throw FormatError("model.safetensors.index.json puts tensor " + inQuotes(tensor) + " in " + inQuotes(file) + ", which does not hold it");
+        }
+        pretrained->weights = readPretrainedWeights(config, std::move(files));
     } catch (const FormatError& e) {
         const std::string what = e.what();
-        throw FormatError(what.starts_with("'") ? what : inQuotes(weights.string()) + ": " + what);
+        const fs::path where = weights.size() == 1 ? weights.front() : folder;
+        throw FormatError(what.starts_with("'") ? what : inQuotes(where.string()) + ": " + what);
     }
     pretrained->folder = folderName;
     loadTokenizer(folder, *pretrained);

@@ -12,18 +12,27 @@ Eigen::MatrixXf LinearLayer::apply(const Eigen::Ref<const Eigen::MatrixXf>& x) c
         y.noalias() = x * stored();
     else
         y.noalias() = x * stored().transpose();
-    y.rowwise() += bias.transpose();
+    if (bias.size() > 0)
+        y.rowwise() += bias.transpose();
     return y;
 }
 
 PretrainedWeights readPretrainedWeights(const HfConfig& config, std::shared_ptr<const MappedSafetensors> file)
 {
+    return readPretrainedWeights(config, std::vector<std::shared_ptr<const MappedSafetensors>>{std::move(file)});
+}
+
+PretrainedWeights readPretrainedWeights(const HfConfig& config, std::vector<std::shared_ptr<const MappedSafetensors>> files)
+{
     const ModelFamily& family = modelFamily(config.family);
     PretrainedWeights w;
     w.config = config;
-    TensorNames names(*file, std::string(family.tensorPrefix));
+    std::vector<const MappedSafetensors*> mapped;
+    for (const auto& f : files)
+        mapped.push_back(f.get());
+    TensorNames names(mapped, std::string(family.tensorPrefix));
     family.readWeights(config, names, w);
-    w.file = std::move(file);
+    w.files = std::move(files);
     return w;
 }
 

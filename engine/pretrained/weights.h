@@ -23,7 +23,7 @@ using RowMatrixMap = Eigen::Map<const Eigen::Matrix<float, Eigen::Dynamic, Eigen
 struct LinearLayer {
     FloatSpan weight;
     bool inOut = false; ///< stored [in, out] (Conv1D)
-    Eigen::VectorXf bias; ///< (out)
+    Eigen::VectorXf bias; ///< (out); empty: none
     Eigen::Index in = 0;
     Eigen::Index out = 0;
 
@@ -58,9 +58,11 @@ struct AttentionProjections {
 /// sublayers, as the family's NormPlacement says), self-attention and the feed-forward network
 /// (H = act(X·W_upᵀ + b_up), F = H·W_downᵀ + b_down).
 struct PretrainedLayer {
-    LayerNormWeights norm1, norm2;
+    LayerNormWeights norm1, norm2; ///< a gated decoder's RMSNorms: γ only
     AttentionProjections attention;
     LinearLayer up, down;
+    LinearLayer gate;              ///< a gated decoder's W_gate: F = (SiLU(X·W_gateᵀ) ⊙ X·W_upᵀ)·W_downᵀ
+    Eigen::VectorXf qNorm, kNorm;  ///< Qwen3's γ of the per-head q and k RMSNorms (head_dim each)
 };
 
 /// BERT's masked-LM transform, cls.predictions.transform: dense -> act -> LayerNorm.
@@ -71,7 +73,8 @@ struct MlmTransform {
 
 struct PretrainedWeights {
     HfConfig config;
-    std::shared_ptr<const MappedSafetensors> file;
+    /// The mapped files: model.safetensors, or every shard of model.safetensors.index.json.
+    std::vector<std::shared_ptr<const MappedSafetensors>> files;
     EmbeddingTable tokens;    ///< wte / embeddings.word_embeddings
     EmbeddingTable positions; ///< wpe / embeddings.position_embeddings
     EmbeddingTable tokenTypes; ///< BERT's embeddings.token_type_embeddings
@@ -93,5 +96,7 @@ struct PretrainedWeights {
 /// FormatError for the first missing, mis-shaped or unknown tensor (named without its prefix)
 /// or one that is not F32, F16 or BF16.
 PretrainedWeights readPretrainedWeights(const HfConfig& config, std::shared_ptr<const MappedSafetensors> file);
+/// The same from the shards of one checkpoint (a name in two of them is refused).
+PretrainedWeights readPretrainedWeights(const HfConfig& config, std::vector<std::shared_ptr<const MappedSafetensors>> files);
 
 } // namespace attnlab

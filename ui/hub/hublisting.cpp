@@ -1,5 +1,6 @@
 #include "hub/hublisting.h"
 
+#include "families/family.h"
 #include "lesson/requirement.h"
 
 #include <QJsonArray>
@@ -22,7 +23,10 @@ HubFailure unsupported(const QString& message)
 /// and read when present (BERT's do_lower_case in tokenizer_config.json).
 QStringList tokenizerFiles(PretrainedFamily family)
 {
-    return family == PretrainedFamily::Gpt2 ? QStringList{"vocab.json", "merges.txt"} : QStringList{"vocab.txt"};
+    QStringList files;
+    for (const std::string& f : modelFamily(family).tokenizerFiles)
+        files << QString::fromStdString(f);
+    return files;
 }
 
 QStringList optionalFiles(PretrainedFamily family)

@@ -135,12 +135,20 @@ private slots:
         const auto weights = perHead(g["weights"]), headOutput = perHead(g["head_output"]);
         for (int h = 0; h < heads; ++h) {
             const QString head = QStringLiteral(" of head %1").arg(h);
-            expectClose(mainOf(stages, "q", h), qRotated[static_cast<std::size_t>(h)], "q (normed, rotated)" + head);
-            // Query head h reads KV head h / (heads / kvHeads).
-            expectClose(mainOf(stages, "k", h), kRotated[static_cast<std::size_t>(h / (heads / kvHeads))], "k (normed, rotated)" + head);
+            expectClose(mainOf(stages, "q_rotated", h), qRotated[static_cast<std::size_t>(h)], "q_rotated (normed, rotated)" + head);
+            // Query head h reads KV head h / (heads / kvHeads): its scores say so.
+            const int g = h / (heads / kvHeads);
+            const Stage* scores = findStage(stages, "scores", h);
+            QVERIFY(scores && scores->kvHead == g && scores->inputs.at(1).id == "k_rotated" && scores->inputs.at(1).head == g);
             expectClose(mainOf(stages, "weights", h), weights[static_cast<std::size_t>(h)], "weights" + head);
             expectClose(mainOf(stages, "head_output", h), headOutput[static_cast<std::size_t>(h)], "head_output" + head);
         }
+        // k and its norm and rotation are one stage per key/value head, which says it is its own.
+        for (int g = 0; g < kvHeads; ++g) {
+            expectClose(mainOf(stages, "k_rotated", g), kRotated[static_cast<std::size_t>(g)], QStringLiteral("k_rotated of KV head %1").arg(g));
+            QVERIFY(findStage(stages, "k", g)->kvHead == g && findStage(stages, "k_norm", g)->kvHead == g);
+        }
+        QVERIFY(!findStage(stages, "k", kvHeads) && !findStage(stages, "v", kvHeads) && findStage(stages, "q_norm", heads - 1));
         expectClose(mainOf(stages, "concat"), matrix(g["concat"]), "concat");
         expectClose(out, matrix(g["output"]), "output");
         QVERIFY(warnings.empty());

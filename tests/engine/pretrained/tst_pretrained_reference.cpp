@@ -18,37 +18,10 @@ using namespace attnlab::testing;
 
 namespace {
 
-/// The largest |value| of a matrix's finite cells (1 when there are none or all are 0).
-float scale(const Eigen::MatrixXf& m)
-{
-    float s = 0;
-    for (Eigen::Index i = 0; i < m.size(); ++i) {
-        if (std::isfinite(m.data()[i]))
-            s = std::max(s, std::abs(m.data()[i]));
-    }
-    return s > 0 ? s : 1.0f;
-}
-
 /// The matrix `name` of a golden stage entry ("data", "mean", "variance").
 Eigen::MatrixXf goldenMatrix(const nlohmann::json& stage, const char* name)
 {
-    const nlohmann::json& v = stage.at(name);
-    if (!v.empty() && !v[0].is_array()) { // 1-D: one value per token
-        Eigen::MatrixXf m(static_cast<Eigen::Index>(v.size()), 1);
-        for (std::size_t i = 0; i < v.size(); ++i)
-            m(static_cast<Eigen::Index>(i), 0) = jsonFloat(v[i]);
-        return m;
-    }
-    return jsonMatrix(v);
-}
-
-const LabeledMatrix* findMatrix(const Stage& s, const std::string& name)
-{
-    for (const auto& m : s.matrices) {
-        if (m.name == name)
-            return &m;
-    }
-    return nullptr;
+    return goldenValues(stage.at(name));
 }
 
 /// Every golden stage of one input equals ours within 1e-4 of its matrix's largest value.
@@ -85,11 +58,11 @@ void checkInput(const std::string& caseName, const PretrainedWeights& w, const n
             if (!g.contains(name))
                 continue;
             const Eigen::MatrixXf want = goldenMatrix(g, name);
-            const LabeledMatrix* got = std::string(name) == "data" ? &s->main() : findMatrix(*s, name);
+            const LabeledMatrix* got = std::string(name) == "data" ? &s->main() : stageMatrix(*s, name);
             QVERIFY2(got, (where + ": no " + name).c_str());
             const Difference d = compare(got->values, want);
             QVERIFY2(d.problem.empty(), (where + " " + name + ": " + d.problem).c_str());
-            const float tolerance = 1e-4f * scale(want);
+            const float tolerance = 1e-4f * finiteScale(want);
             QVERIFY2(d.max <= tolerance, (where + " " + name + ": off by " + std::to_string(d.max) + " at (" + std::to_string(d.row)
                                           + ", " + std::to_string(d.col) + "), tolerance " + std::to_string(tolerance))
                                              .c_str());

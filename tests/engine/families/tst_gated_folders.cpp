@@ -1,0 +1,132 @@
+// Gated-decoder folders with one mistake each (issue 31): each is refused with one line that
+// names the mistake (a config.json key and its value, a tensor, a shard), never ignored.
+
+#include "io/safetensors.h"
+#include "model/model.h"
+#include "pretrained/model_folder.h"
+#include "support/hf.h"
+#include "support/reference.h"
+
+#include <QtTest>
+
+#include <filesystem>
+#include <fstream>
+
+using namespace attnlab;
+using namespace attnlab::testing;
+namespace fs = std::filesystem;
+using Json = nlohmann::json;
+
+namespace {
+
+/// A copy of a reference folder in `dir`, its config.json changed by `edit`.
+std::string copyFolder(const QTemporaryDir& dir, const std::string& name, const std::function<void(Json&)>& edit)
+{
+    const fs::path to = fs::path(dir.path().toStdString()) / name;
+    fs::create_directories(to);
+    fs::copy(hfDir() + "/" + name, to, fs::copy_options::recursive | fs::copy_options::overwrite_existing);
+    Json config = readJson((to / "config.json").string());
+    edit(config);
+    std::ofstream(to / "config.json") << config.dump(2);
+    return to.string();
+}
+
+/// The one line loadModelFolder throws.
+std::string refusal(const std::string& folder)
+{
+    try {
+        loadModelFolder(folder);
+    } catch (const FormatError& e) {
+        return e.what();
+    }
+    return "(opened)";
+}
+
+} // namespace
+
+class TestGatedFolders : public QObject {
+    Q_OBJECT
+
+private slots:
+    void eachMistakeIsNamed_data()
+    {
+        QTest::addColumn<QString>("folder");
+        QTest::addColumn<QString>("config");   // JSON merged into config.json (null removes a key)
+        QTest::addColumn<QString>("expected"); // what the one line says
+        const QString llama = "llama_gqa_tied_f32", untied = "llama3_untied_bf16_sharded", qwen2 = "qwen2_mqa_f16", qwen3 = "qwen3_qknorm_f32";
+        QTest::newRow("unknown model_type") << llama << R"({"model_type": "gemma3_text"})"
+                                            << "model_type is 'gemma3_text' but Attention Lab opens gpt2, bert, llama, mistral, qwen2 and qwen3";
+        QTest::newRow("yarn") << llama << R"({"rope_scaling": {"rope_type": "yarn", "factor": 4.0}})" << "rope_scaling has rope_type 'yarn'";
+        QTest::newRow("dynamic (old key type)") << llama << R"({"rope_scaling": {"type": "dynamic", "factor": 2.0}})"
+                                                << "rope_scaling has rope_type 'dynamic'";
+        QTest::newRow("longrope in rope_parameters") << qwen3 << R"({"rope_parameters": {"rope_type": "longrope", "rope_theta": 10000.0}})"
+                                                     << "rope_parameters has rope_type 'longrope'";
+        QTest::newRow("llama3 without its factors") << llama << R"({"rope_scaling": {"rope_type": "llama3", "factor": 8.0}})"
+                                                    << "rope_scaling has no low_freq_factor";
+        QTest::newRow("gelu") << llama << R"({"hidden_act": "gelu"})" << "hidden_act is 'gelu' but Attention Lab computes silu for Llama";
+        QTest::newRow("soft-capping") << llama << R"({"final_logit_softcapping": 30.0})" << "final_logit_softcapping is set";
+        QTest::newRow("qwen2 sliding window") << qwen2 << R"({"use_sliding_window": true})"
+                                              << "use_sliding_window is true: Attention Lab does not compute Qwen2's sliding-window attention";
+        QTest::newRow("qwen3 sliding window") << qwen3 << R"({"use_sliding_window": true})" << "use_sliding_window is true";
+        QTest::newRow("mistral sliding window") << llama << R"({"model_type": "mistral", "sliding_window": 4096})"
+                                                << "sliding_window is 4096: Attention Lab does not compute Mistral's sliding-window attention";
+        QTest::newRow("kv heads not dividing") << llama << R"({"num_key_value_heads": 4})"
+                                               << "num_key_value_heads (4) must divide num_attention_heads (6)";
+        QTest::newRow("odd head_dim") << qwen3 << R"({"head_dim": 7})" << "head_dim (7) must be even";
+        QTest::newRow("untied without lm_head") << llama << R"({"tie_word_embeddings": false})" << "missing tensor 'lm_head.weight' [292, 24]";
+        QTest::newRow("mis-shaped tensor") << llama << R"({"intermediate_size": 41})"
+                                           << "tensor 'layers.0.mlp.gate_proj.weight' has shape [40, 24] but must be [41, 24]";
+        QTest::newRow("qwen2 weights as llama") << qwen2 << R"({"model_type": "llama"})"
+                                                << "unknown tensor 'layers.0.self_attn.k_proj.bias' [8]";
+        QTest::newRow("no q_norm") << llama << R"({"model_type": "qwen3", "head_dim": 4})" << "missing tensor 'layers.0.self_attn.q_norm.weight' [4]";
+        QTest::newRow("partial rotary") << llama << R"({"partial_rotary_factor": 0.5})" << "partial_rotary_factor is 0.5";
+    }
+
+    void eachMistakeIsNamed()
+    {
+        QFETCH(QString, folder);
+        QFETCH(QString, config);
+        QFETCH(QString, expected);
+        QTemporaryDir dir;
+        const std::string path = copyFolder(dir, folder.toStdString(), [&](Json& c) { c.merge_patch(Json::parse(config.toStdString())); });
+        const std::string said = refusal(path);
+        QVERIFY2(said.find(expected.toStdString()) != std::string::npos, said.c_str());
+        QVERIFY2(said.find('\n') == std::string::npos, said.c_str());
+    }
+
+    void shardsThatAreNotThere()
+    {
+        QTemporaryDir dir;
+        const std::string path = copyFolder(dir, "llama3_untied_bf16_sharded", [](Json&) {});
+        fs::remove(fs::path(path) / "model-00002-of-00002.safetensors");
+        QVERIFY2(refusal(path).find("model-00002-of-00002.safetensors' is missing (model.safetensors.index.json names it)") != std::string::npos,
+                 refusal(path).c_str());
+        // An index that points outside the folder, or at a shard without the tensor.
+        Json index = readJson(path + "/model.safetensors.index.json");
+        index["weight_map"]["model.norm.weight"] = "../model-00001-of-00002.safetensors";
+        std::ofstream(fs::path(path) / "model.safetensors.index.json") << index.dump();
+        QVERIFY2(refusal(path).find("not a file name in the folder") != std::string::npos, refusal(path).c_str());
+        fs::copy_file(hfDir() + "/llama3_untied_bf16_sharded/model-00002-of-00002.safetensors", fs::path(path) / "model-00002-of-00002.safetensors");
+        index["weight_map"]["model.norm.weight"] = "model-00001-of-00002.safetensors";
+        std::ofstream(fs::path(path) / "model.safetensors.index.json") << index.dump();
+        QVERIFY2(refusal(path).find("puts tensor 'model.norm.weight' in 'model-00001-of-00002.safetensors', which does not hold it")
+                     != std::string::npos,
+                 refusal(path).c_str());
+    }
+
+    void theGoodFoldersOpen()
+    {
+        for (const char* name : {"llama_gqa_tied_f32", "llama3_untied_bf16_sharded", "qwen2_mqa_f16", "qwen3_qknorm_f32"})
+            QCOMPARE(QString::fromStdString(refusal(hfDir() + "/" + name)), QStringLiteral("(opened)"));
+        // Mistral without a sliding window is Llama's computation.
+        QTemporaryDir dir;
+        const std::string mistral = copyFolder(dir, "llama_gqa_tied_f32", [](Json& c) {
+            c["model_type"] = "mistral";
+            c["sliding_window"] = nullptr;
+        });
+        QCOMPARE(QString::fromStdString(refusal(mistral)), QStringLiteral("(opened)"));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestGatedFolders)
+#include "tst_gated_folders.moc"
