@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Installs everything Attention Lab needs from Debian 12's packages: the compiler and build
+# Installs everything Attention Lab needs from Debian 12's packages: the compiler, linker (lld) and build
 # tools, Qt 6, QCustomPlot (Qt 6 build), Eigen, nlohmann-json, PCRE2, ICU, Google Benchmark, a Chinese
 # font, Xvfb, the tools that make and check the Debian package, and clang for the fuzzers.
 # Idempotent: when everything is installed it returns at once.
 set -euo pipefail
 
 packages=(
-    build-essential cmake ninja-build git pkg-config ca-certificates
+    build-essential cmake ninja-build git pkg-config ca-certificates lld
     qt6-base-dev qt6-svg-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
     libqcustomplot-dev libeigen3-dev nlohmann-json3-dev libbenchmark-dev libpcre2-dev libicu-dev
     qt6-translations-l10n fonts-noto-cjk xvfb xauth
