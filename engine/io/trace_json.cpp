@@ -170,8 +170,10 @@ void writeTraceJson(const Trace& trace, int indent, const std::vector<std::strin
     // nlohmann writes the whole document, key "stages" last.
     std::string head = dumped(j, indent);
     const bool pretty = indent >= 0;
-    head.resize(head.size() - (pretty ? 2 : 1)); // the closing "\n}" or "}"
-    head += pretty ? ",\n" + std::string(static_cast<std::size_t>(indent), ' ') + "\"stages\": [" : ",\"stages\":[";
+    const std::size_t closing = pretty ? 2 : 1; // the closing "\n}" or "}"
+    head.erase(head.size() - std::min(closing, head.size()));
+    const std::string pad(pretty ? static_cast<std::size_t>(indent) : 0, ' ');
+    head += pretty ? ",\n" + pad + "\"stages\": [" : ",\"stages\":[";
     sink(head);
     bool first = true;
     for (const auto& s : trace.stages) {
@@ -182,7 +184,7 @@ void writeTraceJson(const Trace& trace, int indent, const std::vector<std::strin
         sink(pretty ? "\n" + indented(st, 2 * indent) : st);
         first = false;
     }
-    sink(pretty ? (first ? "]\n}" : "\n" + std::string(static_cast<std::size_t>(indent), ' ') + "]\n}") : "]}");
+    sink(pretty ? (first ? "]\n}" : "\n" + pad + "]\n}") : "]}");
 }
 
 std::string traceToJson(const Trace& trace, int indent, const std::vector<std::string>& only)
