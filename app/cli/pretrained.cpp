@@ -10,7 +10,6 @@
 #include "model/open.h"
 #include "pretrained/generate.h"
 #include "pretrained/model_folder.h"
-#include "text/bpe.h"
 #include "text/printable.h"
 #include "text/wordpiece.h"
 
@@ -77,8 +76,8 @@ std::string traceOf(const std::shared_ptr<const Seq2SeqModel>& m, const std::vec
     PretrainedTokens t;
     t.ids = ids;
     for (const int id : ids) {
-        t.tokens.push_back(p.bpe->token(id));
-        t.labels.push_back(p.bpe->display(id));
+        t.tokens.push_back(p.token(id));
+        t.labels.push_back(p.display(id));
     }
     Config c;
     adoptModel(c, *m);
@@ -137,7 +136,7 @@ int runPretrainedGenerate(const std::vector<std::string>& args)
         j["generated_ids"] = g.ids;
         std::vector<std::string> tokens;
         for (const int id : g.ids)
-            tokens.push_back(p.bpe->token(id));
+            tokens.push_back(p.token(id));
         j["tokens"] = tokens;
         j["probabilities"] = g.probabilities;
         std::cout << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
@@ -145,7 +144,7 @@ int runPretrainedGenerate(const std::vector<std::string>& args)
         for (std::size_t i = 0; i < g.ids.size(); ++i) {
             char prob[32];
             std::snprintf(prob, sizeof prob, "%.6g", static_cast<double>(g.probabilities[i]));
-            std::cout << jsonString(p.bpe->decode({g.ids[i]})) << '\t' << prob << '\n';
+            std::cout << jsonString(p.decode({g.ids[i]})) << '\t' << prob << '\n';
         }
     }
     std::cout << std::flush;

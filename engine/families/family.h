@@ -90,6 +90,9 @@ struct ModelFamily {
     bool finalNorm;             ///< a norm after the last layer (GPT-2's ln_f)
     ModelTokenizer tokenizer;
     std::vector<std::string> tokenizerFiles; ///< besides config.json and model.safetensors
+    /// Reads Hugging Face's tokenizer.json (with tokenizer_config.json) when the folder has one,
+    /// tokenizerFiles only when it has not (text/hf_tokenizer.h).
+    bool tokenizerJson = false;
     FamilyTask task;
     std::string_view tensorPrefix; ///< what a full model's names start with ("transformer.")
     ConfigKeys config;

@@ -215,6 +215,7 @@ ModelFamily gatedFamily(PretrainedFamily id, std::string_view modelType, std::st
         .finalNorm = true,
         .tokenizer = gatedTokenizer(),
         .tokenizerFiles = gatedTokenizerFiles(),
+        .tokenizerJson = true,
         .task = FamilyTask::NextToken,
         .tensorPrefix = "model.",
         .config = {.integers = {{"hidden_size", &HfConfig::dModel, 1, L::maxDModel},

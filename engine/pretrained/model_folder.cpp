@@ -5,6 +5,7 @@
 #include "model/model.h"
 #include "pretrained/forward.h"
 #include "text/bpe.h"
+#include "text/hf_tokenizer.h"
 #include "text/printable.h"
 #include "text/wordpiece.h"
 
@@ -116,13 +117,9 @@ Labels vocabularyLabels(const PretrainedModel& m)
     const int v = m.config().vocabulary;
     auto labels = std::make_shared<std::vector<std::string>>();
     labels->reserve(static_cast<std::size_t>(v));
-    const int known = m.bpe ? m.bpe->size() : m.wordPiece->size();
-    for (int id = 0; id < v; ++id) {
-        if (id >= known)
-            labels->push_back("<id " + std::to_string(id) + ">");
-        else
-            labels->push_back(m.bpe ? m.bpe->display(id) : m.wordPiece->token(id));
-    }
+    const int known = m.tokenizerSize();
+    for (int id = 0; id < v; ++id)
+        labels->push_back(id < known ? m.display(id) : "<id " + std::to_string(id) + ">");
     return labels;
 }
 
@@ -130,11 +127,14 @@ void loadTokenizer(const fs::path& folder, PretrainedModel& m)
 {
     // The tokenizer is the family's (families/family.h); each kind reads its own files.
     const ModelFamily& family = modelFamily(m.family());
-    if (family.tokenizer == ModelTokenizer::Bpe) {
+    if (family.tokenizerJson && present(folder / "tokenizer.json")) {
+        m.hf = loadFolderTokenizer(folder.string());
+    } else if (family.tokenizer == ModelTokenizer::Bpe) {
         for (const char* f : {"vocab.json", "merges.txt"}) {
             if (!present(folder / f))
-                throw FormatError(inQuotes(folder.string()) + " has no " + f + " (" + std::string(family.title)
-                                  + "'s tokenizer needs vocab.json and merges.txt)");
+                throw FormatError(inQuotes(folder.string()) + " has no " + (family.tokenizerJson ? "tokenizer.json" : f) + " ("
+                                  + std::string(family.title) + "'s tokenizer needs "
+                                  + (family.tokenizerJson ? "tokenizer.json, or " : "") + "vocab.json and merges.txt)");
         }
         // The tokenizer's messages name the file they are about, with its folder.
         const fs::path vocab = folder / "vocab.json", merges = folder / "merges.txt";
@@ -147,9 +147,9 @@ void loadTokenizer(const fs::path& folder, PretrainedModel& m)
         m.wordPiece = std::make_shared<const WordPieceTokenizer>(
             WordPieceTokenizer::fromString(readText(vocab), doLowerCase(folder), vocab.string()));
     }
-    const int size = m.bpe ? m.bpe->size() : m.wordPiece->size();
+    const int size = m.tokenizerSize();
     if (size > m.config().vocabulary)
-        throw FormatError(inQuotes((folder / (m.bpe ? "vocab.json" : "vocab.txt")).string()) + " has " + std::to_string(size)
+        throw FormatError(inQuotes((folder / m.tokenizerFile()).string()) + " has " + std::to_string(size)
                           + " tokens but config.json's vocab_size is " + std::to_string(m.config().vocabulary));
 }
 
@@ -195,6 +195,31 @@ bool PretrainedModel::predictsNextToken() const
     return modelFamily(family()).task == FamilyTask::NextToken;
 }
 
+std::string PretrainedModel::token(int id) const
+{
+    return hf ? hf->token(id) : bpe ? bpe->token(id) : wordPiece->token(id);
+}
+
+std::string PretrainedModel::display(int id) const
+{
+    return hf ? hf->display(id) : bpe ? bpe->display(id) : wordPiece->token(id);
+}
+
+std::string PretrainedModel::decode(const std::vector<int>& ids) const
+{
+    return hf ? hf->decode(ids) : bpe ? bpe->decode(ids) : wordPiece->decode(ids);
+}
+
+int PretrainedModel::tokenizerSize() const
+{
+    return hf ? hf->size() : bpe ? bpe->size() : wordPiece->size();
+}
+
+const char* PretrainedModel::tokenizerFile() const
+{
+    return hf ? "tokenizer.json" : bpe ? "vocab.json" : "vocab.txt";
+}
+
 bool isModelFolder(const std::string& path)
 {
     std::error_code ec;
@@ -205,12 +230,14 @@ PretrainedTokens pretrainedTokens(const PretrainedModel& m, std::string_view tex
                                   int maxTokens)
 {
     PretrainedTokens t;
-    SubwordEncoding e = m.bpe ? m.bpe->encode(text) : m.wordPiece->encode(text, segmentB ? std::optional<std::string_view>(*segmentB) : std::nullopt);
+    SubwordEncoding e = m.hf    ? m.hf->encode(text)
+                        : m.bpe ? m.bpe->encode(text)
+                                : m.wordPiece->encode(text, segmentB ? std::optional<std::string_view>(*segmentB) : std::nullopt);
     t.ids = std::move(e.ids);
     t.tokens = std::move(e.tokens);
     t.segments = std::move(e.segmentIds);
     for (const int id : t.ids)
-        t.labels.push_back(m.bpe ? m.bpe->display(id) : m.wordPiece->token(id));
+        t.labels.push_back(m.display(id));
     const auto limit = static_cast<std::size_t>(std::max(1, std::min(maxTokens, m.config().positions)));
     if (t.ids.size() <= limit)
         return t;

@@ -15,13 +15,16 @@ namespace attnlab {
 
 struct Seq2SeqModel;
 class BpeTokenizer;
+class HfTokenizer;
 class WordPieceTokenizer;
 
-/// A GPT-2 or BERT read from a folder: its weights, its tokenizer and its vocabulary's labels.
+/// A model read from a folder: its weights, its tokenizer (one of three) and its vocabulary's
+/// labels.
 struct PretrainedModel {
     PretrainedWeights weights;
-    std::shared_ptr<const BpeTokenizer> bpe;             ///< GPT-2
-    std::shared_ptr<const WordPieceTokenizer> wordPiece; ///< BERT
+    std::shared_ptr<const BpeTokenizer> bpe;             ///< vocab.json + merges.txt (GPT-2)
+    std::shared_ptr<const WordPieceTokenizer> wordPiece; ///< vocab.txt (BERT)
+    std::shared_ptr<const HfTokenizer> hf;               ///< tokenizer.json (Llama, Qwen, SmolLM2)
     /// Column labels of the logits: every id's token as people read it (display form), V entries
     /// (ids past the tokenizer's vocabulary are "<id 50257>").
     Labels vocabulary;
@@ -34,6 +37,16 @@ struct PretrainedModel {
     /// True when its family's head predicts the next token (it can write on: GPT-2), false when
     /// it fills masks (BERT); families/family.h.
     bool predictsNextToken() const;
+
+    /// The tokenizer's string of `id` ("Ġworld", "##ing"), the same for people to read
+    /// ("␣world"), and the text of `ids`. Each throws std::out_of_range for an id outside
+    /// 0 … tokenizerSize() − 1.
+    std::string token(int id) const;
+    std::string display(int id) const;
+    std::string decode(const std::vector<int>& ids) const;
+    int tokenizerSize() const;
+    /// The file the tokenizer was read from, for messages: "tokenizer.json", "vocab.json", "vocab.txt".
+    const char* tokenizerFile() const;
 };
 
 /// One text as the model reads it.

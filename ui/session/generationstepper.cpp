@@ -3,7 +3,6 @@
 #include "pretrained/model_folder.h"
 #include "session/gpt2stepper.h"
 #include "session/session.h"
-#include "text/bpe.h"
 
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -13,9 +12,9 @@ namespace attnlab {
 
 namespace {
 
-QString decoded(const BpeTokenizer& bpe, const std::vector<int>& ids)
+QString decoded(const PretrainedModel& model, const std::vector<int>& ids)
 {
-    return QString::fromStdString(bpe.decode(ids));
+    return QString::fromStdString(model.decode(ids));
 }
 
 } // namespace
@@ -52,7 +51,7 @@ const PretrainedModel* GenerationStepper::pretrained() const
 bool GenerationStepper::isAvailable() const
 {
     const PretrainedModel* p = pretrained();
-    return p && p->predictsNextToken() && p->hasHead() && p->bpe;
+    return p && p->predictsNextToken() && p->hasHead();
 }
 
 std::vector<int> GenerationStepper::generated() const
@@ -91,7 +90,7 @@ QString GenerationStepper::textWith(std::size_t count) const
 {
     const std::vector<int>& g = m_core->generated();
     const std::vector<int> first(g.begin(), g.begin() + static_cast<std::ptrdiff_t>(std::min(count, g.size())));
-    return m_prompt + decoded(*m_core->model()->pretrained->bpe, first);
+    return m_prompt + decoded(*m_core->model()->pretrained, first);
 }
 
 void GenerationStepper::reset()
@@ -189,9 +188,9 @@ bool GenerationStepper::start(int count, const SamplingOptions& options, QString
     Gpt2Stepper* core = m_core.get();
     const int limit = tokenLimit();
     const std::optional<int> eos = pretrained()->config().eosTokenId;
-    const std::shared_ptr<const BpeTokenizer> bpe = pretrained()->bpe;
+    const std::shared_ptr<const Seq2SeqModel> model = core->model(); // its tokenizer decodes
     // Off the GUI thread: the cache and its model belong to the run until it ends (finishRun).
-    m_watcher.setFuture(QtConcurrent::run([this, core, count, options, limit, eos, bpe] {
+    m_watcher.setFuture(QtConcurrent::run([this, core, count, options, limit, eos, model] {
         Outcome out;
         try {
             for (int i = 0; i < count && !m_cancel; ++i) {
@@ -201,7 +200,7 @@ bool GenerationStepper::start(int count, const SamplingOptions& options, QString
                 ++out.made;
                 const std::vector<int> run(core->generated().end() - out.made, core->generated().end());
                 QMetaObject::invokeMethod(
-                    this, [this, done = out.made, count, text = decoded(*bpe, run)] { emit progress(done, count, text); },
+                    this, [this, done = out.made, count, text = decoded(*model->pretrained, run)] { emit progress(done, count, text); },
                     Qt::QueuedConnection);
                 if (eos && id == *eos)
                     break;

@@ -48,7 +48,7 @@ const Eigen::RowVectorXf& Gpt2Stepper::logitsAfterAll()
     const std::vector<int> all = ids();
     const int n = static_cast<int>(all.size());
     if (!m_cache || m_cache->length() > n)
-        m_cache = std::make_unique<Gpt2Cache>(m_model->pretrained->weights);
+        m_cache = makeKvCache(m_model->pretrained->weights);
     // Usually one position: the token chosen at the previous step.
     for (int t = m_cache->length(); t < n; ++t)
         m_logits = m_cache->step(all[static_cast<std::size_t>(t)]);

@@ -1,6 +1,7 @@
 #pragma once
-// GPT-2 writing on one token a step, as the studio's generation stepper does it (plain C++, no
-// Qt: GenerationStepper runs it off the GUI thread). It keeps a key/value cache (Gpt2Cache) fed
+// A next-token model (GPT-2, Llama, Qwen) writing on one token a step, as the studio's generation
+// stepper does it (plain C++, no Qt: GenerationStepper runs it off the GUI thread). It keeps a
+// key/value cache (the family's: Gpt2Cache, GatedCache) fed
 // with the prompt and every generated token but the last, so a step costs one position; the
 // chosen token is fed at the next step. Greedy (the first largest logit) or sampled exactly as
 // the command line's `generate` (engine/pretrained/generate.h), so the same seed and options
@@ -22,7 +23,7 @@ struct Seq2SeqModel;
 
 class Gpt2Stepper {
 public:
-    /// `model` is a GPT-2 folder model with its LM head; `prompt` its token ids (not empty).
+    /// `model` is a next-token folder model with its LM head; `prompt` its token ids (not empty).
     Gpt2Stepper(std::shared_ptr<const Seq2SeqModel> model, std::vector<int> prompt);
     ~Gpt2Stepper();
 
@@ -58,7 +59,7 @@ private:
     std::vector<int> m_prompt;
     std::vector<int> m_generated;
     std::vector<float> m_probabilities;
-    std::unique_ptr<Gpt2Cache> m_cache;
+    std::unique_ptr<KvCache> m_cache; ///< the family's (makeKvCache)
     Eigen::RowVectorXf m_logits; ///< after the cache's last position
     /// The random stream and the options it was started with (none before the first sample).
     struct Stream {

@@ -126,6 +126,46 @@ private slots:
         });
         QCOMPARE(QString::fromStdString(refusal(mistral)), QStringLiteral("(opened)"));
     }
+
+    // A folder with tokenizer.json tokenizes with it (and tokenizer_config.json), not with
+    // vocab.json and merges.txt, which it need not have (Llama 3 ships only tokenizer.json). The
+    // ids are transformers.js's for that file (tests/reference/tokenizers/hf/cases.json); the
+    // WordPiece file's 56 tokens fit the test model's 292.
+    void tokenizerJsonIsTheFoldersTokenizer()
+    {
+        QTemporaryDir dir;
+        const std::string path = copyFolder(dir, "llama_gqa_tied_f32", [](Json&) {});
+        const fs::path made = std::string(ATTNLAB_TEST_DATA "/tokenizers/hf/wordpiece");
+        for (const char* f : {"tokenizer.json", "tokenizer_config.json"})
+            fs::copy_file(made / f, fs::path(path) / f);
+        const Json cases = readJson(ATTNLAB_TEST_DATA "/tokenizers/hf/cases.json");
+        const auto check = [&](const PretrainedModel& m) {
+            QCOMPARE(m.tokenizerFile(), "tokenizer.json");
+            int checked = 0;
+            for (const Json& c : cases["wordpiece"]) {
+                const auto expected = c["ids_special"].get<std::vector<int>>();
+                if (static_cast<int>(expected.size()) > m.config().positions)
+                    continue; // the model would cut it
+                const PretrainedTokens t = pretrainedTokens(m, c["text"].get<std::string>(), std::nullopt, m.config().positions);
+                QCOMPARE(t.ids, expected);
+                ++checked;
+                for (std::size_t i = 0; i < t.ids.size(); ++i)
+                    QCOMPARE(t.labels[i], m.display(t.ids[i]));
+            }
+            QVERIFY(checked >= 30);
+            QCOMPARE(m.decode({m.tokenizerSize() - 1}).empty(), false);
+        };
+        check(*loadModelFolder(path).pretrained);
+        // Without vocab.json and merges.txt it opens all the same.
+        fs::remove(fs::path(path) / "vocab.json");
+        fs::remove(fs::path(path) / "merges.txt");
+        check(*loadModelFolder(path).pretrained);
+        // Without any tokenizer, the line says what would do.
+        fs::remove(fs::path(path) / "tokenizer.json");
+        QVERIFY2(refusal(path).find("has no tokenizer.json (Llama's tokenizer needs tokenizer.json, or vocab.json and merges.txt)")
+                     != std::string::npos,
+                 refusal(path).c_str());
+    }
 };
 
 QTEST_APPLESS_MAIN(TestGatedFolders)

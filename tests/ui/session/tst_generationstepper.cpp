@@ -90,6 +90,34 @@ private slots:
         }
     }
 
+    // Llama and Qwen write on with their own key/value cache (grouped-query heads, RoPE at each
+    // position): the greedy tokens of the float64 PyTorch reference (gen_decoder_reference.py).
+    void gatedDecodersWriteOnAsTheReference_data()
+    {
+        QTest::addColumn<QString>("folder");
+        for (const char* f : {"llama_gqa_tied_f32", "llama3_untied_bf16_sharded", "qwen2_mqa_f16", "qwen3_qknorm_f32"})
+            QTest::newRow(f) << QString::fromLatin1(f);
+    }
+
+    void gatedDecodersWriteOnAsTheReference()
+    {
+        QFETCH(QString, folder);
+        for (const auto& input : readJson(hfDir() + "/" + folder.toStdString() + ".json").at("inputs")) {
+            const auto want = input.at("generation").at("new_ids").get<std::vector<int>>();
+            Session s;
+            QVERIFY(openHfFolder(s, qPrintable(folder), QString::fromStdString(input.at("text").get<std::string>())));
+            QCOMPARE(s.fullTrace()->tokenIds, input.at("token_ids").get<std::vector<int>>());
+            GenerationStepper* g = GenerationStepper::of(&s);
+            QVERIFY(g->isAvailable());
+            QVERIFY(run(g, 1));
+            QCOMPARE(g->generated(), std::vector<int>(want.begin(), want.begin() + 1));
+            QVERIFY(run(g, static_cast<int>(want.size()) - 1));
+            QCOMPARE(g->generated(), want);
+            for (std::size_t i = 0; i < want.size(); ++i)
+                QVERIFY(std::abs(g->probabilities()[i] - input.at("generation").at("probabilities")[i].get<float>()) < 1e-4f);
+        }
+    }
+
     void seededSamplingIsTheCommandLines_data()
     {
         QTest::addColumn<QString>("prompt");
