@@ -5657,20 +5657,24 @@ M = 0：每个查询都能看到所有键</translation>
         <translation>%1 没有 config.json：它不是 Attention Lab 能打开的模型（Transformers 格式的 GPT-2 或 BERT）</translation>
     </message>
     <message>
-        <source>%1's config.json names no model_type: Attention Lab opens GPT-2 (gpt2) and BERT (bert) models</source>
-        <translation>%1 的 config.json 没有写 model_type：Attention Lab 能打开 GPT-2（gpt2）和 BERT（bert）模型</translation>
+        <source>%1's config.json names no model_type: Attention Lab opens models of type %2</source>
+        <translation>%1 的 config.json 没有写 model_type：Attention Lab 能打开的模型类型是 %2</translation>
     </message>
     <message>
-        <source>%1 is a model of type “%2”, which Attention Lab cannot open: it opens GPT-2 (gpt2) and BERT (bert) models</source>
-        <translation>%1 是“%2”类型的模型，Attention Lab 打不开：它能打开 GPT-2（gpt2）和 BERT（bert）模型</translation>
+        <source>%1 is a model of type “%2”, which Attention Lab cannot open: it opens models of type %3</source>
+        <translation>%1 是“%2”类型的模型，Attention Lab 打不开：它能打开的模型类型是 %3</translation>
+    </message>
+    <message>
+        <source>%1 and %2</source>
+        <translation>%1 和 %2</translation>
+    </message>
+    <message>
+        <source>%1 has model.safetensors.index.json but none of the shards it points to</source>
+        <translation>%1 有 model.safetensors.index.json，却没有它所指的分片文件</translation>
     </message>
     <message>
         <source>Attention Lab cannot open %1: %2</source>
         <translation>Attention Lab 打不开 %1：%2</translation>
-    </message>
-    <message>
-        <source>%1 splits its weights into several safetensors files; Attention Lab reads one model.safetensors</source>
-        <translation>%1 把权重分成了好几个 safetensors 文件；Attention Lab 只读取一个 model.safetensors</translation>
     </message>
     <message>
         <source>%1 has its weights only as pytorch_model.bin; Attention Lab reads model.safetensors (convert it with scripts/convert_to_safetensors.py, or pick a revision that has model.safetensors)</source>

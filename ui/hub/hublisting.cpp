@@ -19,19 +19,49 @@ HubFailure unsupported(const QString& message)
     return {HubFailure::Kind::Unsupported, message};
 }
 
-/// The files the engine reads for `family` beside config.json and model.safetensors: needed,
-/// and read when present (BERT's do_lower_case in tokenizer_config.json).
-QStringList tokenizerFiles(PretrainedFamily family)
+/// The files the engine reads for `family` beside config.json and the weights, each needed:
+/// tokenizer.json when the family reads it and the repository has it (Llama 3 ships only that),
+/// else the family's own files (model_folder.h).
+QStringList tokenizerFiles(PretrainedFamily family, const HubListing& listing)
 {
+    const ModelFamily& f = modelFamily(family);
+    if (f.tokenizerJson && listing.find(QStringLiteral("tokenizer.json")))
+        return {QStringLiteral("tokenizer.json")};
     QStringList files;
-    for (const std::string& f : modelFamily(family).tokenizerFiles)
-        files << QString::fromStdString(f);
+    for (const std::string& name : f.tokenizerFiles)
+        files << QString::fromStdString(name);
     return files;
 }
 
+/// Read when present: BERT's do_lower_case, tokenizer.json's add_bos_token and special tokens.
 QStringList optionalFiles(PretrainedFamily family)
 {
-    return family == PretrainedFamily::Bert ? QStringList{"tokenizer_config.json"} : QStringList{};
+    return family == PretrainedFamily::Bert || modelFamily(family).tokenizerJson ? QStringList{"tokenizer_config.json"} : QStringList{};
+}
+
+/// "gpt2, bert, llama, mistral, qwen2 and qwen3": the model types the engine opens.
+QString openedTypes()
+{
+    const std::vector<std::string> types = supportedModelTypes();
+    QStringList names;
+    for (const std::string& t : types)
+        names << QString::fromStdString(t);
+    const QString last = names.takeLast();
+    return names.isEmpty() ? last : HubListings::tr("%1 and %2").arg(names.join(QStringLiteral(", ")), last);
+}
+
+/// The shards model.safetensors.index.json points to, as the hub names them
+/// ("model-00001-of-00002.safetensors"), in order; empty when the listing has none.
+QList<HubFile> shardFiles(const HubListing& listing)
+{
+    static const QRegularExpression shard(QStringLiteral("^model-\\d+-of-\\d+\\.safetensors$"));
+    QList<HubFile> shards;
+    for (const HubFile& f : listing.files) {
+        if (shard.match(f.name).hasMatch())
+            shards << f;
+    }
+    std::sort(shards.begin(), shards.end(), [](const HubFile& a, const HubFile& b) { return a.name < b.name; });
+    return shards;
 }
 
 } // namespace
@@ -112,10 +142,11 @@ std::optional<DownloadPlan> HubListings::plan(const HubListing& listing, const Q
     // model_type first: a model of another architecture is named as such, whatever else is wrong.
     const QJsonObject json = QJsonDocument::fromJson(config).object();
     const QString type = json.value(QStringLiteral("model_type")).toString();
-    if (type != u"gpt2" && type != u"bert")
-        return refuse(type.isEmpty() ? tr("%1's config.json names no model_type: Attention Lab opens GPT-2 (gpt2) and BERT (bert) models").arg(repo)
-                                     : tr("%1 is a model of type \u201C%2\u201D, which Attention Lab cannot open: it opens GPT-2 (gpt2) and BERT (bert) models")
-                                           .arg(repo, type));
+    const std::vector<std::string> types = supportedModelTypes();
+    if (std::find(types.begin(), types.end(), type.toStdString()) == types.end())
+        return refuse(type.isEmpty() ? tr("%1's config.json names no model_type: Attention Lab opens models of type %2").arg(repo, openedTypes())
+                                     : tr("%1 is a model of type \u201C%2\u201D, which Attention Lab cannot open: it opens models of type %3")
+                                           .arg(repo, type, openedTypes()));
     HfConfig parsed;
     try {
         parsed = parseHfConfig(config.toStdString(), "config.json");
@@ -125,10 +156,17 @@ std::optional<DownloadPlan> HubListings::plan(const HubListing& listing, const Q
     DownloadPlan plan;
     plan.family = parsed.family;
     plan.modelType = type;
-    const HubFile* weights = listing.find(QStringLiteral("model.safetensors"));
-    if (!weights) {
-        if (listing.find(QStringLiteral("model.safetensors.index.json")))
-            return refuse(tr("%1 splits its weights into several safetensors files; Attention Lab reads one model.safetensors").arg(repo));
+    QList<HubFile> weights;
+    if (const HubFile* single = listing.find(QStringLiteral("model.safetensors"))) {
+        weights << *single;
+    } else if (const HubFile* index = listing.find(QStringLiteral("model.safetensors.index.json"))) {
+        // The index and every shard beside it (opening the folder checks each one the index names).
+        const QList<HubFile> shards = shardFiles(listing);
+        if (shards.isEmpty())
+            return refuse(tr("%1 has model.safetensors.index.json but none of the shards it points to").arg(repo));
+        weights << *index << shards;
+    }
+    if (weights.isEmpty()) {
         if (listing.find(QStringLiteral("pytorch_model.bin")))
             return refuse(tr("%1 has its weights only as pytorch_model.bin; Attention Lab reads model.safetensors (convert it with "
                              "scripts/convert_to_safetensors.py, or pick a revision that has model.safetensors)")
@@ -136,7 +174,7 @@ std::optional<DownloadPlan> HubListings::plan(const HubListing& listing, const Q
         return refuse(tr("%1 has no model.safetensors: Attention Lab has no weights to read").arg(repo));
     }
     plan.files << *listing.find(QStringLiteral("config.json"));
-    for (const QString& name : tokenizerFiles(plan.family)) {
+    for (const QString& name : tokenizerFiles(plan.family, listing)) {
         const HubFile* f = listing.find(name);
         if (!f)
             return refuse(tr("%1 has no %2, which the tokenizer of a %3 model needs").arg(repo, name, QString::fromStdString(familyTitle(plan.family))));
@@ -146,7 +184,7 @@ std::optional<DownloadPlan> HubListings::plan(const HubListing& listing, const Q
         if (const HubFile* f = listing.find(name))
             plan.files << *f;
     }
-    plan.files << *weights;
+    plan.files << weights;
     return plan;
 }
 

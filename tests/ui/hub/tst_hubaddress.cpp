@@ -251,6 +251,14 @@ private slots:
                               << QStringList{"config.json", "vocab.txt", "tokenizer_config.json", "model.safetensors"};
         QTest::newRow("bert without tokenizer_config") << "bert_mlm_f32" << QStringList{"config.json", "model.safetensors", "vocab.txt"}
                                                        << QStringList{"config.json", "vocab.txt", "model.safetensors"};
+        // A Llama reads tokenizer.json when there is one (with tokenizer_config.json), not vocab.json and merges.txt.
+        QTest::newRow("llama with tokenizer.json")
+            << "llama_gqa_tied_f32"
+            << QStringList{"config.json", "generation_config.json", "merges.txt", "model.safetensors", "original/consolidated.00.pth",
+                           "special_tokens_map.json", "tokenizer.json", "tokenizer_config.json", "vocab.json"}
+            << QStringList{"config.json", "tokenizer.json", "tokenizer_config.json", "model.safetensors"};
+        QTest::newRow("qwen2 without tokenizer.json") << "qwen2_mqa_f16" << QStringList{"config.json", "merges.txt", "model.safetensors", "vocab.json"}
+                                                      << QStringList{"config.json", "vocab.json", "merges.txt", "model.safetensors"};
     }
 
     void onlyWhatTheEngineReadsIsFetched()
@@ -265,6 +273,18 @@ private slots:
         QCOMPARE(plan->knownBytes(), 10 * (fetched.size() - 1) + 1000);
     }
 
+    void shardsComeWithTheirIndex()
+    {
+        const QStringList files{"config.json", "model-00002-of-00002.safetensors", "model-00001-of-00002.safetensors", "model.safetensors.index.json",
+                                "tokenizer.json", "pytorch_model-00001-of-00002.bin"};
+        HubFailure f;
+        const auto plan = HubListings::plan(listingOf(files), fileBytes(kHf + "llama3_untied_bf16_sharded/config.json"), QStringLiteral("o/m"), &f);
+        QVERIFY2(plan, qPrintable(f.message));
+        QCOMPARE(names(*plan), (QStringList{"config.json", "tokenizer.json", "model.safetensors.index.json", "model-00001-of-00002.safetensors",
+                                            "model-00002-of-00002.safetensors"}));
+        QCOMPARE(plan->knownBytes(), 10 + 10 + 10 + 1000 + 1000);
+    }
+
     void aModelTheEngineCannotOpenIsRefused_data()
     {
         QTest::addColumn<QStringList>("files");
@@ -276,8 +296,11 @@ private slots:
         QTest::newRow("no model_type") << QStringList{"config.json", "model.safetensors"} << QByteArray("{}") << "names no model_type";
         QTest::newRow("only pytorch_model.bin") << QStringList{"config.json", "pytorch_model.bin", "vocab.json", "merges.txt"} << gpt2
                                                 << "o/m has its weights only as pytorch_model.bin";
-        QTest::newRow("shards") << QStringList{"config.json", "model-00001-of-00002.safetensors", "model.safetensors.index.json"} << gpt2
-                                << "splits its weights into several safetensors files";
+        QTest::newRow("an index without shards") << QStringList{"config.json", "model.safetensors.index.json", "vocab.json", "merges.txt"} << gpt2
+                                                 << "o/m has model.safetensors.index.json but none of the shards it points to";
+        QTest::newRow("gemma") << QStringList{"config.json", "model.safetensors"} << QByteArray(R"({"model_type": "gemma3_text"})")
+                               << "o/m is a model of type \u201Cgemma3_text\u201D, which Attention Lab cannot open: it opens models of type gpt2, "
+                                  "bert, llama, mistral, qwen2 and qwen3";
         QTest::newRow("no weights") << QStringList{"config.json", "vocab.json", "merges.txt"} << gpt2 << "has no model.safetensors";
         QTest::newRow("no merges") << QStringList{"config.json", "model.safetensors", "vocab.json"} << gpt2
                                    << "o/m has no merges.txt, which the tokenizer of a GPT-2 model needs";

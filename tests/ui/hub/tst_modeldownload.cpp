@@ -140,6 +140,23 @@ private slots:
         QVERIFY(loadModelFolder(QFile::encodeName(r.folder).toStdString()).pretrained->family() == PretrainedFamily::Bert);
     }
 
+    void aShardedLlamaArrivesWhole()
+    {
+        HubServer server;
+        server.addRepo(QStringLiteral("owner/llama"),
+                       HubServer::folderFiles(kHf + "llama3_untied_bf16_sharded",
+                                              {QStringLiteral("model-00001-of-00002.safetensors"), QStringLiteral("model-00002-of-00002.safetensors")}));
+        QTemporaryDir dir;
+        const DownloadResult r = run(requestFor(server, dir.path(), QStringLiteral("owner/llama")));
+        QVERIFY2(!r.failure, qPrintable(r.failure.message));
+        QCOMPARE(entries(r.folder), (QStringList{"config.json", "merges.txt", "model-00001-of-00002.safetensors", "model-00002-of-00002.safetensors",
+                                                 "model.safetensors.index.json", "tokenizer_config.json", "vocab.json"}));
+        for (const QString& f : entries(r.folder))
+            QVERIFY2(fileBytes(r.folder + "/" + f) == fileBytes(kHf + "llama3_untied_bf16_sharded/" + f), qPrintable(f));
+        QCOMPARE(server.count(QStringLiteral("/lfs/")), 2);
+        QVERIFY(loadModelFolder(QFile::encodeName(r.folder).toStdString()).pretrained->family() == PretrainedFamily::Llama);
+    }
+
     void aDroppedConnectionGoesOnWhereItStopped()
     {
         HubServer server;
