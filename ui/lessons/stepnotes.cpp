@@ -39,7 +39,7 @@ QStringList highlightMissTexts(const Session& session, const LessonStep& step)
     // The matrix the step draws: its stage (this head for per-head stages); a stage the
     // trace lacks is drawn as the tokens.
     const Trace& trace = *session.trace();
-    const Stage* stage = trace.find(step.stage, isPerHeadStage(step.stage) ? std::optional<int>(session.head()) : std::nullopt);
+    const Stage* stage = stageForHead(trace, step.stage, isPerHeadStage(step.stage) ? std::optional<int>(session.head()) : std::nullopt);
     const int rows = stage ? static_cast<int>(stage->main().values.rows()) : static_cast<int>(trace.tokens.size());
     const int columns = stage ? static_cast<int>(stage->main().values.cols()) : 1;
     QStringList out;

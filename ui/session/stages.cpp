@@ -27,6 +27,15 @@ QString dims(long long r, long long c)
 
 } // namespace
 
+const Stage* stageForHead(const Trace& trace, std::string_view id, std::optional<int> head)
+{
+    if (head && isKvHeadStage(id)) {
+        if (const Stage* q = trace.find("q", head); q && q->kvHead)
+            return trace.find(id, q->kvHead);
+    }
+    return trace.find(id, head);
+}
+
 const std::vector<Step>& steps()
 {
     static const std::vector<Step> kSteps{

@@ -10,6 +10,7 @@
 #include <QStringList>
 
 #include <optional>
+#include <string_view>
 #include <vector>
 
 namespace attnlab {
@@ -34,6 +35,12 @@ struct Step {
 const std::vector<Step>& steps();
 /// The index of `id` in steps(), or -1.
 int stepIndex(const QString& id);
+
+/// The stage `id` of query head `head` (none: a stage of the whole block) in the trace's scope, as
+/// the views show it: a grouped-query block keeps k and v (and their norms and rotations) per
+/// key/value head, so query head h's are those of the KV head its queries read (Stage::kvHead);
+/// everywhere else the stage of head h. Null when the trace has none.
+const Stage* stageForHead(const Trace& trace, std::string_view id, std::optional<int> head);
 
 /// A Transformer's steps, in the order of its trace: source tokens → embedding → positional
 /// encoding → X, every encoder layer (attention → add & norm → FFN → add & norm), the encoder

@@ -191,7 +191,7 @@ void CellInspector::explain()
     const int head = std::clamp(session()->head(), 0, std::max(0, t.config.heads - 1));
     const std::string sid = id.toStdString();
     // Per head as the step is (lsh's mask is per head, the other kinds' is not).
-    const Stage* stage = t.find(sid, session()->currentStep().perHead ? std::optional<int>(head) : std::nullopt);
+    const Stage* stage = stageForHead(t, sid, session()->currentStep().perHead ? std::optional<int>(head) : std::nullopt);
     if (!stage || stage->matrices.empty()) {
         if (id == u"tokens" && row < static_cast<int>(t.tokens.size()))
             showValue(t, id, head, row, col);
@@ -478,7 +478,7 @@ void CellInspector::showValue(const Trace& t, const QString& id, int head, int i
         return;
     }
     const std::string sid = id.toStdString();
-    const Stage* stage = t.find(sid, session()->currentStep().perHead ? std::optional<int>(head) : std::nullopt);
+    const Stage* stage = stageForHead(t, sid, session()->currentStep().perHead ? std::optional<int>(head) : std::nullopt);
     if (!stage || stage->matrices.empty() || i >= stage->main().values.rows() || c >= stage->main().values.cols()) {
         showHint();
         return;

@@ -164,13 +164,13 @@ void CompareView::refresh()
         return;
     }
     const std::optional<int> head = step.perHead ? std::optional<int>(s->head()) : std::nullopt;
-    const Stage* a = s->trace()->find(step.id.toStdString(), head);
+    const Stage* a = stageForHead(*s->trace(), step.id.toStdString(), head);
     if (!a || a->matrices.empty()) {
         showMessage(tr("This step has no matrix to compare."));
         return;
     }
     const auto& traceB = s->comparisonTrace();
-    const Stage* b = traceB ? traceB->find(step.id.toStdString(), head) : nullptr;
+    const Stage* b = traceB ? stageForHead(*traceB, step.id.toStdString(), head) : nullptr;
     m_figure = compareFigure(*a, b, s->comparison(), s->trace()->config, s->sentence(), s->comparisonError());
     showContent();
     captionLabel()->setText(m_figure->caption()); // the banner above names the stage

@@ -5,6 +5,7 @@
 #include "position/inside.h"
 #include "session/messages.h"
 #include "session/session.h"
+#include "session/stages.h"
 #include "views/heatmapview.h"
 
 #include <qcustomplot.h>
@@ -214,7 +215,7 @@ void PositionSchemeView::showRope(const Trace& t)
     // q of the first token and k of the second, rotated as if they stood at m and n.
     const int head = session()->head();
     const Stage* q = t.find("q", head);
-    const Stage* k = t.find("k", head);
+    const Stage* k = stageForHead(t, "k", head);
     const int n = std::clamp(static_cast<int>(angles.rows()), kMinShift, kMaxShift);
     const int dK = static_cast<int>(q->main().values.cols());
     const Eigen::MatrixXf all = ropeAngles(n, dK, t.config.positionOptions.ropeBase);

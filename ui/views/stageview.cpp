@@ -112,7 +112,7 @@ const Stage* StageView::stage() const
 {
     const auto& step = session()->currentStep();
     const std::optional<int> head = step.perHead ? std::optional<int>(session()->head()) : std::nullopt;
-    return session()->trace()->find(step.id.toStdString(), head);
+    return stageForHead(*session()->trace(), step.id.toStdString(), head);
 }
 
 void StageView::refresh()

@@ -1,0 +1,107 @@
+// A gated decoder (Llama, Qwen2, Qwen3; issue 31) in the studio: every step of its trace is
+// drawn for every query head, and every view it offers, without a throw or a crash; the k and v
+// (and rotated k) a query head shows are those of the key/value head it reads — query head h of a
+// block whose heads / kv_heads = g reads KV head h / g — so the six heads of the grouped-query
+// Llama show two keys, each three times; the generation stepper is offered.
+
+#include "core/trace.h"
+#include "session/generationstepper.h"
+#include "session/session.h"
+#include "session/stages.h"
+#include "shell/mainwindow.h"
+#include "support/hfsession.h"
+#include "views/stageview.h"
+
+#include <QtTest>
+
+using namespace attnlab;
+using namespace attnlab::testing;
+
+namespace {
+
+/// The stage the visible view shows when it is a StageView, else null.
+const Stage* shownStage(const MainWindow& w)
+{
+    const auto* view = qobject_cast<const StageView*>(w.visibleView());
+    return view ? view->stage() : nullptr;
+}
+
+/// Goes to step `id` of the first layer.
+bool goTo(Session& s, const char* id)
+{
+    const int i = s.stepIndex(QString::fromLatin1(id), 0, Block::DecoderSelf);
+    if (i < 0)
+        return false;
+    s.setStep(i);
+    return s.stepId() == QLatin1String(id);
+}
+
+} // namespace
+
+class TestGatedViews : public QObject {
+    Q_OBJECT
+
+private slots:
+    void aQueryHeadShowsTheKeysOfItsGroup()
+    {
+        Session s;
+        MainWindow w(&s);
+        w.resize(1280, 800);
+        w.show();
+        QVERIFY(openHfFolder(s, "llama_gqa_tied_f32", QStringLiteral("The cat sat on the mat.")));
+        s.setView(QStringLiteral("stage"));
+        for (const char* id : {"k", "v", "k_rotated", "q", "scores"}) {
+            QVERIFY2(goTo(s, id), id);
+            for (int h = 0; h < 6; ++h) {
+                s.setHead(h);
+                const Stage* shown = shownStage(w);
+                QVERIFY2(shown, id);
+                QCOMPARE(QString::fromStdString(shown->id), QString::fromLatin1(id));
+                const bool perKvHead = isKvHeadStage(id);
+                QCOMPARE(*shown->head, perKvHead ? h / 3 : h);
+                QCOMPARE(*shown->kvHead, h / 3);
+                QCOMPARE(stageForHead(*s.trace(), id, h), shown);
+            }
+        }
+    }
+
+    void everyStepAndViewIsDrawn_data()
+    {
+        QTest::addColumn<QString>("folder");
+        for (const char* f : {"llama_gqa_tied_f32", "llama3_untied_bf16_sharded", "qwen2_mqa_f16", "qwen3_qknorm_f32"})
+            QTest::newRow(f) << QString::fromLatin1(f);
+    }
+
+    void everyStepAndViewIsDrawn()
+    {
+        QFETCH(QString, folder);
+        Session s;
+        MainWindow w(&s);
+        w.resize(1024, 768);
+        w.show();
+        QVERIFY(openHfFolder(s, qPrintable(folder), QStringLiteral("狗咬了人. The dog bit the man.")));
+        QVERIFY2(s.error().isEmpty(), qPrintable(s.error()));
+        const int heads = s.config().heads;
+        int drawn = 0;
+        for (int i = 0; i < static_cast<int>(s.steps().size()); ++i) {
+            s.setStep(i);
+            const bool perHead = s.currentStep().perHead;
+            for (int h = 0; h < (perHead ? heads : 1); ++h) {
+                s.setHead(h);
+                QVERIFY(!w.grab().isNull());
+                if (s.currentStep().id != u"tokens")
+                    QVERIFY2(shownStage(w) || !qobject_cast<const StageView*>(w.visibleView()), qPrintable(s.stepId()));
+                ++drawn;
+            }
+        }
+        QVERIFY(drawn > 40);
+        for (const char* view : {"model", "head-view", "heads", "predictions", "stage"}) {
+            s.setView(QString::fromLatin1(view));
+            QVERIFY(!w.grab().isNull());
+        }
+        QVERIFY(GenerationStepper::of(&s)->isAvailable());
+    }
+};
+
+QTEST_MAIN(TestGatedViews)
+#include "tst_gatedviews.moc"
