@@ -75,6 +75,9 @@ int main(int argc, char** argv)
     // A greedy generation runs off the GUI thread: a model that never writes <eos> takes a
     // minute, and the window answers meanwhile (the decoder bar shows how far it is).
     session.setBackgroundGeneration(true);
+    // And so does every trace: GPT-2 small takes a tenth of a second a keystroke, a larger model
+    // seconds; the views keep the last picture until the new one comes.
+    session.setBackgroundTrace(true);
     // Saved a moment after each change; a clean quit deletes it, a crash leaves it to restore.
     attnlab::Autosave autosave(&session);
     // Declared after the session and the autosave it uses, so it goes first; closing it (×, a

@@ -339,6 +339,17 @@
     </message>
 </context>
 <context>
+    <name>attnlab::ComputingIndicator</name>
+    <message>
+        <source>Computing…</source>
+        <translation>计算中…</translation>
+    </message>
+    <message>
+        <source>The views show the last result until the new one is computed.</source>
+        <translation>新结果算好之前，视图显示上一次的结果。</translation>
+    </message>
+</context>
+<context>
     <name>attnlab::Deck</name>
     <message>
         <source>Step %1 / %2</source>

@@ -113,6 +113,7 @@ bool Session::importMask(const QString& path, QString* error)
     m_config = config;
     const bool wasRunning = isGenerationRunning();
     dropGeneration();
+    cancelTraceJob(); // computed here: a computation of the input before is dropped
     emit inputChanged();
     computeComparison(&restB);
     install(std::move(result));
@@ -147,29 +148,6 @@ RunRequest Session::requestFor(ModelCache& models, const QString& sentence, cons
             r.segmentB = m_segmentB->toStdString();
     }
     return r;
-}
-
-void Session::recompute()
-{
-    // The older input's generation, if one still runs: what it would still make is dropped.
-    const bool wasRunning = isGenerationRunning();
-    dropGeneration();
-    try {
-        std::unique_ptr<GenerationRun> restA, restB;
-        RunResult a = compute(requestFor(m_sentence, m_config, m_target, m_imported, m_customMask, m_fileModel, m_generationStep),
-                              &restA);
-        computeComparison(&restB); // B with A, so the views draw both at once
-        install(std::move(a));
-        startGeneration(std::move(restA), std::move(restB));
-    } catch (const Error& e) {
-        m_error = e.message();
-        emit errorOccurred(error());
-    } catch (const std::exception& e) {
-        m_error = Message{{}, {}, e.what()}; // no code: shown as the engine wrote it
-        emit errorOccurred(error());
-    }
-    if (wasRunning && !isGenerationRunning())
-        emit generationRunningChanged(false);
 }
 
 void Session::install(RunResult result)
@@ -415,7 +393,9 @@ void Session::setGenerationStep(int step)
     if (wanted == m_generationStep)
         return;
     m_generationStep = wanted;
-    if (isGenerating() && count > 0) {
+    if (m_computing) {
+        recompute(); // the newest input's trace comes with this step
+    } else if (isGenerating() && count > 0) {
         m_full = withWarnings(m_generation.step(static_cast<std::size_t>(wanted < 0 ? last : wanted)), m_inputWarnings);
         // B's generation at the same step (made again only when B did not generate: an error).
         if (m_compareGeneration.empty())

@@ -16,6 +16,7 @@
 #include <QElapsedTimer>
 #include <QString>
 
+class QFutureWatcherBase;
 class QThreadPool;
 
 #include <algorithm>
@@ -146,6 +147,23 @@ public:
     /// True when the generation shown was stopped (stopGeneration) before <eos> or its limit.
     bool generationStopped() const { return m_generationStopped; }
 
+    // --- the trace off the GUI thread (session_compute.cpp) --------------------------------------
+    // GPT-2 small takes a tenth of a second a keystroke, a larger model seconds: in the studio a
+    // change's trace is computed off the GUI thread and the views keep the last one meanwhile.
+    /// On: the setters return at once and the trace of the newest input comes later (with
+    /// traceChanged, or errorOccurred; settings the engine refuses are said at once); an older
+    /// input's result is dropped, and changes made while a trace computes replace each other (the
+    /// newest is computed when it ends). Lesson steps, session files and mask files are still
+    /// computed before they return. Off (the default: tests, the command line, lesson decks):
+    /// every change is computed before its setter returns.
+    void setBackgroundTrace(bool on);
+    bool backgroundTrace() const { return m_backgroundTrace; }
+    /// True while the trace of the current input is being computed: trace() is an older input's.
+    bool isComputing() const { return m_computing; }
+    /// Gives trace() for the current input before returning (exports, saves): waits for its
+    /// computation, or computes it here when it has not started. At once when none is pending.
+    void finishComputing();
+
     /// The whole trace: every stage of every layer (the same as trace() for one attention block).
     const std::shared_ptr<const Trace>& fullTrace() const { return m_full; }
 
@@ -268,11 +286,20 @@ signals:
     /// The running generation has done `done` steps of at most `limit` (emitted often: the
     /// trace shows a newer step from time to time, with traceChanged).
     void generationProgress(int done, int limit);
+    /// The trace of the current input started (true) or ended (false) computing off the GUI
+    /// thread (setBackgroundTrace); traceChanged or errorOccurred follow the end.
+    void computingChanged(bool computing);
 
 private:
     /// Computes the current input and installs the result; on failure keeps the previous trace
-    /// and emits errorOccurred.
-    void recompute();
+    /// and emits errorOccurred. With setBackgroundTrace, off the GUI thread unless `here`.
+    void recompute(bool here = false);
+    /// The same, on the GUI thread, now.
+    void computeHere();
+    /// A computation failed: `why` is the error, the previous trace stays; errorOccurred.
+    void failed(const Message& why);
+    /// The Message of what `work` threw (the engine's, or an exception's English text), or none.
+    static std::optional<Message> failureOf(const std::function<void()>& work);
     /// Shows a computation's result: the full trace, the steps, the place found again.
     void install(RunResult result);
     /// The engine's request for this input, with the weights and models from the cache.
@@ -302,6 +329,10 @@ private:
     /// With `rest`, B's generation in background mode stops after its first step and `rest`
     /// receives the run to go on with.
     void computeComparison(std::unique_ptr<GenerationRun>* rest = nullptr);
+    /// B's request for the current input; throws Error when B cannot be computed.
+    RunRequest comparisonRequest();
+    /// Keeps B's result (empty when not comparing), or why it could not be computed.
+    void takeComparison(RunResult b, std::optional<Message> error);
     /// Recomputes comparisonTrace() for the current step.
     void projectComparison();
     /// Computes and projects B, then emits comparisonChanged.
@@ -318,7 +349,25 @@ private:
     struct GenerationJob;
     /// run(request); in background mode a generation stops after its first step, and `rest`
     /// (when given) receives the run to go on with off the GUI thread.
-    RunResult compute(const RunRequest& request, std::unique_ptr<GenerationRun>* rest);
+    RunResult compute(const RunRequest& request, std::unique_ptr<GenerationRun>* rest)
+    {
+        return computeRun(request, m_background, rest);
+    }
+    /// The same for any thread, `background` standing for setBackgroundGeneration.
+    static RunResult computeRun(const RunRequest& request, bool background, std::unique_ptr<GenerationRun>* rest);
+    /// The Session's threads (made the first time).
+    QThreadPool* pool();
+
+    struct TraceJob;
+    /// Starts computing the current input off the GUI thread (setBackgroundTrace).
+    void startTraceJob();
+    /// A computation ended: its result shown when it is the newest input's; the next one started.
+    void traceJobDone(const std::shared_ptr<TraceJob>& job);
+    /// Shows a finished computation's result (or its error).
+    void installTraceJob(TraceJob& job);
+    /// The input is computed on the GUI thread: a computation running off it is dropped.
+    void cancelTraceJob();
+    void setComputing(bool on);
     /// Goes on with A's and B's generations (either may be null) off the GUI thread.
     void startGeneration(std::unique_ptr<GenerationRun> a, std::unique_ptr<GenerationRun> b);
     /// Stops the running generation; whatever it would still make is dropped.
@@ -383,6 +432,13 @@ private:
     int m_jobLimit = 0;
     bool m_generationStopped = false;
     QElapsedTimer m_shownAt; ///< when the running generation's steps were last shown
+
+    bool m_backgroundTrace = false;
+    bool m_computing = false;    ///< the trace shown is an older input's; the newest computes
+    bool m_tracePending = false; ///< the newest input waits for the running computation to end
+    quint64 m_inputSerial = 0;   ///< counts the changes of the input: a result is for one of them
+    std::shared_ptr<TraceJob> m_traceJob;         ///< the computation running off the GUI thread
+    QFutureWatcherBase* m_traceWatcher = nullptr; ///< its watcher (a child, deleted when it ends)
 };
 
 } // namespace attnlab

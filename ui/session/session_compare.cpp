@@ -70,8 +70,9 @@ void Session::restoreComparison(const std::optional<std::pair<bool, Comparison>>
 
 void Session::refreshComparison()
 {
-    if (isGenerationRunning()) {
-        // A's generation runs off the GUI thread: it starts again, with B's beside it.
+    if (isGenerationRunning() || m_backgroundTrace) {
+        // A's generation runs off the GUI thread: it starts again, with B's beside it. In the
+        // studio B is computed off the GUI thread with A (B's trace comes with traceChanged).
         recompute();
         emit comparisonChanged();
         return;
@@ -85,29 +86,30 @@ void Session::refreshComparison()
 
 void Session::computeComparison(std::unique_ptr<GenerationRun>* rest)
 {
-    m_compareFull.reset();
-    m_compareError.reset();
-    m_compareGeneration = {};
-    m_compareInputWarnings.clear();
-    if (!m_comparing)
-        return;
-    try {
-        if (const auto problem = comparisonProblem(m_config, m_comparison))
-            throw Error(*problem);
-        const QString text = QString::fromStdString(comparedText(m_sentence.toStdString(), m_comparison));
-        // B keeps A's weights file, mask matrix, model and decoder input; another seed makes
-        // other seeded weights (in B's own cache, so A's stay made).
-        RunResult b = compute(requestFor(m_compareModels, text, comparedConfig(m_config, m_comparison), m_target, m_imported,
-                                         m_customMask, m_fileModel, m_generationStep),
-                              rest);
-        m_compareFull = std::move(b.trace);
-        m_compareGeneration = std::move(b.generation);
-        m_compareInputWarnings = std::move(b.inputWarnings);
-    } catch (const Error& e) {
-        m_compareError = e.message();
-    } catch (const std::exception& e) {
-        m_compareError = Message{{}, {}, e.what()}; // no code: shown as the engine wrote it
-    }
+    RunResult b;
+    std::optional<Message> error;
+    if (m_comparing)
+        error = failureOf([&] { b = compute(comparisonRequest(), rest); });
+    takeComparison(std::move(b), std::move(error));
+}
+
+RunRequest Session::comparisonRequest()
+{
+    if (const auto problem = comparisonProblem(m_config, m_comparison))
+        throw Error(*problem);
+    const QString text = QString::fromStdString(comparedText(m_sentence.toStdString(), m_comparison));
+    // B keeps A's weights file, mask matrix, model and decoder input; another seed makes
+    // other seeded weights (in B's own cache, so A's stay made).
+    return requestFor(m_compareModels, text, comparedConfig(m_config, m_comparison), m_target, m_imported, m_customMask,
+                      m_fileModel, m_generationStep);
+}
+
+void Session::takeComparison(RunResult b, std::optional<Message> error)
+{
+    m_compareFull = std::move(b.trace);
+    m_compareGeneration = std::move(b.generation);
+    m_compareInputWarnings = std::move(b.inputWarnings);
+    m_compareError = std::move(error);
 }
 
 void Session::projectComparison()

@@ -131,8 +131,10 @@ bool Session::restore(SessionFile f, QString* error, const LessonOpener& openLes
     // The lesson first: its step sets a sentence and settings, which the file's then replace.
     if (f.lesson && openLesson)
         openLesson(LessonPlace{QString::fromStdString(f.lesson->path), f.lesson->step});
-    // The generation of the input before (or of the lesson's step), if one still runs, is over.
+    // The generation of the input before (or of the lesson's step), if one still runs, is over,
+    // and so is a computation of its trace.
     dropGeneration();
+    cancelTraceJob();
     m_sentence = QString::fromStdString(f.sentence);
     m_config = f.config;
     m_imported = std::move(weights);

@@ -113,9 +113,9 @@ void Session::setBackgroundGeneration(bool on)
     m_background = on;
 }
 
-RunResult Session::compute(const RunRequest& request, std::unique_ptr<GenerationRun>* rest)
+RunResult Session::computeRun(const RunRequest& request, bool background, std::unique_ptr<GenerationRun>* rest)
 {
-    if (!m_background || !rest || !generates(request))
+    if (!background || !rest || !generates(request))
         return run(request);
     auto g = std::make_unique<GenerationRun>(request);
     g->step();
@@ -150,12 +150,7 @@ void Session::startGeneration(std::unique_ptr<GenerationRun> a, std::unique_ptr<
         if (job == m_job)
             finishGeneration();
     });
-    if (!m_pool) {
-        // Two threads: a dropped run may still be finishing its step when the next one starts.
-        m_pool = new QThreadPool(this);
-        m_pool->setMaxThreadCount(2);
-    }
-    watcher->setFuture(QtConcurrent::run(m_pool, [job](QPromise<void>& promise) { job->work(promise); }));
+    watcher->setFuture(QtConcurrent::run(pool(), [job](QPromise<void>& promise) { job->work(promise); }));
     emit generationRunningChanged(true);
     emit generationProgress(m_jobDone, m_jobLimit);
 }
@@ -165,8 +160,10 @@ void Session::dropGeneration()
     if (!m_job)
         return;
     m_job->stop = true;
-    for (QFutureWatcherBase* w : findChildren<QFutureWatcherBase*>(QString(), Qt::FindDirectChildrenOnly))
-        w->disconnect(this); // its last step, and its end, are no news for the Session
+    for (QFutureWatcherBase* w : findChildren<QFutureWatcherBase*>(QString(), Qt::FindDirectChildrenOnly)) {
+        if (w != m_traceWatcher) // the trace's computation goes on
+            w->disconnect(this); // its last step, and its end, are no news for the Session
+    }
     m_job.reset();
     m_jobDone = 0;
     m_jobLimit = 0;

@@ -15,11 +15,14 @@ void Session::setLessonInput(const std::optional<QString>& sentence, const Confi
     m_weightsPath.clear();
     m_customMask.reset();
     emit inputChanged();
-    recompute();
+    recompute(true); // the lesson player places its step in the trace of this input
 }
 
 bool Session::applyLessonStep(const LessonStep& s, bool force)
 {
+    // The step is placed in the trace of the input it starts from, and its own input is computed
+    // here (the player reports its error at once): a lesson step is one computation, as before.
+    finishComputing();
     Config wanted = s.config;
     adoptModelSizes(wanted);
     const bool input = force || s.sentence || !(wanted == m_config) || s.target || s.generate;
@@ -39,7 +42,7 @@ bool Session::applyLessonStep(const LessonStep& s, bool force)
         }
         emit inputChanged();
         emit decodingChanged();
-        recompute();
+        recompute(true);
         if (compared || force)
             emit comparisonChanged();
     } else if (compared) {

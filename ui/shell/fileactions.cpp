@@ -121,6 +121,7 @@ bool FileActions::openSession(const QString& path)
 
 bool FileActions::saveSession(const QString& path)
 {
+    m_session->finishComputing(); // what is written is the trace of the input on screen
     QString error;
     const bool ok = m_session->saveSession(path, &error, lessonPlace());
     if (ok)
@@ -144,6 +145,7 @@ bool FileActions::importModel(const QString& path)
 
 bool FileActions::saveModel(const QString& path)
 {
+    m_session->finishComputing();
     QString error;
     const bool ok = m_session->saveModel(path, &error);
     return report(ok, tr("Could not save the model: %1").arg(error), tr("Model saved to %1").arg(fileName(path)));
@@ -159,6 +161,7 @@ bool FileActions::importWeights(const QString& path)
 
 bool FileActions::saveWeights(const QString& path)
 {
+    m_session->finishComputing();
     QString error;
     const bool ok = m_session->saveWeights(path, &error);
     return report(ok, tr("Could not save the weights: %1").arg(error), tr("Saved the weights to %1").arg(fileName(path)));
@@ -186,6 +189,7 @@ QCustomPlot* figurePlot(QWidget* view)
 
 bool FileActions::exportCurrentView(const QString& path, int dpi)
 {
+    m_session->finishComputing();
     const auto format = imageFormatForFile(path);
     if (!format)
         return report(false, tr("Choose a file ending in .png, .svg or .pdf"), QString());
@@ -211,6 +215,7 @@ bool FileActions::exportCurrentView(const QString& path, int dpi)
 
 bool FileActions::exportCurrentCsv(const QString& path)
 {
+    m_session->finishComputing();
     const Stage* stage = m_views->stageView()->stage();
     if (!stage)
         return report(false, tr("This step has no matrix to export; pick a stage such as Q\u00B7K\u1D40."), QString());
@@ -220,6 +225,7 @@ bool FileActions::exportCurrentCsv(const QString& path)
 
 bool FileActions::exportAllStagesTo(const QString& dir, const QString& format)
 {
+    m_session->finishComputing();
     ExportOptions options;
     options.format = parseImageFormat(format).value_or(ImageFormat::Png);
     const auto& trace = *m_session->fullTrace();
@@ -247,6 +253,7 @@ bool FileActions::exportLesson(const QString& path, bool png)
 
 void FileActions::copyImage()
 {
+    m_session->finishComputing();
     QWidget* view = m_views->visibleView();
     QCustomPlot* plot = figurePlot(view);
     const SessionView* painted = paintedFigure(view);

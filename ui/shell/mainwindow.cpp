@@ -15,6 +15,7 @@
 #include "views/compareview.h"
 #include "views/stageview.h"
 #include "widgets/comparebar.h"
+#include "widgets/computingindicator.h"
 #include "widgets/decoderpanel.h"
 #include "widgets/errorbanner.h"
 #include "widgets/formscroll.h"
@@ -118,6 +119,7 @@ void MainWindow::buildCentralWidget()
     m_sentence->setClearButtonEnabled(true);
     m_sentence->setMaxLength(100000);
     top->addWidget(m_sentence, 1);
+    top->addWidget(new ComputingIndicator(m_session, this)); // while a large model computes the trace
     top->addWidget(m_compare->toggleButton());
     top->addWidget(m_presenter->counter());
     layout->addLayout(top);
