@@ -137,7 +137,7 @@ private slots:
         const std::string path = copyFolder(dir, "llama_gqa_tied_f32", [](Json&) {});
         const fs::path made = std::string(ATTNLAB_TEST_DATA "/tokenizers/hf/wordpiece");
         for (const char* f : {"tokenizer.json", "tokenizer_config.json"})
-            fs::copy_file(made / f, fs::path(path) / f);
+            fs::copy_file(made / f, fs::path(path) / f, fs::copy_options::overwrite_existing);
         const Json cases = readJson(ATTNLAB_TEST_DATA "/tokenizers/hf/cases.json");
         const auto check = [&](const PretrainedModel& m) {
             QCOMPARE(m.tokenizerFile(), "tokenizer.json");
