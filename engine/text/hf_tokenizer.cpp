@@ -1,6 +1,7 @@
 #include "text/hf_tokenizer.h"
 
 #include "io/safetensors.h"
+#include "text/hf_added.h"
 #include "text/hf_json.h"
 #include "text/hf_models.h"
 #include "text/hf_steps.h"
@@ -20,130 +21,8 @@ using nlohmann::json;
 using hf::JsonPlace;
 using hf::Piece;
 
-/// An entry of tokenizer.json's added_tokens.
-struct AddedToken {
-    std::string content;
-    std::string pattern; ///< what is looked for: content, normalized when `normalized`
-    int id = 0;
-    bool singleWord = false;
-    bool lstrip = false;
-    bool rstrip = false;
-    bool normalized = false;
-    bool special = false;
-};
-
-/// Added tokens found leftmost-longest, as an Aho–Corasick automaton with that match kind would:
-/// at each place the longest token that starts there.
-class AddedTokenFinder {
-public:
-    void add(const AddedToken* token)
-    {
-        if (token->pattern.empty())
-            return;
-        auto& list = m_byFirstByte[static_cast<unsigned char>(token->pattern[0])];
-        list.push_back(token);
-        std::stable_sort(list.begin(), list.end(), [](const AddedToken* a, const AddedToken* b) { return a->pattern.size() > b->pattern.size(); });
-        m_any = true;
-    }
-
-    bool empty() const { return !m_any; }
-
-    /// The longest token at `pos` of `text`, or nullptr.
-    const AddedToken* at(std::string_view text, std::size_t pos) const
-    {
-        for (const AddedToken* t : m_byFirstByte[static_cast<unsigned char>(text[pos])])
-            if (text.substr(pos).starts_with(t->pattern))
-                return t;
-        return nullptr;
-    }
-
-private:
-    std::array<std::vector<const AddedToken*>, 256> m_byFirstByte;
-    bool m_any = false;
-};
-
-/// The code point that ends `text` / starts it (text not empty, valid UTF-8).
-char32_t lastCharacter(std::string_view text)
-{
-    std::size_t pos = text.size() - 1;
-    while (pos > 0 && (static_cast<unsigned char>(text[pos]) & 0xC0) == 0x80)
-        --pos;
-    return unicode::stepUtf8(text, pos).codePoint;
-}
-
-char32_t firstCharacter(std::string_view text)
-{
-    return unicode::stepUtf8(text, 0).codePoint;
-}
-
-/// Where the white space that ends `text` begins.
-std::size_t trailingSpaceStart(std::string_view text)
-{
-    std::size_t start = text.size();
-    while (start > 0) {
-        std::size_t pos = start - 1;
-        while (pos > 0 && (static_cast<unsigned char>(text[pos]) & 0xC0) == 0x80)
-            --pos;
-        if (!unicode::isWhiteSpace(unicode::stepUtf8(text, pos).codePoint))
-            break;
-        start = pos;
-    }
-    return start;
-}
-
-/// The length of the white space that starts `text`.
-std::size_t leadingSpaceLength(std::string_view text)
-{
-    std::size_t pos = 0;
-    while (pos < text.size()) {
-        const unicode::Utf8Step step = unicode::stepUtf8(text, pos);
-        if (!unicode::isWhiteSpace(step.codePoint))
-            break;
-        pos += step.length;
-    }
-    return pos;
-}
-
-/// AddedVocabulary::find_matches: `piece` cut at the added tokens `finder` knows, with their
-/// single_word, lstrip and rstrip rules. The pieces' atStart follows the text's start.
-void splitAtAddedTokens(const Piece& piece, const AddedTokenFinder& finder, std::vector<Piece>& out)
-{
-    const std::string_view text = piece.text;
-    if (finder.empty() || text.empty()) {
-        out.push_back(piece);
-        return;
-    }
-    std::size_t done = 0; // the text before this is in `out`
-    const auto emit = [&](std::size_t begin, std::size_t end, int id) {
-        out.push_back({std::string(text.substr(begin, end - begin)), id, piece.atStart && begin == 0});
-    };
-    for (std::size_t pos = done; pos < text.size();) {
-        const AddedToken* token = finder.at(text, pos);
-        if (token == nullptr) {
-            ++pos;
-            continue;
-        }
-        std::size_t start = pos, stop = pos + token->pattern.size();
-        pos = stop; // the search goes on after this match, whether it is kept or not
-        if (token->singleWord) {
-            const bool spaceBefore = start == 0 || !unicode::isWordCharacter(lastCharacter(text.substr(0, start)));
-            const bool spaceAfter = stop == text.size() || !unicode::isWordCharacter(firstCharacter(text.substr(stop)));
-            if (!spaceBefore || !spaceAfter)
-                continue;
-        }
-        if (token->lstrip) // the white space before it goes with it (not what an earlier match took)
-            start = std::max(trailingSpaceStart(text.substr(0, start)), done);
-        if (token->rstrip)
-            stop += leadingSpaceLength(text.substr(stop));
-        if (done < start)
-            emit(done, start, -1);
-        emit(start, stop, token->id);
-        done = stop;
-        pos = std::max(pos, stop);
-    }
-    if (done < text.size())
-        emit(done, text.size(), -1);
-}
+using hf::AddedToken;
+using hf::AddedTokenFinder;
 
 /// What the post-processor makes of one sequence: its items in order, the sequence itself or
 /// special tokens' ids.
@@ -447,7 +326,7 @@ SubwordEncoding HfTokenizer::encode(std::string_view input, bool addSpecialToken
     const Data& d = *m_data;
     // 1. The added tokens that are not normalized, in the raw text.
     std::vector<Piece> pieces;
-    splitAtAddedTokens({unicode::replaceInvalidUtf8(input), -1, true}, d.rawFinder, pieces);
+    hf::splitAtAddedTokens({unicode::replaceInvalidUtf8(input), -1, true}, d.rawFinder, pieces);
     // 2. The normalizer on the text between them; then the normalized added tokens.
     std::vector<Piece> normalized;
     for (Piece& piece : pieces) {
@@ -458,7 +337,7 @@ SubwordEncoding HfTokenizer::encode(std::string_view input, bool addSpecialToken
         if (d.steps.normalizer)
             d.steps.normalizer(piece.text);
         if (!piece.text.empty())
-            splitAtAddedTokens(piece, d.normalizedFinder, normalized);
+            hf::splitAtAddedTokens(piece, d.normalizedFinder, normalized);
     }
     // 3. The pre-tokenizer.
     if (d.steps.preTokenizer)
