@@ -902,6 +902,10 @@
         <source>Softmax turns each row of logits into probabilities over the vocabulary: a masked language model fills in each position, a [MASK] above all. These are no next-token predictions.</source>
         <translation>Softmax 把每一行 logits 变成词表上的概率：掩码语言模型为每个位置（尤其是 [MASK]）填词。这些不是对下一个词元的预测。</translation>
     </message>
+    <message>
+        <source>RMSNorm rescales each token's vector by the root mean square of its features (no mean is subtracted, there is no β), then multiplies by γ.</source>
+        <translation>RMSNorm 用每个词元向量各特征的均方根来缩放它（不减均值，也没有 β），再乘以 γ。</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::KernelRegressionView</name>
@@ -3355,6 +3359,34 @@ M = 0：每个查询都能看到所有键</translation>
     <message>
         <source>ALiBi adds no position vector: each head lowers a score by its slope m_h times the distance, so far keys weigh less.</source>
         <translation>ALiBi 不加位置向量：每个头把分数减去斜率 m_h 乘以距离，距离越远的键权重越小。</translation>
+    </message>
+    <message>
+        <source>FFN gate</source>
+        <translation>FFN 门控</translation>
+    </message>
+    <message>
+        <source>FFN up</source>
+        <translation>FFN 上投影</translation>
+    </message>
+    <message>
+        <source>Query norm</source>
+        <translation>查询归一化</translation>
+    </message>
+    <message>
+        <source>Key norm</source>
+        <translation>键归一化</translation>
+    </message>
+    <message>
+        <source>A gated feed-forward network (SwiGLU) has two linear layers side by side: this one, through SiLU, decides how much of each feature of the other passes.</source>
+        <translation>门控前馈网络（SwiGLU）有两个并排的线性层：这一层经过 SiLU 之后，决定另一层的每个特征能通过多少。</translation>
+    </message>
+    <message>
+        <source>The second of the two side-by-side layers: the values the gate lets through, feature by feature.</source>
+        <translation>两个并排线性层中的第二个：门控逐个特征放行的就是它的值。</translation>
+    </message>
+    <message>
+        <source>Qwen3 normalises each head's queries and keys on their own (an RMSNorm over d_k) before RoPE turns them, which keeps the scores from growing large.</source>
+        <translation>Qwen3 在 RoPE 旋转之前，先把每个头的查询和键各自归一化（在 d_k 上做 RMSNorm），使分数不会变得过大。</translation>
     </message>
 </context>
 <context>

@@ -219,6 +219,14 @@ QString stepName(const QString& id)
         return Stages::tr("Norm (cross-attention)");
     if (id == u"ffn_hidden")
         return Stages::tr("FFN hidden");
+    if (id == u"ffn_gate")
+        return Stages::tr("FFN gate");
+    if (id == u"ffn_up")
+        return Stages::tr("FFN up");
+    if (id == u"q_norm")
+        return Stages::tr("Query norm");
+    if (id == u"k_norm")
+        return Stages::tr("Key norm");
     if (id == u"ffn_output")
         return Stages::tr("FFN output");
     if (id == u"ffn_residual")
@@ -407,6 +415,14 @@ QString stepExplanation(const QString& id, PositionalEncoding pe)
         return Stages::tr("The feed-forward network widens every token to d_ff features and applies the non-linearity, each token on its own.");
     if (id == u"ffn_output")
         return Stages::tr("The second linear layer brings the d_ff features back to d_model.");
+    if (id == u"ffn_gate")
+        return Stages::tr("A gated feed-forward network (SwiGLU) has two linear layers side by side: this one, through SiLU, "
+                          "decides how much of each feature of the other passes.");
+    if (id == u"ffn_up")
+        return Stages::tr("The second of the two side-by-side layers: the values the gate lets through, feature by feature.");
+    if (id == u"q_norm" || id == u"k_norm")
+        return Stages::tr("Qwen3 normalises each head's queries and keys on their own (an RMSNorm over d_k) before RoPE turns "
+                          "them, which keeps the scores from growing large.");
     if (id == u"layer_output")
         return Stages::tr("What this layer hands to the next one.");
     if (id == u"encoder_output")

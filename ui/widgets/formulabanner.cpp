@@ -1,5 +1,6 @@
 #include "widgets/formulabanner.h"
 
+#include "core/trace.h"
 #include "session/kindstages.h"
 #include "session/session.h"
 #include "session/stages.h"
@@ -8,6 +9,8 @@
 #include <QGridLayout>
 #include <QEvent>
 #include <QLabel>
+
+#include <algorithm>
 
 namespace attnlab {
 
@@ -70,6 +73,19 @@ void FormulaBanner::refresh()
     QString explanation = kindStepExplanation(id, trace.config.attention);
     if (explanation.isEmpty())
         explanation = stepExplanation(id, trace.config.positional);
+    if (const Stage* s = step.layer ? stageForHead(trace, id.toStdString(), step.perHead ? std::optional<int>(m_session->head()) : std::nullopt)
+                                    : nullptr;
+        s && trace.model && trace.model->pretrained && !s->formula.empty()) {
+        // A layer's stage of a modern decoder: a norm that keeps the mean square (RMSNorm), the
+        // gated FFN's gate, up and product, q/k norms — the engine's formula says what it computed.
+        const bool rms = std::any_of(s->matrices.begin(), s->matrices.end(), [](const LabeledMatrix& m) { return m.name == "mean_square"; });
+        const bool gated = trace.find("ffn_gate", std::nullopt) != nullptr;
+        if (formula.isEmpty() || rms || (gated && id.startsWith(QLatin1String("ffn_"))))
+            formula = QString::fromStdString(s->formula);
+        if (rms)
+            explanation = tr("RMSNorm rescales each token's vector by the root mean square of its features (no mean is "
+                             "subtracted, there is no \u03B2), then multiplies by \u03B3.");
+    }
     if (trace.model && trace.model->pretrained) {
         // GPT-2's and BERT's own embeddings and heads: the engine's formula says exactly what they do.
         // The probabilities' is plain softmax, said in the interface's language.

@@ -2,15 +2,18 @@
 // drawn for every query head, and every view it offers, without a throw or a crash; the k and v
 // (and rotated k) a query head shows are those of the key/value head it reads — query head h of a
 // block whose heads / kv_heads = g reads KV head h / g — so the six heads of the grouped-query
-// Llama show two keys, each three times; the generation stepper is offered.
+// Llama show two keys, each three times; every step has a name and a formula, RMSNorm's and the
+// gated FFN's being the engine's; the generation stepper is offered.
 
 #include "core/trace.h"
 #include "session/generationstepper.h"
 #include "session/session.h"
 #include "session/stages.h"
+#include "shell/languages.h"
 #include "shell/mainwindow.h"
 #include "support/hfsession.h"
 #include "views/stageview.h"
+#include "widgets/formulabanner.h"
 
 #include <QtTest>
 
@@ -63,6 +66,37 @@ private slots:
                 QCOMPARE(stageForHead(*s.trace(), id, h), shown);
             }
         }
+    }
+
+    void everyStepSaysWhatItComputes()
+    {
+        Session s;
+        QVERIFY(openHfFolder(s, "qwen3_qknorm_f32", QStringLiteral("The cat sat on the mat.")));
+        FormulaBanner banner(&s);
+        for (int i = 0; i < static_cast<int>(s.steps().size()); ++i) {
+            s.setStep(i);
+            QVERIFY2(stepName(s.stepId()) != s.stepId(), qPrintable(s.stepId()));
+            QVERIFY2(!banner.formulaText().isEmpty(), qPrintable(s.stepId()));
+        }
+        // The norms are RMSNorms: the mean square, no mean and variance.
+        QVERIFY(goTo(s, "attn_norm"));
+        QVERIFY2(banner.formulaText().contains(QStringLiteral("mean(X\u00B2)")), qPrintable(banner.formulaText()));
+        QVERIFY(goTo(s, "ffn_hidden"));
+        QVERIFY2(banner.formulaText().contains(QStringLiteral("SiLU(G)")), qPrintable(banner.formulaText()));
+    }
+
+    void theNewStagesSpeakChinese()
+    {
+        LanguageManager languages;
+        QVERIFY(languages.setLanguage(QStringLiteral("zh_CN")));
+        Session s;
+        QVERIFY(openHfFolder(s, "qwen3_qknorm_f32", QStringLiteral("狗咬了人")));
+        FormulaBanner banner(&s);
+        const auto han = [](const QString& t) { return std::any_of(t.begin(), t.end(), [](QChar c) { return c.unicode() >= 0x4E00 && c.unicode() <= 0x9FFF; }); };
+        for (const char* id : {"q_norm", "k_norm", "ffn_gate", "ffn_up"})
+            QVERIFY2(han(stepName(QString::fromLatin1(id))), id);
+        QVERIFY(goTo(s, "attn_norm"));
+        QVERIFY(languages.setLanguage(QStringLiteral("en")));
     }
 
     void everyStepAndViewIsDrawn_data()
