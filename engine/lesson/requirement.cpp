@@ -60,6 +60,11 @@ const std::vector<KnownModel>& knownModels()
         {"bert-base-chinese", F::Bert, "google-bert/bert-base-chinese", "BERT-base, Chinese", 12, 12, 768},
         {"bert-base-multilingual-cased", F::Bert, "google-bert/bert-base-multilingual-cased", "BERT-base, multilingual", 12, 12,
          768},
+        // Modern decoders (families/gated.h); heads are query heads (SmolLM2-135M: 3 key/value heads).
+        {"SmolLM2-135M", F::Llama, "HuggingFaceTB/SmolLM2-135M", "SmolLM2-135M", 30, 9, 576},
+        {"SmolLM2-360M", F::Llama, "HuggingFaceTB/SmolLM2-360M", "SmolLM2-360M", 32, 15, 960},
+        {"Qwen2.5-0.5B", F::Qwen2, "Qwen/Qwen2.5-0.5B", "Qwen2.5-0.5B", 24, 14, 896},
+        {"Qwen3-0.6B", F::Qwen3, "Qwen/Qwen3-0.6B", "Qwen3-0.6B", 28, 16, 1024},
     };
     return kModels;
 }

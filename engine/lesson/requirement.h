@@ -29,7 +29,8 @@ struct KnownModel {
 };
 
 /// gpt2, gpt2-medium, distilgpt2, bert-base-uncased, bert-base-cased, bert-large-uncased,
-/// bert-large-cased, bert-base-chinese, bert-base-multilingual-cased (the ones Attention Lab opens).
+/// bert-large-cased, bert-base-chinese, bert-base-multilingual-cased, SmolLM2-135M, SmolLM2-360M,
+/// Qwen2.5-0.5B, Qwen3-0.6B (the ones Attention Lab opens).
 const std::vector<KnownModel>& knownModels();
 const KnownModel* knownModel(std::string_view name);
 

@@ -5920,6 +5920,14 @@ M = 0：每个查询都能看到所有键</translation>
         <source>DistilGPT2 (6 layers × 12 heads): a smaller GPT-2, for slower computers</source>
         <translation>DistilGPT2（6 层 × 12 个头）：更小的 GPT-2，适合较慢的电脑</translation>
     </message>
+    <message>
+        <source>SmolLM2-135M (30 layers × 9 heads sharing 3 key/value heads): a small modern decoder; RMSNorm, SwiGLU, RoPE, grouped-query attention</source>
+        <translation>SmolLM2-135M（30 层 × 9 个头，共用 3 个键/值头）：一个小型的现代解码器；RMSNorm、SwiGLU、RoPE、分组查询注意力</translation>
+    </message>
+    <message>
+        <source>Qwen2.5-0.5B (24 layers × 14 heads sharing 2 key/value heads): a modern decoder that reads Chinese well; its attention on Chinese sentences means something</source>
+        <translation>Qwen2.5-0.5B（24 层 × 14 个头，共用 2 个键/值头）：一个读得懂中文的现代解码器，它在中文句子上的注意力有实际意义</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ModelDownloads</name>

@@ -14,6 +14,12 @@ const QList<RecommendedModel>& ModelCatalogue::recommended()
          QT_TRANSLATE_NOOP("attnlab::ModelCatalogue", "BERT-base, Chinese (12 layers \u00D7 12 heads): the same encoder on Chinese sentences, one token per character")},
         {QStringLiteral("distilgpt2"), QStringLiteral("distilbert/distilgpt2"), 355'000'000, QStringLiteral("Apache-2.0"),
          QT_TRANSLATE_NOOP("attnlab::ModelCatalogue", "DistilGPT2 (6 layers \u00D7 12 heads): a smaller GPT-2, for slower computers")},
+        {QStringLiteral("SmolLM2-135M"), QStringLiteral("HuggingFaceTB/SmolLM2-135M"), 271'000'000, QStringLiteral("Apache-2.0"),
+         QT_TRANSLATE_NOOP("attnlab::ModelCatalogue", "SmolLM2-135M (30 layers \u00D7 9 heads sharing 3 key/value heads): a small modern decoder; "
+                                                      "RMSNorm, SwiGLU, RoPE, grouped-query attention")},
+        {QStringLiteral("Qwen2.5-0.5B"), QStringLiteral("Qwen/Qwen2.5-0.5B"), 1'000'000'000, QStringLiteral("Apache-2.0"),
+         QT_TRANSLATE_NOOP("attnlab::ModelCatalogue", "Qwen2.5-0.5B (24 layers \u00D7 14 heads sharing 2 key/value heads): a modern decoder "
+                                                      "that reads Chinese well; its attention on Chinese sentences means something")},
     };
     return kModels;
 }

@@ -47,7 +47,7 @@ private slots:
     {
         QTest::addColumn<QString>("value");
         QTest::addColumn<QString>("name");
-        QTest::addColumn<int>("family"); // 0 GPT-2, 1 BERT
+        QTest::addColumn<int>("family"); // PretrainedFamily: 0 GPT-2, 1 BERT, 2 Llama, 3 Mistral, 4 Qwen2, 5 Qwen3
         QTest::addColumn<QString>("hub");
         QTest::addColumn<int>("layers"); // 0: none
         QTest::addColumn<int>("heads");
@@ -58,6 +58,8 @@ private slots:
         QTest::newRow("bert-base-uncased") << "bert-base-uncased" << "bert-base-uncased" << 1 << "google-bert/bert-base-uncased" << 12 << 12;
         QTest::newRow("bert-large-cased") << " bert-large-cased " << "bert-large-cased" << 1 << "google-bert/bert-large-cased" << 24 << 16;
         QTest::newRow("bert-base-chinese") << "bert-base-chinese" << "bert-base-chinese" << 1 << "google-bert/bert-base-chinese" << 12 << 12;
+        QTest::newRow("SmolLM2-135M") << "SmolLM2-135M" << "SmolLM2-135M" << 2 << "HuggingFaceTB/SmolLM2-135M" << 30 << 9;
+        QTest::newRow("Qwen2.5-0.5B") << "Qwen2.5-0.5B" << "Qwen2.5-0.5B" << 4 << "Qwen/Qwen2.5-0.5B" << 24 << 14;
         QTest::newRow("known, type restated") << "gpt2, type=gpt2" << "gpt2" << 0 << "openai-community/gpt2" << 12 << 12;
         QTest::newRow("own bert") << "my_bert.v2, type=bert" << "my_bert.v2" << 1 << "" << 0 << 0;
         QTest::newRow("own gpt2, spaces") << "tiny-gpt2 ,  type = gpt2" << "tiny-gpt2" << 0 << "" << 0 << 0;
@@ -73,7 +75,7 @@ private slots:
         QFETCH(int, heads);
         const ModelRequirement r = parseRequirement(value.toStdString());
         QCOMPARE(QString::fromStdString(r.name), name);
-        QVERIFY(r.family == (family == 0 ? PretrainedFamily::Gpt2 : PretrainedFamily::Bert));
+        QCOMPARE(static_cast<int>(r.family), family);
         QCOMPARE(QString::fromStdString(r.hubId), hub);
         QCOMPARE(r.layers.value_or(0), layers);
         QCOMPARE(r.heads.value_or(0), heads);
