@@ -326,6 +326,9 @@ void prepareHeatmap(HeatmapView& view, const LabeledMatrix& m, const QString& ti
     // now can it tell whether values fit inside the cells and labels stand upright.
     view.plot()->replot(QCustomPlot::rpQueuedRefresh);
     view.setMatrix(m, title, scale);
+    // Setting the matrix set the whole title again (and queued a replot no event loop may run
+    // before the picture is drawn): lay out once more, so the title is fitted to the picture.
+    view.plot()->replot(QCustomPlot::rpQueuedRefresh);
 }
 
 ExportResult exportPainting(const std::function<void(QCPPainter&)>& paint, const QString& title, const ExportOptions& options,

@@ -663,6 +663,41 @@ private slots:
         QVERIFY(!QFile::exists(path));
     }
 
+    // A title longer than the picture is wide (a model's stage names its layer and block) was
+    // drawn whole on one line, cut at both ends by its column: the view fitted the title it had
+    // before the export set it again. What is drawn is the whole title, in lines that fit.
+    void exportedLongTitleFitsThePicture_data()
+    {
+        QTest::addColumn<int>("width");
+        QTest::newRow("800 wide") << 800;
+        QTest::newRow("480 wide") << 480;
+    }
+
+    void exportedLongTitleFitsThePicture()
+    {
+        QFETCH(int, width);
+        const QString title = QStringLiteral("Softmax → weights A — head 1 (decoder layer 1 · masked self-attention, block 12 of 12)");
+        attnlab::HeatmapView view; // as exportMatrix draws it
+        attnlab::prepareHeatmap(view, tokenMatrix({"he", "ll", "o", "wor", "ld"}), title, attnlab::HeatmapView::Scale::Probability, width,
+                                600);
+        QTemporaryDir dir;
+        const auto r = attnlab::exportPlot(view.plot(), options(ImageFormat::Png, 96, width, 600), dir.filePath(QStringLiteral("t.png")));
+        QVERIFY2(r.ok, qPrintable(r.error));
+        QCPTextElement* drawn = nullptr;
+        for (QCPLayoutElement* e : view.plot()->plotLayout()->elements(false))
+            drawn = drawn ? drawn : qobject_cast<QCPTextElement*>(e);
+        QVERIFY(drawn);
+        const QStringList lines = drawn->text().split(QLatin1Char('\n'));
+        QCOMPARE(lines.join(QLatin1Char(' ')).simplified(), title); // every word, none cut off
+        const QFontMetrics metrics(drawn->font());
+        for (const QString& line : lines)
+            QVERIFY2(metrics.horizontalAdvance(line) <= drawn->outerRect().width(),
+                     qPrintable(QStringLiteral("'%1' is %2 px wide in a title %3 px wide")
+                                    .arg(line)
+                                    .arg(metrics.horizontalAdvance(line))
+                                    .arg(drawn->outerRect().width())));
+    }
+
     void exportPlotLeavesTheWidgetAsItWas()
     {
         attnlab::HeatmapView view;
