@@ -1,6 +1,7 @@
 #include "views/columnplot.h"
 
 #include "plot/fitting.h"
+#include "plot/palette.h"
 #include "plot/plotting.h"
 
 #include <qcustomplot.h>
@@ -17,9 +18,6 @@ namespace {
 
 constexpr int kMaxTexts = 64; ///< more rows than this: the bars alone (their texts would overlap)
 
-/// Okabe–Ito: eight colours told apart with every kind of colour vision, one per bucket.
-const QColor kBucketColors[] = {QColor(0xE69F00), QColor(0x56B4E9), QColor(0x009E73), QColor(0xF0E442),
-                                QColor(0x0072B2), QColor(0xD55E00), QColor(0xCC79A7), QColor(0x999999)};
 const QColor kBarColor(0x56B4E9);
 
 QString rowLabel(const LabeledMatrix& m, int i)
@@ -98,7 +96,7 @@ void ColumnPlot::redraw()
         if (bars.size() <= bucket)
             bars.resize(bucket + 1, nullptr);
         if (!bars[bucket])
-            bars[bucket] = horizontalBars(m_plot, buckets ? kBucketColors[bucket % std::size(kBucketColors)] : kBarColor);
+            bars[bucket] = horizontalBars(m_plot, buckets ? okabeIto(static_cast<int>(bucket)) : kBarColor);
         bars[bucket]->addData(i, buckets ? 1.0 : v);
         ticker->addTick(i, rowLabel(m_matrix, i));
         if (std::isfinite(v) && !buckets) {

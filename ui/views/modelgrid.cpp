@@ -1,6 +1,7 @@
 #include "views/modelgrid.h"
 
 #include "core/trace.h"
+#include "plot/palette.h"
 #include "views/sessionview.h"
 
 #include <QFocusEvent>
@@ -99,6 +100,45 @@ void ModelGrid::setFocusCell(int layer, int head)
     emit focusCellChanged(layer, head);
 }
 
+int ModelGrid::kvGroup(int head) const
+{
+    if (m_maps.empty() || head < 0 || head >= heads())
+        return -1;
+    // Grouped when the last query head reads a KV head of a smaller number: with as many KV heads
+    // as query heads (multi-head attention, or a family that names them anyway) nothing is shared.
+    const std::optional<int> last = m_maps.at(0, heads() - 1).kvHead;
+    if (!last || *last >= heads() - 1)
+        return -1;
+    return m_maps.at(0, head).kvHead.value_or(-1);
+}
+
+QColor ModelGrid::kvGroupColor(int group)
+{
+    return okabeIto(group);
+}
+
+QRect ModelGrid::kvGroupRect(int group) const
+{
+    if (!isGrouped())
+        return {};
+    int first = -1;
+    int last = -1;
+    for (int h = 0; h < heads(); ++h) {
+        if (kvGroup(h) == group) {
+            first = first < 0 ? h : first;
+            last = h;
+        }
+    }
+    if (first < 0)
+        return {};
+    const int cell = cellSize();
+    const QPoint o = origin(cell);
+    const Geometry g = geometryOf();
+    const QRect a = cellRect(o, cell, 0, first);
+    const QRect b = cellRect(o, cell, 0, last);
+    return {a.left(), o.y() + g.headRow, b.right() - a.left() + 1, g.labelHeight - g.headRow - 4};
+}
+
 bool ModelGrid::hasCell(int layer, int head) const
 {
     return layer >= 0 && layer < layers() && head >= 0 && head < heads();
@@ -111,7 +151,8 @@ ModelGrid::Geometry ModelGrid::geometryOf() const
     const QFontMetrics fm(font());
     Geometry g;
     g.labelWidth = fm.horizontalAdvance(tr("L%1").arg(std::max(layers(), 1))) + fm.averageCharWidth() + 4;
-    g.labelHeight = fm.height() + 4;
+    g.headRow = fm.height() + 4;
+    g.labelHeight = g.headRow + (isGrouped() ? fm.height() + 6 : 0);
     return g;
 }
 
@@ -214,7 +255,26 @@ void ModelGrid::paintGrid(QPainter& p, const QPoint& o, int cell, const QPalette
     // "H1" … above the columns, "L1" … left of the rows (counted from 1, as people count).
     for (int h = 0; h < heads(); ++h) {
         const QRect r = cellRect(o, cell, 0, h);
-        p.drawText(QRect(r.left(), o.y(), r.width(), g.labelHeight), Qt::AlignHCenter | Qt::AlignBottom, tr("H%1").arg(h + 1));
+        p.drawText(QRect(r.left(), o.y(), r.width(), g.headRow), Qt::AlignHCenter | Qt::AlignBottom, tr("H%1").arg(h + 1));
+    }
+    // Grouped-query attention: under the head numbers, one band per key/value head across the
+    // query heads that share it, in its colour ("KV1" …).
+    if (isGrouped()) {
+        for (int h = 0; h < heads();) {
+            const int group = kvGroup(h);
+            int end = h;
+            while (end + 1 < heads() && kvGroup(end + 1) == group)
+                ++end;
+            const QRect a = cellRect(o, cell, 0, h);
+            const QRect b = cellRect(o, cell, 0, end);
+            const QRect band(a.left(), o.y() + g.headRow, b.right() - a.left() + 1, g.labelHeight - g.headRow - 4);
+            const QColor color = kvGroupColor(group);
+            p.fillRect(band, color);
+            p.setPen(color.lightnessF() > 0.55 ? Qt::black : Qt::white);
+            p.drawText(band, Qt::AlignCenter, tr("KV%1").arg(group + 1));
+            h = end + 1;
+        }
+        p.setPen(palette.color(QPalette::WindowText));
     }
     for (int l = 0; l < layers(); ++l) {
         const QRect r = cellRect(o, cell, l, 0);
@@ -268,8 +328,13 @@ bool ModelGrid::event(QEvent* e)
     if (e->type() == QEvent::ToolTip) {
         auto* help = static_cast<QHelpEvent*>(e);
         if (const auto c = cellAt(help->pos()))
-            QToolTip::showText(help->globalPos(), tr("layer %1, head %2").arg(c->first + 1).arg(c->second + 1), this,
-                               thumbnailRect(c->first, c->second));
+            QToolTip::showText(help->globalPos(),
+                               isGrouped() ? tr("layer %1, head %2 (its keys and values: KV head %3)")
+                                                 .arg(c->first + 1)
+                                                 .arg(c->second + 1)
+                                                 .arg(kvGroup(c->second) + 1)
+                                           : tr("layer %1, head %2").arg(c->first + 1).arg(c->second + 1),
+                               this, thumbnailRect(c->first, c->second));
         else
             QToolTip::hideText();
         return true;

@@ -9,6 +9,7 @@
 
 #include "views/attentionmaps.h"
 
+#include <QColor>
 #include <QImage>
 #include <QWidget>
 
@@ -58,6 +59,16 @@ public:
 
     /// The side of a picture at the widget's present size.
     int cellSize() const;
+    /// Grouped-query attention: the key/value head (0-based) query head `head` reads, as its
+    /// stages say (Stage::kvHead); -1 when every query head has a key/value head of its own.
+    int kvGroup(int head) const;
+    /// True when query heads share key/value heads: a band under the "H1" row names each group
+    /// ("KV1", in its colour) across the columns of the query heads that read it.
+    bool isGrouped() const { return kvGroup(0) >= 0; }
+    /// The colour of KV head `group`'s band (a colour-blind-safe qualitative palette, cycled).
+    static QColor kvGroupColor(int group);
+    /// The band naming KV head `group` above its query heads' columns; empty when not grouped.
+    QRect kvGroupRect(int group) const;
     /// Where the picture of (layer, head) is in the widget; empty for no such cell.
     QRect thumbnailRect(int layer, int head) const;
     /// The frame across the query token's row in that picture; empty when no token is chosen.
@@ -94,7 +105,8 @@ protected:
 private:
     struct Geometry {
         int labelWidth = 0;  ///< the "L1" column
-        int labelHeight = 0; ///< the "H1" row
+        int labelHeight = 0; ///< the "H1" row, and the "KV1" band under it when grouped
+        int headRow = 0;     ///< the "H1" row alone
     };
     Geometry geometryOf() const;
     /// Top-left of the grid in the widget (centred when the widget is wider).

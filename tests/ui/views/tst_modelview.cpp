@@ -118,6 +118,8 @@ private slots:
         QTest::newRow("gpt2_f32") << "gpt2_f32" << Block::DecoderSelf << 2 << 4;
         QTest::newRow("bert_mlm_f32") << "bert_mlm_f32" << Block::EncoderSelf << 2 << 4;
         QTest::newRow("bert_f16_pretrain") << "bert_f16_pretrain" << Block::EncoderSelf << 3 << 2;
+        QTest::newRow("llama_gqa_tied_f32") << "llama_gqa_tied_f32" << Block::DecoderSelf << 2 << 6;
+        QTest::newRow("qwen2_mqa_f16") << "qwen2_mqa_f16" << Block::DecoderSelf << 2 << 3;
     }
 
     void pretrainedFoldersGiveTheirGrid()
@@ -136,7 +138,7 @@ private slots:
         QVERIFY2(problem.isEmpty(), qPrintable(problem));
         // GPT-2 is causal: above the diagonal every picture is the colour of weight 0.
         if (block == Block::DecoderSelf)
-            QCOMPARE(grid.thumbnail(1, 3).pixel(grid.thumbnail(1, 3).width() - 1, 0), weightColors().front());
+            QCOMPARE(grid.thumbnail(1, heads - 1).pixel(grid.thumbnail(1, heads - 1).width() - 1, 0), weightColors().front());
         grid.setQueryToken(2);
         grid.resize(grid.sizeHint());
         QVERIFY(grid.queryRowRect(0, 0).height() >= 4);
@@ -144,6 +146,61 @@ private slots:
         // A look at it (ATTNLAB_SCREENSHOTS=folder).
         if (const QString shots = qEnvironmentVariable("ATTNLAB_SCREENSHOTS"); !shots.isEmpty())
             grid.grab().save(QStringLiteral("%1/model-grid-%2.png").arg(shots, folder));
+    }
+
+    // Issue 31 §3: grouped-query attention. The query heads that share a key/value head are
+    // grouped under one band in its colour, "KV1" …: 6 query heads over 2 KV heads (3 each), 3
+    // over 1 (multi-query); GPT-2's 4 heads have 4 and no band.
+    void queryHeadsAreGroupedByTheirKeyValueHead_data()
+    {
+        QTest::addColumn<QString>("folder");
+        QTest::addColumn<QList<int>>("groups"); // of each query head; empty: not grouped
+        QTest::newRow("llama, 6 heads over 2") << "llama_gqa_tied_f32" << QList<int>{0, 0, 0, 1, 1, 1};
+        QTest::newRow("qwen2, 3 heads over 1") << "qwen2_mqa_f16" << QList<int>{0, 0, 0};
+        QTest::newRow("gpt2, multi-head") << "gpt2_f32" << QList<int>{};
+    }
+
+    void queryHeadsAreGroupedByTheirKeyValueHead()
+    {
+        QFETCH(QString, folder);
+        QFETCH(QList<int>, groups);
+        const auto trace = folderTrace(folder.toStdString(), "The animal didn't cross the street because it was too tired.");
+        ModelGrid grid;
+        grid.setMaps(trace, Block::DecoderSelf);
+        grid.resize(grid.sizeHint());
+        grid.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&grid));
+        QCOMPARE(grid.isGrouped(), !groups.isEmpty());
+        if (groups.isEmpty()) {
+            QCOMPARE(grid.kvGroup(0), -1);
+            QVERIFY(grid.kvGroupRect(0).isEmpty());
+            return;
+        }
+        for (int h = 0; h < grid.heads(); ++h)
+            QCOMPARE(grid.kvGroup(h), groups.at(h));
+        const QImage picture = grid.grab().toImage();
+        const int kvHeads = groups.last() + 1;
+        for (int g = 0; g < kvHeads; ++g) {
+            // The band spans exactly its query heads' columns, above the first layer's pictures.
+            const QRect band = grid.kvGroupRect(g);
+            const int first = static_cast<int>(groups.indexOf(g));
+            const int last = static_cast<int>(groups.lastIndexOf(g));
+            QCOMPARE(band.left(), grid.thumbnailRect(0, first).left());
+            QCOMPARE(band.right(), grid.thumbnailRect(0, last).right());
+            QVERIFY(band.bottom() < grid.thumbnailRect(0, first).top());
+            QVERIFY(band.height() >= 8);
+            // Drawn in its colour (a corner, away from the "KV1" text), each group its own.
+            QCOMPARE(QColor(picture.pixel(band.topLeft() + QPoint(1, 1))), ModelGrid::kvGroupColor(g));
+            QCOMPARE(QColor(picture.pixel(band.bottomRight() - QPoint(1, 1))), ModelGrid::kvGroupColor(g));
+            if (g > 0)
+                QVERIFY(ModelGrid::kvGroupColor(g) != ModelGrid::kvGroupColor(g - 1));
+        }
+        // The tooltip names the KV head a picture reads.
+        const QRect cell = grid.thumbnailRect(1, grid.heads() - 1);
+        QHelpEvent help(QEvent::ToolTip, cell.center(), grid.mapToGlobal(cell.center()));
+        QCoreApplication::sendEvent(&grid, &help);
+        QTRY_VERIFY2(QToolTip::text().contains(QStringLiteral("KV head %1").arg(kvHeads)), qPrintable(QToolTip::text()));
+        QToolTip::hideText();
     }
 
     void longSentencesKeepTheirPeaks()
