@@ -257,8 +257,8 @@ void finishTransformer(const GivenOptions& g, TraceOptions& o)
                        g.sentence.has_value(), g.source.has_value(), o.target.has_value(), g.segmentB.has_value(), g.modelOwns};
         o.model = openCliModel(m, c, c.model);
         if (o.model->pretrained && (g.mask || c.padTo > 0))
-            throw UsageError(std::string(g.mask ? "--mask" : "--pad-to") + " does not apply to GPT-2 or BERT: they read "
-                             "their text as it is, with their own masks (GPT-2's is causal)");
+            throw UsageError(std::string(g.mask ? "--mask" : "--pad-to") + " does not apply to a Hugging Face model folder: it "
+                             "reads its text as it is, with its own mask (a decoder's is causal)");
         adoptModel(c, *o.model);
         if (g.sentence)
             o.source = *g.sentence;

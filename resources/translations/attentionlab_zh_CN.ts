@@ -859,6 +859,30 @@
         <source>Open model folder (GPT-2, BERT)</source>
         <translation>打开模型文件夹（GPT-2、BERT）</translation>
     </message>
+    <message>
+        <source>Ope&amp;n model…</source>
+        <translation>打开模型(&amp;N)…</translation>
+    </message>
+    <message>
+        <source>Open model &amp;folder…</source>
+        <translation>打开模型文件夹(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>A Hugging Face model folder: %1</source>
+        <translation>Hugging Face 模型文件夹：%1</translation>
+    </message>
+    <message>
+        <source>Export all s&amp;tages…</source>
+        <translation>导出所有阶段(&amp;T)…</translation>
+    </message>
+    <message>
+        <source>Open a model folder (%1)</source>
+        <translation>打开模型文件夹（%1）</translation>
+    </message>
+    <message>
+        <source>Cop&amp;y image</source>
+        <translation>复制图片(&amp;Y)</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::FormulaBanner</name>
@@ -905,6 +929,18 @@
     <message>
         <source>RMSNorm rescales each token's vector by the root mean square of its features (no mean is subtracted, there is no β), then multiplies by γ.</source>
         <translation>RMSNorm 用每个词元向量各特征的均方根来缩放它（不减均值，也没有 β），再乘以 γ。</translation>
+    </message>
+    <message>
+        <source>%1 cuts the text into subwords with its folder's tokenizer (tokenizer.json): frequent words stay whole, rare ones split into pieces; ␣ marks a piece that starts with a space.</source>
+        <translation>%1 用它文件夹里的分词器（tokenizer.json）把文本切成子词：常见词保持完整，罕见词拆成几段；␣ 表示以空格开头的片段。</translation>
+    </message>
+    <message>
+        <source>X is this block's input after its RMSNorm (the norm comes first, as in Pre-LN).</source>
+        <translation>X 是这个块的输入经过 RMSNorm 之后的结果（先归一化，和 Pre-LN 一样）。</translation>
+    </message>
+    <message>
+        <source>%1 cuts the text into subwords with byte-level BPE (its folder's vocab.json and merges.txt): frequent words stay whole, rare ones split into pieces; ␣ marks a piece that starts with a space.</source>
+        <translation>%1 用字节级 BPE（它文件夹里的 vocab.json 和 merges.txt）把文本切成子词：常见词保持完整，罕见词拆成几段；␣ 表示以空格开头的片段。</translation>
     </message>
 </context>
 <context>
@@ -1603,6 +1639,14 @@
         <source>global position %1 is outside the sentence, which has %2 tokens (positions 0 to %3)</source>
         <translation>全局位置 %1 超出了句子范围：句子有 %2 个词元（位置 0 到 %3）</translation>
     </message>
+    <message>
+        <source>this model reads one text: a target (teacher forcing) is for encoder–decoder models</source>
+        <translation>这个模型只读一段文本：目标序列（教师强制）只用于编码器–解码器模型</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>、</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::MultiHeadView</name>
@@ -2268,6 +2312,10 @@ scores from %2 to %3, largest weight %4</source>
         <source>Input</source>
         <translation>输入</translation>
     </message>
+    <message>
+        <source>Input X = E</source>
+        <translation>输入 X = E</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::StageView</name>
@@ -2806,7 +2854,7 @@ M = 0：每个查询都能看到所有键</translation>
     </message>
     <message>
         <source>Norm (attention)</source>
-        <translation>Norm：层归一化（注意力）</translation>
+        <translation>Norm：归一化（注意力）</translation>
     </message>
     <message>
         <source>Add (cross-attention)</source>
@@ -2814,7 +2862,7 @@ M = 0：每个查询都能看到所有键</translation>
     </message>
     <message>
         <source>Norm (cross-attention)</source>
-        <translation>Norm：层归一化（交叉注意力）</translation>
+        <translation>Norm：归一化（交叉注意力）</translation>
     </message>
     <message>
         <source>FFN hidden</source>
@@ -2830,7 +2878,7 @@ M = 0：每个查询都能看到所有键</translation>
     </message>
     <message>
         <source>Norm (FFN)</source>
-        <translation>Norm：层归一化（FFN）</translation>
+        <translation>Norm：归一化（FFN）</translation>
     </message>
     <message>
         <source>Layer output</source>
@@ -3852,8 +3900,8 @@ M = 0：每个查询都能看到所有键</translation>
         <translation>在顶部的框里输入一个句子。Attention Lab 在它上面计算注意力，并保留每一个中间结果：词元、词嵌入、查询 Q、键 K 和值 V、分数 Q·Kᵀ、除以 √d_k 的缩放、掩码、softmax 权重 A，以及输出 A·V。&lt;b&gt;阶段导航&lt;/b&gt;面板列出这些步骤；图里显示其中一步，图上方的横幅给出它的公式。点击一个格子，就能看到它是怎样算出来的。</translation>
     </message>
     <message>
-        <source>In a heatmap, rows are queries (the token that looks) and columns are keys (the tokens it looks at); every row of the weights sums to 1. The &lt;b&gt;Settings&lt;/b&gt; panel changes the computation (d_model, heads, the mask, the positional encoding, the attention kind, a whole Transformer, or GPT-2 and BERT from &lt;i&gt;File ▸ Models&lt;/i&gt;), and every picture follows at once.</source>
-        <translation>在热力图里，行是查询（去看的那个词元），列是键（被看的词元）；权重的每一行加起来都是 1。&lt;b&gt;设置&lt;/b&gt;面板改变计算方式（d_model、头数、掩码、位置编码、注意力的种类、完整的 Transformer，或者&lt;i&gt;文件 ▸ 模型库&lt;/i&gt;里的 GPT-2 和 BERT），每一幅图都会立刻跟着改变。</translation>
+        <source>In a heatmap, rows are queries (the token that looks) and columns are keys (the tokens it looks at); every row of the weights sums to 1. The &lt;b&gt;Settings&lt;/b&gt; panel changes the computation (d_model, heads, the mask, the positional encoding, the attention kind, a whole Transformer, or a real model such as GPT-2, BERT, Llama or Qwen from &lt;i&gt;File ▸ Models&lt;/i&gt;), and every picture follows at once.</source>
+        <translation>在热力图里，行是查询（去看的那个词元），列是键（被看的词元）；权重的每一行加起来都是 1。&lt;b&gt;设置&lt;/b&gt;面板改变计算方式（d_model、头数、掩码、位置编码、注意力的种类、完整的 Transformer，或者&lt;i&gt;文件 ▸ 模型库&lt;/i&gt;里的真实模型，如 GPT-2、BERT、Llama 或 Qwen），每一幅图都会立刻跟着改变。</translation>
     </message>
     <message>
         <source>Keys (a presentation clicker sends them too)</source>
@@ -4255,6 +4303,14 @@ M = 0：每个查询都能看到所有键</translation>
         <source>layer %1, head %2</source>
         <translation>第 %1 层，头 %2</translation>
     </message>
+    <message>
+        <source>layer %1, head %2 (its keys and values: KV head %3)</source>
+        <translation>第 %1 层，头 %2（它的键和值：KV 头 %3）</translation>
+    </message>
+    <message>
+        <source>KV%1</source>
+        <translation>KV%1</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ModelView</name>
@@ -4402,6 +4458,10 @@ M = 0：每个查询都能看到所有键</translation>
     <message>
         <source>%1 on “%2”</source>
         <translation>%1：“%2”</translation>
+    </message>
+    <message>
+        <source>Predictions come from a real model: open a Hugging Face model folder (%1) with File ▸ Models or File ▸ Open model folder… (docs/pretrained-models.md says which files it needs).</source>
+        <translation>预测来自真实的模型：用 文件 ▸ 模型库 或 文件 ▸ 打开模型文件夹… 打开一个 Hugging Face 模型文件夹（%1）（需要哪些文件见 docs/pretrained-models.md）。</translation>
     </message>
 </context>
 <context>
@@ -4639,6 +4699,14 @@ M = 0：每个查询都能看到所有键</translation>
         <source>BERT: %1</source>
         <translation>BERT：%1</translation>
     </message>
+    <message>
+        <source>No model here yet.</source>
+        <translation>这里还没有模型。</translation>
+    </message>
+    <message>
+        <source>Llama, Mistral, Qwen: %1</source>
+        <translation>Llama、Mistral、Qwen：%1</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::LessonModels</name>
@@ -4851,6 +4919,14 @@ M = 0：每个查询都能看到所有键</translation>
     <message>
         <source>Download GPT-2 or BERT from the Hugging Face Hub or a mirror into the Models folder</source>
         <translation>从 Hugging Face Hub 或镜像下载 GPT-2 或 BERT 到模型文件夹</translation>
+    </message>
+    <message>
+        <source>%1 — not a model folder Attention Lab opens</source>
+        <translation>%1 — 不是 Attention Lab 能打开的模型文件夹</translation>
+    </message>
+    <message>
+        <source>Download a model (%1) from the Hugging Face Hub or a mirror into the Models folder</source>
+        <translation>从 Hugging Face Hub 或镜像下载模型（%1）到模型文件夹</translation>
     </message>
 </context>
 <context>
@@ -5901,6 +5977,10 @@ M = 0：每个查询都能看到所有键</translation>
         <source>%1 (%2 of %3): %4</source>
         <translation>%1（第 %2 个，共 %3 个）：%4</translation>
     </message>
+    <message>
+        <source>%1 has no config.json: it is not a model Attention Lab can open (of type %2, in the Transformers format)</source>
+        <translation>%1 没有 config.json：它不是 Attention Lab 能打开的模型（Transformers 格式、类型为 %2）</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ModelCatalogue</name>
@@ -6077,6 +6157,10 @@ M = 0：每个查询都能看到所有键</translation>
     <message>
         <source>%1 (%2, %3): %4</source>
         <translation>%1（%2，%3）：%4</translation>
+    </message>
+    <message>
+        <source>any %1 on the hub: type its owner/name below</source>
+        <translation>模型中心上的任何 %1 模型：在下面输入它的 所有者/名称</translation>
     </message>
 </context>
 </TS>

@@ -238,9 +238,9 @@ private slots:
         QTest::newRow("linformer stack causal") << QStringList{"trace", "--layers", "2", "--attention", "linformer", "--mask", "causal"}
                                                 << "linformer attention cannot use a causal mask";
         QTest::newRow("mask with GPT-2") << QStringList{"trace", "--model", ATTNLAB_TEST_DATA "/hf/gpt2_f32", "--mask", "padding"}
-                                         << "--mask does not apply to GPT-2 or BERT";
+                                         << "--mask does not apply to a Hugging Face model folder";
         QTest::newRow("pad with GPT-2") << QStringList{"trace", "--model", ATTNLAB_TEST_DATA "/hf/gpt2_f32", "--pad-to", "9"}
-                                        << "--pad-to does not apply to GPT-2 or BERT";
+                                        << "--pad-to does not apply to a Hugging Face model folder";
         QTest::newRow("sizes with a model file") << QStringList{"trace", "--model", "reversal", "--layers", "3"}
                                                  << "a --model file has its own";
         QTest::newRow("wrong d_model") << QStringList{"trace", "--model", "reversal", "--d-model", "32"} << "must be the model's";

@@ -126,7 +126,7 @@ std::optional<HubListing> HubListings::parse(const QByteArray& json, HubFailure*
 HubFailure HubListings::checkListing(const HubListing& listing, const QString& repo)
 {
     if (!listing.find(QStringLiteral("config.json")))
-        return unsupported(tr("%1 has no config.json: it is not a model Attention Lab can open (GPT-2 or BERT in the Transformers format)").arg(repo));
+        return unsupported(tr("%1 has no config.json: it is not a model Attention Lab can open (of type %2, in the Transformers format)").arg(repo, openedTypes()));
     return {};
 }
 

@@ -1,6 +1,9 @@
 #include "session/messages.h"
 
+#include "families/family.h"
+
 #include <QCoreApplication>
+#include <QStringList>
 
 namespace attnlab {
 
@@ -197,7 +200,7 @@ QString messageText(const Message& m)
     if (c == u"target_without_decoder")
         return Messages::tr("this model is an encoder stack without a decoder: a target does not apply");
     if (c == u"pretrained_target")
-        return Messages::tr("GPT-2 and BERT read one text: a target (teacher forcing) is for encoder\u2013decoder models");
+        return Messages::tr("this model reads one text: a target (teacher forcing) is for encoder\u2013decoder models");
     if (c == u"segment_b_not_bert")
         return Messages::tr("a second segment ([SEP] between two sentences) is for BERT models");
     if (c == u"compare_mask_model")
@@ -219,6 +222,14 @@ QString errorText(const std::exception& e)
     if (const auto* carrier = dynamic_cast<const CarriesMessage*>(&e))
         return messageText(carrier->message());
     return QString::fromUtf8(e.what());
+}
+
+QString modelFamilyNames()
+{
+    QStringList names;
+    for (const ModelFamily* f : modelFamilies())
+        names << QString::fromUtf8(f->title.data(), static_cast<qsizetype>(f->title.size()));
+    return names.join(Messages::tr(", "));
 }
 
 QString appendSentence(const QString& text, const QString& next)

@@ -15,6 +15,10 @@ QString messageText(const Message& message);
 /// What went wrong, in the current language: the message an exception carries (an engine Error,
 /// a FileError), else the exception's own (English) text.
 QString errorText(const std::exception& e);
+/// The model families Attention Lab opens, by name, in the order of the family table and the
+/// interface's language: "GPT-2, BERT, Llama, Mistral, Qwen2, Qwen3" (what a menu, a hint or a
+/// refusal lists, so that none of them falls behind the table).
+QString modelFamilyNames();
 /// `text` followed by the sentence `next`: after a space in English, right after the full stop
 /// in Chinese (which puts no space between sentences). Either may be empty.
 QString appendSentence(const QString& text, const QString& next);

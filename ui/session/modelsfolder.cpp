@@ -127,10 +127,12 @@ QString ModelsFolder::filesOf(PretrainedFamily family)
 
 QStringList ModelsFolder::downloadHint()
 {
-    return {tr("No GPT-2 or BERT model here yet."),
+    return {tr("No model here yet."),
             tr("into a sub-folder of the same name (gpt2, bert-base-uncased):"),
             tr("GPT-2: %1").arg(filesOf(PretrainedFamily::Gpt2)),
-            tr("BERT: %1").arg(filesOf(PretrainedFamily::Bert))};
+            tr("BERT: %1").arg(filesOf(PretrainedFamily::Bert)),
+            // (Their folders read tokenizer.json; vocab.json + merges.txt only stand in for it.)
+            tr("Llama, Mistral, Qwen: %1").arg(QStringLiteral("config.json, model.safetensors, tokenizer.json, tokenizer_config.json"))};
 }
 
 } // namespace attnlab

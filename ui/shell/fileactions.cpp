@@ -88,14 +88,17 @@ void FileActions::addTo(QMenu* file)
     file->addAction(tr("Save weights\u2026"), this, &FileActions::saveWeightsDialog);
     file->addAction(tr("Open &mask\u2026"), this, &FileActions::openMaskDialog);
     file->addSeparator();
-    file->addAction(tr("Open mo&del\u2026"), this, &FileActions::openModelDialog);
-    m_openFolder = file->addAction(tr("Open model &folder (GPT-2, BERT)\u2026"), this, &FileActions::openModelFolderDialog);
+    // Mnemonics unique in the menu (Models, added below, has D), so one key triggers the item.
+    file->addAction(tr("Ope&n model\u2026"), this, &FileActions::openModelDialog);
+    m_openFolder = file->addAction(tr("Open model &folder\u2026"), this, &FileActions::openModelFolderDialog);
+    m_openFolder->setStatusTip(tr("A Hugging Face model folder: %1").arg(modelFamilyNames()));
+    m_openFolder->setToolTip(m_openFolder->statusTip());
     file->addAction(tr("Save model as\u2026"), this, &FileActions::saveModelDialog);
     file->addSeparator();
     file->addAction(tr("&Export view as image\u2026"), QKeySequence(Qt::CTRL | Qt::Key_E), this, &FileActions::exportViewDialog);
     file->addAction(tr("Export matrix as &CSV\u2026"), this, &FileActions::exportCsvDialog);
-    file->addAction(tr("Export &all stages\u2026"), this, &FileActions::exportAllDialog);
-    file->addAction(tr("C&opy image"), QKeySequence::Copy, this, &FileActions::copyImage);
+    file->addAction(tr("Export all s&tages\u2026"), this, &FileActions::exportAllDialog);
+    file->addAction(tr("Cop&y image"), QKeySequence::Copy, this, &FileActions::copyImage);
     file->addAction(tr("Export &lesson\u2026"), this, &FileActions::exportLessonDialog);
     rebuildRecentMenu();
 }
@@ -428,7 +431,7 @@ void FileActions::openModelDialog()
 void FileActions::openModelFolderDialog()
 {
     // A Hugging Face folder: config.json, model.safetensors and the tokenizer's files.
-    const QString dir = QFileDialog::getExistingDirectory(m_window, tr("Open model folder (GPT-2, BERT)"));
+    const QString dir = QFileDialog::getExistingDirectory(m_window, tr("Open a model folder (%1)").arg(modelFamilyNames()));
     if (!dir.isEmpty())
         importModel(dir);
 }

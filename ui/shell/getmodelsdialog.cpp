@@ -2,6 +2,7 @@
 
 #include "hub/catalogue.h"
 #include "hub/downloadtext.h"
+#include "session/messages.h"
 #include "lessons/deck.h"
 #include "session/modeldownloads.h"
 #include "session/modelsfolder.h"
@@ -199,7 +200,7 @@ void GetModelsDialog::fillList()
     }
     auto* other = new QTreeWidgetItem(m_list);
     other->setText(ModelColumn, tr("Another model\u2026"));
-    other->setText(UseColumn, tr("any GPT-2 or BERT on the hub: type its owner/name below"));
+    other->setText(UseColumn, tr("any %1 on the hub: type its owner/name below").arg(modelFamilyNames()));
     refresh();
     for (int i = 0; i < m_list->topLevelItemCount(); ++i) {
         QTreeWidgetItem* item = m_list->topLevelItem(i);

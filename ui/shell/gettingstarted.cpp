@@ -61,8 +61,8 @@ QString GettingStarted::html()
     h += QStringLiteral("<p>%1</p>")
              .arg(tr("In a heatmap, rows are queries (the token that looks) and columns are keys (the tokens it looks "
                      "at); every row of the weights sums to 1. The <b>Settings</b> panel changes the computation (d_model, "
-                     "heads, the mask, the positional encoding, the attention kind, a whole Transformer, or GPT-2 and BERT "
-                     "from <i>File \u25B8 Models</i>), and every picture follows at once."));
+                     "heads, the mask, the positional encoding, the attention kind, a whole Transformer, or a real model "
+                     "such as GPT-2, BERT, Llama or Qwen from <i>File \u25B8 Models</i>), and every picture follows at once."));
     h += QStringLiteral("<h3>%1</h3>").arg(tr("Keys (a presentation clicker sends them too)"));
     h += QStringLiteral("<table>");
     h += row(StepKeys::keysText(StepKey::Next), ShortcutSheet::tr("Next step"));

@@ -1,6 +1,7 @@
 #include "shell/modelsmenu.h"
 
 #include "lesson/requirement.h"
+#include "session/messages.h"
 #include "session/modelsfolder.h"
 #include "session/session.h"
 #include "shell/fileactions.h"
@@ -68,7 +69,7 @@ void ModelsMenu::fill(QMenu* menu)
         connect(a, &QAction::triggered, this, [this, path] { m_files->importModel(path); });
     }
     for (const SkippedModelFolder& s : catalog.skipped)
-        addInfo(menu, tr("%1 \u2014 not a GPT-2 or BERT folder").arg(QString::fromStdString(s.name)))->setToolTip(QString::fromStdString(s.reason));
+        addInfo(menu, tr("%1 \u2014 not a model folder Attention Lab opens").arg(QString::fromStdString(s.name)))->setToolTip(QString::fromStdString(s.reason));
     if (catalog.models.empty()) {
         // What to download, as links that open the hub's pages, then where to put it.
         const QStringList hint = ModelsFolder::downloadHint();
@@ -90,7 +91,7 @@ void ModelsMenu::fill(QMenu* menu)
     }
     menu->addSeparator();
     menu->addAction(tr("&Get models\u2026"), this, &ModelsMenu::getModels)
-        ->setToolTip(tr("Download GPT-2 or BERT from the Hugging Face Hub or a mirror into the Models folder"));
+        ->setToolTip(tr("Download a model (%1) from the Hugging Face Hub or a mirror into the Models folder").arg(modelFamilyNames()));
     // The folder's address opens it, as "Open the Models folder" does.
     QAction* where = menu->addAction(menuText(tr("Models folder: %1").arg(QDir::toNativeSeparators(ModelsFolder::path()))), this,
                                      &ModelsMenu::reveal);

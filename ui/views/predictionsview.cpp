@@ -2,6 +2,7 @@
 
 #include "core/trace.h"
 #include "model/model.h"
+#include "session/messages.h"
 #include "pretrained/generate.h"
 #include "pretrained/model_folder.h"
 #include "session/session.h"
@@ -105,8 +106,9 @@ QList<QAction*> PredictionsView::windowActions() const
 QString PredictionsView::unavailableText(const PretrainedModel* model) const
 {
     if (!model)
-        return tr("Predictions come from a real model: open a GPT-2 or BERT folder from the Hugging Face hub with "
-                  "File \u25B8 Open model\u2026 (docs/pretrained-models.md says which files it needs).");
+        return tr("Predictions come from a real model: open a Hugging Face model folder (%1) with File \u25B8 Models or "
+                  "File \u25B8 Open model folder\u2026 (docs/pretrained-models.md says which files it needs).")
+                  .arg(modelFamilyNames());
     if (!model->hasHead())
         return !model->predictsNextToken()
                    ? tr("This BERT folder has no masked-LM head (a BertModel checkpoint): it computes every layer's "

@@ -1,7 +1,11 @@
 #include "widgets/formulabanner.h"
 
 #include "core/trace.h"
+#include "families/family.h"
+#include "model/model.h"
+#include "pretrained/model_folder.h"
 #include "session/kindstages.h"
+#include "session/messages.h"
 #include "session/session.h"
 #include "session/stages.h"
 #include "widgets/wrappinglabel.h"
@@ -54,6 +58,32 @@ QString FormulaBanner::shapesText() const
     return m_shapes->text();
 }
 
+namespace {
+
+/// What the Tokens step says about the tokenizer of the opened model.
+QString tokensExplanation(const Trace& trace)
+{
+    // The tokenizer of the opened folder, by its family's name.
+    const PretrainedModel* pretrained = trace.model->pretrained.get();
+    const std::string_view family = pretrained ? modelFamily(pretrained->family()).title : std::string_view();
+    const QString familyName = QString::fromUtf8(family.data(), static_cast<qsizetype>(family.size()));
+    if (pretrained && pretrained->hf)
+        return FormulaBanner::tr("%1 cuts the text into subwords with its folder's tokenizer (tokenizer.json): frequent "
+                                 "words stay whole, rare ones split into pieces; \u2423 marks a piece that starts with a space.")
+            .arg(familyName);
+    if (pretrained && pretrained->family() != PretrainedFamily::Gpt2 && trace.model->spec.tokenizer == ModelTokenizer::Bpe)
+        return FormulaBanner::tr("%1 cuts the text into subwords with byte-level BPE (its folder's vocab.json and "
+                                 "merges.txt): frequent words stay whole, rare ones split into pieces; \u2423 marks a piece "
+                                 "that starts with a space.")
+            .arg(familyName);
+    return trace.model->spec.tokenizer == ModelTokenizer::Bpe
+        ? FormulaBanner::tr("GPT-2 cuts the text into subwords with byte-level BPE: frequent words stay whole, rare "
+                            "ones split into pieces; ␣ marks a piece that starts with a space.")
+        : FormulaBanner::tr("BERT cuts the text into WordPiece subwords (## continues a word) and wraps it in [CLS] … [SEP].");
+}
+
+} // namespace
+
 void FormulaBanner::refresh()
 {
     const auto& trace = *m_session->trace();
@@ -97,10 +127,7 @@ void FormulaBanner::refresh()
             explanation = tr("Softmax turns each row of logits into probabilities over the vocabulary: a masked language model "
                              "fills in each position, a [MASK] above all. These are no next-token predictions.");
         if (id == u"tokens")
-            explanation = trace.model->spec.tokenizer == ModelTokenizer::Bpe
-                ? tr("GPT-2 cuts the text into subwords with byte-level BPE: frequent words stay whole, rare ones split into "
-                     "pieces; ␣ marks a piece that starts with a space.")
-                : tr("BERT cuts the text into WordPiece subwords (## continues a word) and wraps it in [CLS] … [SEP].");
+            explanation = tokensExplanation(trace);
     }
     // In a Transformer's layer, say what X is: the projections' input differs by block and layer.
     if (step.layer && trace.model && (id == u"q" || id == u"k" || id == u"v")) {
@@ -110,6 +137,8 @@ void FormulaBanner::refresh()
         QString what;
         if (memory)
             what = tr("Mem is the encoder output: in cross-attention the keys and values come from the source.");
+        else if (trace.model->pretrained && modelFamily(trace.model->pretrained->family()).layerKind == FamilyLayer::Gated)
+            what = tr("X is this block's input after its RMSNorm (the norm comes first, as in Pre-LN).");
         else if (trace.model->spec.norm == NormPlacement::Pre)
             what = tr("X is this block's input after its LayerNorm (Pre-LN).");
         else if (step.block == Block::Cross)
@@ -118,7 +147,7 @@ void FormulaBanner::refresh()
             what = tr("X is the embeddings plus the positions.");
         else
             what = tr("X is the previous layer's output.");
-        explanation += QLatin1Char(' ') + what;
+        explanation = appendSentence(explanation, what);
     }
     m_formula->setText(formula);
     m_shapes->setText(stepShapes(id, trace));

@@ -1,5 +1,8 @@
 #include "widgets/stagenavigator.h"
 
+#include "families/family.h"
+#include "model/model.h"
+#include "pretrained/model_folder.h"
 #include "session/session.h"
 #include "session/stages.h"
 
@@ -172,6 +175,10 @@ void StageNavigator::goToLayerBlock()
 void StageNavigator::retranslate()
 {
     const auto& steps = m_session->steps();
+    // A modern decoder (Llama, Qwen): no position vector is added (RoPE turns q and k inside
+    // attention), and its feed-forward network starts with the gate.
+    const auto& opened = m_session->model();
+    const bool gated = opened && opened->pretrained && modelFamily(opened->pretrained->family()).layerKind == FamilyLayer::Gated;
     for (int i = 0; i < m_list->count(); ++i) {
         QListWidgetItem* item = m_list->item(i);
         const int step = item->data(Qt::UserRole).toInt();
@@ -193,11 +200,12 @@ void StageNavigator::retranslate()
         if (step >= static_cast<int>(steps.size()))
             continue;
         const Step& s = steps[static_cast<std::size_t>(step)];
-        QString text = QStringLiteral("%1. %2").arg(item->data(Qt::UserRole + 1).toInt()).arg(stepName(s.id));
+        const QString name = gated && s.id == u"input" ? tr("Input X = E") : stepName(s.id);
+        QString text = QStringLiteral("%1. %2").arg(item->data(Qt::UserRole + 1).toInt()).arg(name);
         // Where a layer's sub-blocks start: self-attention, cross-attention, feed-forward network.
         if (s.layer && s.id == u"q")
             text += QStringLiteral("  \u2014 ") + blockName(s.block);
-        else if (s.layer && s.id == u"ffn_hidden")
+        else if (s.layer && s.id == (gated ? QStringView(u"ffn_gate") : QStringView(u"ffn_hidden")))
             text += QStringLiteral("  \u2014 ") + tr("Feed-forward network");
         if (m_session->isModel())
             text = QStringLiteral("   ") + text;

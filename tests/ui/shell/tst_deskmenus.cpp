@@ -52,6 +52,29 @@ void press(QKeyCombination key)
     QTest::keyClick(focused, key.key(), key.keyboardModifiers());
 }
 
+/// The items of `menu` (and of its submenus) whose mnemonic another item of the same menu has:
+/// with two, the key only moves between them instead of triggering the item.
+QStringList sharedMnemonics(const QList<QAction*>& actions, const QString& where)
+{
+    QStringList found;
+    QHash<int, QString> seen;
+    for (QAction* a : actions) {
+        if (a->isSeparator() || !a->isVisible())
+            continue;
+        const QKeySequence key = QKeySequence::mnemonic(a->text());
+        if (!key.isEmpty()) {
+            const int k = key[0].toCombined();
+            if (seen.contains(k))
+                found << QStringLiteral("%1: %2 / %3").arg(where, seen.value(k), a->text());
+            else
+                seen.insert(k, a->text());
+        }
+        if (a->menu())
+            found += sharedMnemonics(a->menu()->actions(), where + QStringLiteral(" > ") + a->text());
+    }
+    return found;
+}
+
 QStringList menuTitles(const MainWindow& w)
 {
     QStringList titles;
@@ -208,6 +231,22 @@ private slots:
                                     QStringLiteral("QCustomPlot " QCUSTOMPLOT_VERSION_STR), QStringLiteral("Transformer attention"),
                                     QStringLiteral("GPL-3.0"), QStringLiteral("licence")})
             QVERIFY2(text.contains(part), qPrintable(part + QStringLiteral(" not in ") + text));
+    }
+
+    // File > Open model and File > Models both had D, File > Save session as and Export all
+    // stages both A: every item of every menu has a mnemonic of its own, in both languages.
+    void everyMenuItemHasItsOwnMnemonic()
+    {
+        LanguageManager languages;
+        Session s;
+        MainWindow w(&s);
+        for (const char* language : {"en", "zh_CN"}) {
+            QVERIFY(languages.setLanguage(QString::fromLatin1(language)));
+            w.setCurrentLanguage(languages.current());
+            QCoreApplication::processEvents();
+            const QStringList shared = sharedMnemonics(w.menuBar()->actions(), QString::fromLatin1(language));
+            QVERIFY2(shared.isEmpty(), qPrintable(shared.join(QLatin1Char('\n'))));
+        }
     }
 
     void theMenusSurviveALanguageSwitch()

@@ -220,9 +220,9 @@ private slots:
             keys << a->shortcut();
         }
         QCOMPARE(texts, (QStringList{"&Open session\u2026", "Open &recent", "&Save session", "Save session &as\u2026", "-",
-                                     "Open &weights\u2026", "Save weights\u2026", "Open &mask\u2026", "-", "Open mo&del\u2026", "Open model &folder (GPT-2, BERT)\u2026",
+                                     "Open &weights\u2026", "Save weights\u2026", "Open &mask\u2026", "-", "Ope&n model\u2026", "Open model &folder\u2026",
                                      "Save model as\u2026", "-", "&Export view as image\u2026", "Export matrix as &CSV\u2026",
-                                     "Export &all stages\u2026", "C&opy image", "Export &lesson\u2026"}));
+                                     "Export all s&tages\u2026", "Cop&y image", "Export &lesson\u2026"}));
         QCOMPARE(keys.at(0), QKeySequence(QKeySequence::Open));
         QCOMPARE(keys.at(2), QKeySequence(QKeySequence::Save));
         QCOMPARE(keys.at(3), QKeySequence(QKeySequence::SaveAs));

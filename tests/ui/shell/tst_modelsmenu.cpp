@@ -196,7 +196,7 @@ private slots:
         QVERIFY(action(menu, QStringLiteral("Open the Models folder")));
         QVERIFY(action(menu, QStringLiteral("Set Models folder\u2026")));
         const QStringList disabled = texts(menu, false);
-        QVERIFY2(disabled.contains(QStringLiteral("t5 \u2014 not a GPT-2 or BERT folder")), qPrintable(disabled.join('|')));
+        QVERIFY2(disabled.contains(QStringLiteral("t5 \u2014 not a model folder Attention Lab opens")), qPrintable(disabled.join('|')));
         QVERIFY(enabled.contains(QStringLiteral("Models folder: ") + QDir::toNativeSeparators(dir.path())));
         QVERIFY2(!enabled.join('|').contains(QStringLiteral("huggingface.co")), qPrintable(enabled.join('|'))); // models here: no hint
 
@@ -232,7 +232,7 @@ private slots:
         MainWindow w(&s);
         QMenu* menu = modelsMenu(w);
         const QString hint = texts(menu, false).join(QLatin1Char('\n'));
-        for (const char* part : {"No GPT-2 or BERT model here yet.", "gpt2", "bert-base-uncased", "config.json", "model.safetensors", "vocab.json",
+        for (const char* part : {"No model here yet.", "tokenizer.json", "gpt2", "bert-base-uncased", "config.json", "model.safetensors", "vocab.json",
                                  "merges.txt", "vocab.txt"})
             QVERIFY2(hint.contains(QLatin1String(part)), part);
         // The hub's pages and the folder's address are entries to click, not greyed text.

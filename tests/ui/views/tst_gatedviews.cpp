@@ -14,7 +14,10 @@
 #include "support/hfsession.h"
 #include "views/stageview.h"
 #include "widgets/formulabanner.h"
+#include "widgets/stagenavigator.h"
 
+#include <QLabel>
+#include <QListWidget>
 #include <QtTest>
 
 using namespace attnlab;
@@ -83,6 +86,36 @@ private slots:
         QVERIFY2(banner.formulaText().contains(QStringLiteral("mean(X\u00B2)")), qPrintable(banner.formulaText()));
         QVERIFY(goTo(s, "ffn_hidden"));
         QVERIFY2(banner.formulaText().contains(QStringLiteral("SiLU(G)")), qPrintable(banner.formulaText()));
+        // The tokens are the folder's own (the banner said "GPT-2 cuts the text …"),
+        // and a projection's X is the input after an RMSNorm, not a LayerNorm.
+        const auto said = [&banner] {
+            QStringList texts;
+            for (const QLabel* l : banner.findChildren<QLabel*>())
+                texts << l->text();
+            return texts.join(QLatin1Char('\n'));
+        };
+        s.setStep(0);
+        QCOMPARE(s.stepId(), QStringLiteral("tokens"));
+        QVERIFY2(said().contains(QStringLiteral("Qwen3 cuts the text")) && said().contains(QStringLiteral("merges.txt"))
+                     && !said().contains(QStringLiteral("GPT-2")),
+                 qPrintable(said()));
+        QVERIFY(goTo(s, "q"));
+        QVERIFY2(said().contains(QStringLiteral("after its RMSNorm")) && !said().contains(QStringLiteral("LayerNorm")), qPrintable(said()));
+    }
+
+    // The Stages list named a modern decoder's input "X = E + P" (it adds no position vector:
+    // RoPE turns q and k inside attention) and marked the feed-forward network at its third step.
+    void theStagesListNamesTheDecodersSteps()
+    {
+        Session s;
+        QVERIFY(openHfFolder(s, "llama_gqa_tied_f32", QStringLiteral("The cat sat on the mat.")));
+        StageNavigator nav(&s);
+        QStringList texts;
+        for (int i = 0; i < nav.list()->count(); ++i)
+            texts << nav.list()->item(i)->text().trimmed();
+        QVERIFY2(texts.contains(QStringLiteral("3. Input X = E")), qPrintable(texts.join(QLatin1Char('|'))));
+        QVERIFY2(texts.contains(QStringLiteral("17. FFN gate  \u2014 Feed-forward network")), qPrintable(texts.join(QLatin1Char('|'))));
+        QVERIFY(texts.contains(QStringLiteral("19. FFN hidden")));
     }
 
     void theNewStagesSpeakChinese()

@@ -166,7 +166,7 @@ private slots:
         Session s;
         PredictionsView v(&s);
         QVERIFY(v.messageLabel()->isVisibleTo(&v));
-        QVERIFY(v.messageLabel()->text().contains(QStringLiteral("GPT-2 or BERT")));
+        QVERIFY(v.messageLabel()->text().contains(QStringLiteral("GPT-2, BERT, Llama")));
         QVERIFY(v.figureSize().isEmpty());
         QVERIFY(openHfFolder(s, "bert_model_cased", QStringLiteral("Paris is the [MASK] of France.")));
         QVERIFY(v.messageLabel()->isVisibleTo(&v));
