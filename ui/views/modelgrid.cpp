@@ -132,7 +132,11 @@ QRect ModelGrid::kvGroupRect(int group) const
     if (first < 0)
         return {};
     const int cell = cellSize();
-    const QPoint o = origin(cell);
+    return bandRect(origin(cell), cell, first, last);
+}
+
+QRect ModelGrid::bandRect(const QPoint& o, int cell, int first, int last) const
+{
     const Geometry g = geometryOf();
     const QRect a = cellRect(o, cell, 0, first);
     const QRect b = cellRect(o, cell, 0, last);
@@ -265,9 +269,7 @@ void ModelGrid::paintGrid(QPainter& p, const QPoint& o, int cell, const QPalette
             int end = h;
             while (end + 1 < heads() && kvGroup(end + 1) == group)
                 ++end;
-            const QRect a = cellRect(o, cell, 0, h);
-            const QRect b = cellRect(o, cell, 0, end);
-            const QRect band(a.left(), o.y() + g.headRow, b.right() - a.left() + 1, g.labelHeight - g.headRow - 4);
+            const QRect band = bandRect(o, cell, h, end);
             const QColor color = kvGroupColor(group);
             p.fillRect(band, color);
             p.setPen(color.lightnessF() > 0.55 ? Qt::black : Qt::white);

@@ -113,6 +113,8 @@ private:
     QPoint origin(int cell) const;
     QRect cellRect(const QPoint& origin, int cell, int layer, int head) const;
     QRect rowFrame(const QRect& picture) const;
+    /// The band under the "H1" row across the columns of heads `first` to `last` (a KV group).
+    QRect bandRect(const QPoint& origin, int cell, int first, int last) const;
     bool hasCell(int layer, int head) const;
     void makeImages();
 
