@@ -954,8 +954,8 @@
         <translation>x = %1</translation>
     </message>
     <message>
-        <source>Weights of the query x = %1 (they sum to 1): f(x) = Σ w_i·y_i = %2, true %3</source>
-        <translation>查询 x = %1 的权重（总和为 1）：f(x) = Σ w_i·y_i = %2，真实值 %3</translation>
+        <source>Weights of x = %1 (sum 1): f(x) = %2, true %3</source>
+        <translation>x = %1 的权重（和为 1）：f(x) = %2，真实值 %3</translation>
     </message>
     <message>
         <source>w = 1/σ = %1 (learned; leave-one-out error %2)</source>
@@ -998,8 +998,8 @@
         <translation>经典的参数化形式 exp(−((x − x_i)·w)²/2)，即 σ = 1/w：选出用其余各点预测每个训练点时效果最好的 w（留一法误差）</translation>
     </message>
     <message>
-        <source>Training points, the true function and the kernel regression f(x)</source>
-        <translation>训练点、真实函数与核回归 f(x)</translation>
+        <source>Kernel regression f(x)</source>
+        <translation>核回归 f(x)</translation>
     </message>
     <message>
         <source>training points (x_i, y_i)</source>

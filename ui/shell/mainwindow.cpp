@@ -512,10 +512,9 @@ void MainWindow::updateStatusBar()
         return;
     }
     m_warnings->setVisible(warnings && message.isEmpty());
-    // Shown while it has something to say (a message, a warning), never in presenter mode. (Kept
-    // always, it would take 22 px a 1280 × 720 projector cannot spare: the kernel-regression
-    // view's plots are already at their least there.)
-    const bool show = !m_presenter->isOn() && (!message.isEmpty() || warnings);
+    // Always there outside presenter mode, so that a message's coming and going never moves the
+    // view under the pointer; presenter mode projects no status bar.
+    const bool show = !m_presenter->isOn();
     if (show && statusBar()->isHidden()) {
         statusBar()->show();
         // Its height for the type it has now: it keeps the height it last measured, and the

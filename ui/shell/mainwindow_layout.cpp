@@ -54,11 +54,15 @@ void MainWindow::arrangeDocks(const QSize& available)
 {
     // Two columns of panels beside the view when the screen has room for both and some to spare
     // for the view; otherwise one column, the settings and the inspector as tabs beside the
-    // stages and the lessons (a 1024 × 768 projector).
+    // stages and the lessons (a 1024 × 768 projector). A short screen (a 1280 × 720 projector)
+    // takes one column too: there the view needs the width, for its captions and titles to take
+    // fewer of the lines it lacks.
     constexpr int roomForTheView = 200;
+    constexpr int shortScreen = 800;
     const int left = std::max(m_navDock->minimumSizeHint().width(), m_lessonDock->minimumSizeHint().width());
     const int right = std::max(m_settingsDock->minimumSizeHint().width(), m_inspectorDock->minimumSizeHint().width());
-    const bool narrow = available.width() < left + right + centralWidget()->minimumSizeHint().width() + roomForTheView;
+    const bool narrow = available.width() < left + right + centralWidget()->minimumSizeHint().width() + roomForTheView
+                     || available.height() < shortScreen;
     // Docks the user floated or put elsewhere stay where they are.
     const bool onTheRight = dockWidgetArea(m_settingsDock) == Qt::RightDockWidgetArea && !m_settingsDock->isFloating();
     if (narrow && onTheRight) {

@@ -296,16 +296,9 @@ void KernelRegressionView::updateQuery()
     const double top = *std::max_element(m_queryW.begin(), m_queryW.end());
     m_weightsPlot->yAxis->setRange(0, std::max(top, 1.0 / kTrainingPoints) * 1.15);
     if (auto* title = plotTitle(m_weightsPlot)) {
-        QString text = tr("Weights of the query x = %1 (they sum to 1): f(x) = Σ w_i·y_i = %2, true %3")
-                           .arg(number(x), number(m_queryY), number(trueFunction(x)));
-        // Two lines, so the title fits the plot's width in every language.
-        for (const QString& colon : {QStringLiteral("\uFF1A"), QStringLiteral(": ")}) {
-            if (const auto at = text.indexOf(colon); at > 0) {
-                text.replace(at, colon.size(), colon.trimmed() + QLatin1Char('\n'));
-                break;
-            }
-        }
-        title->setText(text);
+        // One line where it fits (keepTextsFitting breaks it where it does not).
+        title->setText(tr("Weights of x = %1 (sum 1): f(x) = %2, true %3")
+                           .arg(number(x), number(m_queryY), number(trueFunction(x))));
     }
 
     // The heatmap: outline the grid query nearest x at its heaviest key.
@@ -357,7 +350,7 @@ void KernelRegressionView::retranslate()
                            "predicts each training point best from the others (leave-one-out error)"));
 
     if (auto* title = plotTitle(m_fitPlot))
-        title->setText(tr("Training points, the true function and the kernel regression f(x)"));
+        title->setText(tr("Kernel regression f(x)"));
     m_fitPlot->graph(0)->setName(tr("training points (x_i, y_i)"));
     m_fitPlot->graph(1)->setName(tr("true 2·sin(x) + x^0.8"));
     m_fitPlot->graph(2)->setName(tr("prediction f(x) = Σ w_i·y_i"));

@@ -115,6 +115,14 @@ private slots:
         QVERIFY(w.docksInOneColumn());
         auto* settings = w.findChild<QDockWidget*>(QStringLiteral("SettingsDock"));
         QCOMPARE(w.dockWidgetArea(settings), Qt::LeftDockWidgetArea);
+        // A wide but short projector (1280 × 720): one column too, the view needs the width for
+        // its captions and titles to take fewer of the lines it lacks (issue 28 §3).
+        QScreen* short720 = screenNamed(QStringLiteral("projector-1280"));
+        w.setScreen(short720);
+        w.fitToScreen(short720);
+        QVERIFY(w.docksInOneColumn());
+        w.setScreen(small);
+        w.fitToScreen(small);
         // Moved to a large screen: two columns again; a layout saved there, back on the small one:
         // one column.
         w.setScreen(large);
