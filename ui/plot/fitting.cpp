@@ -147,31 +147,40 @@ int titleRoom(QCustomPlot* plot, QCPLayoutElement* title)
 
 /// Axis labels break into lines to fit along their axis; numeric axes ask for fewer ticks on a
 /// short axis, so their labels keep apart.
+void fitAxis(QCPAxis* axis)
+{
+    if (!axis->visible() || !axis->axisRect())
+        return;
+    const bool horizontal = axis->orientation() == Qt::Horizontal;
+    const int length = horizontal ? axis->axisRect()->width() : axis->axisRect()->height();
+    if (length < 20)
+        return; // not laid out yet
+    if (!axis->label().isEmpty() || !axis->property(kFullText).toString().isEmpty()) {
+        fitText(
+            axis, length + 16, false, [axis] { return axis->label(); }, [axis](const QString& t) { axis->setLabel(t); },
+            [axis] { return axis->labelFont(); }, [axis](const QFont& f) { axis->setLabelFont(f); });
+    }
+    if (axis->ticker().dynamicCast<QCPAxisTickerText>())
+        return;
+    // A fixed step (0.25 on a probability axis) may take multiples of itself on a short axis.
+    if (auto fixed = axis->ticker().dynamicCast<QCPAxisTickerFixed>())
+        fixed->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
+    // A label every 2.5 lines (vertical) or every 6 digits' width (horizontal), at most 5.
+    const QFontMetrics fm(axis->tickLabelFont());
+    const double each = horizontal ? fm.horizontalAdvance(QStringLiteral("\u22120.000")) * 1.6 : fm.height() * 2.5;
+    axis->ticker()->setTickCount(std::clamp(static_cast<int>(length / each), 2, 5));
+}
+
 void fitAxes(QCustomPlot* plot)
 {
     for (QCPAxisRect* rect : plot->axisRects()) {
-        for (QCPAxis* axis : rect->axes()) {
-            if (!axis->visible())
-                continue;
-            const bool horizontal = axis->orientation() == Qt::Horizontal;
-            const int length = horizontal ? rect->width() : rect->height();
-            if (length < 20)
-                continue; // not laid out yet
-            if (!axis->label().isEmpty() || !axis->property(kFullText).toString().isEmpty()) {
-                fitText(
-                    axis, length + 16, false, [axis] { return axis->label(); }, [axis](const QString& t) { axis->setLabel(t); },
-                    [axis] { return axis->labelFont(); }, [axis](const QFont& f) { axis->setLabelFont(f); });
-            }
-            if (axis->ticker().dynamicCast<QCPAxisTickerText>())
-                continue;
-            // A fixed step (0.25 on a probability axis) may take multiples of itself on a short axis.
-            if (auto fixed = axis->ticker().dynamicCast<QCPAxisTickerFixed>())
-                fixed->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
-            // A label every 2.5 lines (vertical) or every 6 digits' width (horizontal), at most 5.
-            const QFontMetrics fm(axis->tickLabelFont());
-            const double each = horizontal ? fm.horizontalAdvance(QStringLiteral("\u22120.000")) * 1.6 : fm.height() * 2.5;
-            axis->ticker()->setTickCount(std::clamp(static_cast<int>(length / each), 2, 5));
-        }
+        for (QCPAxis* axis : rect->axes())
+            fitAxis(axis);
+    }
+    // A colour scale's axis too: in a short heatmap its five ticks ran into each other.
+    for (QCPLayoutElement* e : plot->plotLayout()->elements(true)) {
+        if (auto* scale = qobject_cast<QCPColorScale*>(e))
+            fitAxis(scale->axis());
     }
 }
 

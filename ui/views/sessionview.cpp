@@ -1,6 +1,7 @@
 #include "views/sessionview.h"
 
 #include "session/session.h"
+#include "widgets/projectiontype.h"
 
 #include <qcustomplot.h>
 
@@ -58,6 +59,15 @@ void SessionView::changeEvent(QEvent* event)
     default:
         break;
     }
+}
+
+bool SessionView::event(QEvent* event)
+{
+    if (event->type() == projectionChangeEvent()) {
+        requestRefresh();
+        return true;
+    }
+    return QWidget::event(event);
 }
 
 } // namespace attnlab

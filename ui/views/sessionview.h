@@ -97,6 +97,8 @@ protected:
 
     void changeEvent(QEvent* event) override;
     void showEvent(QShowEvent* event) override;
+    /// A projection's start or end (widgets/projectiontype.h): redraw, for what a caption says.
+    bool event(QEvent* event) override;
 
 private:
     Session* m_session;

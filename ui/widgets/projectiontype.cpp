@@ -2,6 +2,7 @@
 
 #include "widgets/controlcheckbox.h"
 
+#include <QCoreApplication>
 #include <QVariant>
 #include <QWidget>
 
@@ -25,6 +26,16 @@ void setProjected(QWidget* window, bool projected, double points)
         if (w->property(kControl).toBool())
             w->setVisible(!projected);
     }
+    QEvent changed(projectionChangeEvent());
+    for (QWidget* w : window->findChildren<QWidget*>())
+        QCoreApplication::sendEvent(w, &changed);
+    QCoreApplication::sendEvent(window, &changed);
+}
+
+QEvent::Type projectionChangeEvent()
+{
+    static const auto type = static_cast<QEvent::Type>(QEvent::registerEventType());
+    return type;
 }
 
 bool isProjected(const QWidget* window)

@@ -9,6 +9,7 @@
 // window): nothing interactive is drawn then (widgets/controlcheckbox.h, markAsControl), and the
 // stage's heatmap takes the projected type (HeatmapView::setProjectedType).
 
+#include <QEvent>
 #include <QFont>
 
 class QWidget;
@@ -28,9 +29,12 @@ inline double projectedPointSize(double height, double dotsPerInch)
 }
 
 /// Marks `window` as projected or not (presenter mode, a slide) with `points` the size of the
-/// projected type, and hides or shows again its ControlCheckBoxes and the widgets markAsControl()
-/// marked.
+/// projected type, hides or shows again its ControlCheckBoxes and the widgets markAsControl()
+/// marked, and sends projectionChangeEvent() to every widget in it (the views redraw: their
+/// captions leave out what the user is told to click).
 void setProjected(QWidget* window, bool projected, double points = 0);
+/// The type of the event setProjected() sends.
+QEvent::Type projectionChangeEvent();
 bool isProjected(const QWidget* window);
 /// The projected type's point size in `window` (0 when it is not projected).
 double projectedPoints(const QWidget* window);

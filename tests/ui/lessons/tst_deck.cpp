@@ -15,6 +15,7 @@
 #include <QRegularExpression>
 #include <QSet>
 #include <QTemporaryDir>
+#include <QLabel>
 #include <QtTest>
 
 #include <sys/stat.h>
@@ -145,6 +146,26 @@ private slots:
         QCOMPARE(slideTextPoints(QStringLiteral("Softmax turns each row of scores into probabilities.")), least);
         const double longText = slideTextPoints(QString(QStringLiteral("A long explanation of a step. ")).repeated(40));
         QVERIFY2(longText < least && longText >= 0.02 * slidePagePoints() - 1e-9, qPrintable(QString::number(longText)));
+    }
+
+    // Issue 28 §4: a slide carries no instruction to the user. The heads' grid said "Click a head
+    // to focus it." on every slide of lesson 6: its caption was written before the slide's view
+    // was marked projected, and not again after.
+    void aSlideSaysNothingToClick()
+    {
+        Session s;
+        s.setSentence(QStringLiteral("the cat sat on the mat"));
+        s.setStepId(QStringLiteral("weights"));
+        s.setView(QStringLiteral("heads"));
+        const auto view = makeSlideView(&s);
+        QStringList captions;
+        for (const QLabel* label : view->findChildren<QLabel*>()) {
+            if (label->isVisible())
+                captions << label->text();
+        }
+        const QString all = captions.join(QLatin1Char('|'));
+        QVERIFY2(all.contains(QStringLiteral("4 heads")), qPrintable(all)); // the grid's caption is there
+        QVERIFY2(!all.contains(QStringLiteral("Click")), qPrintable(all));
     }
 
     // Issue 28 §4: in a Chinese deck's text layer 一 子 己 生 自 行 came out as Kangxi radicals,
