@@ -1,17 +1,21 @@
-// Benchmarks of pretrained models at their real sizes (issue 12, section 4): random-weight
-// folders of GPT-2 small's shape (124 M parameters) and BERT-base's are written to a temporary
-// folder at start-up (bench/pretrained_folders.h) and opened as a user opens a downloaded one.
-//   BM_Gpt2Trace, BM_BertTrace   a full trace through run(), every stage kept
-//   BM_Gpt2Gemm, BM_BertGemm     the same pass's matrix products alone, plain Eigen: what this
+// Benchmarks of pretrained models at their real sizes (issue 12, section 4; issue 31, section 4):
+// random-weight folders of GPT-2 small's shape (124 M parameters), BERT-base's, SmolLM2-135M's
+// and Qwen2.5-0.5B's (BF16, tied embeddings) are written to a temporary folder when first needed
+// (bench/pretrained_folders.h) and opened as a user opens a downloaded one.
+//   BM_*Trace                    a full trace through run(), every stage kept
+//   BM_*Gemm                     the same pass's matrix products alone, plain Eigen: what this
 //                                machine reaches on the same floating-point work
-//   BM_Gpt2Open                  openModel on the folder from a warm page cache, and the
-//                                resident memory it adds (measured in a fresh process)
-//   BM_Gpt2TraceMemory           the peak resident memory of a trace at n = 1024, in a fresh
-//                                process, with the trace's bytes by stage id: the trace the
-//                                studio and run() keep (compact at that size), and `trace
-//                                --stages weights` (only those kept, the JSON written as it goes)
-//   BM_Gpt2Generate              tokens per second of generateTokens with its key/value cache
-// One thread. Run: scripts/bench_pretrained.sh (about two minutes).
+//   BM_*Open                     openModel on the folder from a warm page cache (map, tokenizer,
+//                                BF16 widened to float32), and the resident memory it adds and
+//                                the time of a first open (measured in a fresh process)
+//   BM_*TraceMemory              the peak resident memory of a trace (GPT-2: n = 1024, the
+//                                gated decoders: n = 512), in a fresh process, with the trace's
+//                                bytes by stage id: the trace the studio and run() keep (compact
+//                                at that size), and for GPT-2 `trace --stages weights` (only those
+//                                kept, the JSON written as it goes)
+//   BM_*Generate                 tokens per second of generateTokens with its key/value cache
+// One thread. Run: scripts/bench_pretrained.sh (about eight minutes, --benchmark_filter=Gpt2 for
+// GPT-2's cases alone).
 
 #include "bench_main.h"
 #include "common/allocator.h"
@@ -45,6 +49,7 @@ using namespace attnlab;
 namespace fs = std::filesystem;
 
 const fs::path kTokenizers = ATTNLAB_TOKENIZER_DATA;
+const fs::path kQwenTokenizer = ATTNLAB_QWEN_TOKENIZER; // the unpacked tests/reference/tokenizers/hf/qwen3
 constexpr std::uint64_t kSeed = 12;
 
 double secondsSince(std::chrono::steady_clock::time_point start)
@@ -77,12 +82,13 @@ const fs::path& rootFolder()
     return root.path();
 }
 
-/// Writes a model folder once, saying how long it took.
-fs::path writtenFolder(const char* name, std::int64_t (*write)(const fs::path&, const fs::path&, std::uint64_t))
+/// Writes a model folder once (its tokenizer files from `tokenizers`), saying how long it took.
+fs::path writtenFolder(const char* name, std::int64_t (*write)(const fs::path&, const fs::path&, std::uint64_t),
+                       const fs::path& tokenizers = kTokenizers)
 {
     const fs::path folder = rootFolder() / name;
     const auto start = std::chrono::steady_clock::now();
-    const std::int64_t parameters = write(folder, kTokenizers, kSeed);
+    const std::int64_t parameters = write(folder, tokenizers, kSeed);
     std::fprintf(stderr, "wrote %s: %lld parameters, %.0f MB, in %.1f s (%s)\n", name, static_cast<long long>(parameters),
                  static_cast<double>(fs::file_size(folder / "model.safetensors")) / (1 << 20), secondsSince(start),
                  folder.c_str());
@@ -101,6 +107,18 @@ const fs::path& bertFolder()
     return folder;
 }
 
+const fs::path& smolFolder()
+{
+    static const fs::path folder = writtenFolder("SmolLM2-135M", bench::writeSmolLm2_135M);
+    return folder;
+}
+
+const fs::path& qwenFolder()
+{
+    static const fs::path folder = writtenFolder("Qwen2.5-0.5B", bench::writeQwen25_05B, kQwenTokenizer);
+    return folder;
+}
+
 /// The models, opened once for the cases that run them.
 std::shared_ptr<const Seq2SeqModel> gpt2Model()
 {
@@ -111,6 +129,18 @@ std::shared_ptr<const Seq2SeqModel> gpt2Model()
 std::shared_ptr<const Seq2SeqModel> bertModel()
 {
     static const auto model = std::make_shared<const Seq2SeqModel>(openModel(bertFolder().string()));
+    return model;
+}
+
+std::shared_ptr<const Seq2SeqModel> smolModel()
+{
+    static const auto model = std::make_shared<const Seq2SeqModel>(openModel(smolFolder().string()));
+    return model;
+}
+
+std::shared_ptr<const Seq2SeqModel> qwenModel()
+{
+    static const auto model = std::make_shared<const Seq2SeqModel>(openModel(qwenFolder().string()));
     return model;
 }
 
@@ -136,11 +166,15 @@ PretrainedTokens tokensOf(const Seq2SeqModel& m, int n)
 /// One pass's floating-point work, a multiply-add counted as 2. Per layer: the projections
 /// Q, K, V and W_O (8·n·d²), Q·Kᵀ and A·V over all heads (4·n²·d; the engine computes every
 /// score, the causal ones too), the MLP (4·n·d·d_ff). The head: BERT's transform (2·n·d²) and
-/// the logits (2·n·d·V).
+/// the logits (2·n·d·V). A gated decoder (h query heads, g key/value heads of width d_h): Q and
+/// W_O 4·n·d·h·d_h, K and V 4·n·d·g·d_h, Q·Kᵀ and A·V 4·n²·h·d_h, gate, up and down 6·n·d·d_ff.
 double passFlops(const HfConfig& c, double n)
 {
     const double d = c.dModel, ff = c.dFF, v = c.vocabulary;
-    const double layer = 8 * n * d * d + 4 * n * n * d + 4 * n * d * ff;
+    const double q = static_cast<double>(c.heads) * c.headDim, kv = static_cast<double>(c.kvHeads) * c.headDim;
+    const bool gated = modelFamily(c.family).layerKind == FamilyLayer::Gated;
+    const double layer = gated ? 4 * n * d * q + 4 * n * d * kv + 4 * n * n * q + 6 * n * d * ff
+                               : 8 * n * d * d + 4 * n * n * d + 4 * n * d * ff;
     const double head = (modelFamily(c.family).task == FamilyTask::FillMask ? 2 * n * d * d : 0) + 2 * n * d * v;
     return c.layers * layer + head;
 }
@@ -167,6 +201,8 @@ void traceCase(benchmark::State& state, const std::shared_ptr<const Seq2SeqModel
 
 void BM_Gpt2Trace(benchmark::State& state) { traceCase(state, gpt2Model()); }
 void BM_BertTrace(benchmark::State& state) { traceCase(state, bertModel()); }
+void BM_SmolLm2Trace(benchmark::State& state) { traceCase(state, smolModel()); }
+void BM_Qwen25Trace(benchmark::State& state) { traceCase(state, qwenModel()); }
 
 /// out = x · Wᵀ for a linear layer as it lies in the file (nn.Linear [out, in]; Conv1D [in, out]).
 void product(Eigen::MatrixXf& out, const Eigen::MatrixXf& x, const LinearLayer& l)
@@ -178,8 +214,9 @@ void product(Eigen::MatrixXf& out, const Eigen::MatrixXf& x, const LinearLayer& 
 }
 
 /// The matrix products of one pass and nothing else, with the pass's shapes, on the model's own
-/// mapped weights: no bias, softmax, LayerNorm or GELU, no stage kept. The inputs are fixed
-/// random matrices (not the last product's output) so that no value drifts towards a denormal.
+/// mapped weights: no bias, softmax, norm, GELU or SiLU, no RoPE, no stage kept. The inputs are
+/// fixed random matrices (not the last product's output) so that no value drifts towards a
+/// denormal.
 class PassGemms {
 public:
     PassGemms(const PretrainedWeights& w, Eigen::Index n)
@@ -200,6 +237,8 @@ public:
                 product(m_v, m_x, l.attention.v);
                 attention(m_q, m_k, m_v);
             }
+            if (l.gate.weight.data)
+                product(m_gate, m_x, l.gate); // SwiGLU's gate: (n x d_ff) = X · W_gateᵀ
             mlp(l.attention.output, l.up, l.down);
         }
         if (m_w.mlm)
@@ -211,19 +250,25 @@ public:
     }
 
 private:
-    /// Per head: S = Q_h·K_hᵀ (n x n), O_h = S·V_h (n x d_k).
+    /// A head's width: head_dim for a gated decoder, d / heads otherwise.
+    static Eigen::Index headDim(const HfConfig& c) { return c.headDim > 0 ? c.headDim : c.dModel / c.heads; }
+
+    /// Per query head h: S = Q_h·K_gᵀ (n x n), O_h = S·V_g (n x d_k), g the key/value head it
+    /// shares (g = h without grouped-query attention).
     template <typename Q, typename K, typename V>
     void attention(const Q& q, const K& k, const V& v)
     {
-        const Eigen::Index dk = m_x.cols() / m_w.config.heads;
-        m_concat.resize(m_x.rows(), m_x.cols());
-        for (Eigen::Index h = 0; h < m_w.config.heads; ++h) {
-            m_scores.noalias() = q.middleCols(h * dk, dk) * k.middleCols(h * dk, dk).transpose();
-            m_concat.middleCols(h * dk, dk).noalias() = m_scores * v.middleCols(h * dk, dk);
+        const Eigen::Index dk = headDim(m_w.config), heads = m_w.config.heads;
+        const Eigen::Index group = m_w.config.kvHeads > 0 ? heads / m_w.config.kvHeads : 1;
+        m_concat.resize(m_x.rows(), heads * dk);
+        for (Eigen::Index h = 0; h < heads; ++h) {
+            const Eigen::Index g = h / group;
+            m_scores.noalias() = q.middleCols(h * dk, dk) * k.middleCols(g * dk, dk).transpose();
+            m_concat.middleCols(h * dk, dk).noalias() = m_scores * v.middleCols(g * dk, dk);
         }
     }
 
-    /// W_O on the heads' concatenation, then the MLP's two layers.
+    /// W_O on the heads' concatenation, then the MLP's layers (a gated decoder's gate is above).
     void mlp(const LinearLayer& wo, const LinearLayer& up, const LinearLayer& down)
     {
         product(m_out, m_concat, wo);
@@ -233,7 +278,7 @@ private:
 
     const PretrainedWeights& m_w;
     const Eigen::MatrixXf m_x, m_h;
-    Eigen::MatrixXf m_qkv, m_q, m_k, m_v, m_scores, m_concat, m_out, m_hidden, m_logits;
+    Eigen::MatrixXf m_qkv, m_q, m_k, m_v, m_scores, m_concat, m_out, m_hidden, m_gate, m_logits;
 };
 
 void gemmCase(benchmark::State& state, const std::shared_ptr<const Seq2SeqModel>& model)
@@ -248,6 +293,8 @@ void gemmCase(benchmark::State& state, const std::shared_ptr<const Seq2SeqModel>
 
 void BM_Gpt2Gemm(benchmark::State& state) { gemmCase(state, gpt2Model()); }
 void BM_BertGemm(benchmark::State& state) { gemmCase(state, bertModel()); }
+void BM_SmolLm2Gemm(benchmark::State& state) { gemmCase(state, smolModel()); }
+void BM_Qwen25Gemm(benchmark::State& state) { gemmCase(state, qwenModel()); }
 
 /// Reads every file of `folder` once, so that the page cache holds them.
 void warmPageCache(const fs::path& folder)
@@ -264,9 +311,9 @@ void warmPageCache(const fs::path& folder)
 // tokenizer (50257 tokens, 50000 merges) and the vocabulary's labels. The time is the median of
 // opens in this process; the memory, and the time of a process's first open, come from a fresh
 // process (a heap that kept earlier frees would hide what the open allocates).
-void BM_Gpt2Open(benchmark::State& state)
+void openCase(benchmark::State& state, const fs::path& folderPath)
 {
-    const std::string folder = gpt2Folder().string();
+    const std::string folder = folderPath.string();
     warmPageCache(folder);
     for (auto _ : state) {
         Seq2SeqModel m = openModel(folder);
@@ -278,6 +325,13 @@ void BM_Gpt2Open(benchmark::State& state)
     state.counters["anon_MB"] = f.at("anon_after") - f.at("anon_before");
     state.counters["file_MB"] = f.at("file_after") - f.at("file_before");
 }
+
+void BM_Gpt2Open(benchmark::State& state) { openCase(state, gpt2Folder()); }
+// SmolLM2-135M and Qwen2.5-0.5B as `--model DIR` opens them: config.json, the mapped BF16
+// model.safetensors widened to float32 (the heap's share of RSS_MB), the tokenizer.json (49152
+// and 151665 tokens) and the vocabulary's labels.
+void BM_SmolLm2Open(benchmark::State& state) { openCase(state, smolFolder()); }
+void BM_Qwen25Open(benchmark::State& state) { openCase(state, qwenFolder()); }
 
 /// The trace's stages by id, largest first, on standard error.
 void printBreakdown(const std::map<std::string, double>& f, const std::string& title)
@@ -298,13 +352,13 @@ void printBreakdown(const std::map<std::string, double>& f, const std::string& t
 // the trace run() keeps (TraceDetail::Auto: compact above 512 MB, pretrained/trace_detail.h);
 // with arg 1 what `trace --stages weights` does: the engine keeps the weights stages alone, and
 // their JSON is written a stage at a time (here counted, not stored).
-void BM_Gpt2TraceMemory(benchmark::State& state)
+void traceMemoryCase(benchmark::State& state, const fs::path& folder, const std::string& title)
 {
     const std::string n = std::to_string(state.range(0));
     const bool weightsOnly = state.range(1) != 0;
     std::map<std::string, double> f;
     for (auto _ : state) {
-        f = bench::parseFigures(bench::runSelf({"--child", "trace", gpt2Folder().string(), n, weightsOnly ? "weights" : "auto"}));
+        f = bench::parseFigures(bench::runSelf({"--child", "trace", folder.string(), n, weightsOnly ? "weights" : "auto"}));
         state.SetIterationTime(f.at("seconds"));
     }
     state.counters["peak_MB"] = f.at("peak");
@@ -314,22 +368,36 @@ void BM_Gpt2TraceMemory(benchmark::State& state)
     state.counters["weights_file_MB"] = f.at("file_after");
     if (weightsOnly)
         state.counters["json_MB"] = f.at("json");
-    printBreakdown(f, "GPT-2 small, n = " + n + (weightsOnly ? ", --stages weights" : ", the trace run() keeps"));
+    state.counters["weights_f32_MB"] = f.at("weights_f32");
+    printBreakdown(f, title + ", n = " + n + (weightsOnly ? ", --stages weights" : ", the trace run() keeps"));
 }
 
-// GPT-2 writing on: 32 new tokens, greedy, after a 16-token prompt, with the key/value cache.
-void BM_Gpt2Generate(benchmark::State& state)
+void BM_Gpt2TraceMemory(benchmark::State& state) { traceMemoryCase(state, gpt2Folder(), "GPT-2 small"); }
+// The floor of issue 31: peak_MB below weights_f32_MB (the parameters in float32) + 1536.
+void BM_SmolLm2TraceMemory(benchmark::State& state) { traceMemoryCase(state, smolFolder(), "SmolLM2-135M"); }
+void BM_Qwen25TraceMemory(benchmark::State& state) { traceMemoryCase(state, qwenFolder(), "Qwen2.5-0.5B"); }
+
+// Writing on: 32 new tokens, greedy, after a 16-token prompt, with the key/value cache.
+void generateCase(benchmark::State& state, const std::shared_ptr<const Seq2SeqModel>& model)
 {
-    const auto model = gpt2Model();
     const PretrainedTokens prompt = tokensOf(*model, 16);
     std::int64_t tokens = 0;
+    double wall = 0;
     for (auto _ : state) {
+        const auto start = std::chrono::steady_clock::now();
         const GeneratedTokens g = generateTokens(model->pretrained->weights, prompt.ids, 32, SamplingOptions{});
+        wall += secondsSince(start);
         tokens += static_cast<std::int64_t>(g.ids.size());
     }
+    // By CPU time (what the machine's other work does not change much) and by the clock.
     state.counters["tokens_per_s"] = benchmark::Counter(static_cast<double>(tokens), benchmark::Counter::kIsRate);
+    state.counters["tokens_per_s_wall"] = static_cast<double>(tokens) / std::max(wall, 1e-9);
     state.SetLabel("16-token prompt, " + std::to_string(tokens / std::max<std::int64_t>(1, state.iterations())) + " new tokens");
 }
+
+void BM_Gpt2Generate(benchmark::State& state) { generateCase(state, gpt2Model()); }
+void BM_SmolLm2Generate(benchmark::State& state) { generateCase(state, smolModel()); }
+void BM_Qwen25Generate(benchmark::State& state) { generateCase(state, qwenModel()); }
 
 void print(const char* key, double value) { std::printf("%s %.6f\n", key, value); }
 
@@ -355,6 +423,12 @@ void childTrace(const std::string& folder, int n, bool weightsJson)
     print("rss_start", bench::memoryStatus().rss);
     const auto model = std::make_shared<const Seq2SeqModel>(openModel(folder));
     print("rss_opened", bench::memoryStatus().rss);
+    double parameters = 0;
+    for (const auto& file : model->pretrained->weights.files) {
+        for (const auto& [name, entry] : file->tensors())
+            parameters += static_cast<double>(entry.numel());
+    }
+    print("weights_f32", 4 * parameters / (1 << 20));
     const PretrainedTokens tokens = tokensOf(*model, n);
     TraceKeep keep;
     if (weightsJson)
@@ -413,6 +487,17 @@ BENCHMARK(BM_BertGemm)->ArgName("n")->Arg(128)->Unit(benchmark::kMillisecond)->M
 BENCHMARK(BM_Gpt2Open)->Unit(benchmark::kMillisecond)->MinTime(2);
 BENCHMARK(BM_Gpt2TraceMemory)->ArgNames({"n", "weights_json"})->Args({1024, 0})->Args({1024, 1})->Iterations(1)->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Gpt2Generate)->Unit(benchmark::kMillisecond)->MinTime(2);
+// Issue 31: SmolLM2-135M and Qwen2.5-0.5B (BF16, tied embeddings).
+BENCHMARK(BM_SmolLm2Trace)->ArgName("n")->Arg(64)->Unit(benchmark::kMillisecond)->MinTime(2);
+BENCHMARK(BM_SmolLm2Gemm)->ArgName("n")->Arg(64)->Unit(benchmark::kMillisecond)->MinTime(2);
+BENCHMARK(BM_Qwen25Trace)->ArgName("n")->Arg(64)->Unit(benchmark::kMillisecond)->MinTime(2);
+BENCHMARK(BM_Qwen25Gemm)->ArgName("n")->Arg(64)->Unit(benchmark::kMillisecond)->MinTime(2);
+BENCHMARK(BM_SmolLm2Open)->Unit(benchmark::kMillisecond)->MinTime(2);
+BENCHMARK(BM_Qwen25Open)->Unit(benchmark::kMillisecond)->MinTime(2);
+BENCHMARK(BM_SmolLm2TraceMemory)->ArgNames({"n", "weights_json"})->Args({512, 0})->Iterations(1)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_Qwen25TraceMemory)->ArgNames({"n", "weights_json"})->Args({512, 0})->Iterations(1)->UseManualTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_SmolLm2Generate)->Unit(benchmark::kMillisecond)->MinTime(2);
+BENCHMARK(BM_Qwen25Generate)->Unit(benchmark::kMillisecond)->MinTime(2);
 
 int main(int argc, char** argv)
 {

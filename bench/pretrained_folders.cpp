@@ -2,10 +2,15 @@
 
 #include "core/random.h"
 
+#include <nlohmann/json.hpp>
+
 #include <array>
 #include <bit>
+#include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
+#include <iterator>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -36,16 +41,36 @@ struct TensorPlan {
     }
 };
 
-/// The files' bytes are little-endian F32; the benchmark writes them as this machine holds floats.
+/// How a file stores its values.
+enum class Dtype {
+    F32,
+    BF16, ///< the upper 16 bits of a float32, as SmolLM2 and Qwen2.5 ship
+};
+
+std::uint64_t bytesPerValue(Dtype d)
+{
+    return d == Dtype::F32 ? 4 : 2;
+}
+
+/// The files' bytes are little-endian; the benchmark writes them as this machine holds floats.
 static_assert(std::endian::native == std::endian::little, "the safetensors writer assumes a little-endian machine");
 
-std::string headerOf(const std::vector<TensorPlan>& tensors)
+/// A float32 rounded to the nearest bfloat16 (ties to even), as torch's .to(torch.bfloat16) does.
+std::uint16_t toBf16(float f)
+{
+    std::uint32_t u = 0;
+    std::memcpy(&u, &f, 4);
+    u += 0x7FFFu + ((u >> 16) & 1u);
+    return static_cast<std::uint16_t>(u >> 16);
+}
+
+std::string headerOf(const std::vector<TensorPlan>& tensors, Dtype dtype)
 {
     std::string json = "{\"__metadata__\":{\"format\":\"pt\"}";
     std::uint64_t offset = 0;
     for (const TensorPlan& t : tensors) {
-        const std::uint64_t bytes = 4ULL * static_cast<std::uint64_t>(t.numel());
-        json += ",\"" + t.name + "\":{\"dtype\":\"F32\",\"shape\":[";
+        const std::uint64_t bytes = bytesPerValue(dtype) * static_cast<std::uint64_t>(t.numel());
+        json += ",\"" + t.name + "\":{\"dtype\":\"" + (dtype == Dtype::F32 ? "F32" : "BF16") + "\",\"shape\":[";
         for (std::size_t i = 0; i < t.shape.size(); ++i) {
             if (i > 0)
                 json += ',';
@@ -61,16 +86,17 @@ std::string headerOf(const std::vector<TensorPlan>& tensors)
 
 /// Writes the tensors in order, each generated in chunks of a million values from its own
 /// stream (named by the tensor and the seed), so the file is never in memory whole.
-std::int64_t writeSafetensors(const fs::path& file, const std::vector<TensorPlan>& tensors, std::uint64_t seed)
+std::int64_t writeSafetensors(const fs::path& file, const std::vector<TensorPlan>& tensors, std::uint64_t seed, Dtype dtype = Dtype::F32)
 {
     std::ofstream out(file, std::ios::binary | std::ios::trunc);
-    const std::string json = headerOf(tensors);
+    const std::string json = headerOf(tensors, dtype);
     std::array<char, 8> length{};
     for (std::size_t i = 0; i < 8; ++i)
         length[i] = static_cast<char>((static_cast<std::uint64_t>(json.size()) >> (8 * i)) & 0xFF);
     out.write(length.data(), 8);
     out.write(json.data(), static_cast<std::streamsize>(json.size()));
     std::vector<float> chunk(1 << 20);
+    std::vector<std::uint16_t> half(dtype == Dtype::BF16 ? chunk.size() : 0);
     std::int64_t parameters = 0;
     for (const TensorPlan& t : tensors) {
         NormalStream normal(stream(t.name, seed));
@@ -78,7 +104,13 @@ std::int64_t writeSafetensors(const fs::path& file, const std::vector<TensorPlan
             const auto count = static_cast<std::size_t>(std::min<std::int64_t>(static_cast<std::int64_t>(chunk.size()), t.numel() - done));
             for (std::size_t i = 0; i < count; ++i)
                 chunk[i] = t.fill == Fill::Normal ? static_cast<float>(0.02 * normal.next()) : t.fill == Fill::Ones ? 1.0f : 0.0f;
-            out.write(reinterpret_cast<const char*>(chunk.data()), static_cast<std::streamsize>(4 * count));
+            if (dtype == Dtype::F32) {
+                out.write(reinterpret_cast<const char*>(chunk.data()), static_cast<std::streamsize>(4 * count));
+            } else {
+                for (std::size_t i = 0; i < count; ++i)
+                    half[i] = toBf16(chunk[i]);
+                out.write(reinterpret_cast<const char*>(half.data()), static_cast<std::streamsize>(2 * count));
+            }
             done += static_cast<std::int64_t>(count);
         }
         parameters += t.numel();
@@ -96,6 +128,14 @@ void writeText(const fs::path& file, const std::string& text)
     out.close();
     if (!out)
         throw std::runtime_error("cannot write " + file.string());
+}
+
+std::string readText(const fs::path& file)
+{
+    std::ifstream in(file, std::ios::binary);
+    if (!in)
+        throw std::runtime_error("cannot read " + file.string());
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
 void copyFile(const fs::path& from, const fs::path& to)
@@ -160,6 +200,142 @@ const char* const kBertConfig = R"({
   "vocab_size": 30522
 }
 )";
+
+/// The shapes of a gated decoder (LlamaForCausalLM, Qwen2ForCausalLM) as its config.json gives them.
+struct GatedShape {
+    std::int64_t layers, d, ff, heads, kvHeads, headDim, vocabulary;
+    bool qkvBias; ///< Qwen2's biases on q, k and v
+};
+
+/// A gated decoder's tensors as Hugging Face saves them (tied: no lm_head.weight): matrices
+/// N(0, 0.02) in nn.Linear's [out, in], RMSNorm weights 1, biases 0.
+std::vector<TensorPlan> gatedTensors(const GatedShape& s)
+{
+    const std::int64_t q = s.heads * s.headDim, kv = s.kvHeads * s.headDim;
+    std::vector<TensorPlan> t;
+    t.push_back({"model.embed_tokens.weight", {s.vocabulary, s.d}});
+    for (std::int64_t i = 0; i < s.layers; ++i) {
+        const std::string l = "model.layers." + std::to_string(i) + ".";
+        t.push_back({l + "input_layernorm.weight", {s.d}, Fill::Ones});
+        for (const auto& [name, out] : {std::pair{"q_proj", q}, std::pair{"k_proj", kv}, std::pair{"v_proj", kv}}) {
+            t.push_back({l + "self_attn." + name + ".weight", {out, s.d}});
+            if (s.qkvBias)
+                t.push_back({l + "self_attn." + name + ".bias", {out}, Fill::Zeros});
+        }
+        t.push_back({l + "self_attn.o_proj.weight", {s.d, q}});
+        t.push_back({l + "post_attention_layernorm.weight", {s.d}, Fill::Ones});
+        t.push_back({l + "mlp.gate_proj.weight", {s.ff, s.d}});
+        t.push_back({l + "mlp.up_proj.weight", {s.ff, s.d}});
+        t.push_back({l + "mlp.down_proj.weight", {s.d, s.ff}});
+    }
+    t.push_back({"model.norm.weight", {s.d}, Fill::Ones});
+    return t;
+}
+
+// HuggingFaceTB/SmolLM2-135M's config.json.
+const char* const kSmolLm2Config = R"({
+  "architectures": ["LlamaForCausalLM"],
+  "attention_bias": false,
+  "attention_dropout": 0.0,
+  "bos_token_id": 0,
+  "eos_token_id": 0,
+  "head_dim": 64,
+  "hidden_act": "silu",
+  "hidden_size": 576,
+  "initializer_range": 0.041666666666666664,
+  "intermediate_size": 1536,
+  "is_llama_config": true,
+  "max_position_embeddings": 8192,
+  "mlp_bias": false,
+  "model_type": "llama",
+  "num_attention_heads": 9,
+  "num_hidden_layers": 30,
+  "num_key_value_heads": 3,
+  "pretraining_tp": 1,
+  "rms_norm_eps": 1e-05,
+  "rope_interleaved": false,
+  "rope_scaling": null,
+  "rope_theta": 100000,
+  "tie_word_embeddings": true,
+  "torch_dtype": "bfloat16",
+  "transformers_version": "4.40.1",
+  "use_cache": true,
+  "vocab_size": 49152
+}
+)";
+
+// Qwen/Qwen2.5-0.5B's config.json.
+const char* const kQwen25Config = R"({
+  "architectures": ["Qwen2ForCausalLM"],
+  "attention_dropout": 0.0,
+  "bos_token_id": 151643,
+  "eos_token_id": 151643,
+  "hidden_act": "silu",
+  "hidden_size": 896,
+  "initializer_range": 0.02,
+  "intermediate_size": 4864,
+  "max_position_embeddings": 32768,
+  "max_window_layers": 24,
+  "model_type": "qwen2",
+  "num_attention_heads": 14,
+  "num_hidden_layers": 24,
+  "num_key_value_heads": 2,
+  "rms_norm_eps": 1e-06,
+  "rope_theta": 1000000.0,
+  "sliding_window": 32768,
+  "tie_word_embeddings": true,
+  "torch_dtype": "bfloat16",
+  "transformers_version": "4.40.1",
+  "use_cache": true,
+  "use_mrope": false,
+  "use_sliding_window": false,
+  "vocab_size": 151936
+}
+)";
+
+/// A byte-level BPE tokenizer.json of SmolLM2's layout (tests/reference/tokenizers/hf/smollm:
+/// Digits, then ByteLevel with GPT-2's regex; merges as pairs) and its vocabulary's size, 49152:
+/// the special tokens <|endoftext|>, <|im_start|>, <|im_end|> as ids 0 … 2, then GPT-2's first
+/// 49149 tokens (its 256 bytes and the merges that make the others), shifted by 3.
+std::string smolLm2TokenizerJson(const fs::path& tokenizers)
+{
+    using Json = nlohmann::json;
+    constexpr int kSpecials = 3, kVocabulary = 49152;
+    std::ifstream encoderFile(tokenizers / "gpt2" / "encoder.json");
+    const Json encoder = Json::parse(encoderFile);
+    Json vocab = Json::object();
+    for (const auto& [token, id] : encoder.items()) {
+        if (id.get<int>() < kVocabulary - kSpecials)
+            vocab[token] = id.get<int>() + kSpecials;
+    }
+    Json merges = Json::array();
+    std::ifstream mergesFile(tokenizers / "gpt2" / "vocab.bpe");
+    std::string line;
+    while (std::getline(mergesFile, line)) {
+        const auto space = line.find(' ');
+        if (line.starts_with("#version") || space == std::string::npos)
+            continue;
+        const std::string a = line.substr(0, space), b = line.substr(space + 1);
+        if (vocab.contains(a) && vocab.contains(b) && vocab.contains(a + b))
+            merges.push_back(Json::array({a, b}));
+    }
+    Json tokenizer = Json::parse(readText(tokenizers / "hf" / "smollm" / "tokenizer.json"));
+    Json added = Json::array();
+    const char* const specials[kSpecials] = {"<|endoftext|>", "<|im_start|>", "<|im_end|>"};
+    for (int i = 0; i < kSpecials; ++i) {
+        Json token = tokenizer.at("added_tokens").at(static_cast<std::size_t>(i));
+        token["id"] = i;
+        token["content"] = specials[i];
+        added.push_back(std::move(token));
+        vocab[specials[i]] = i;
+    }
+    if (vocab.size() != static_cast<std::size_t>(kVocabulary))
+        throw std::runtime_error("the SmolLM2-sized vocabulary has " + std::to_string(vocab.size()) + " tokens, not 49152");
+    tokenizer["added_tokens"] = std::move(added);
+    tokenizer["model"]["vocab"] = std::move(vocab);
+    tokenizer["model"]["merges"] = std::move(merges);
+    return tokenizer.dump();
+}
 
 } // namespace
 
@@ -227,6 +403,25 @@ std::int64_t writeBertBase(const fs::path& folder, const fs::path& tokenizers, s
     writeText(folder / "tokenizer_config.json", "{\"do_lower_case\": true}\n");
     copyFile(tokenizers / "bert" / "vocab.txt", folder / "vocab.txt");
     return writeSafetensors(folder / "model.safetensors", t, seed);
+}
+
+std::int64_t writeSmolLm2_135M(const fs::path& folder, const fs::path& tokenizers, std::uint64_t seed)
+{
+    fs::create_directories(folder);
+    writeText(folder / "config.json", kSmolLm2Config);
+    writeText(folder / "tokenizer.json", smolLm2TokenizerJson(tokenizers));
+    writeText(folder / "tokenizer_config.json", "{\"tokenizer_class\": \"GPT2Tokenizer\", \"bos_token\": \"<|endoftext|>\", "
+                                                "\"eos_token\": \"<|endoftext|>\", \"add_prefix_space\": false}\n");
+    return writeSafetensors(folder / "model.safetensors", gatedTensors({30, 576, 1536, 9, 3, 64, 49152, false}), seed, Dtype::BF16);
+}
+
+std::int64_t writeQwen25_05B(const fs::path& folder, const fs::path& qwenTokenizer, std::uint64_t seed)
+{
+    fs::create_directories(folder);
+    writeText(folder / "config.json", kQwen25Config);
+    copyFile(qwenTokenizer / "tokenizer.json", folder / "tokenizer.json");
+    copyFile(qwenTokenizer / "tokenizer_config.json", folder / "tokenizer_config.json");
+    return writeSafetensors(folder / "model.safetensors", gatedTensors({24, 896, 4864, 14, 2, 64, 151936, true}), seed, Dtype::BF16);
 }
 
 } // namespace attnlab::bench

@@ -53,47 +53,67 @@ GatedCache::GatedCache(const PretrainedWeights& weights)
     }
 }
 
-// limits: maths kernel
 Eigen::RowVectorXf GatedCache::step(int id)
 {
+    return feed({id});
+}
+
+// limits: maths kernel
+Eigen::RowVectorXf GatedCache::feed(const std::vector<int>& ids)
+{
     const HfConfig& c = m_w.config;
-    if (m_length >= c.positions)
+    const auto p = static_cast<Eigen::Index>(ids.size());
+    if (p == 0)
+        throw std::invalid_argument("a cache is fed one token or more");
+    if (m_length + p > c.positions)
         throw std::invalid_argument("the model has no position after " + std::to_string(c.positions) + " tokens");
     const int dK = c.headDim;
     const int group = c.heads / c.kvHeads;
     const float scale = 1.0f / std::sqrt(static_cast<float>(dK));
     const float eps = c.layerNormEps;
-    // RoPE's angles at this position: t·ω_i.
-    Eigen::MatrixXf angles(1, static_cast<Eigen::Index>(m_omega.size()));
-    for (std::size_t i = 0; i < m_omega.size(); ++i)
-        angles(0, static_cast<Eigen::Index>(i)) = static_cast<float>(m_length * m_omega[i]);
+    const Eigen::Index total = m_length + p; // cached positions once these are in
+    // RoPE's angles (p x d_k/2) at these positions: t·ω_i, t = m_length … m_length + p − 1.
+    Eigen::MatrixXf angles(p, static_cast<Eigen::Index>(m_omega.size()));
+    for (Eigen::Index r = 0; r < p; ++r) {
+        for (std::size_t i = 0; i < m_omega.size(); ++i)
+            angles(r, static_cast<Eigen::Index>(i)) = static_cast<float>((m_length + r) * m_omega[i]);
+    }
     const FfnActivation silu = siluActivation();
-    Eigen::MatrixXf x = m_w.tokens.map().row(id);
+    // x (p x d): the tokens' embeddings.
+    Eigen::MatrixXf x(p, c.dModel);
+    for (Eigen::Index r = 0; r < p; ++r)
+        x.row(r) = m_w.tokens.map().row(ids[static_cast<std::size_t>(r)]);
     for (std::size_t l = 0; l < m_w.layers.size(); ++l) {
         const PretrainedLayer& w = m_w.layers[l];
         const Eigen::MatrixXf n1 = rms(x, w.norm1.gamma, eps);
         const Eigen::MatrixXf q = prepareHeads(w.attention.q.apply(n1), c.heads, dK, c.qkNorm ? &w.qNorm : nullptr, eps, angles);
-        // The cache grows by one row: this position's key (normalised, turned) and value.
+        // The cache grows by p rows: these positions' keys (normalised, turned) and values.
         Eigen::MatrixXf& k = m_keys[l];
         Eigen::MatrixXf& v = m_values[l];
-        k.conservativeResize(m_length + 1, Eigen::NoChange);
-        v.conservativeResize(m_length + 1, Eigen::NoChange);
-        k.row(m_length) = prepareHeads(w.attention.k.apply(n1), c.kvHeads, dK, c.qkNorm ? &w.kNorm : nullptr, eps, angles);
-        v.row(m_length) = w.attention.v.apply(n1);
-        Eigen::MatrixXf concat(1, c.heads * dK);
+        k.conservativeResize(total, Eigen::NoChange);
+        v.conservativeResize(total, Eigen::NoChange);
+        k.bottomRows(p) = prepareHeads(w.attention.k.apply(n1), c.kvHeads, dK, c.qkNorm ? &w.kNorm : nullptr, eps, angles);
+        v.bottomRows(p) = w.attention.v.apply(n1);
+        Eigen::MatrixXf concat(p, c.heads * dK);
         for (int h = 0; h < c.heads; ++h) {
-            // scores (1 x t+1) = q_h · K_gᵀ / √d_k, g = h / group: every cached key is at or before this position.
+            // scores (p x total) = Q_h · K_gᵀ / √d_k, g = h / group.
             const int g = h / group;
-            const Eigen::RowVectorXf scores = (q.middleCols(h * dK, dK) * k.middleCols(g * dK, dK).transpose()) * scale;
-            concat.middleCols(h * dK, dK) = softmaxRow(scores) * v.middleCols(g * dK, dK);
+            const Eigen::MatrixXf scores = (q.middleCols(h * dK, dK) * k.middleCols(g * dK, dK).transpose()) * scale;
+            for (Eigen::Index r = 0; r < p; ++r) {
+                // Row r (position m_length + r) attends the keys at or before it: the first m_length + r + 1.
+                const Eigen::Index seen = m_length + r + 1;
+                const Eigen::RowVectorXf row = scores.row(r).head(seen);
+                concat.block(r, h * dK, 1, dK) = softmaxRow(row) * v.middleCols(g * dK, dK).topRows(seen);
+            }
         }
         x += w.attention.output.apply(concat);
         const Eigen::MatrixXf n2 = rms(x, w.norm2.gamma, eps);
         const Eigen::MatrixXf gate = w.gate.apply(n2).unaryExpr([&](float a) { return silu.apply(a); });
         x += w.down.apply(gate.cwiseProduct(w.up.apply(n2)));
     }
-    ++m_length;
-    const Eigen::MatrixXf out = rms(x, m_w.finalNorm.gamma, eps);
+    m_length = static_cast<int>(total);
+    // logits (V) of the last position only: Out = RMSNorm(x)·γ, Out · W_headᵀ.
+    const Eigen::MatrixXf out = rms(x.bottomRows(1), m_w.finalNorm.gamma, eps);
     return out * m_w.outputTable()->map().transpose();
 }
 

@@ -74,6 +74,14 @@ int chooseToken(const Eigen::RowVectorXf& logits, const SamplingOptions& o, Spli
     return order[keep - 1];
 }
 
+Eigen::RowVectorXf KvCache::feed(const std::vector<int>& ids)
+{
+    Eigen::RowVectorXf logits;
+    for (const int id : ids)
+        logits = step(id);
+    return logits;
+}
+
 Gpt2Cache::Gpt2Cache(const PretrainedWeights& weights)
     : m_w(weights)
 {
@@ -147,9 +155,7 @@ GeneratedTokens generateTokens(const PretrainedWeights& w, const std::vector<int
         throw std::invalid_argument("top-p must be above 0 and at most 1");
 
     const std::unique_ptr<KvCache> cache = makeKvCache(w);
-    Eigen::RowVectorXf logits;
-    for (const int id : prompt)
-        logits = cache->step(id);
+    Eigen::RowVectorXf logits = cache->feed(prompt);
     SplitMix64 random(mixSeed(o.seed));
     GeneratedTokens out;
     const int most = std::min(maxNewTokens, c.positions - static_cast<int>(prompt.size()) + 1);

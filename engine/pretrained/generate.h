@@ -42,6 +42,9 @@ public:
     virtual ~KvCache() = default;
     /// Feeds one token at the next position; returns that position's logits (V).
     virtual Eigen::RowVectorXf step(int id) = 0;
+    /// Feeds tokens at the next positions (a prompt); returns the last one's logits (V). This
+    /// one steps through them; a cache may compute them at once.
+    virtual Eigen::RowVectorXf feed(const std::vector<int>& ids);
     virtual int length() const = 0;
 };
 
@@ -71,6 +74,10 @@ class GatedCache : public KvCache {
 public:
     explicit GatedCache(const PretrainedWeights& weights);
     Eigen::RowVectorXf step(int id) override;
+    /// The positions of all `ids` at once: each layer's projections and feed-forward network as
+    /// one product over the rows (the weights read once, not once per token), each row attending
+    /// the cache and the rows before it; only the last row's logits are made.
+    Eigen::RowVectorXf feed(const std::vector<int>& ids) override;
     int length() const override { return m_length; }
 
 private:

@@ -1,6 +1,6 @@
 // GPT-2's generation with a key/value cache: greedy picks and their probabilities against the
 // full-recompute generation of scripts/gen_hf_reference.py, each cached step against a full
-// pass, and sampling's options.
+// pass (a gated decoder's cache fed several tokens at once too), and sampling's options.
 
 #include "io/fileio.h"
 #include "pretrained/forward.h"
@@ -70,6 +70,30 @@ private slots:
             QVERIFY((step - full.row(static_cast<Eigen::Index>(t))).cwiseAbs().maxCoeff() <= 1e-4f * largest);
         }
         QCOMPARE(cache.length(), 9);
+    }
+
+    void aGatedCacheFedSeveralTokensEqualsAFullPass()
+    {
+        // A prompt fed at once (the weights read once for all its rows), then more tokens at
+        // once, then one: each time the last position's logits are the full pass's row.
+        for (const char* folder : {"llama_gqa_tied_f32", "qwen2_mqa_f16"}) {
+            const PretrainedWeights w = openWeights(hfDir() + "/" + folder);
+            const std::vector<int> ids{263, 220, 67, 78, 70, 220, 81, 64, 77, 265};
+            const Eigen::MatrixXf full = fullLogits(w, ids);
+            const auto check = [&](const Eigen::RowVectorXf& got, Eigen::Index row) {
+                const float largest = full.row(row).cwiseAbs().maxCoeff();
+                const float diff = (got - full.row(row)).cwiseAbs().maxCoeff();
+                QVERIFY2(diff <= 1e-4f * largest, qPrintable(QString("%1, position %2: largest difference %3 (largest logit %4)")
+                                                                 .arg(folder).arg(row).arg(diff).arg(largest)));
+            };
+            GatedCache cache(w);
+            check(cache.feed({ids.begin(), ids.begin() + 6}), 5);
+            QCOMPARE(cache.length(), 6);
+            check(cache.feed({ids.begin() + 6, ids.begin() + 9}), 8);
+            check(cache.step(ids[9]), 9);
+            QCOMPARE(cache.length(), 10);
+            QVERIFY(!invalidArgumentMessage([&] { cache.feed({}); }).isEmpty());
+        }
     }
 
     void samplingIsSeededAndOptionsAreChecked()
