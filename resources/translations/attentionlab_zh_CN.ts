@@ -1647,6 +1647,10 @@
         <source>, </source>
         <translation>、</translation>
     </message>
+    <message>
+        <source>the model</source>
+        <translation>模型</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::MultiHeadView</name>
@@ -4432,8 +4436,8 @@ M = 0：每个查询都能看到所有键</translation>
         <translation>位置 %1 的 [MASK]：%2</translation>
     </message>
     <message>
-        <source>What GPT-2 expects next: the %1 likeliest tokens after the chosen position, from its row of the probabilities (the softmax of the logits). A bar&apos;s length is its probability on a scale up to 100 %; ␣ marks a leading space; the outlined bar is the token the text has next.</source>
-        <translation>GPT-2 预计接下来是什么：所选位置之后最可能的 %1 个词元，取自概率矩阵（logits 的 softmax）中该位置的一行。条的长度就是概率，满格为 100 %；␣ 表示词元前带空格；加虚线框的条是文本中实际的下一个词元。</translation>
+        <source>What %2 expects next: the %1 likeliest tokens after the chosen position, from its row of the probabilities (the softmax of the logits). A bar&apos;s length is its probability on a scale up to 100 %; ␣ marks a leading space; the outlined bar is the token the text has next.</source>
+        <translation>%2 预计接下来是什么：所选位置之后最可能的 %1 个词元，取自概率矩阵（logits 的 softmax）中该位置的一行。条的长度就是概率，满格为 100 %；␣ 表示词元前带空格；加虚线框的条是文本中实际的下一个词元。</translation>
     </message>
     <message>
         <source>What BERT fills in: at each [MASK], the %1 likeliest tokens from that position&apos;s row of the masked-LM head&apos;s probabilities. A bar&apos;s length is its probability on a scale up to 100 %. Positions count from 1, [CLS] being 1, as everywhere in the studio (fill-mask --json and the trace JSON count from 0).</source>
@@ -4522,12 +4526,12 @@ M = 0：每个查询都能看到所有键</translation>
         <translation>在提示之后生成了 %1 个词元：%2</translation>
     </message>
     <message>
-        <source>Next token (N) adds GPT-2&apos;s choice to the sentence; Generate (G) adds several; Back (Backspace) removes the last one.</source>
-        <translation>“下一个词元”（N）把 GPT-2 的选择加到句子后面；“生成”（G）一次加多个；“后退”（Backspace）去掉最后一个。</translation>
+        <source>Next token (N) adds %1&apos;s choice to the sentence; Generate (G) adds several; Back (Backspace) removes the last one.</source>
+        <translation>“下一个词元”（N）把 %1 的选择加到句子后面；“生成”（G）一次加多个；“后退”（Backspace）去掉最后一个。</translation>
     </message>
     <message>
-        <source>GPT-2&apos;s tokenizer splits the new text into other tokens than the ones generated: the views show the text as it reads it now; the next step goes on from the generated tokens.</source>
-        <translation>GPT-2 的分词器把新文本切成了与生成时不同的词元：各视图按它现在的切分显示文本；下一步仍从生成的词元继续。</translation>
+        <source>%1&apos;s tokenizer splits the new text into other tokens than the ones generated: the views show the text as it reads it now; the next step goes on from the generated tokens.</source>
+        <translation>%1 的分词器把新文本切成了与生成时不同的词元：各视图按它现在的切分显示文本；下一步仍从生成的词元继续。</translation>
     </message>
     <message>
         <source>Generate:</source>
@@ -4582,8 +4586,8 @@ M = 0：每个查询都能看到所有键</translation>
         <translation>下一个词元</translation>
     </message>
     <message>
-        <source>Add GPT-2&apos;s next token to the sentence (N)</source>
-        <translation>把 GPT-2 的下一个词元加到句子后面（N）</translation>
+        <source>Add the model&apos;s next token to the sentence (N)</source>
+        <translation>把模型的下一个词元加到句子后面（N）</translation>
     </message>
     <message>
         <source>Add as many tokens as the box says, one step at a time (G)</source>
@@ -4614,35 +4618,35 @@ M = 0：每个查询都能看到所有键</translation>
         <translation>去掉最后生成的词元</translation>
     </message>
     <message>
-        <source>Generation (GPT-2)</source>
-        <translation>生成（GPT-2）</translation>
+        <source>Generation</source>
+        <translation>生成</translation>
     </message>
 </context>
 <context>
     <name>attnlab::GenerationStepper</name>
     <message>
-        <source>Type a prompt first: GPT-2 writes on after the sentence&apos;s last token.</source>
-        <translation>请先输入提示：GPT-2 从句子的最后一个词元之后接着写。</translation>
+        <source>Type a prompt first: %1 writes on after the sentence&apos;s last token.</source>
+        <translation>请先输入提示：%1 从句子的最后一个词元之后接着写。</translation>
     </message>
     <message>
-        <source>Generation needs a GPT-2 model folder with its language-model head (File ▸ Open model…).</source>
-        <translation>生成需要带语言模型头的 GPT-2 模型文件夹（文件 ▸ 打开模型…）。</translation>
+        <source>Generation needs a decoder&apos;s model folder (%1) with its language-model head (File ▸ Open model…).</source>
+        <translation>生成需要带语言模型头的解码器模型文件夹（%1；文件 ▸ 打开模型…）。</translation>
     </message>
     <message>
-        <source>GPT-2 ended the text with &lt;|endoftext|&gt;. Back removes it; or edit the sentence.</source>
-        <translation>GPT-2 用 &lt;|endoftext|&gt; 结束了文本。“后退”可以去掉它；也可以编辑句子。</translation>
+        <source>%1 ended the text with %2. Back removes it; or edit the sentence.</source>
+        <translation>%1 用 %2 结束了文本。“后退”可以去掉它；也可以编辑句子。</translation>
     </message>
     <message>
-        <source>No position left: GPT-2 reads at most %1 tokens, and the text has them all.</source>
-        <translation>没有剩余的位置：GPT-2 最多读 %1 个词元，文本已经用满了。</translation>
+        <source>No position left: %2 reads at most %1 tokens, and the text has them all.</source>
+        <translation>没有剩余的位置：%2 最多读 %1 个词元，文本已经用满了。</translation>
     </message>
     <message>
         <source>The text has reached the studio&apos;s limit of %1 tokens (max_tokens).</source>
         <translation>文本已达到工作室的 %1 个词元上限（max_tokens）。</translation>
     </message>
     <message>
-        <source>GPT-2 is still writing.</source>
-        <translation>GPT-2 还在写。</translation>
+        <source>%1 is still writing.</source>
+        <translation>%1 还在写。</translation>
     </message>
     <message>
         <source>No step can be taken.</source>

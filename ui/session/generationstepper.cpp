@@ -2,6 +2,7 @@
 
 #include "pretrained/model_folder.h"
 #include "session/gpt2stepper.h"
+#include "session/messages.h"
 #include "session/session.h"
 
 #include <QtConcurrent/QtConcurrentRun>
@@ -139,7 +140,7 @@ bool GenerationStepper::prepare(QString* why)
     const PretrainedTokens tokens = pretrainedTokens(*p, sentence.toStdString(), std::nullopt, m_session->config().maxTokens);
     if (tokens.ids.empty()) {
         if (why)
-            *why = tr("Type a prompt first: GPT-2 writes on after the sentence's last token.");
+            *why = tr("Type a prompt first: %1 writes on after the sentence's last token.").arg(familyTitle(p));
         return false;
     }
     m_core = std::make_unique<Gpt2Stepper>(m_session->model(), tokens.ids);
@@ -152,11 +153,13 @@ QString GenerationStepper::whyNoStep() const
 {
     const PretrainedModel* p = pretrained();
     if (!isAvailable())
-        return tr("Generation needs a GPT-2 model folder with its language-model head (File \u25B8 Open model\u2026).");
+        return tr("Generation needs a decoder's model folder (%1) with its language-model head (File \u25B8 Open model\u2026).")
+            .arg(decoderFamilyNames());
     if (m_core && m_session->sentence() == m_expected) {
         const std::vector<int>& g = m_core->generated();
         if (!g.empty() && p->config().eosTokenId && g.back() == *p->config().eosTokenId)
-            return tr("GPT-2 ended the text with <|endoftext|>. Back removes it; or edit the sentence.");
+            return tr("%1 ended the text with %2. Back removes it; or edit the sentence.")
+                .arg(familyTitle(p), QString::fromStdString(p->display(g.back())));
     }
     const int n = m_core && m_session->sentence() == m_expected
                       ? static_cast<int>(m_core->ids().size())
@@ -164,7 +167,9 @@ QString GenerationStepper::whyNoStep() const
                                                           m_session->config().maxTokens).ids.size());
     if (n >= tokenLimit()) {
         if (p->config().positions <= m_session->config().maxTokens)
-            return tr("No position left: GPT-2 reads at most %1 tokens, and the text has them all.").arg(p->config().positions);
+            return tr("No position left: %2 reads at most %1 tokens, and the text has them all.")
+                .arg(p->config().positions)
+                .arg(familyTitle(p));
         return tr("The text has reached the studio's limit of %1 tokens (max_tokens).").arg(m_session->config().maxTokens);
     }
     return {};
@@ -172,7 +177,7 @@ QString GenerationStepper::whyNoStep() const
 
 bool GenerationStepper::start(int count, const SamplingOptions& options, QString* why)
 {
-    QString reason = m_running ? tr("GPT-2 is still writing.") : whyNoStep();
+    QString reason = m_running ? tr("%1 is still writing.").arg(familyTitle(pretrained())) : whyNoStep();
     if (reason.isEmpty() && !prepare(&reason) && reason.isEmpty())
         reason = tr("No step can be taken.");
     if (!reason.isEmpty()) {

@@ -1,5 +1,7 @@
 #include "session/messages.h"
 
+#include "pretrained/model_folder.h"
+
 #include "families/family.h"
 
 #include <QCoreApplication>
@@ -230,6 +232,24 @@ QString modelFamilyNames()
     for (const ModelFamily* f : modelFamilies())
         names << QString::fromUtf8(f->title.data(), static_cast<qsizetype>(f->title.size()));
     return names.join(Messages::tr(", "));
+}
+
+QString decoderFamilyNames()
+{
+    QStringList names;
+    for (const ModelFamily* f : modelFamilies()) {
+        if (f->causal())
+            names << QString::fromUtf8(f->title.data(), static_cast<qsizetype>(f->title.size()));
+    }
+    return names.join(Messages::tr(", "));
+}
+
+QString familyTitle(const PretrainedModel* model)
+{
+    if (!model)
+        return Messages::tr("the model");
+    const std::string_view title = modelFamily(model->family()).title;
+    return QString::fromUtf8(title.data(), static_cast<qsizetype>(title.size()));
 }
 
 QString appendSentence(const QString& text, const QString& next)

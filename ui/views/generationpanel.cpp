@@ -2,6 +2,7 @@
 
 #include "pretrained/model_folder.h"
 #include "session/generationstepper.h"
+#include "session/messages.h"
 #include "session/session.h"
 #include "views/sessionview.h"
 
@@ -148,7 +149,14 @@ void GenerationPanel::connectControls()
         m_status->setStyleSheet({});
         m_status->setText(tr("Writing token %1 of %2: %3").arg(done).arg(total).arg(shown));
     });
-    connect(m_session, &Session::traceChanged, this, &GenerationPanel::updateState);
+    connect(m_session, &Session::traceChanged, this, [this] {
+        updateState();
+        // Another model: the status line names its family.
+        if (m_session->model().get() != m_shownModel && !m_stepper->isRunning()) {
+            m_shownModel = m_session->model().get();
+            showGenerated();
+        }
+    });
 }
 
 std::optional<SamplingOptions> GenerationPanel::options(QString* problem) const
@@ -244,14 +252,16 @@ void GenerationPanel::showGenerated()
                      .arg(g.size())
                      .arg((first > 0 ? QStringLiteral("\u2026 ") : QString()) + tokens.join(QLatin1Char(' ')));
     } else {
-        lines << tr("Next token (N) adds GPT-2's choice to the sentence; Generate (G) adds several; Back (Backspace) "
-                    "removes the last one.");
+        lines << tr("Next token (N) adds %1's choice to the sentence; Generate (G) adds several; Back (Backspace) "
+                    "removes the last one.")
+                     .arg(familyTitle(model ? model->pretrained.get() : nullptr));
     }
     if (!m_stepper->stopMessage().isEmpty())
         lines << m_stepper->stopMessage();
     if (m_stepper->readsBackDifferently())
-        lines << tr("GPT-2's tokenizer splits the new text into other tokens than the ones generated: the views show "
-                    "the text as it reads it now; the next step goes on from the generated tokens.");
+        lines << tr("%1's tokenizer splits the new text into other tokens than the ones generated: the views show "
+                    "the text as it reads it now; the next step goes on from the generated tokens.")
+                     .arg(familyTitle(model ? model->pretrained.get() : nullptr));
     m_status->setText(lines.join(QLatin1Char('\n')));
 }
 
@@ -282,7 +292,7 @@ void GenerationPanel::retranslate()
     m_seedLabel->setText(tr("Seed:"));
     m_seed->setToolTip(tr("The random numbers' seed: the same seed and options give the same tokens"));
     m_next->setText(tr("Next token"));
-    m_next->setToolTip(tr("Add GPT-2's next token to the sentence (N)"));
+    m_next->setToolTip(tr("Add the model's next token to the sentence (N)"));
     m_generate->setText(tr("Generate %1").arg(m_count->value()));
     m_generate->setToolTip(tr("Add as many tokens as the box says, one step at a time (G)"));
     m_countLabel->setText(tr("Tokens:"));
@@ -293,7 +303,7 @@ void GenerationPanel::retranslate()
     m_generateAction->setText(tr("Generate N tokens"));
     m_backAction->setText(tr("Remove the last generated token"));
     for (QAction* a : stepActions())
-        a->setProperty(kShortcutGroup, tr("Generation (GPT-2)"));
+        a->setProperty(kShortcutGroup, tr("Generation"));
 }
 
 void GenerationPanel::changeEvent(QEvent* event)

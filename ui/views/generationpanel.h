@@ -73,6 +73,7 @@ private:
 
     Session* m_session;
     GenerationStepper* m_stepper;
+    const void* m_shownModel = nullptr; ///< the model the status line was written for
     QLabel* m_title;
     QComboBox* m_mode;
     QLabel* m_temperatureLabel;

@@ -147,7 +147,7 @@ void PredictionsView::refresh()
         blocks.push_back(rowBlock(*trace, *p, m_position->currentIndex()));
     m_bars->setBlocks(std::move(blocks));
     m_generation->setVisible(gpt2);
-    updateCaption(gpt2, masks);
+    updateCaption(gpt2, masks, familyTitle(p));
 }
 
 void PredictionsView::listPositions(const Trace& trace, const PretrainedModel& model)
@@ -236,14 +236,15 @@ QString PredictionsView::context(const Trace& trace, const PretrainedModel& mode
     return (cutBefore ? QStringLiteral("\u2026 ") : QString()) + text + (cutAfter ? QStringLiteral(" \u2026") : QString());
 }
 
-void PredictionsView::updateCaption(bool gpt2, bool masks)
+void PredictionsView::updateCaption(bool gpt2, bool masks, const QString& family)
 {
     if (gpt2)
-        captionLabel()->setText(tr("What GPT-2 expects next: the %1 likeliest tokens after the chosen position, from its "
+        captionLabel()->setText(tr("What %2 expects next: the %1 likeliest tokens after the chosen position, from its "
                                    "row of the probabilities (the softmax of the logits). A bar's length is its "
                                    "probability on a scale up to 100 %; \u2423 marks a leading space; the outlined bar "
                                    "is the token the text has next.")
-                                    .arg(kTopK));
+                                    .arg(kTopK)
+                                    .arg(family));
     else
         captionLabel()->setText(tr("What BERT fills in: at each [MASK], the %1 likeliest tokens from that position's row "
                                    "of the masked-LM head's probabilities. A bar's length is its probability on a scale "

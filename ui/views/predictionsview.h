@@ -64,7 +64,7 @@ private:
     std::vector<PredictionBlock> maskBlocks(const Trace& trace, const PretrainedModel& model) const;
     /// "… the capital [MASK] of france …": the tokens around `position`.
     QString context(const Trace& trace, const PretrainedModel& model, int position) const;
-    void updateCaption(bool gpt2, bool masks);
+    void updateCaption(bool gpt2, bool masks, const QString& family);
 
     QLabel* m_positionLabel;
     QComboBox* m_position;

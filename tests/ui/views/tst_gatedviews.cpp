@@ -12,6 +12,7 @@
 #include "shell/languages.h"
 #include "shell/mainwindow.h"
 #include "support/hfsession.h"
+#include "views/predictionsview.h"
 #include "views/stageview.h"
 #include "widgets/formulabanner.h"
 #include "widgets/stagenavigator.h"
@@ -167,6 +168,21 @@ private slots:
             QVERIFY(!w.grab().isNull());
         }
         QVERIFY(GenerationStepper::of(&s)->isAvailable());
+        // The Predictions tab and its generation stepper name the model's family: they said
+        // "What GPT-2 expects next" and "adds GPT-2's choice" for every decoder.
+        s.setView(QStringLiteral("predictions"));
+        auto* predictions = w.findChild<PredictionsView*>();
+        QVERIFY(predictions);
+        QStringList texts;
+        for (const QLabel* label : predictions->findChildren<QLabel*>()) {
+            if (label->isVisibleTo(predictions))
+                texts << label->text();
+        }
+        const QString all = texts.join(QLatin1Char('|'));
+        const QString family = folder.startsWith(u"llama") ? QStringLiteral("Llama") : folder.left(5).replace(u'q', u'Q');
+        QVERIFY2(all.contains(QStringLiteral("What %1 expects next").arg(family)), qPrintable(all));
+        QVERIFY2(all.contains(QStringLiteral("adds %1's choice").arg(family)), qPrintable(all));
+        QVERIFY2(!all.contains(QStringLiteral("GPT-2")), qPrintable(all));
     }
 };
 

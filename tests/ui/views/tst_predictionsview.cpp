@@ -310,7 +310,7 @@ private slots:
         // The shortcut sheet lists the keys under their own group.
         int listed = 0;
         for (const ShortcutEntry& e : collectShortcuts(&w)) {
-            if (e.group == u"Generation (GPT-2)")
+            if (e.group == u"Generation")
                 listed += (e.action == u"Next token" && e.keys == u"N") + (e.action == u"Generate N tokens" && e.keys == u"G")
                           + (e.action == u"Remove the last generated token" && e.keys == u"Backspace");
         }
