@@ -6167,4 +6167,47 @@ M = 0：每个查询都能看到所有键</translation>
         <translation>模型中心上的任何 %1 模型：在下面输入它的 所有者/名称</translation>
     </message>
 </context>
+<context>
+    <name>attnlab::KvCachePanel</name>
+    <message>
+        <source>Key/value cache: every token read keeps a key and a value for each K/V head of every layer, 2 · %1 layers · %2 K/V heads · %3 numbers · 4 bytes (float32) = %4 per token. Multi-head attention keeps them for every query head, grouped-query attention for each group of query heads, multi-query attention once for all.</source>
+        <translation>键值缓存：每读入一个词元，每一层的每个 K/V 头都要保存它的一个键和一个值，每个词元 2 · %1 层 · %2 个 K/V 头 · %3 个数 · 4 字节（float32）= %4。多头注意力为每个查询头各存一份，分组查询注意力每组查询头存一份，多查询注意力所有头共用一份。</translation>
+    </message>
+    <message>
+        <source>Multi-head</source>
+        <translation>多头</translation>
+    </message>
+    <message>
+        <source>Grouped-query</source>
+        <translation>分组查询</translation>
+    </message>
+    <message>
+        <source>Multi-query</source>
+        <translation>多查询</translation>
+    </message>
+    <message>
+        <source>Attention</source>
+        <translation>注意力</translation>
+    </message>
+    <message>
+        <source>K/V heads</source>
+        <translation>K/V 头数</translation>
+    </message>
+    <message>
+        <source>Per token</source>
+        <translation>每个词元</translation>
+    </message>
+    <message>
+        <source>Now (%1 tokens)</source>
+        <translation>当前（%1 个词元）</translation>
+    </message>
+    <message>
+        <source>At %1 tokens</source>
+        <translation>%1 个词元时</translation>
+    </message>
+    <message>
+        <source>(this model)</source>
+        <translation>（本模型）</translation>
+    </message>
+</context>
 </TS>

@@ -8,6 +8,7 @@
 #include "session/session.h"
 #include "text/wordpiece.h"
 #include "views/generationpanel.h"
+#include "views/kvcachepanel.h"
 
 #include <QComboBox>
 #include <QFrame>
@@ -56,6 +57,7 @@ PredictionsView::PredictionsView(Session* session, QWidget* parent)
     , m_scroll(new QScrollArea(content()))
     , m_bars(new PredictionBars)
     , m_generation(new GenerationPanel(session, content()))
+    , m_kvCache(new KvCachePanel(content()))
 {
     auto* body = new QVBoxLayout(content());
     body->setContentsMargins(0, 0, 0, 0);
@@ -78,6 +80,7 @@ PredictionsView::PredictionsView(Session* session, QWidget* parent)
     m_scroll->setFocusPolicy(Qt::NoFocus);
     body->addWidget(m_scroll, 1);
     body->addWidget(m_generation);
+    body->addWidget(m_kvCache);
     setFocusProxy(m_position);
 
     connect(m_position, &QComboBox::currentIndexChanged, this, [this](int index) {
@@ -147,6 +150,9 @@ void PredictionsView::refresh()
         blocks.push_back(rowBlock(*trace, *p, m_position->currentIndex()));
     m_bars->setBlocks(std::move(blocks));
     m_generation->setVisible(gpt2);
+    m_kvCache->setVisible(gpt2);
+    if (gpt2)
+        m_kvCache->showCache(kvCacheShape(p->config()), static_cast<int>(trace->tokenIds.size()), p->config().positions);
     updateCaption(gpt2, masks, familyTitle(p));
 }
 

@@ -22,6 +22,7 @@ class QScrollArea;
 namespace attnlab {
 
 class GenerationPanel;
+class KvCachePanel;
 struct PretrainedModel;
 struct Seq2SeqModel;
 struct Trace;
@@ -41,6 +42,8 @@ public:
     QLabel* hintLabel() const { return m_hint; }
     /// GPT-2's generation stepper (hidden for BERT).
     GenerationPanel* generation() const { return m_generation; }
+    /// The key/value cache a decoder keeps (views/kvcachepanel.h; hidden for BERT).
+    KvCachePanel* kvCache() const { return m_kvCache; }
     /// The position shown, 0-based, or −1 (masks only, or nothing to show).
     int row() const;
     void setRow(int row);
@@ -72,6 +75,7 @@ private:
     QScrollArea* m_scroll;
     PredictionBars* m_bars;
     GenerationPanel* m_generation;
+    KvCachePanel* m_kvCache;
     bool m_followEnd = true; ///< GPT-2: show the last position, also when the text grows
     std::weak_ptr<const Seq2SeqModel> m_listedModel; ///< the model whose positions the box lists
 };
