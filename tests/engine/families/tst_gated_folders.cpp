@@ -195,6 +195,40 @@ private slots:
         QCOMPARE(detail::gatedInverseFrequencies(n, 3).at(1), std::pow(5e5, -0.25) / 2.0);
     }
 
+    // gemma-3-270m's config.json as google/gemma-3-270m ships it (transformers 4.55): 18 layers,
+    // five sliding (window 512) then one full, three times.
+    void gemma270mConfig()
+    {
+        const HfConfig c = parseHfConfig(R"({"_sliding_window_pattern": 6, "architectures": ["Gemma3ForCausalLM"], "attention_bias": false,
+            "attention_dropout": 0.0, "attn_logit_softcapping": null, "bos_token_id": 2, "eos_token_id": 1,
+            "final_logit_softcapping": null, "head_dim": 256, "hidden_activation": "gelu_pytorch_tanh", "hidden_size": 640,
+            "initializer_range": 0.02, "intermediate_size": 2048,
+            "layer_types": ["sliding_attention", "sliding_attention", "sliding_attention", "sliding_attention", "sliding_attention",
+                            "full_attention", "sliding_attention", "sliding_attention", "sliding_attention", "sliding_attention",
+                            "sliding_attention", "full_attention", "sliding_attention", "sliding_attention", "sliding_attention",
+                            "sliding_attention", "sliding_attention", "full_attention"],
+            "max_position_embeddings": 32768, "model_type": "gemma3_text", "num_attention_heads": 4, "num_hidden_layers": 18,
+            "num_key_value_heads": 1, "pad_token_id": 0, "query_pre_attn_scalar": 256, "rms_norm_eps": 1e-06,
+            "rope_local_base_freq": 10000.0, "rope_scaling": null, "rope_theta": 1000000.0, "sliding_window": 512,
+            "torch_dtype": "bfloat16", "transformers_version": "4.55.0.dev0", "use_bidirectional_attention": false,
+            "use_cache": true, "vocab_size": 262144})");
+        QVERIFY(c.family == PretrainedFamily::Gemma3);
+        QCOMPARE(c.dModel, 640);
+        QCOMPARE(c.dFF, 2048);
+        QCOMPARE(c.layers, 18);
+        QCOMPARE(c.heads, 4);
+        QCOMPARE(c.kvHeads, 1);
+        QCOMPARE(c.headDim, 256);
+        QCOMPARE(c.queryPreAttnScalar, 256.0);
+        QVERIFY(c.tiedEmbeddings); // Gemma3TextConfig's default: the file does not say
+        std::vector<int> windows(18, 512);
+        windows[5] = windows[11] = windows[17] = 0;
+        QCOMPARE(c.slidingWindows, windows);
+        QCOMPARE(c.ropeTheta, 1e6);
+        QCOMPARE(c.ropeLocalTheta, 1e4);
+        QCOMPARE(c.vocabulary, 262144);
+    }
+
     // A folder with tokenizer.json tokenizes with it (and tokenizer_config.json), not with
     // vocab.json and merges.txt, which it need not have (Llama 3 ships only tokenizer.json). The
     // ids are transformers.js's for that file (tests/reference/tokenizers/hf/cases.json); the
