@@ -109,7 +109,7 @@ Eigen::MatrixXf gatedLayer(const PretrainedWeights& w, int i, const Eigen::Matri
         context.scaleFormula = "S'_h = S_h / √" + numberText(c.queryPreAttnScalar) + "  (query_pre_attn_scalar)";
     }
     if (window > 0)
-        context.maskFormula = "M_ij = 0 if " + std::to_string(window) + " > i − j ≥ 0, else −∞  (sliding window " + std::to_string(window) + ")";
+        context.maskFormula = "M_ij = 0 if 0 ≤ i − j < " + std::to_string(window) + ", else −∞  (a sliding window of " + std::to_string(window) + " keys)";
     const Eigen::MatrixXf o = groupedAttention(n1, aw, shape, spec.scaleScores, layerMask(x.rows(), window), context, stages, warnings);
     // attn_post_norm (Gemma): P_1 = RMSNorm(O)·(1 + w), the attention's output normalised before the residual add.
     const bool sandwich = c.sandwichNorms;
