@@ -103,8 +103,9 @@ Eigen::MatrixXf gatedLayer(const PretrainedWeights& w, int i, const Eigen::Matri
     AttentionBlockContext context{tokens, tokens, numberedLabels(c.dModel), i, kBlock, key("attn_norm"), key("attn_norm"),
                                   prefix + "self_attn", spec.attention, {}, spec.seed, PositionalEncoding::Sinusoidal,
                                   spec.positionOptions};
-    if (c.queryPreAttnScalar > 0.0) {
-        // Gemma: S'_h = S_h · query_pre_attn_scalar^−½ (its scaling, not head_dim's).
+    if (c.queryPreAttnScalar > 0.0 && c.queryPreAttnScalar != static_cast<double>(c.headDim)) {
+        // Gemma: S'_h = S_h · query_pre_attn_scalar^−½ (its scaling, not head_dim's; the same
+        // when they are equal, as in gemma-3-270m, which then runs with every attention kind).
         context.scoreScale = static_cast<float>(1.0 / std::sqrt(c.queryPreAttnScalar));
         context.scaleFormula = "S'_h = S_h / √" + numberText(c.queryPreAttnScalar) + "  (query_pre_attn_scalar)";
     }

@@ -4,6 +4,7 @@
 #include "families/gated.h"
 #include "io/safetensors.h"
 #include "model/model.h"
+#include "pretrained/forward.h"
 #include "pretrained/model_folder.h"
 #include "support/hf.h"
 #include "support/reference.h"
@@ -193,6 +194,37 @@ private slots:
         // ω_1 of head_dim 8: θ^(−2/8); the full layer's divided by the factor, the sliding one's not.
         QCOMPARE(detail::gatedInverseFrequencies(n, 0).at(1), std::pow(2e4, -0.25));
         QCOMPARE(detail::gatedInverseFrequencies(n, 3).at(1), std::pow(5e5, -0.25) / 2.0);
+    }
+
+    // query_pre_attn_scalar = head_dim (gemma-3-270m: 256) is the usual 1/√d_k: any attention
+    // kind computes it; another scalar is computed by full attention only, and said.
+    void gemmaScaleWithOtherAttentionKinds()
+    {
+        const auto pass = [](const std::string& folder) {
+            const Seq2SeqModel m = loadModelFolder(folder);
+            ModelSpec spec = m.spec;
+            spec.attention = AttentionKind::Flash;
+            PretrainedInput in;
+            in.ids = {1, 2, 3, 4, 5};
+            in.tokens = std::make_shared<const std::vector<std::string>>(std::vector<std::string>{"a", "b", "c", "d", "e"});
+            StageList stages;
+            std::vector<Message> warnings;
+            pretrainedPass(m.pretrained->weights, spec, in, m.pretrained->vocabulary, stages, warnings);
+            return stages.size();
+        };
+        QTemporaryDir dir;
+        const std::string same = copyFolder(dir, "gemma3_sliding_bf16", [](Json& c) { c["query_pre_attn_scalar"] = 8; });
+        try {
+            QVERIFY(pass(same) > 100);
+        } catch (const std::exception& e) {
+            QFAIL(e.what());
+        }
+        try {
+            pass(hfDir() + "/gemma3_sliding_bf16");
+            QFAIL("a flash-attention pass with query_pre_attn_scalar 6 ran");
+        } catch (const std::invalid_argument& e) {
+            QVERIFY2(std::string(e.what()).find("query_pre_attn_scalar") != std::string::npos, e.what());
+        }
     }
 
     // gemma-3-270m's config.json as google/gemma-3-270m ships it (transformers 4.55): 18 layers,
