@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Tiny random-weight Llama, Qwen2 and Qwen3 model folders in the Hugging Face layouts, and
+"""Tiny random-weight Llama, Qwen2, Qwen3 and Gemma 3 model folders in the Hugging Face layouts, and
 the values of every stage computed by an independent float64 PyTorch implementation
 (scripts/hf_decoders.py), for issue 31.
 
@@ -68,6 +68,16 @@ CASES = [
          texts=["The cat was in the house.", "He sat there today"],
          note="Qwen3ForCausalLM: q_norm and k_norm, head_dim 8 with hidden 24 and 4 heads, "
               "untied lm_head, F32, RoPE in the newer rope_parameters form"),
+    dict(case="gemma3_sliding_bf16", model_type="gemma3_text", seed=3105, layers=4, d=24, heads=4,
+         kv_heads=2, head_dim=8, ff=40, dtype="BF16", tied=True, rope_theta=1000000.0,
+         rope_scaling=None, attention_bias=False, mlp_bias=None, shards=1,
+         layer_types=["sliding_attention", "sliding_attention", "sliding_attention", "full_attention"],
+         sliding_window=3, rope_local_base_freq=10000.0, query_pre_attn_scalar=6,
+         texts=["The cat sat on the mat.", "They are here at home"],
+         note="Gemma3ForCausalLM (gemma3_text): embeddings x sqrt(24) in bfloat16, (1 + w) RMSNorms, "
+              "four norms per layer, q_norm and k_norm, query_pre_attn_scalar 6 (not head_dim 8), "
+              "GeGLU with the tanh GELU, three sliding layers (window 3, rope_local_base_freq) and "
+              "one full layer (rope_theta), tied embeddings, BF16"),
 ]
 
 
@@ -134,6 +144,7 @@ def encode(text, vocab, merges):
 def params(c, V):
     """(name, shape, kind) in the registration order of <Family>ForCausalLM."""
     d, hd, H, G, ff = c["d"], c["head_dim"], c["heads"], c["kv_heads"], c["ff"]
+    gemma = c["model_type"] == "gemma3_text"
     qkv_bias = c["model_type"] == "qwen2" or bool(c["attention_bias"])
     o_bias = bool(c["attention_bias"])
     out = [("model.embed_tokens.weight", (V, d), "tok")]
@@ -149,14 +160,20 @@ def params(c, V):
         lin(p + "self_attn.k_proj", G * hd, d, qkv_bias)
         lin(p + "self_attn.v_proj", G * hd, d, qkv_bias)
         lin(p + "self_attn.o_proj", d, H * hd, o_bias)
-        if c["model_type"] == "qwen3":
-            out += [(p + "self_attn.q_norm.weight", (hd,), "gamma"),
-                    (p + "self_attn.k_norm.weight", (hd,), "gamma")]
+        if c["model_type"] in ("qwen3", "gemma3_text"):
+            g = "gemma_w" if gemma else "gamma"
+            out += [(p + "self_attn.q_norm.weight", (hd,), g),
+                    (p + "self_attn.k_norm.weight", (hd,), g)]
         for t, n_out, n_in in (("gate_proj", ff, d), ("up_proj", ff, d), ("down_proj", d, ff)):
             lin(p + "mlp." + t, n_out, n_in, bool(c["mlp_bias"]))
-        out += [(p + "input_layernorm.weight", (d,), "gamma"),
-                (p + "post_attention_layernorm.weight", (d,), "gamma")]
-    out.append(("model.norm.weight", (d,), "gamma"))
+        if gemma:  # Gemma3DecoderLayer's four norms, each stored as w of (1 + w)
+            out += [(p + name + ".weight", (d,), "gemma_w") for name in
+                    ("input_layernorm", "post_attention_layernorm", "pre_feedforward_layernorm",
+                     "post_feedforward_layernorm")]
+        else:
+            out += [(p + "input_layernorm.weight", (d,), "gamma"),
+                    (p + "post_attention_layernorm.weight", (d,), "gamma")]
+    out.append(("model.norm.weight", (d,), "gemma_w" if gemma else "gamma"))
     if not c["tied"]:
         out.append(("lm_head.weight", (V, d), "linear"))
     return out
@@ -166,7 +183,7 @@ def draw(ps, g):
     out = {}
     for name, shape, kind in ps:
         r = torch.randn(shape, generator=g, dtype=torch.float32)
-        out[name] = {"tok": 0.5 * r, "gamma": 1.0 + 0.1 * r, "bias": 0.1 * r}.get(kind)
+        out[name] = {"tok": 0.5 * r, "gamma": 1.0 + 0.1 * r, "bias": 0.1 * r, "gemma_w": 0.2 * r}.get(kind)
         if out[name] is None:
             out[name] = r / shape[1] ** 0.5
     return out
@@ -178,7 +195,8 @@ def write_json(path, obj):
 
 
 def config(c, V, vocab):
-    arch = {"llama": "LlamaForCausalLM", "qwen2": "Qwen2ForCausalLM", "qwen3": "Qwen3ForCausalLM"}
+    arch = {"llama": "LlamaForCausalLM", "qwen2": "Qwen2ForCausalLM", "qwen3": "Qwen3ForCausalLM",
+            "gemma3_text": "Gemma3ForCausalLM"}
     cfg = {"architectures": [arch[c["model_type"]]], "attention_dropout": 0.0,
            "bos_token_id": vocab[BOS], "eos_token_id": vocab[EOS], "hidden_act": "silu",
            "hidden_size": c["d"], "initializer_range": 0.02, "intermediate_size": c["ff"],
@@ -196,6 +214,15 @@ def config(c, V, vocab):
                     "use_sliding_window": False})
     if c["model_type"] == "qwen3":
         cfg.update({"attention_bias": False, "head_dim": c["head_dim"]})
+    if c["model_type"] == "gemma3_text":  # as gemma-3-270m's config.json, smaller
+        del cfg["hidden_act"]
+        cfg.update({"architectures": ["Gemma3ForCausalLM"], "attention_bias": False,
+                    "attn_logit_softcapping": None, "final_logit_softcapping": None,
+                    "head_dim": c["head_dim"], "hidden_activation": "gelu_pytorch_tanh",
+                    "layer_types": c["layer_types"], "pad_token_id": 0,
+                    "query_pre_attn_scalar": c["query_pre_attn_scalar"],
+                    "rope_local_base_freq": c["rope_local_base_freq"],
+                    "sliding_window": c["sliding_window"], "use_bidirectional_attention": False})
     if c.get("rope_parameters"):  # transformers 5's form
         del cfg["rope_theta"], cfg["rope_scaling"]
         cfg["rope_parameters"] = {"rope_theta": c["rope_theta"], "rope_type": "default"}
@@ -251,8 +278,10 @@ def options(c, cfg):
             "kv_heads": c["kv_heads"], "head_dim": c["head_dim"], "layers": c["layers"],
             "d_ff": c["ff"], "vocab_size": cfg["vocab_size"], "eps": 1e-06,
             "rope_theta": c["rope_theta"], "rope_scaling": c["rope_scaling"],
-            "tied": c["tied"], "qk_norm": c["model_type"] == "qwen3", "dtype": c["dtype"],
-            "shards": c["shards"], "eos_token_id": cfg["eos_token_id"]}
+            "tied": c["tied"], "qk_norm": c["model_type"] in ("qwen3", "gemma3_text"), "dtype": c["dtype"],
+            "shards": c["shards"], "eos_token_id": cfg["eos_token_id"],
+            **{k: c[k] for k in ("layer_types", "sliding_window", "rope_local_base_freq",
+                                 "query_pre_attn_scalar") if k in c}}
 
 
 def stage_line(s):
@@ -277,12 +306,19 @@ def compute_case(c):
     P = read_back(c, folder, dict.fromkeys(n for n, _, _ in params(c, V)))
     o = {"heads": c["heads"], "kv_heads": c["kv_heads"], "head_dim": c["head_dim"],
          "eps": 1e-06, "layers": c["layers"], "rope_theta": c["rope_theta"],
-         "rope_scaling": c["rope_scaling"], "qk_norm": c["model_type"] == "qwen3"}
+         "rope_scaling": c["rope_scaling"], "qk_norm": c["model_type"] in ("qwen3", "gemma3_text")}
+    if c["model_type"] == "gemma3_text":
+        # Gemma3TextScaledWordEmbedding: torch.tensor(hidden_size**0.5) cast to the weights' dtype.
+        scale = torch.tensor(c["d"] ** 0.5).to(DTYPES[c["dtype"]]).to(torch.float64)
+        o.update({"gemma": True, "embed_scale": float(scale),
+                  **{k: c[k] for k in ("layer_types", "sliding_window", "rope_local_base_freq",
+                                       "query_pre_attn_scalar")}})
     inv = {i: t for t, i in vocab.items()}
     checks, inputs = {}, []
     for k, text in enumerate(c["texts"]):
         ids = encode(text, vocab, merges)
         assert 5 <= len(ids) <= 14, (text, ids)
+        assert not c.get("sliding_window") or len(ids) > c["sliding_window"] + 1, "the window must bite"
         st = checked_pass(P, o, ids, checks)
         new, probs = generate(P, o, ids, STEPS, checks)
         inputs.append({"name": f"text{k}", "text": text, "token_ids": ids,
@@ -292,7 +328,7 @@ def compute_case(c):
     notes = "; ".join([c["note"], "every stage a float64 step-by-step torch %s computation "
                        "following modeling_%s.py, checked against a compact batched one "
                        "(rotate_half, repeat_kv); max abs diff %.3g" % (
-                           torch.__version__, c["model_type"], max(checks.values()))])
+                           torch.__version__, c["model_type"].replace("_text", ""), max(checks.values()))])
     write_golden(dict(c, kind=c["model_type"]), notes, options(c, cfg), inputs, line=stage_line)
     return inputs
 

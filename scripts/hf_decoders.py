@@ -1,4 +1,4 @@
-"""The modern decoders of issue 31 (Llama, Qwen2, Qwen3) written out step by step in float64
+"""The modern decoders of issue 31 (Llama, Qwen2, Qwen3, Gemma 3) written out step by step in float64
 PyTorch, for scripts/gen_decoder_reference.py, and a second, compact implementation in the
 shape of Hugging Face's modeling_llama.py / modeling_qwen2.py / modeling_qwen3.py (heads
 batched, rotate_half, repeat_kv) that checks the first.
@@ -15,6 +15,16 @@ From the papers and the published modeling code:
   SwiGLU (Shazeer 2020; LlamaMLP)                 down(silu(gate(x)) * up(x))
   layer: h = x + attn(input_layernorm(x)); out = h + mlp(post_attention_layernorm(h))
   model: embed_tokens rows; layers; norm; logits = norm(x) . lm_head^T (or embed_tokens^T, tied)
+  Gemma 3 (modeling_gemma3.py, configuration_gemma3.py), where o["gemma"]:
+    embeddings * torch.tensor(hidden_size**0.5) cast to the weights' dtype (Gemma3TextScaledWordEmbedding)
+    RMSNorm * (1 + w) (Gemma3RMSNorm), also q_norm / k_norm
+    h = x + post_attention_layernorm(attn(input_layernorm(x)))
+    out = h + post_feedforward_layernorm(mlp(pre_feedforward_layernorm(h)))
+    scores scaled by query_pre_attn_scalar^-0.5; mlp = down(gelu_pytorch_tanh(gate(x)) * up(x))
+    layer_types "sliding_attention": key j visible to query i iff i - sliding_window < j <= i
+      (masking_utils: sliding_window_overlay kv_idx > q_idx - sliding_window, and
+      causal_mask_function kv_idx <= q_idx), RoPE base rope_local_base_freq without scaling;
+    "full_attention": causal, rope_theta with rope_scaling
 """
 
 import math
@@ -24,9 +34,18 @@ import torch
 TOL = 1e-9  # the two float64 implementations agree to rounding
 
 
-def inv_freq(o):
-    """RoPE's inverse frequencies (head_dim / 2) with the case's scaling, in float64."""
+def sliding(o, i):
+    """Layer i's sliding window (Gemma 3's sliding_attention layers), or None."""
+    types = o.get("layer_types")
+    return o["sliding_window"] if types and types[i] == "sliding_attention" else None
+
+
+def inv_freq(o, i=None):
+    """RoPE's inverse frequencies (head_dim / 2) with the case's scaling, in float64; a
+    Gemma 3 sliding layer i's from rope_local_base_freq, unscaled."""
     hd = o["head_dim"]
+    if i is not None and sliding(o, i):
+        return 1.0 / (o["rope_local_base_freq"] ** (torch.arange(0, hd, 2, dtype=torch.float64) / hd))
     f = 1.0 / (o["rope_theta"] ** (torch.arange(0, hd, 2, dtype=torch.float64) / hd))
     s = o.get("rope_scaling")
     if not s:
@@ -60,6 +79,28 @@ def silu(x):
     return x / (1 + torch.exp(-x))
 
 
+def gelu_tanh(x):
+    """gelu_pytorch_tanh: 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))."""
+    return 0.5 * x * (1 + torch.tanh(math.sqrt(2 / math.pi) * (x + 0.044715 * x ** 3)))
+
+
+def gamma(o, w):
+    """An RMSNorm's multiplier: w, or Gemma's 1 + w."""
+    return 1 + w if o.get("gemma") else w
+
+
+def attention_mask(o, i, n):
+    """Layer i's additive mask (n x n): -inf above the diagonal and, in a sliding layer, at
+    keys j <= i - sliding_window."""
+    mask = torch.triu(torch.full((n, n), -math.inf, dtype=torch.float64), 1)
+    w = sliding(o, i)
+    if w:
+        for q in range(n):
+            for j in range(0, q - w + 1):
+                mask[q, j] = -math.inf
+    return mask
+
+
 def rotate(x, angles):
     """Half-split RoPE of x (n x d_k) by angles (n x d_k/2), pair by pair."""
     half = x.shape[1] // 2
@@ -86,7 +127,8 @@ def step_layer(st, P, o, x, i):
     H, G, hd, eps = o["heads"], o["kv_heads"], o["head_dim"], o["eps"]
     group = H // G
     n = x.shape[0]
-    n1, ms1 = rms_norm(x, P[p + "input_layernorm.weight"], eps)
+    gemma = o.get("gemma", False)
+    n1, ms1 = rms_norm(x, gamma(o, P[p + "input_layernorm.weight"]), eps)
     st.add("attn_norm", n1, i, mean_square=ms1)
     Q, K, V = (linear(P, p + "self_attn." + t, n1) for t in ("q_proj", "k_proj", "v_proj"))
     q = [Q[:, h * hd:(h + 1) * hd] for h in range(H)]
@@ -96,22 +138,22 @@ def step_layer(st, P, o, x, i):
         for h, m in enumerate(mats):
             st.add(sid, m, i, h, h if per_kv else h // group)
     if o["qk_norm"]:
-        q = [rms_norm(m, P[p + "self_attn.q_norm.weight"], eps)[0] for m in q]
-        k = [rms_norm(m, P[p + "self_attn.k_norm.weight"], eps)[0] for m in k]
+        q = [rms_norm(m, gamma(o, P[p + "self_attn.q_norm.weight"]), eps)[0] for m in q]
+        k = [rms_norm(m, gamma(o, P[p + "self_attn.k_norm.weight"]), eps)[0] for m in k]
         for h, m in enumerate(q):
             st.add("q_norm", m, i, h, h // group)
         for g, m in enumerate(k):
             st.add("k_norm", m, i, g, g)
-    angles = torch.arange(n, dtype=torch.float64)[:, None] * inv_freq(o)[None, :]
+    angles = torch.arange(n, dtype=torch.float64)[:, None] * inv_freq(o, i)[None, :]
     q = [rotate(m, angles) for m in q]
     k = [rotate(m, angles) for m in k]
     for h, m in enumerate(q):
         st.add("q_rotated", m, i, h, h // group)
     for g, m in enumerate(k):
         st.add("k_rotated", m, i, g, g)
-    mask = torch.triu(torch.full((n, n), -math.inf, dtype=torch.float64), 1)
+    mask = attention_mask(o, i, n)
     scores = [q[h] @ k[h // group].T for h in range(H)]
-    scaled = [s * hd ** -0.5 for s in scores]
+    scaled = [s * o.get("query_pre_attn_scalar", hd) ** -0.5 for s in scores]
     masked = [s + mask for s in scaled]
     weights = [torch.softmax(s, dim=1) for s in masked]
     outs = [weights[h] @ v[h // group] for h in range(H)]
@@ -126,16 +168,23 @@ def step_layer(st, P, o, x, i):
     st.add("concat", concat, i)
     out = linear(P, p + "self_attn.o_proj", concat)
     st.add("output", out, i)
+    if gemma:
+        out, ms = rms_norm(out, gamma(o, P[p + "post_attention_layernorm.weight"]), eps)
+        st.add("attn_post_norm", out, i, mean_square=ms)
     r1 = x + out
     st.add("attn_residual", r1, i)
-    n2, ms2 = rms_norm(r1, P[p + "post_attention_layernorm.weight"], eps)
+    n2_name = "pre_feedforward_layernorm" if gemma else "post_attention_layernorm"
+    n2, ms2 = rms_norm(r1, gamma(o, P[p + n2_name + ".weight"]), eps)
     st.add("ffn_norm", n2, i, mean_square=ms2)
     gate = linear(P, p + "mlp.gate_proj", n2)
     up = linear(P, p + "mlp.up_proj", n2)
-    hidden = silu(gate) * up
+    hidden = (gelu_tanh(gate) if gemma else silu(gate)) * up
     f = linear(P, p + "mlp.down_proj", hidden)
     for sid, m in (("ffn_gate", gate), ("ffn_up", up), ("ffn_hidden", hidden), ("ffn_output", f)):
         st.add(sid, m, i)
+    if gemma:
+        f, ms = rms_norm(f, gamma(o, P[p + "post_feedforward_layernorm.weight"]), eps)
+        st.add("ffn_post_norm", f, i, mean_square=ms)
     r2 = r1 + f
     st.add("ffn_residual", r2, i)
     st.add("layer_output", r2, i)
@@ -151,11 +200,11 @@ def step_model(P, o, ids):
     st = Stages()
     e = P["model.embed_tokens.weight"][ids]
     st.add("embedding", e)
-    st.add("input", e)
-    x = e
+    x = e * o.get("embed_scale", 1.0)
+    st.add("input", x)
     for i in range(o["layers"]):
         x = step_layer(st, P, o, x, i)
-    out, ms = rms_norm(x, P["model.norm.weight"], o["eps"])
+    out, ms = rms_norm(x, gamma(o, P["model.norm.weight"]), o["eps"])
     st.add("decoder_output", out, mean_square=ms)
     logits = out @ head_matrix(P).T
     st.add("logits", logits)
@@ -180,20 +229,35 @@ def repeat_kv(x, n_rep):
 def hf_model(P, o, ids):
     """Logits and each layer's output, batched over heads (batch of one)."""
     H, G, hd, eps = o["heads"], o["kv_heads"], o["head_dim"], o["eps"]
+    gemma = o.get("gemma", False)
     n = len(ids)
     pos = torch.arange(n, dtype=torch.float64)
-    freqs = torch.outer(pos, inv_freq(o))
-    emb = torch.cat((freqs, freqs), dim=-1)
-    cos, sin = emb.cos()[None, None], emb.sin()[None, None]
-    causal = torch.full((n, n), torch.finfo(torch.float64).min, dtype=torch.float64).triu(1)
+    q_idx, kv_idx = pos[:, None], pos[None, :]
+
+    def rope(i):
+        freqs = torch.outer(pos, inv_freq(o, i))
+        emb = torch.cat((freqs, freqs), dim=-1)
+        return emb.cos()[None, None], emb.sin()[None, None]
+
+    def mask(i):
+        # masking_utils: causal_mask_function, and sliding_window_overlay on sliding layers.
+        visible = kv_idx <= q_idx
+        if sliding(o, i):
+            visible = visible & (kv_idx > q_idx - sliding(o, i))
+        zero = torch.zeros((n, n), dtype=torch.float64)
+        return torch.where(visible, zero, torch.full_like(zero, torch.finfo(torch.float64).min))
 
     def norm(x, w):
+        if gemma:  # Gemma3RMSNorm: output * (1.0 + weight)
+            return (x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps)) * (1.0 + w)
         return w * (x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps))
 
-    x = P["model.embed_tokens.weight"][ids][None]
+    x = P["model.embed_tokens.weight"][ids][None] * o.get("embed_scale", 1.0)
+    scaling = o.get("query_pre_attn_scalar", hd) ** -0.5
     outputs = []
     for i in range(o["layers"]):
         p = f"model.layers.{i}."
+        cos, sin = rope(i)
         h = norm(x, P[p + "input_layernorm.weight"])
         q = linear(P, p + "self_attn.q_proj", h).view(1, n, H, hd)
         k = linear(P, p + "self_attn.k_proj", h).view(1, n, G, hd)
@@ -205,12 +269,19 @@ def hf_model(P, o, ids):
         q = q * cos + rotate_half(q) * sin
         k = k * cos + rotate_half(k) * sin
         k, v = repeat_kv(k, H // G), repeat_kv(v, H // G)
-        a = torch.softmax(q @ k.transpose(2, 3) * hd ** -0.5 + causal, dim=-1)
+        a = torch.softmax(q @ k.transpose(2, 3) * scaling + mask(i), dim=-1)
         z = (a @ v).transpose(1, 2).reshape(1, n, H * hd)
-        x = x + linear(P, p + "self_attn.o_proj", z)
-        h = norm(x, P[p + "post_attention_layernorm.weight"])
-        gate = linear(P, p + "mlp.gate_proj", h)
-        x = x + linear(P, p + "mlp.down_proj", torch.nn.functional.silu(gate) * linear(P, p + "mlp.up_proj", h))
+        if gemma:
+            x = x + norm(linear(P, p + "self_attn.o_proj", z), P[p + "post_attention_layernorm.weight"])
+            h = norm(x, P[p + "pre_feedforward_layernorm.weight"])
+            gate = torch.nn.functional.gelu(linear(P, p + "mlp.gate_proj", h), approximate="tanh")
+            f = linear(P, p + "mlp.down_proj", gate * linear(P, p + "mlp.up_proj", h))
+            x = x + norm(f, P[p + "post_feedforward_layernorm.weight"])
+        else:
+            x = x + linear(P, p + "self_attn.o_proj", z)
+            h = norm(x, P[p + "post_attention_layernorm.weight"])
+            gate = linear(P, p + "mlp.gate_proj", h)
+            x = x + linear(P, p + "mlp.down_proj", torch.nn.functional.silu(gate) * linear(P, p + "mlp.up_proj", h))
         outputs.append(x[0])
     logits = norm(x, P["model.norm.weight"])[0] @ head_matrix(P).T
     return logits, outputs

@@ -27,8 +27,8 @@ Commands:
                                         [--output-dir DIR] [--max-length N]
              prints each generated token with its probability; --output-dir writes
              the trace of every step (step-01.json, ...)
-             With a GPT-2, Llama, Mistral, Qwen2 or Qwen3 folder (docs/pretrained-models.md),
-             a key/value cache:
+             With a GPT-2, Llama, Mistral, Qwen2, Qwen3 or Gemma 3 folder
+             (docs/pretrained-models.md), a key/value cache:
              attention-lab-cli generate --model DIR --prompt TEXT --max-new-tokens N
                  [--temperature T] [--top-k K] [--top-p P] [--seed S] [--output-dir DIR] [--json]
              greedy unless --temperature is given (T from 1.4e-45 to 3.4e+38: softmax of
@@ -148,9 +148,9 @@ Attention kind (docs/attention-kinds.md; one attention block or a seeded encoder
 Transformer (docs/transformer-layers.md, docs/model-format.md):
   --model PATH           an encoder–decoder model in safetensors (docs/model-format.md);
                          'reversal' is the trained model shipped inside the program; a
-                         Hugging Face folder of GPT-2, BERT, Llama, Mistral, Qwen2 or Qwen3
-                         (config.json, model.safetensors or its shards, tokenizer files;
-                         docs/pretrained-models.md), which reads --sentence;
+                         Hugging Face folder of GPT-2, BERT, Llama, Mistral, Qwen2, Qwen3
+                         or Gemma 3 (config.json, model.safetensors or its shards, tokenizer
+                         files; docs/pretrained-models.md), which reads --sentence;
                          or a bare PyTorch state dict of nn.Transformer's modules, with --heads
                          (and --norm, --activation, --layer-norm-eps when not PyTorch's defaults)
   --segment-b TEXT       BERT's second segment: [CLS] sentence [SEP] TEXT [SEP]

@@ -35,7 +35,7 @@ void addOptions(QCommandLineParser& parser)
                       QStringLiteral("file")});
     parser.addOption({QStringLiteral("presenter"), QStringLiteral("Start in presenter mode (full screen, large type).")});
     parser.addOption({QStringLiteral("model"),
-                      QStringLiteral("Open a model: a Hugging Face folder (GPT-2, BERT, Llama, Mistral, Qwen2, Qwen3), an Attention Lab model "
+                      QStringLiteral("Open a model: a Hugging Face folder (GPT-2, BERT, Llama, Mistral, Qwen2, Qwen3, Gemma 3), an Attention Lab model "
                                      "file, or a PyTorch state dict (its options are asked)."),
                       QStringLiteral("path")});
     parser.addOption({QStringLiteral("models-dir"),

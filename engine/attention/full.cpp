@@ -42,10 +42,13 @@ std::vector<Eigen::MatrixXf> scaledScores(const KernelInput& in, StageList& stag
                   "S_h", scores[h], in.queries, in.keys);
     }
     // scaled: S'_h = S_h / √d_k keeps the scores' variance near 1 whatever d_k is.
-    const float c = in.scaleScores ? static_cast<float>(1.0 / std::sqrt(static_cast<double>(dK))) : 1.0f;
+    // A family may scale by its own constant instead (Gemma 3: query_pre_attn_scalar^−½).
+    const bool own = in.scaleScores && in.scoreScale > 0.0f;
+    const float c = own ? in.scoreScale : in.scaleScores ? static_cast<float>(1.0 / std::sqrt(static_cast<double>(dK))) : 1.0f;
+    const std::string formula = own ? in.scaleFormula : in.scaleScores ? "S'_h = S_h / √d_k" : "S'_h = S_h  (scaling off)";
     for (int h = 0; h < heads; ++h) {
         scores[h] *= c;
-        putMatrix(addStage(stages, in.key("scaled", h), "Scaled scores", in.scaleScores ? "S'_h = S_h / √d_k" : "S'_h = S_h  (scaling off)",
+        putMatrix(addStage(stages, in.key("scaled", h), "Scaled scores", formula,
                            {in.key("scores", h)}),
                   "S'_h", scores[h], in.queries, in.keys);
     }
@@ -67,7 +70,8 @@ void maskedScores(const KernelInput& in, std::vector<Eigen::MatrixXf>& scores, S
     }
     // mask: M (m x n), 0 where allowed and -inf where hidden; the same for every head.
     const Eigen::MatrixXf mask = additiveMask(in.blocked);
-    putMatrix(addStage(stages, in.key("mask"), "Mask", "M_ij = −∞ if key j is hidden from query i, else 0"), "M", mask, in.queries,
+    putMatrix(addStage(stages, in.key("mask"), "Mask", in.maskFormula.empty() ? "M_ij = −∞ if key j is hidden from query i, else 0" : in.maskFormula),
+              "M", mask, in.queries,
               in.keys);
     const bool anyMasked = in.blocked.any();
     for (int h = 0; h < heads; ++h) {

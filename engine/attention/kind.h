@@ -58,6 +58,12 @@ struct KernelInput {
     /// Grouped-query attention: query heads per key/value head. k[h] and v[h] are then KV head
     /// h / kvGroup's, whose stages are numbered by KV head (kvKey).
     int kvGroup = 1;
+    /// > 0: the scores' scale instead of 1/√d_k (Gemma's query_pre_attn_scalar^−½), said in
+    /// scaleFormula; full attention only.
+    float scoreScale = 0.0f;
+    std::string scaleFormula = {};
+    /// The mask stage's formula when it says more than "−∞ where hidden" (a sliding window).
+    std::string maskFormula = {};
 
     StageKey key(const char* id, std::optional<int> head = std::nullopt) const { return {id, head, layer, block}; }
     /// The stage of the keys or values query head h read.

@@ -13,6 +13,7 @@ extern const ModelFamily kLlamaFamily;
 extern const ModelFamily kMistralFamily;
 extern const ModelFamily kQwen2Family;
 extern const ModelFamily kQwen3Family;
+extern const ModelFamily kGemma3Family;
 
 const std::vector<const ModelFamily*>& modelFamilies()
 {
@@ -23,6 +24,7 @@ const std::vector<const ModelFamily*>& modelFamilies()
         &kMistralFamily, // families/llama/ (without a sliding window)
         &kQwen2Family, // families/qwen2/
         &kQwen3Family, // families/qwen3/
+        &kGemma3Family, // families/gemma3/
     };
     return kFamilies;
 }

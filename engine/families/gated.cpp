@@ -105,6 +105,36 @@ void readEos(const ConfigReader& r, HfConfig& c)
         c.eosTokenId = c.eosTokenIds.front();
 }
 
+/// An RMSNorm's γ: w as stored, or 1 + w for a family whose norms multiply by (1 + w) (Gemma's
+/// `output * (1.0 + self.weight.float())`, in float32 as Hugging Face computes it).
+Eigen::VectorXf normGamma(TensorNames& r, const std::string& name, std::int64_t d, const HfConfig& c)
+{
+    Eigen::VectorXf w = r.vector(name, d);
+    if (c.normPlusOne)
+        w.array() += 1.0f;
+    return w;
+}
+
+/// x rounded to `bits` significant bits, ties to even: a float32 as BF16 (8) or F16 (11) holds it
+/// (x a normal number of either).
+float roundToBits(float x, int bits)
+{
+    int e = 0;
+    const double m = std::frexp(static_cast<double>(x), &e); // x = m·2^e, 0.5 ≤ |m| < 1
+    return static_cast<float>(std::ldexp(std::nearbyint(std::ldexp(m, bits)), e - bits));
+}
+
+/// Gemma's embedding scale: torch.tensor(hidden_size**0.5) (float32) cast to the embeddings' dtype.
+float embeddingScale(int d, const std::string& dtype)
+{
+    const auto s = static_cast<float>(std::sqrt(static_cast<double>(d)));
+    if (dtype == "BF16")
+        return roundToBits(s, 8);
+    if (dtype == "F16")
+        return roundToBits(s, 11);
+    return s;
+}
+
 /// Layer i's tensors, in the order Hugging Face registers them.
 PretrainedLayer readGatedLayer(TensorNames& r, int i, const HfConfig& c)
 {
@@ -116,14 +146,22 @@ PretrainedLayer readGatedLayer(TensorNames& r, int i, const HfConfig& c)
     l.attention.v = r.linear(p + "self_attn.v_proj", d, kv, false, c.qkvBias);
     l.attention.output = r.linear(p + "self_attn.o_proj", q, d, false, c.outputBias);
     if (c.qkNorm) {
-        l.qNorm = r.vector(p + "self_attn.q_norm.weight", c.headDim);
-        l.kNorm = r.vector(p + "self_attn.k_norm.weight", c.headDim);
+        l.qNorm = normGamma(r, p + "self_attn.q_norm.weight", c.headDim, c);
+        l.kNorm = normGamma(r, p + "self_attn.k_norm.weight", c.headDim, c);
     }
     l.gate = r.linear(p + "mlp.gate_proj", d, c.dFF, false, c.mlpBias);
     l.up = r.linear(p + "mlp.up_proj", d, c.dFF, false, c.mlpBias);
     l.down = r.linear(p + "mlp.down_proj", c.dFF, d, false, c.mlpBias);
-    l.norm1.gamma = r.vector(p + "input_layernorm.weight", d);
-    l.norm2.gamma = r.vector(p + "post_attention_layernorm.weight", d);
+    l.norm1.gamma = normGamma(r, p + "input_layernorm.weight", d, c);
+    if (c.sandwichNorms) {
+        // Gemma 3: post_attention_layernorm is on the attention's output; pre_feedforward_layernorm
+        // is the FFN's input norm.
+        l.attentionOutputNorm.gamma = normGamma(r, p + "post_attention_layernorm.weight", d, c);
+        l.norm2.gamma = normGamma(r, p + "pre_feedforward_layernorm.weight", d, c);
+        l.ffnOutputNorm.gamma = normGamma(r, p + "post_feedforward_layernorm.weight", d, c);
+    } else {
+        l.norm2.gamma = normGamma(r, p + "post_attention_layernorm.weight", d, c);
+    }
     // transformers < 4.31 saved RoPE's inverse frequencies as a buffer: computed here instead.
     r.ignore(p + "self_attn.rotary_emb.inv_freq");
     return l;
@@ -132,9 +170,11 @@ PretrainedLayer readGatedLayer(TensorNames& r, int i, const HfConfig& c)
 void readGatedWeights(const HfConfig& c, TensorNames& r, PretrainedWeights& w)
 {
     w.tokens = r.table("embed_tokens.weight", c.vocabulary, c.dModel);
+    if (c.scaleEmbeddings)
+        w.config.embeddingScale = embeddingScale(c.dModel, r.dtype("embed_tokens.weight"));
     for (int i = 0; i < c.layers; ++i)
         w.layers.push_back(readGatedLayer(r, i, c));
-    w.finalNorm.gamma = r.vector("norm.weight", c.dModel);
+    w.finalNorm.gamma = normGamma(r, "norm.weight", c.dModel, c);
     if (c.tiedEmbeddings) {
         r.ignore("lm_head.weight"); // tied: the embeddings are the head, whatever a file kept
         w.head = w.tokens;
@@ -142,16 +182,17 @@ void readGatedWeights(const HfConfig& c, TensorNames& r, PretrainedWeights& w)
         w.head = r.table("lm_head.weight", c.vocabulary, c.dModel);
     }
     const std::string title(modelFamily(c.family).title);
-    r.rejectUnknown("a " + title + " checkpoint holds model.embed_tokens, model.layers.0 … " + std::to_string(c.layers - 1)
-                    + " (self_attn.q_proj, k_proj, v_proj, o_proj, mlp.gate_proj, up_proj, down_proj, input_layernorm, "
-                      "post_attention_layernorm), model.norm and lm_head");
+    const std::string norms = c.sandwichNorms ? "input_layernorm, post_attention_layernorm, pre_feedforward_layernorm, post_feedforward_layernorm"
+                                              : "input_layernorm, post_attention_layernorm";
+    r.rejectUnknown("a " + title + " checkpoint holds model.embed_tokens, model.layers.0 … " + std::to_string(c.layers - 1) + " (self_attn.q_proj, k_proj, v_proj, o_proj, "
+                    + (c.qkNorm ? "q_norm, k_norm, " : "") + "mlp.gate_proj, up_proj, down_proj, " + norms + "), model.norm and lm_head");
 }
 
 } // namespace
 
 const std::vector<std::string>& gatedStageIds()
 {
-    static const std::vector<std::string> kIds{"q_norm", "k_norm", "ffn_gate", "ffn_up"};
+    static const std::vector<std::string> kIds{"q_norm", "k_norm", "ffn_gate", "ffn_up", "attn_post_norm", "ffn_post_norm"};
     return kIds;
 }
 
@@ -167,6 +208,11 @@ std::vector<std::string> gatedTokenizerFiles()
 
 void readGatedConfig(const ConfigReader& r, HfConfig& c)
 {
+    readGatedConfig(r, c, GatedConfigOptions{});
+}
+
+void readGatedConfig(const ConfigReader& r, HfConfig& c, const GatedConfigOptions& options)
+{
     c.kvHeads = c.heads;
     if (const Json* kv = r.find("num_key_value_heads"))
         c.kvHeads = r.integerValue("num_key_value_heads", *kv, 1, c.heads);
@@ -174,6 +220,8 @@ void readGatedConfig(const ConfigReader& r, HfConfig& c)
         r.fail("num_key_value_heads", "(" + std::to_string(c.kvHeads) + ") must divide num_attention_heads (" + std::to_string(c.heads) + ")");
     if (const Json* hd = r.find("head_dim")) {
         c.headDim = r.integerValue("head_dim", *hd, 2, GatedLimits::maxHeadDim);
+    } else if (options.defaultHeadDim > 0) {
+        c.headDim = options.defaultHeadDim;
     } else {
         if (c.dModel % c.heads != 0)
             r.fail("hidden_size", "(" + std::to_string(c.dModel) + ") must be a multiple of num_attention_heads ("
@@ -182,14 +230,17 @@ void readGatedConfig(const ConfigReader& r, HfConfig& c)
     }
     if (c.headDim % 2 != 0)
         r.fail("head_dim", "(" + std::to_string(c.headDim) + ") must be even: RoPE turns pairs of features");
-    const std::string act = r.find("hidden_act") ? r.string("hidden_act") : "silu";
-    if (act != "silu" && act != "swish")
-        r.fail("hidden_act", "is " + inQuotes(act.substr(0, 40)) + " but Attention Lab computes silu for "
-                                 + std::string(modelFamily(c.family).title));
-    readRope(r, c);
+    if (options.activation) {
+        const std::string act = r.find("hidden_act") ? r.string("hidden_act") : "silu";
+        if (act != "silu" && act != "swish")
+            r.fail("hidden_act", "is " + inQuotes(act.substr(0, 40)) + " but Attention Lab computes silu for "
+                                     + std::string(modelFamily(c.family).title));
+    }
+    if (options.rope)
+        readRope(r, c);
     c.qkvBias = c.outputBias = flag(r, "attention_bias", false);
     c.mlpBias = flag(r, "mlp_bias", false);
-    c.tiedEmbeddings = flag(r, "tie_word_embeddings", false);
+    c.tiedEmbeddings = flag(r, "tie_word_embeddings", options.tiedByDefault);
     if (const Json* bos = r.find("bos_token_id"); bos && !bos->is_array())
         c.bosTokenId = r.integerValue("bos_token_id", *bos, 0, c.vocabulary - 1);
     readEos(r, c);
@@ -256,6 +307,24 @@ namespace detail {
 std::vector<double> gatedInverseFrequencies(const HfConfig& c)
 {
     return ropeInverseFrequencies(c.headDim, c.ropeTheta, c.ropeScaling);
+}
+
+std::vector<double> gatedInverseFrequencies(const HfConfig& c, int layer)
+{
+    // Gemma 3's sliding layers turn by rope_local_base_freq, never scaled (rotary_emb_local).
+    if (c.slidingWindow(layer) > 0)
+        return ropeInverseFrequencies(c.headDim, c.ropeLocalTheta, RopeScaling{});
+    return gatedInverseFrequencies(c);
+}
+
+RopeScaling readRopeScaling(const ConfigReader& r, const std::string& where, const nlohmann::json& s)
+{
+    return ropeScaling(r, where, s);
+}
+
+double readPositive(const ConfigReader& r, const std::string& where, const nlohmann::json& o, const char* key)
+{
+    return positiveNumber(r, where, o, key);
 }
 
 } // namespace detail

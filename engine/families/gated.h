@@ -1,8 +1,9 @@
 #pragma once
-/// What the gated decoders share (Llama and Mistral, Qwen2, Qwen3; issue 31): config.json's keys,
-/// Hugging Face's tensor names, the layer and the pass, built from the typed blocks of
+/// What the gated decoders share (Llama and Mistral, Qwen2, Qwen3, Gemma 3; issue 31): config.json's
+/// keys, Hugging Face's tensor names, the layer and the pass, built from the typed blocks of
 /// nn/blocks.h. Each family's folder holds its descriptor and what is its own (Qwen2's q/k/v
-/// biases, Qwen3's q/k norms, the sliding windows refused by name).
+/// biases, Qwen3's q/k norms, Gemma 3's scaled embeddings, (1 + w) norms around both sublayers,
+/// GeGLU and sliding layers; the sliding windows of the others refused by name).
 ///
 ///   X = W_emb[ids]                                         embedding, input
 ///   per layer model.layers.{i}, causal, Pre-norm:
@@ -15,10 +16,15 @@
 ///     N_2 = RMSNorm(R_1)·γ_2                               ffn_norm
 ///     F = (SiLU(N_2·W_gateᵀ) ⊙ N_2·W_upᵀ)·W_downᵀ          ffn_gate, ffn_up, ffn_hidden, ffn_output
 ///     Y = R_1 + F                                           ffn_residual, layer_output
+///   Gemma 3: X = E·√d; γ = 1 + w; O and F normalised before their adds (attn_post_norm,
+///   ffn_post_norm); A_h = softmax(Q̂_h·K̂_gᵀ/√query_pre_attn_scalar + M), M with a sliding
+///   window on sliding_attention layers; GELU_tanh instead of SiLU
 ///   Out = RMSNorm(Y_L)·γ;  logits = Out·W_headᵀ             decoder_output, logits, probabilities
 ///   (W_head = lm_head.weight, or W_emb when tie_word_embeddings)
 
 #include "families/family.h"
+
+#include <nlohmann/json_fwd.hpp>
 
 #include <string>
 #include <vector>
@@ -45,6 +51,15 @@ const std::vector<std::string>& gatedStageIds();
 /// the numbers and are not computed, refused by name.
 void readGatedConfig(const ConfigReader& r, HfConfig& c);
 
+/// What a family reads itself instead of readGatedConfig's defaults (Gemma 3).
+struct GatedConfigOptions {
+    bool activation = true;     ///< read hidden_act (silu); false: the family reads its own
+    bool rope = true;           ///< read rope_theta / rope_scaling / rope_parameters; false: the family's own
+    bool tiedByDefault = false; ///< tie_word_embeddings when the key is missing
+    int defaultHeadDim = 0;     ///< head_dim when the key is missing; 0: hidden / heads
+};
+void readGatedConfig(const ConfigReader& r, HfConfig& c, const GatedConfigOptions& options);
+
 namespace detail {
 /// Layer i of a gated decoder on x (n x d), every stage (families/gated.cpp).
 Eigen::MatrixXf gatedLayer(const PretrainedWeights& w, int i, const Eigen::MatrixXf& x, const Labels& tokens, StageList& stages,
@@ -54,6 +69,13 @@ void gatedPass(const PretrainedWeights& w, const ModelSpec& spec, const Pretrain
                StageList& stages, std::vector<Message>& warnings);
 /// RoPE's inverse frequencies of the config (rope_theta, rope_scaling, head_dim).
 std::vector<double> gatedInverseFrequencies(const HfConfig& c);
+/// Layer i's: a sliding layer's (rope_local_base_freq, no scaling) or the config's.
+std::vector<double> gatedInverseFrequencies(const HfConfig& c, int layer);
+/// rope_scaling or one rope_parameters object (`where` names it): none, linear or llama3; any
+/// other type is refused by name.
+RopeScaling readRopeScaling(const ConfigReader& r, const std::string& where, const nlohmann::json& s);
+/// A positive finite number under `key` of the object `o` (named `where` in messages).
+double readPositive(const ConfigReader& r, const std::string& where, const nlohmann::json& o, const char* key);
 } // namespace detail
 
 } // namespace attnlab

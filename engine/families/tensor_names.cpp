@@ -79,6 +79,12 @@ EmbeddingTable TensorNames::table(const std::string& name, std::int64_t rows, st
     return {take(name, {rows, cols}), rows, cols};
 }
 
+std::string TensorNames::dtype(const std::string& name) const
+{
+    const auto it = m_names.find(name);
+    return it == m_names.end() ? std::string() : entry(it->second).dtype;
+}
+
 void TensorNames::rejectUnknown(const std::string& expected) const
 {
     for (const auto& [name, actual] : m_names) {

@@ -35,6 +35,8 @@ public:
     /// bias (without `bias`: none, and a stored name.bias is left unread, so reported unknown).
     LinearLayer linear(const std::string& name, std::int64_t in, std::int64_t out, bool inOut, bool bias = true);
     EmbeddingTable table(const std::string& name, std::int64_t rows, std::int64_t cols);
+    /// The stored dtype of a tensor the checkpoint holds ("BF16"), empty when it has none by that name.
+    std::string dtype(const std::string& name) const;
     /// Throws for the first tensor not read: `expected` says what the checkpoint may hold.
     void rejectUnknown(const std::string& expected) const;
 

@@ -269,6 +269,11 @@ Eigen::MatrixXf groupedHeads(const std::vector<Eigen::MatrixXf>& q, const std::v
     in.qStage = qStage;
     in.kStage = kStage;
     in.kvGroup = group;
+    in.scoreScale = context.scoreScale;
+    in.scaleFormula = context.scaleFormula;
+    in.maskFormula = context.maskFormula;
+    if (in.scoreScale > 0.0f && context.kind != AttentionKind::Full)
+        throw std::invalid_argument("a score scale other than 1/√d_k (" + context.scaleFormula + ") is computed with full attention only");
     KernelOutput out{concat, {}, warnings};
     attentionKind(context.kind).kernel(in, stages, out);
     addConcat(concat, heads, context, 0, stages);

@@ -62,6 +62,13 @@ struct AttentionBlockContext {
     const RelativeTables* givenRelative = nullptr;
     /// Transformer-XL: parameters to use instead of the seeded ones (a test's); null to draw them.
     const XlTables* givenXl = nullptr;
+    /// > 0: the scores' scale instead of 1/√d_k, and the `scaled` stage's formula saying so
+    /// (Gemma 3's query_pre_attn_scalar^−½); full attention only.
+    float scoreScale = 0.0f;
+    std::string scaleFormula = {};
+    /// The `mask` stage's formula when the mask is more than the block's causal one (Gemma 3's
+    /// sliding window); empty: the usual.
+    std::string maskFormula = {};
 };
 
 /// One multi-head attention block, stage by stage (docs/engine.md, section 6). Appends to

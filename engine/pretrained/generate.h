@@ -82,7 +82,7 @@ public:
 
 private:
     const PretrainedWeights& m_w;
-    std::vector<double> m_omega;            ///< RoPE's inverse frequencies
+    std::vector<std::vector<double>> m_omega; ///< per layer: RoPE's inverse frequencies
     std::vector<Eigen::MatrixXf> m_keys;    ///< per layer: (positions x kv_heads·head_dim)
     std::vector<Eigen::MatrixXf> m_values;
     int m_length = 0;

@@ -1,6 +1,6 @@
 #pragma once
 /// A Hugging Face model folder's config.json, for the families Attention Lab opens
-/// (families/families.cpp): GPT-2, BERT, and the gated decoders Llama, Mistral, Qwen2, Qwen3. Only the keys that fix the computation are read;
+/// (families/families.cpp): GPT-2, BERT, and the gated decoders Llama, Mistral, Qwen2, Qwen3, Gemma 3. Only the keys that fix the computation are read;
 /// each missing or bad one is a one-line FormatError naming it (docs/pretrained-models.md).
 
 #include "core/model_spec.h"
@@ -20,6 +20,7 @@ enum class PretrainedFamily {
     Mistral, ///< Llama's layers; opened without a sliding window
     Qwen2,   ///< Llama's layers with biases on q, k and v
     Qwen3,   ///< Llama's layers with RMSNorms on each query and key head
+    Gemma3,  ///< Qwen3's layers with (1 + w) norms around both sublayers, GeGLU, sliding and full layers
 };
 
 /// "gpt2", "bert".
@@ -59,6 +60,26 @@ struct HfConfig {
     bool tiedEmbeddings = false; ///< tie_word_embeddings: the head is the embedding table
     std::optional<int> bosTokenId;
     std::vector<int> eosTokenIds; ///< every id eos_token_id names
+
+    // Gemma 3's (families/gemma3/); the other families leave them as they are.
+    /// X = E·s: √hidden_size rounded to the embeddings' stored dtype, as Hugging Face's
+    /// Gemma3TextScaledWordEmbedding computes it (set when the weights are read); 1: no scale.
+    float embeddingScale = 1.0f;
+    bool scaleEmbeddings = false; ///< the embeddings are scaled by √hidden_size (embeddingScale)
+    bool normPlusOne = false;     ///< every RMSNorm multiplies by (1 + w): the weights are stored as w
+    bool sandwichNorms = false;   ///< RMSNorms on the attention's and the FFN's outputs, before their residual adds
+    bool gegluTanh = false;       ///< the gate's activation is the tanh GELU (GeGLU), not SiLU
+    double queryPreAttnScalar = 0.0; ///< > 0: scores · query_pre_attn_scalar^−½ instead of head_dim^−½
+    /// Per layer: W > 0, a sliding window (query i sees keys i − W < j ≤ i); 0, full causal
+    /// attention. Empty: every layer full.
+    std::vector<int> slidingWindows;
+    double ropeLocalTheta = 10000.0; ///< the sliding layers' RoPE base (rope_local_base_freq), no scaling
+
+    /// Layer i's sliding window, 0 when it attends to every earlier key.
+    int slidingWindow(int layer) const
+    {
+        return layer >= 0 && static_cast<std::size_t>(layer) < slidingWindows.size() ? slidingWindows[static_cast<std::size_t>(layer)] : 0;
+    }
 };
 
 /// Parses config.json's text; `name` is how messages call the file. Throws FormatError.

@@ -63,6 +63,9 @@ struct PretrainedLayer {
     LinearLayer up, down;
     LinearLayer gate;              ///< a gated decoder's W_gate: F = (SiLU(X·W_gateᵀ) ⊙ X·W_upᵀ)·W_downᵀ
     Eigen::VectorXf qNorm, kNorm;  ///< Qwen3's γ of the per-head q and k RMSNorms (head_dim each)
+    /// Gemma 3's norms of the attention's output and of the FFN's output, before their residual
+    /// adds (post_attention_layernorm, post_feedforward_layernorm); empty γ: none.
+    LayerNormWeights attentionOutputNorm, ffnOutputNorm;
 };
 
 /// BERT's masked-LM transform, cls.predictions.transform: dense -> act -> LayerNorm.

@@ -942,6 +942,30 @@
         <source>%1 cuts the text into subwords with byte-level BPE (its folder's vocab.json and merges.txt): frequent words stay whole, rare ones split into pieces; ␣ marks a piece that starts with a space.</source>
         <translation>%1 用字节级 BPE（它文件夹里的 vocab.json 和 merges.txt）把文本切成子词：常见词保持完整，罕见词拆成几段；␣ 表示以空格开头的片段。</translation>
     </message>
+    <message>
+        <source>RMSNorm rescales each token's vector by the root mean square of its features (no mean is subtracted, there is no β), then multiplies by 1 + w: Gemma stores each norm's weight w as a change from 1.</source>
+        <translation>RMSNorm 用每个词元向量各特征的均方根来缩放它（不减均值，也没有 β），再乘以 1 + w：Gemma 把每个归一化的权重 w 存为相对 1 的变化量。</translation>
+    </message>
+    <message>
+        <source>Gemma 3 divides the scores by √%1, the square root of its query_pre_attn_scalar, instead of √d_k: it keeps their spread in a range the softmax does not saturate.</source>
+        <translation>Gemma 3 用 √%1（即 query_pre_attn_scalar 的平方根）而不是 √d_k 去除分数：这样分数的分布范围不会让 softmax 饱和。</translation>
+    </message>
+    <message>
+        <source>A gated feed-forward network (GeGLU) has two linear layers side by side: this one, through the tanh GELU, decides how much of each feature of the other passes.</source>
+        <translation>门控前馈网络（GeGLU）有两个并排的线性层：这一层经过 tanh 近似的 GELU 之后，决定另一层的每个特征能通过多少。</translation>
+    </message>
+    <message>
+        <source>%1 normalises each head's queries and keys on their own (an RMSNorm over d_k) before RoPE turns them, which keeps the scores from growing large.</source>
+        <translation>%1 在 RoPE 旋转之前，先把每个头的查询和键各自归一化（在 d_k 上做 RMSNorm），使分数不会变得过大。</translation>
+    </message>
+    <message>
+        <source>M_ij = 0 if 0 ≤ i − j &lt; %1, else −∞  (a sliding window of %1 keys)</source>
+        <translation>若 0 ≤ i − j &lt; %1，则 M_ij = 0，否则为 −∞（%1 个键的滑动窗口）</translation>
+    </message>
+    <message>
+        <source>In this sliding-window layer each query sees only itself and the %1 keys before it: keys further back are hidden as the future ones are, and −∞ becomes exactly 0 after the softmax.</source>
+        <translation>在这个滑动窗口层里，每个查询只看得到它自己和它前面的 %1 个键：更早的键和未来的键一样被遮住，−∞ 经过 softmax 后正好变成 0。</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::KernelRegressionView</name>
@@ -2320,6 +2344,10 @@ scores from %2 to %3, largest weight %4</source>
         <source>Input X = E</source>
         <translation>输入 X = E</translation>
     </message>
+    <message>
+        <source>Input X = E·√d</source>
+        <translation>输入 X = E·√d</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::StageView</name>
@@ -3439,6 +3467,22 @@ M = 0：每个查询都能看到所有键</translation>
     <message>
         <source>Qwen3 normalises each head's queries and keys on their own (an RMSNorm over d_k) before RoPE turns them, which keeps the scores from growing large.</source>
         <translation>Qwen3 在 RoPE 旋转之前，先把每个头的查询和键各自归一化（在 d_k 上做 RMSNorm），使分数不会变得过大。</translation>
+    </message>
+    <message>
+        <source>Norm (attention output)</source>
+        <translation>Norm：归一化（注意力输出）</translation>
+    </message>
+    <message>
+        <source>Norm (FFN output)</source>
+        <translation>Norm：归一化（FFN 输出）</translation>
+    </message>
+    <message>
+        <source>Gemma 3 normalises the attention's output (an RMSNorm) before adding it to the layer's input, so that no sublayer's output outgrows the residual stream.</source>
+        <translation>Gemma 3 先把注意力的输出归一化（RMSNorm），再把它加到本层的输入上，使任何子层的输出都不会压过残差流。</translation>
+    </message>
+    <message>
+        <source>Gemma 3 normalises the feed-forward network's output (an RMSNorm) before adding it to the residual stream.</source>
+        <translation>Gemma 3 先把前馈网络的输出归一化（RMSNorm），再把它加到残差流上。</translation>
     </message>
 </context>
 <context>

@@ -233,6 +233,10 @@ QString stepName(const QString& id)
         return Stages::tr("Add (FFN)");
     if (id == u"ffn_norm")
         return Stages::tr("Norm (FFN)");
+    if (id == u"attn_post_norm")
+        return Stages::tr("Norm (attention output)");
+    if (id == u"ffn_post_norm")
+        return Stages::tr("Norm (FFN output)");
     if (id == u"layer_output")
         return Stages::tr("Layer output");
     if (id == u"encoder_output")
@@ -423,6 +427,11 @@ QString stepExplanation(const QString& id, PositionalEncoding pe)
     if (id == u"q_norm" || id == u"k_norm")
         return Stages::tr("Qwen3 normalises each head's queries and keys on their own (an RMSNorm over d_k) before RoPE turns "
                           "them, which keeps the scores from growing large.");
+    if (id == u"attn_post_norm")
+        return Stages::tr("Gemma 3 normalises the attention's output (an RMSNorm) before adding it to the layer's input, so "
+                          "that no sublayer's output outgrows the residual stream.");
+    if (id == u"ffn_post_norm")
+        return Stages::tr("Gemma 3 normalises the feed-forward network's output (an RMSNorm) before adding it to the residual stream.");
     if (id == u"layer_output")
         return Stages::tr("What this layer hands to the next one.");
     if (id == u"encoder_output")

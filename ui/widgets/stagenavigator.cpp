@@ -200,7 +200,9 @@ void StageNavigator::retranslate()
         if (step >= static_cast<int>(steps.size()))
             continue;
         const Step& s = steps[static_cast<std::size_t>(step)];
-        const QString name = gated && s.id == u"input" ? tr("Input X = E") : stepName(s.id);
+        // A gated decoder adds no position vector (RoPE turns q and k); Gemma scales E by √d.
+        const bool scaled = gated && opened->pretrained->config().scaleEmbeddings;
+        const QString name = gated && s.id == u"input" ? (scaled ? tr("Input X = E\u00B7\u221Ad") : tr("Input X = E")) : stepName(s.id);
         QString text = QStringLiteral("%1. %2").arg(item->data(Qt::UserRole + 1).toInt()).arg(name);
         // Where a layer's sub-blocks start: self-attention, cross-attention, feed-forward network.
         if (s.layer && s.id == u"q")

@@ -98,6 +98,32 @@ private slots:
         }
     }
 
+    // Gemma 3's trace says what it computed: a sliding layer's mask names its window (the full
+    // layer's does not), the scaled scores name query_pre_attn_scalar, the input E·√d.
+    void gemmaStagesSayTheirWindowAndScale()
+    {
+        const Case& c = m_cases.at(4); // gemma3_sliding_bf16
+        QCOMPARE(c.name, std::string("gemma3_sliding_bf16"));
+        const auto& input = c.golden.at("inputs").at(0);
+        PretrainedInput in;
+        in.ids = input.at("token_ids").get<std::vector<int>>();
+        in.tokens = std::make_shared<const std::vector<std::string>>(input.at("tokens").get<std::vector<std::string>>());
+        StageList stages;
+        std::vector<Message> warnings;
+        pretrainedPass(c.model->pretrained->weights, c.model->spec, in, c.model->pretrained->vocabulary, stages, warnings);
+        const auto formula = [&](const char* id, std::optional<int> head, std::optional<int> layer) {
+            const Stage* s = findStage(stages, id, head, layer, layer ? Block::DecoderSelf : Block::None);
+            return s ? s->formula : std::string("(none)");
+        };
+        for (int layer = 0; layer < 3; ++layer)
+            QCOMPARE(formula("mask", std::nullopt, layer), std::string("M_ij = 0 if 0 ≤ i − j < 3, else −∞  (a sliding window of 3 keys)"));
+        QCOMPARE(formula("mask", std::nullopt, 3), std::string("M_ij = −∞ if key j is hidden from query i, else 0"));
+        QCOMPARE(formula("scaled", 2, 3), std::string("S'_h = S_h / √6  (query_pre_attn_scalar)"));
+        const Stage* x = findStage(stages, "input", std::nullopt, std::nullopt, Block::DecoderSelf);
+        QVERIFY(x && x->formula.find("E·√d") != std::string::npos);
+        QCOMPARE(formula("attn_post_norm", std::nullopt, 1), std::string("P_1 = O / √(mean(O²) + ε) · (1 + w_p1)"));
+    }
+
     void greedyGenerationWithTheCache()
     {
         for (const Case& c : m_cases) {

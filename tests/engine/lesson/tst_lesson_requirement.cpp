@@ -91,9 +91,9 @@ private slots:
         QTest::newRow("hidden") << ".gpt2" << "is not a folder name";
         QTest::newRow("spaces inside") << "my model, type=bert" << "is not a folder name";
         QTest::newRow("no name") << ", type=bert" << "requires: name the model folder";
-        QTest::newRow("bad type") << "x, type=t5" << "requires: unknown type 't5' (expected one of gpt2, bert, llama, mistral, qwen2, qwen3)";
+        QTest::newRow("bad type") << "x, type=t5" << "requires: unknown type 't5' (expected one of gpt2, bert, llama, mistral, qwen2, qwen3, gemma3_text)";
         QTest::newRow("other key") << "x, layers=12" << "requires: after the folder name only 'type=gpt2' or 'type=bert' or 'type=llama' or 'type=mistral' or 'type=qwen2' or "
-                                                     "'type=qwen3' may follow";
+                                                     "'type=qwen3' or 'type=gemma3_text' may follow";
         QTest::newRow("known, other family") << "gpt2, type=bert" << "requires: gpt2 is a GPT-2 model, not type=bert";
     }
 

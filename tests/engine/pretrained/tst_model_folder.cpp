@@ -135,8 +135,8 @@ private slots:
         const std::string config = readFile(gpt2 + "/config.json", 1 << 20);
 
         expectError(dir.path().toStdString() + "/none", "No such file or directory");
-        write(gpt2 + "/config.json", "{\"model_type\": \"gemma3_text\"}");
-        expectError(gpt2, "model_type is 'gemma3_text' but Attention Lab opens gpt2, bert, llama, mistral, qwen2 and qwen3");
+        write(gpt2 + "/config.json", "{\"model_type\": \"gemma2\"}");
+        expectError(gpt2, "model_type is 'gemma2' but Attention Lab opens gpt2, bert, llama, mistral, qwen2, qwen3 and gemma3_text");
         write(gpt2 + "/config.json", "{\"model_type\": \"gpt2\", \"n_embd\": 16}");
         expectError(gpt2, "n_head is missing");
         write(gpt2 + "/config.json", "{not json");

@@ -298,9 +298,9 @@ private slots:
                                                 << "o/m has its weights only as pytorch_model.bin";
         QTest::newRow("an index without shards") << QStringList{"config.json", "model.safetensors.index.json", "vocab.json", "merges.txt"} << gpt2
                                                  << "o/m has model.safetensors.index.json but none of the shards it points to";
-        QTest::newRow("gemma") << QStringList{"config.json", "model.safetensors"} << QByteArray(R"({"model_type": "gemma3_text"})")
-                               << "o/m is a model of type \u201Cgemma3_text\u201D, which Attention Lab cannot open: it opens models of type gpt2, "
-                                  "bert, llama, mistral, qwen2 and qwen3";
+        QTest::newRow("gemma2") << QStringList{"config.json", "model.safetensors"} << QByteArray(R"({"model_type": "gemma2"})")
+                                << "o/m is a model of type \u201Cgemma2\u201D, which Attention Lab cannot open: it opens models of type gpt2, "
+                                   "bert, llama, mistral, qwen2, qwen3 and gemma3_text";
         QTest::newRow("no weights") << QStringList{"config.json", "vocab.json", "merges.txt"} << gpt2 << "has no model.safetensors";
         QTest::newRow("no merges") << QStringList{"config.json", "model.safetensors", "vocab.json"} << gpt2
                                    << "o/m has no merges.txt, which the tokenizer of a GPT-2 model needs";

@@ -3,7 +3,8 @@
 // (and rotated k) a query head shows are those of the key/value head it reads — query head h of a
 // block whose heads / kv_heads = g reads KV head h / g — so the six heads of the grouped-query
 // Llama show two keys, each three times; every step has a name and a formula, RMSNorm's and the
-// gated FFN's being the engine's; the generation stepper is offered.
+// gated FFN's being the engine's; the generation stepper is offered. Gemma 3 (gemma3_text) says
+// its window, its score scale and its extra norms.
 
 #include "core/trace.h"
 #include "session/generationstepper.h"
@@ -133,10 +134,59 @@ private slots:
         QVERIFY(languages.setLanguage(QStringLiteral("en")));
     }
 
+    // Gemma 3: every step named; its norms around both sublayers; a sliding layer's mask says its
+    // window (3) and the full layer's does not; the scores are divided by √query_pre_attn_scalar
+    // (6), not √d_k; the input is E·√d; the gate is GeGLU's, not SiLU.
+    void gemmaSaysItsWindowAndScale()
+    {
+        Session s;
+        QVERIFY(openHfFolder(s, "gemma3_sliding_bf16", QStringLiteral("The cat sat on the mat.")));
+        QVERIFY2(s.error().isEmpty(), qPrintable(s.error()));
+        FormulaBanner banner(&s);
+        for (int i = 0; i < static_cast<int>(s.steps().size()); ++i) {
+            s.setStep(i);
+            QVERIFY2(stepName(s.stepId()) != s.stepId(), qPrintable(s.stepId()));
+            QVERIFY2(!banner.formulaText().isEmpty(), qPrintable(s.stepId()));
+        }
+        const auto at = [&s](const char* id, int layer) {
+            const int i = s.stepIndex(QString::fromLatin1(id), layer, Block::DecoderSelf);
+            if (i >= 0)
+                s.setStep(i);
+            return i >= 0;
+        };
+        QVERIFY(at("mask", 0));
+        QVERIFY2(banner.formulaText().contains(QStringLiteral("a sliding window of 3 keys")), qPrintable(banner.formulaText()));
+        QVERIFY(at("mask", 3));
+        QVERIFY2(!banner.formulaText().contains(QStringLiteral("sliding")), qPrintable(banner.formulaText()));
+        QVERIFY(at("scaled", 1));
+        QVERIFY2(banner.formulaText().contains(QStringLiteral("\u221A6")) && !banner.formulaText().contains(QStringLiteral("d_k")),
+                 qPrintable(banner.formulaText()));
+        for (const char* id : {"attn_post_norm", "ffn_post_norm"}) {
+            QVERIFY2(at(id, 2), id);
+            QVERIFY2(banner.formulaText().contains(QStringLiteral("(1 + w_p")), qPrintable(banner.formulaText()));
+        }
+        QVERIFY(at("ffn_hidden", 0));
+        QVERIFY2(banner.formulaText().contains(QStringLiteral("GELU")) && !banner.formulaText().contains(QStringLiteral("SiLU")),
+                 qPrintable(banner.formulaText()));
+        StageNavigator nav(&s);
+        QStringList texts;
+        for (int i = 0; i < nav.list()->count(); ++i)
+            texts << nav.list()->item(i)->text().trimmed();
+        QVERIFY2(texts.contains(QStringLiteral("3. Input X = E\u00B7\u221Ad")), qPrintable(texts.join(QLatin1Char('|'))));
+        QVERIFY2(texts.join(QLatin1Char('|')).contains(QStringLiteral("Norm (attention output)")), qPrintable(texts.join(QLatin1Char('|'))));
+        LanguageManager languages;
+        QVERIFY(languages.setLanguage(QStringLiteral("zh_CN")));
+        for (const char* id : {"attn_post_norm", "ffn_post_norm"})
+            QVERIFY2(stepName(QString::fromLatin1(id)).contains(QStringLiteral("归一化")), id);
+        QVERIFY(at("mask", 0));
+        QVERIFY2(banner.formulaText().contains(QStringLiteral("滑动窗口")), qPrintable(banner.formulaText()));
+        QVERIFY(languages.setLanguage(QStringLiteral("en")));
+    }
+
     void everyStepAndViewIsDrawn_data()
     {
         QTest::addColumn<QString>("folder");
-        for (const char* f : {"llama_gqa_tied_f32", "llama3_untied_bf16_sharded", "qwen2_mqa_f16", "qwen3_qknorm_f32"})
+        for (const char* f : {"llama_gqa_tied_f32", "llama3_untied_bf16_sharded", "qwen2_mqa_f16", "qwen3_qknorm_f32", "gemma3_sliding_bf16"})
             QTest::newRow(f) << QString::fromLatin1(f);
     }
 
