@@ -229,7 +229,9 @@ private slots:
                 texts << label->text();
         }
         const QString all = texts.join(QLatin1Char('|'));
-        const QString family = folder.startsWith(u"llama") ? QStringLiteral("Llama") : folder.left(5).replace(u'q', u'Q');
+        const QString family = folder.startsWith(u"llama")   ? QStringLiteral("Llama")
+                               : folder.startsWith(u"gemma3") ? QStringLiteral("Gemma 3")
+                                                              : folder.left(5).replace(u'q', u'Q');
         QVERIFY2(all.contains(QStringLiteral("What %1 expects next").arg(family)), qPrintable(all));
         QVERIFY2(all.contains(QStringLiteral("adds %1's choice").arg(family)), qPrintable(all));
         QVERIFY2(!all.contains(QStringLiteral("GPT-2")), qPrintable(all));
