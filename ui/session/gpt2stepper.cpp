@@ -49,9 +49,10 @@ const Eigen::RowVectorXf& Gpt2Stepper::logitsAfterAll()
     const int n = static_cast<int>(all.size());
     if (!m_cache || m_cache->length() > n)
         m_cache = makeKvCache(m_model->pretrained->weights);
-    // Usually one position: the token chosen at the previous step.
-    for (int t = m_cache->length(); t < n; ++t)
-        m_logits = m_cache->step(all[static_cast<std::size_t>(t)]);
+    // Usually one position, the token chosen at the previous step; the prompt at once, as
+    // attention-lab-cli generate feeds it (the same numbers, the weights read once).
+    if (m_cache->length() < n)
+        m_logits = m_cache->feed(std::vector<int>(all.begin() + m_cache->length(), all.end()));
     return m_logits;
 }
 
