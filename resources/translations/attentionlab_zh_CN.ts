@@ -4266,17 +4266,6 @@ M = 0：每个查询都能看到所有键</translation>
     </message>
 </context>
 <context>
-    <name>Messages</name>
-    <message>
-        <source>GPT-2 and BERT read one text: a target (teacher forcing) is for encoder–decoder models</source>
-        <translation>GPT-2 和 BERT 只读一段文本：目标序列（教师强制）只用于编码器–解码器模型</translation>
-    </message>
-    <message>
-        <source>a second segment ([SEP] between two sentences) is for BERT models</source>
-        <translation>第二段文本（两句之间用 [SEP] 分隔）只用于 BERT 模型</translation>
-    </message>
-</context>
-<context>
     <name>attnlab::StateDictDialog</name>
     <message>
         <source>Open a PyTorch state dict</source>
