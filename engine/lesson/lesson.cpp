@@ -447,7 +447,11 @@ private:
     void checkModel(const Directives& d, State& state, const LessonStep& step) const
     {
         const Config& c = state.effective;
-        checkKindStage(d, state, step);
+        // A gated decoder rotates its queries and keys itself, whatever pe says.
+        const bool familyOwn = c.model == ModelKind::File && m_requirement
+                               && familyComputesSchemeStage(m_requirement->family, state.stage);
+        if (!familyOwn)
+            checkKindStage(d, state, step);
         if (c.model == ModelKind::None) {
             checkNoModel(d, state, step);
             return;

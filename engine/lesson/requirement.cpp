@@ -134,6 +134,11 @@ std::vector<std::string> requiredFiles(PretrainedFamily family)
     return files;
 }
 
+bool familyComputesSchemeStage(PretrainedFamily family, std::string_view stage)
+{
+    return modelFamily(family).layerKind == FamilyLayer::Gated && (stage == "q_rotated" || stage == "k_rotated");
+}
+
 std::optional<std::string> familyStageProblem(PretrainedFamily id, std::string_view stage)
 {
     const ModelFamily& family = modelFamily(id);

@@ -62,6 +62,10 @@ Block familyBlock(PretrainedFamily family);
 std::vector<std::string> requiredFiles(PretrainedFamily family);
 /// Why `stage` (a lesson stage id) does not exist in a model of `family` (English), or nothing.
 std::optional<std::string> familyStageProblem(PretrainedFamily family, std::string_view stage);
+/// True when a model of `family` computes `stage` itself where a plain attention block would
+/// need a position scheme set: the rotated q and k of a gated decoder (Llama, Qwen, Gemma),
+/// whose attention always applies RoPE.
+bool familyComputesSchemeStage(PretrainedFamily family, std::string_view stage);
 
 /// The directive of a step a problem is about (the parser turns it into a line).
 enum class StepPart {

@@ -205,8 +205,28 @@ QString layerStepFormula(const QString& id)
 
 } // namespace
 
+/// The names of the stages only a modern decoder's layer has (families/gated.h).
+static QString gatedStepName(const QString& id)
+{
+    if (id == u"ffn_gate")
+        return Stages::tr("FFN gate");
+    if (id == u"ffn_up")
+        return Stages::tr("FFN up");
+    if (id == u"q_norm")
+        return Stages::tr("Query norm");
+    if (id == u"k_norm")
+        return Stages::tr("Key norm");
+    if (id == u"attn_post_norm")
+        return Stages::tr("Norm (attention output)");
+    if (id == u"ffn_post_norm")
+        return Stages::tr("Norm (FFN output)");
+    return {};
+}
+
 QString stepName(const QString& id)
 {
+    if (const QString name = gatedStepName(id); !name.isEmpty())
+        return name;
     if (const QString name = positionStepName(id); !name.isEmpty())
         return name; // a position scheme's own stage (position/inside.h)
     if (id == u"attn_residual")
@@ -219,24 +239,12 @@ QString stepName(const QString& id)
         return Stages::tr("Norm (cross-attention)");
     if (id == u"ffn_hidden")
         return Stages::tr("FFN hidden");
-    if (id == u"ffn_gate")
-        return Stages::tr("FFN gate");
-    if (id == u"ffn_up")
-        return Stages::tr("FFN up");
-    if (id == u"q_norm")
-        return Stages::tr("Query norm");
-    if (id == u"k_norm")
-        return Stages::tr("Key norm");
     if (id == u"ffn_output")
         return Stages::tr("FFN output");
     if (id == u"ffn_residual")
         return Stages::tr("Add (FFN)");
     if (id == u"ffn_norm")
         return Stages::tr("Norm (FFN)");
-    if (id == u"attn_post_norm")
-        return Stages::tr("Norm (attention output)");
-    if (id == u"ffn_post_norm")
-        return Stages::tr("Norm (FFN output)");
     if (id == u"layer_output")
         return Stages::tr("Layer output");
     if (id == u"encoder_output")
@@ -407,18 +415,10 @@ bool isMaskedLanguageModel(const Trace& trace)
     return trace.model && trace.model->pretrained && trace.model->spec.architecture == Architecture::EncoderStack;
 }
 
-QString stepExplanation(const QString& id, PositionalEncoding pe)
+/// The stages only a modern decoder's layer has (families/gated.h): the gated FFN's two halves,
+/// q/k norms, Gemma 3's norms on the sublayers' outputs.
+static QString gatedStepExplanation(const QString& id)
 {
-    if (const QString e = positionStepExplanation(id, pe); !e.isEmpty())
-        return e; // a position scheme's own stage
-    if (id == u"attn_residual" || id == u"cross_residual" || id == u"ffn_residual")
-        return Stages::tr("The residual connection adds the sublayer's output to its input: the token keeps what it had and gradients flow straight through.");
-    if (id == u"attn_norm" || id == u"cross_norm" || id == u"ffn_norm")
-        return Stages::tr("LayerNorm rescales each token's vector to mean 0 and variance 1 over its d_model features, then applies \u03B3 and \u03B2.");
-    if (id == u"ffn_hidden")
-        return Stages::tr("The feed-forward network widens every token to d_ff features and applies the non-linearity, each token on its own.");
-    if (id == u"ffn_output")
-        return Stages::tr("The second linear layer brings the d_ff features back to d_model.");
     if (id == u"ffn_gate")
         return Stages::tr("A gated feed-forward network (SwiGLU) has two linear layers side by side: this one, through SiLU, "
                           "decides how much of each feature of the other passes.");
@@ -432,6 +432,23 @@ QString stepExplanation(const QString& id, PositionalEncoding pe)
                           "that no sublayer's output outgrows the residual stream.");
     if (id == u"ffn_post_norm")
         return Stages::tr("Gemma 3 normalises the feed-forward network's output (an RMSNorm) before adding it to the residual stream.");
+    return {};
+}
+
+QString stepExplanation(const QString& id, PositionalEncoding pe)
+{
+    if (const QString e = positionStepExplanation(id, pe); !e.isEmpty())
+        return e; // a position scheme's own stage
+    if (id == u"attn_residual" || id == u"cross_residual" || id == u"ffn_residual")
+        return Stages::tr("The residual connection adds the sublayer's output to its input: the token keeps what it had and gradients flow straight through.");
+    if (id == u"attn_norm" || id == u"cross_norm" || id == u"ffn_norm")
+        return Stages::tr("LayerNorm rescales each token's vector to mean 0 and variance 1 over its d_model features, then applies \u03B3 and \u03B2.");
+    if (id == u"ffn_hidden")
+        return Stages::tr("The feed-forward network widens every token to d_ff features and applies the non-linearity, each token on its own.");
+    if (id == u"ffn_output")
+        return Stages::tr("The second linear layer brings the d_ff features back to d_model.");
+    if (const QString e = gatedStepExplanation(id); !e.isEmpty())
+        return e;
     if (id == u"layer_output")
         return Stages::tr("What this layer hands to the next one.");
     if (id == u"encoder_output")

@@ -82,6 +82,50 @@ QString tokensExplanation(const Trace& trace)
         : FormulaBanner::tr("BERT cuts the text into WordPiece subwords (## continues a word) and wraps it in [CLS] … [SEP].");
 }
 
+/// A layer's stage of a pretrained model, `s`: what a modern decoder computes differently from
+/// the studio's own block (RMSNorm, the gated FFN, RoPE's halves, Gemma 3's scale and window).
+void describePretrainedLayerStage(const Trace& trace, const Stage& s, const QString& id, int layer, QString& formula,
+                                  QString& explanation)
+{
+    // A layer's stage of a modern decoder: a norm that keeps the mean square (RMSNorm), the
+    // gated FFN's gate, up and product, q/k norms — the engine's formula says what it computed.
+    const bool rms = std::any_of(s.matrices.begin(), s.matrices.end(), [](const LabeledMatrix& m) { return m.name == "mean_square"; });
+    const bool gated = trace.find("ffn_gate", std::nullopt) != nullptr;
+    // RoPE turns halves here (pairs i, i + d_k/2), not the interleaved pairs of pe=rope.
+    const bool rotated = id == u"q_rotated" || id == u"k_rotated";
+    if (formula.isEmpty() || rms || (gated && (id.startsWith(QLatin1String("ffn_")) || rotated)))
+        formula = QString::fromStdString(s.formula);
+    const HfConfig& c = trace.model->pretrained->config();
+    if (rms && c.normPlusOne)
+        explanation = FormulaBanner::tr("RMSNorm rescales each token's vector by the root mean square of its features (no mean is "
+                         "subtracted, there is no \u03B2), then multiplies by 1 + w: Gemma stores each norm's weight w "
+                         "as a change from 1.");
+    else if (rms)
+        explanation = FormulaBanner::tr("RMSNorm rescales each token's vector by the root mean square of its features (no mean is "
+                         "subtracted, there is no \u03B2), then multiplies by \u03B3.");
+    // Gemma 3: its own score scale, GeGLU, and a sliding window on some layers.
+    if (c.queryPreAttnScalar > 0.0 && (id == u"scaled" || id == u"masked_scores" || id == u"weights")) {
+        formula.replace(QStringLiteral("\u221Ad_k"), QStringLiteral("\u221A") + QString::number(c.queryPreAttnScalar));
+        if (id == u"scaled")
+            explanation = FormulaBanner::tr("Gemma 3 divides the scores by \u221A%1, the square root of its query_pre_attn_scalar, "
+                             "instead of \u221Ad_k: it keeps their spread in a range the softmax does not saturate.")
+                              .arg(c.queryPreAttnScalar);
+    }
+    if (c.gegluTanh && id == u"ffn_gate")
+        explanation = FormulaBanner::tr("A gated feed-forward network (GeGLU) has two linear layers side by side: this one, through the "
+                         "tanh GELU, decides how much of each feature of the other passes.");
+    if ((id == u"q_norm" || id == u"k_norm") && c.family != PretrainedFamily::Qwen3)
+        explanation = FormulaBanner::tr("%1 normalises each head's queries and keys on their own (an RMSNorm over d_k) before RoPE turns "
+                         "them, which keeps the scores from growing large.")
+                          .arg(QString::fromUtf8(modelFamily(c.family).title.data(), static_cast<qsizetype>(modelFamily(c.family).title.size())));
+    if (const int window = c.slidingWindow(layer); window > 0 && id == u"mask") {
+        formula = FormulaBanner::tr("M_ij = 0 if 0 \u2264 i \u2212 j < %1, else \u2212\u221E  (a sliding window of %1 keys)").arg(window);
+        explanation = FormulaBanner::tr("In this sliding-window layer each query sees only itself and the %1 keys before it: keys further "
+                         "back are hidden as the future ones are, and \u2212\u221E becomes exactly 0 after the softmax.")
+                          .arg(window - 1);
+    }
+}
+
 } // namespace
 
 void FormulaBanner::refresh()
@@ -106,41 +150,7 @@ void FormulaBanner::refresh()
     if (const Stage* s = step.layer ? stageForHead(trace, id.toStdString(), step.perHead ? std::optional<int>(m_session->head()) : std::nullopt)
                                     : nullptr;
         s && trace.model && trace.model->pretrained && !s->formula.empty()) {
-        // A layer's stage of a modern decoder: a norm that keeps the mean square (RMSNorm), the
-        // gated FFN's gate, up and product, q/k norms — the engine's formula says what it computed.
-        const bool rms = std::any_of(s->matrices.begin(), s->matrices.end(), [](const LabeledMatrix& m) { return m.name == "mean_square"; });
-        const bool gated = trace.find("ffn_gate", std::nullopt) != nullptr;
-        if (formula.isEmpty() || rms || (gated && id.startsWith(QLatin1String("ffn_"))))
-            formula = QString::fromStdString(s->formula);
-        const HfConfig& c = trace.model->pretrained->config();
-        if (rms && c.normPlusOne)
-            explanation = tr("RMSNorm rescales each token's vector by the root mean square of its features (no mean is "
-                             "subtracted, there is no \u03B2), then multiplies by 1 + w: Gemma stores each norm's weight w "
-                             "as a change from 1.");
-        else if (rms)
-            explanation = tr("RMSNorm rescales each token's vector by the root mean square of its features (no mean is "
-                             "subtracted, there is no \u03B2), then multiplies by \u03B3.");
-        // Gemma 3: its own score scale, GeGLU, and a sliding window on some layers.
-        if (c.queryPreAttnScalar > 0.0 && (id == u"scaled" || id == u"masked_scores" || id == u"weights")) {
-            formula.replace(QStringLiteral("\u221Ad_k"), QStringLiteral("\u221A") + QString::number(c.queryPreAttnScalar));
-            if (id == u"scaled")
-                explanation = tr("Gemma 3 divides the scores by \u221A%1, the square root of its query_pre_attn_scalar, "
-                                 "instead of \u221Ad_k: it keeps their spread in a range the softmax does not saturate.")
-                                  .arg(c.queryPreAttnScalar);
-        }
-        if (c.gegluTanh && id == u"ffn_gate")
-            explanation = tr("A gated feed-forward network (GeGLU) has two linear layers side by side: this one, through the "
-                             "tanh GELU, decides how much of each feature of the other passes.");
-        if ((id == u"q_norm" || id == u"k_norm") && c.family != PretrainedFamily::Qwen3)
-            explanation = tr("%1 normalises each head's queries and keys on their own (an RMSNorm over d_k) before RoPE turns "
-                             "them, which keeps the scores from growing large.")
-                              .arg(QString::fromUtf8(modelFamily(c.family).title.data(), static_cast<qsizetype>(modelFamily(c.family).title.size())));
-        if (const int window = c.slidingWindow(*step.layer); window > 0 && id == u"mask") {
-            formula = tr("M_ij = 0 if 0 \u2264 i \u2212 j < %1, else \u2212\u221E  (a sliding window of %1 keys)").arg(window);
-            explanation = tr("In this sliding-window layer each query sees only itself and the %1 keys before it: keys further "
-                             "back are hidden as the future ones are, and \u2212\u221E becomes exactly 0 after the softmax.")
-                              .arg(window - 1);
-        }
+        describePretrainedLayerStage(trace, *s, id, *step.layer, formula, explanation);
     }
     if (trace.model && trace.model->pretrained) {
         // GPT-2's and BERT's own embeddings and heads: the engine's formula says exactly what they do.

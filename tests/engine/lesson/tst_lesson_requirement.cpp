@@ -206,6 +206,13 @@ private slots:
                                                     << "t.md:8: layer: '25' is not a layer (1 … 24, counting from 1)";
         QTest::newRow("own model: up to 16 heads") << "---\ntitle: T\nlanguage: en\nrequires: mine, type=bert\n---\n\n## A\nhead: 17\n"
                                                    << "t.md:8: head 17 does not exist: there are 16 heads";
+        // A gated decoder rotates its queries and keys itself: its lesson shows them without pe=rope
+        // (lesson 26); GPT-2 computes none, so there the step still asks for the scheme.
+        QTest::newRow("SmolLM2 rotates q and k itself")
+            << "---\ntitle: T\nlanguage: en\nrequires: SmolLM2-135M\n---\n\n## A\nstage: q_rotated\n\n## B\nstage: k_rotated\n"
+            << "no error";
+        QTest::newRow("GPT-2 does not rotate") << g + "## A\nstage: q_rotated\n"
+                                               << "t.md:8: stage 'q_rotated' is computed with pe=rope only";
         QTest::newRow("target") << g + "## A\ntarget: hello\n" << "t.md:8: target: a pretrained model reads the sentence only";
         QTest::newRow("generate") << g + "## A\ngenerate: 2\n" << "t.md:8: generate: a pretrained model reads the sentence only";
         QTest::newRow("carried stage, new model") << g + "## A\nsettings: model=none, d_model=8, heads=2\nstage: q\n\n"

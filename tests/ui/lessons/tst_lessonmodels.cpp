@@ -35,6 +35,8 @@ void linkModels(const QString& folder)
     QVERIFY(QDir().mkpath(folder));
     QVERIFY(QFile::link(kHf + "gpt2_f32", folder + "/gpt2"));
     QVERIFY(QFile::link(kHf + "bert_mlm_f32", folder + "/bert-base-uncased"));
+    QVERIFY(QFile::link(kHf + "llama_gqa_tied_f32", folder + "/SmolLM2-135M"));
+    QVERIFY(QFile::link(kHf + "qwen2_mqa_f16", folder + "/Qwen2.5-0.5B"));
 }
 
 /// The shipped lessons of `language` that need a model.
@@ -119,8 +121,10 @@ private slots:
             if (step.needsModel()) {
                 // The tiny model's widths (tests/reference/hf/README.md), the step's layer and block.
                 QVERIFY(s.isModel());
-                QCOMPARE(s.config().dModel, 32);
-                QCOMPARE(s.config().heads, 4);
+                const bool gated = lesson.requirement->family == PretrainedFamily::Llama
+                                   || lesson.requirement->family == PretrainedFamily::Qwen2;
+                QCOMPARE(s.config().dModel, gated ? 24 : 32);
+                QCOMPARE(s.config().heads, !gated ? 4 : lesson.requirement->family == PretrainedFamily::Llama ? 6 : 3);
                 if (s.currentStep().layer)
                     QCOMPARE(*s.currentStep().layer, step.layer);
             }

@@ -88,6 +88,13 @@ private slots:
         QVERIFY2(banner.formulaText().contains(QStringLiteral("mean(X\u00B2)")), qPrintable(banner.formulaText()));
         QVERIFY(goTo(s, "ffn_hidden"));
         QVERIFY2(banner.formulaText().contains(QStringLiteral("SiLU(G)")), qPrintable(banner.formulaText()));
+        // RoPE in Hugging Face's layout turns feature i with feature i + d_k/2; the banner showed
+        // the interleaved pairs (x_2i, x_2i+1) of the studio's own pe=rope.
+        for (const char* id : {"q_rotated", "k_rotated"}) {
+            QVERIFY(goTo(s, id));
+            QVERIFY2(banner.formulaText().contains(QStringLiteral("i + d_k/2")) && !banner.formulaText().contains(QStringLiteral("x_2i")),
+                     qPrintable(banner.formulaText()));
+        }
         // The tokens are the folder's own (the banner said "GPT-2 cuts the text …"),
         // and a projection's X is the input after an RMSNorm, not a LayerNorm.
         const auto said = [&banner] {
