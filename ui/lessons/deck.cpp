@@ -10,6 +10,7 @@
 #include "views/registry.h"
 #include "views/sessionview.h"
 #include "views/stageview.h"
+#include "widgets/formulabanner.h"
 #include "widgets/markdowntext.h"
 #include "widgets/projectiontype.h"
 #include "session/session.h"
@@ -72,27 +73,6 @@ QString applyStep(Session& session, const LessonStep& step, int index)
                      .arg(step.layer + 1)
                      .arg(blockName(step.block));
     return reason.isEmpty() ? reason : atStep(step, index, reason);
-}
-
-/// The right column of a page in Markdown: the stage's place, name, formula and shapes (for
-/// views of a stage), the note, then the step's explanation.
-QString pageMarkdown(const Session& session, const LessonStep& step, const QString& note)
-{
-    QString markdown;
-    const bool stageView = session.view() == u"stage" || session.view() == u"heads";
-    if (stageView) {
-        const QString id = session.stepId();
-        const auto& cfg = session.trace()->config;
-        // In a Transformer, which layer and block the stage belongs to comes first.
-        const QString place = stepPlace(session.currentStep());
-        const QString name = place.isEmpty() ? stepName(id) : QStringLiteral("%1 \u2014 %2").arg(place, stepName(id));
-        markdown += QStringLiteral("**%1**\n\n`%2`\n\n*%3*\n\n")
-                        .arg(name, stepFormula(id, cfg), stepShapes(id, *session.trace()));
-    }
-    // A highlight the sentence cannot show is said on the page, as in the studio.
-    if (!note.isEmpty())
-        markdown += QStringLiteral("> \u26A0 %1\n\n").arg(note);
-    return markdown + QString::fromStdString(step.explanation);
 }
 
 /// Lays `markdown` out in `doc` at the text column's width, in kTextPoints type, or smaller
@@ -287,6 +267,29 @@ QString pageFileName(const Lesson& lesson, const Pages& pages, int k)
 }
 
 } // namespace
+
+QString pageMarkdown(const Session& session, const LessonStep& step, const QString& note)
+{
+    QString markdown;
+    const bool stageView = session.view() == u"stage" || session.view() == u"heads";
+    if (stageView) {
+        const QString id = session.stepId();
+        const auto& cfg = session.trace()->config;
+        // In a Transformer, which layer and block the stage belongs to comes first.
+        const QString place = stepPlace(session.currentStep());
+        const QString name = place.isEmpty() ? stepName(id) : QStringLiteral("%1 \u2014 %2").arg(place, stepName(id));
+        // A pretrained model's formula as the studio's banner gives it: what the engine computed
+        // (RMSNorm, the gated FFN, RoPE's halves), not the studio's own block's.
+        QString formula = stepFormula(id, cfg);
+        if (session.trace()->model && session.trace()->model->pretrained)
+            formula = FormulaBanner(const_cast<Session*>(&session)).formulaText();
+        markdown += QStringLiteral("**%1**\n\n`%2`\n\n*%3*\n\n").arg(name, formula, stepShapes(id, *session.trace()));
+    }
+    // A highlight the sentence cannot show is said on the page, as in the studio.
+    if (!note.isEmpty())
+        markdown += QStringLiteral("> \u26A0 %1\n\n").arg(note);
+    return markdown + QString::fromStdString(step.explanation);
+}
 
 /// The widget the studio would show for this step, offscreen at the figure's size.
 std::unique_ptr<SessionView> makeSlideView(Session* session)

@@ -55,6 +55,10 @@ std::unique_ptr<SessionView> makeSlideView(Session* session);
 double slideTextPoints(const QString& markdown);
 /// The page's height in points (a PDF page is 1200 × 675 points).
 double slidePagePoints();
+/// The right column of a page in Markdown: the stage's place, name, formula (a pretrained
+/// model's as the studio's banner gives it) and shapes for views of a stage, `note`, then the
+/// step's explanation.
+QString pageMarkdown(const Session& session, const LessonStep& step, const QString& note);
 
 /// Reads a lesson from a file path or a Qt resource path (":/lessons/en/..."). Throws LessonError.
 Lesson readLessonFile(const QString& path);

@@ -111,7 +111,12 @@ ViewKind viewKindFor(const QString& stageId, const QString& view, const Trace* t
         if (trace && e.claims && (view.isEmpty() || view == u"stage") && e.claims(stageId, *trace))
             return e.kind;
     }
+    // A modern decoder's RMSNorm and gated FFN (families/gated.h) are their heatmaps: the LayerNorm
+    // view reads a mean and a variance, the feed-forward view one W₁ and its activation.
+    const bool gated = trace && trace->find("ffn_gate", std::nullopt) != nullptr;
     for (const auto& e : viewRegistry()) {
+        if (gated && (e.kind == ViewKind::LayerNorm || e.kind == ViewKind::FeedForward))
+            continue;
         if (std::find(e.stageIds.begin(), e.stageIds.end(), stageId) != e.stageIds.end())
             return e.kind;
     }

@@ -3,6 +3,7 @@
 
 #include "lessons/deck.h"
 #include "session/session.h"
+#include "support/hfsession.h"
 #include "views/heatmapview.h"
 #include "views/sessionview.h"
 #include "views/stageview.h"
@@ -166,6 +167,26 @@ private slots:
         const QString all = captions.join(QLatin1Char('|'));
         QVERIFY2(all.contains(QStringLiteral("4 heads")), qPrintable(all)); // the grid's caption is there
         QVERIFY2(!all.contains(QStringLiteral("Click")), qPrintable(all));
+    }
+
+    // A slide of a modern decoder gives the formula the studio's banner gives: what the engine
+    // computed. Lesson 26's slides said LN(x) = (x − μ)/σ on an RMSNorm, H = act(X·W₁ᵀ) on the
+    // gated FFN and (x_2i, x_2i+1) for RoPE's half-split pairs.
+    void aModernDecodersSlideSaysWhatTheEngineComputed()
+    {
+        Session s;
+        QVERIFY(testing::openHfFolder(s, "llama_gqa_tied_f32", QStringLiteral("The cat sat on the mat")));
+        const LessonStep step;
+        const struct {
+            const char* id;
+            const char* says;
+        } cases[] = {{"attn_norm", "mean(X\u00B2)"}, {"q_rotated", "i + d_k/2"}, {"ffn_hidden", "SiLU(G)"}};
+        for (const auto& c : cases) {
+            s.setStep(s.stepIndex(QString::fromLatin1(c.id), 0, Block::DecoderSelf));
+            QCOMPARE(s.stepId(), QString::fromLatin1(c.id));
+            const QString page = pageMarkdown(s, step, {});
+            QVERIFY2(page.contains(QString::fromUtf8(c.says)), qPrintable(page));
+        }
     }
 
     // Issue 28 §4: in a Chinese deck's text layer 一 子 己 生 自 行 came out as Kangxi radicals,

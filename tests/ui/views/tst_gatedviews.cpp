@@ -220,6 +220,13 @@ private slots:
             }
         }
         QVERIFY(drawn > 40);
+        // The norm and FFN steps show their heatmaps: the LayerNorm view said "This step has no
+        // LayerNorm" on every RMSNorm, and the feed-forward view described one W₁ and a GELU.
+        for (const char* id : {"attn_norm", "ffn_norm", "ffn_hidden"}) {
+            QVERIFY(goTo(s, id));
+            const Stage* shown = shownStage(w);
+            QVERIFY2(shown && shown->id == id, id);
+        }
         for (const char* view : {"model", "head-view", "heads", "predictions", "stage"}) {
             s.setView(QString::fromLatin1(view));
             QVERIFY(!w.grab().isNull());
