@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -131,9 +132,12 @@ Autosave::Autosave(Session* session, const QString& folder, QObject* parent)
         m_problem = cannotMake(folder, made ? made.value() : ENOTDIR);
         return;
     }
-    // The marker is locked before it gets its name, so no other run ever sees it unlocked.
+    // The marker is locked before it gets its name, so no other run ever sees it unlocked. The
+    // name is this process's and this autosave's own: two started in one millisecond (tests do)
+    // had one name, and the second's rename replaced the first's marker.
+    static std::atomic<int> started = 0;
     const QString id = QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz"))
-        + QStringLiteral("-%1").arg(QCoreApplication::applicationPid());
+        + QStringLiteral("-%1-%2").arg(QCoreApplication::applicationPid()).arg(++started);
     const QString base = QDir(folder).filePath(id);
     const QByteArray starting = QFile::encodeName(base + QStringLiteral(".starting"));
     m_marker = base + kMarkerSuffix;

@@ -229,6 +229,33 @@ private slots:
         QVERIFY(!Autosave::findOrphan(dir.path()));
     }
 
+    // Two autosaves started at once in one process have files of their own: their names were the
+    // time to the millisecond and the process id, so two started in the same millisecond shared
+    // them, the second's marker replacing the first's (theNewestOrphanIsOfferedFirst failed so).
+    void twoAutosavesStartedAtOnceHaveFilesOfTheirOwn()
+    {
+        QTemporaryDir dir;
+        Session s1;
+        Session s2;
+        Autosave a(&s1, dir.path());
+        Autosave b(&s2, dir.path());
+        QVERIFY(a.file() != b.file());
+        s1.setSentence(QStringLiteral("first"));
+        s2.setSentence(QStringLiteral("second"));
+        QVERIFY(a.saveNow() && b.saveNow());
+        a.abandon();
+        b.abandon();
+        QStringList offered;
+        for (int i = 0; i < 2; ++i) {
+            auto orphan = Autosave::findOrphan(dir.path());
+            QVERIFY(orphan);
+            offered << orphan->sentence();
+            orphan->discard();
+        }
+        offered.sort();
+        QCOMPARE(offered, (QStringList{QStringLiteral("first"), QStringLiteral("second")}));
+    }
+
     void theNewestOrphanIsOfferedFirst()
     {
         QTemporaryDir dir;
