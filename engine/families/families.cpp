@@ -69,4 +69,9 @@ bool ModelFamily::hasOuterStage(std::string_view stage) const
     return std::any_of(outerStages.begin(), outerStages.end(), [&](const OuterStage& s) { return s.id == stage; });
 }
 
+bool ModelFamily::hasOwnLayerStage(std::string_view stage) const
+{
+    return std::find(ownLayerStages.begin(), ownLayerStages.end(), stage) != ownLayerStages.end();
+}
+
 } // namespace attnlab

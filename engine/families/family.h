@@ -111,11 +111,15 @@ struct ModelFamily {
     void (*pass)(const PretrainedWeights& w, const ModelSpec& spec, const PretrainedInput& in, const Labels& vocabulary,
                  StageList& stages, std::vector<Message>& warnings);
     FamilyLayer layerKind = FamilyLayer::Classic;
+    /// The layer stages it computes beyond GPT-2's and BERT's (families/gated.h: ffn_gate and
+    /// ffn_up; q_norm and k_norm in Qwen3 and Gemma 3; Gemma 3's attn_post_norm, ffn_post_norm).
+    std::vector<std::string_view> ownLayerStages;
 
     /// The block its layers are in: decoder_self for a decoder, encoder_self for an encoder.
     Block block() const { return architecture == Architecture::DecoderOnly ? Block::DecoderSelf : Block::EncoderSelf; }
     bool causal() const { return architecture == Architecture::DecoderOnly; }
     bool hasOuterStage(std::string_view id) const;
+    bool hasOwnLayerStage(std::string_view id) const;
 };
 
 /// Every family Attention Lab opens, in the order of the table.

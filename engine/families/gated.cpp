@@ -254,9 +254,11 @@ void readGatedConfig(const ConfigReader& r, HfConfig& c, const GatedConfigOption
 }
 
 ModelFamily gatedFamily(PretrainedFamily id, std::string_view modelType, std::string_view title,
-                        void (*readConfig)(const ConfigReader&, HfConfig&), std::vector<ConfigExpectation> expectations)
+                        void (*readConfig)(const ConfigReader&, HfConfig&), std::vector<ConfigExpectation> expectations,
+                        std::vector<std::string_view> ownStages)
 {
     using L = ConfigLimits;
+    ownStages.insert(ownStages.begin(), {"ffn_gate", "ffn_up"});
     return ModelFamily{
         .id = id,
         .modelType = modelType,
@@ -299,6 +301,7 @@ ModelFamily gatedFamily(PretrainedFamily id, std::string_view modelType, std::st
         .readWeights = readGatedWeights,
         .pass = detail::gatedPass,
         .layerKind = FamilyLayer::Gated,
+        .ownLayerStages = std::move(ownStages),
     };
 }
 

@@ -37,9 +37,11 @@ ModelTokenizer gatedTokenizer();
 std::vector<std::string> gatedTokenizerFiles();
 
 /// The descriptor of a gated decoder: Llama's keys and names, `readConfig` for the family's own
-/// keys (it calls readGatedConfig first), `expectations` for the keys it refuses.
+/// keys (it calls readGatedConfig first), `expectations` for the keys it refuses, `ownStages` for
+/// the layer stages it computes beyond every gated decoder's ffn_gate and ffn_up.
 ModelFamily gatedFamily(PretrainedFamily id, std::string_view modelType, std::string_view title,
-                        void (*readConfig)(const ConfigReader&, HfConfig&), std::vector<ConfigExpectation> expectations);
+                        void (*readConfig)(const ConfigReader&, HfConfig&), std::vector<ConfigExpectation> expectations,
+                        std::vector<std::string_view> ownStages = {});
 
 /// The stage ids only the gated decoders' traces hold: q_norm, k_norm (Qwen3), ffn_gate, ffn_up
 /// (q_rotated and k_rotated are RoPE's, position/inside.h).

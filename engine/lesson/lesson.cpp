@@ -93,7 +93,7 @@ private:
     static bool isModelStage(const std::string& id)
     {
         const auto has = [&](const std::vector<std::string>& ids) { return std::find(ids.begin(), ids.end(), id) != ids.end(); };
-        return has(layerStageIds()) || has(modelStageIds()) || has(pretrainedStageIds());
+        return has(layerStageIds()) || has(modelStageIds()) || has(pretrainedStageIds()) || isFamilyOwnStage(id);
     }
 
     [[noreturn]] void fail(int n, const std::string& reason) const { throw LessonError(m_file, n, reason); }
@@ -333,7 +333,11 @@ private:
             const bool bertOnly = std::find(bert.begin(), bert.end(), value) != bert.end();
             if (bertOnly && !(m_requirement && m_requirement->family == PretrainedFamily::Bert))
                 fail(n, "stage " + quote(value) + " exists only in BERT: the lesson needs a BERT model ('requires: bert-base-uncased')");
-            if (!bertOnly && std::find(ids.begin(), ids.end(), value) == ids.end() && !isSchemeStage(std::string(value)))
+            // A modern decoder's gate, up and extra norms: only with a family that computes them.
+            const bool familyOwn = isFamilyOwnStage(value);
+            if (const auto problem = familyOwnStageProblem(m_requirement, value))
+                fail(n, *problem);
+            if (!bertOnly && !familyOwn && std::find(ids.begin(), ids.end(), value) == ids.end() && !isSchemeStage(std::string(value)))
                 fail(n, unknown("stage", value, ids));
             state.stage = value;
             state.stageLine = d.stageLine = n;
@@ -463,6 +467,9 @@ private:
         if (const auto& b = pretrainedStageIds(); std::find(b.begin(), b.end(), state.stage) != b.end())
             fail(d.stageLine > 0 ? d.stageLine : d.settingsLine > 0 ? d.settingsLine : step.line,
                  "stage " + quote(state.stage) + " exists only in BERT (model=pretrained with a BERT in 'requires:')");
+        if (isFamilyOwnStage(state.stage))
+            fail(d.stageLine > 0 ? d.stageLine : d.settingsLine > 0 ? d.settingsLine : step.line,
+                 "stage " + quote(state.stage) + " exists only in the modern decoders (model=pretrained with one in 'requires:')");
         checkLayer(d, state, step);
         // One decoder input per step: the given target, or the model's own tokens.
         if (d.targetLine > 0 && d.generateLine > 0)

@@ -139,6 +139,36 @@ bool familyComputesSchemeStage(PretrainedFamily family, std::string_view stage)
     return modelFamily(family).layerKind == FamilyLayer::Gated && (stage == "q_rotated" || stage == "k_rotated");
 }
 
+bool isFamilyOwnStage(std::string_view stage)
+{
+    const auto& modelFamilies = attnlab::modelFamilies();
+    return std::any_of(modelFamilies.begin(), modelFamilies.end(), [&](const ModelFamily* f) { return f->hasOwnLayerStage(stage); });
+}
+
+std::optional<std::string> familyOwnStageProblem(const std::optional<ModelRequirement>& requirement, std::string_view stage)
+{
+    if (!isFamilyOwnStage(stage) || (requirement && modelFamily(requirement->family).hasOwnLayerStage(stage)))
+        return std::nullopt;
+    std::vector<std::string> owners;
+    const ModelFamily* first = nullptr;
+    for (const ModelFamily* f : modelFamilies()) {
+        if (f->hasOwnLayerStage(stage)) {
+            owners.emplace_back(f->title);
+            first = first ? first : f;
+        }
+    }
+    // A model to require: the first known one of a family that computes the stage, else a folder of the first family.
+    const auto& known = knownModels();
+    const auto example = std::find_if(known.begin(), known.end(), [&](const KnownModel& m) { return modelFamily(m.family).hasOwnLayerStage(stage); });
+    const std::string require = example != known.end() ? "'requires: " + std::string(example->name) + "'"
+                                                       : "'requires: FOLDER, type=" + std::string(first->modelType) + "'";
+    const std::string lastOwner = owners.back();
+    owners.pop_back();
+    const std::string who = owners.empty() ? lastOwner : join(owners, ", ") + " and " + lastOwner;
+    return "stage " + quote(stage) + " exists only in " + who + (requirement ? ", not in " + familyTitle(requirement->family) : std::string())
+           + ": the lesson needs such a model (" + require + ")";
+}
+
 std::optional<std::string> familyStageProblem(PretrainedFamily id, std::string_view stage)
 {
     const ModelFamily& family = modelFamily(id);

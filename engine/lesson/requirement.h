@@ -66,6 +66,13 @@ std::optional<std::string> familyStageProblem(PretrainedFamily family, std::stri
 /// need a position scheme set: the rotated q and k of a gated decoder (Llama, Qwen, Gemma),
 /// whose attention always applies RoPE.
 bool familyComputesSchemeStage(PretrainedFamily family, std::string_view stage);
+/// True for the layer stages only some modern decoders compute (families/gated.h: ffn_gate,
+/// ffn_up, q_norm, k_norm, attn_post_norm, ffn_post_norm).
+bool isFamilyOwnStage(std::string_view stage);
+/// Why a lesson requiring `requirement` (none: the studio's own models) cannot show `stage`, one
+/// of those stages, naming the families that compute it and a model to require (English); or
+/// nothing when the required family computes it.
+std::optional<std::string> familyOwnStageProblem(const std::optional<ModelRequirement>& requirement, std::string_view stage);
 
 /// The directive of a step a problem is about (the parser turns it into a line).
 enum class StepPart {

@@ -120,6 +120,7 @@ void readConfig(const ConfigReader& r, HfConfig& c)
 // use_bidirectional_attention (EmbeddingGemma) would let every token see the later ones.
 extern const ModelFamily kGemma3Family = gatedFamily(
     PretrainedFamily::Gemma3, "gemma3_text", "Gemma 3", readConfig,
-    {{"use_bidirectional_attention", "false", "Attention Lab computes Gemma 3's causal attention only"}});
+    {{"use_bidirectional_attention", "false", "Attention Lab computes Gemma 3's causal attention only"}},
+    {"q_norm", "k_norm", "attn_post_norm", "ffn_post_norm"});
 
 } // namespace attnlab

@@ -20,6 +20,6 @@ void readConfig(const ConfigReader& r, HfConfig& c)
 
 extern const ModelFamily kQwen3Family = gatedFamily(
     PretrainedFamily::Qwen3, "qwen3", "Qwen3", readConfig,
-    {{"use_sliding_window", "false", "Attention Lab does not compute Qwen3's sliding-window attention"}});
+    {{"use_sliding_window", "false", "Attention Lab does not compute Qwen3's sliding-window attention"}}, {"q_norm", "k_norm"});
 
 } // namespace attnlab

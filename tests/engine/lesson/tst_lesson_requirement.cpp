@@ -213,6 +213,22 @@ private slots:
             << "no error";
         QTest::newRow("GPT-2 does not rotate") << g + "## A\nstage: q_rotated\n"
                                                << "t.md:8: stage 'q_rotated' is computed with pe=rope only";
+        // A modern decoder's gate, up and extra norms: only in a family that computes them.
+        const QString smol = "---\ntitle: T\nlanguage: en\nrequires: SmolLM2-135M\n---\n\n";
+        QTest::newRow("SmolLM2's gate and up") << smol + "## A\nstage: ffn_gate\n\n## B\nstage: ffn_up\n" << "no error";
+        QTest::newRow("Qwen3's q_norm") << "---\ntitle: T\nlanguage: en\nrequires: Qwen3-0.6B\n---\n\n## A\nstage: q_norm\nhead: 16\n"
+                                        << "no error";
+        QTest::newRow("SmolLM2 has no q_norm")
+            << smol + "## A\nstage: q_norm\n"
+            << "t.md:8: stage 'q_norm' exists only in Qwen3 and Gemma 3, not in Llama: the lesson needs such a model ('requires: Qwen3-0.6B')";
+        QTest::newRow("GPT-2 has no gate") << g + "## A\nstage: ffn_gate\n"
+                                           << "t.md:8: stage 'ffn_gate' exists only in Llama, Mistral, Qwen2, Qwen3 and Gemma 3, not in GPT-2";
+        QTest::newRow("Gemma's post-norm") << smol + "## A\nstage: attn_post_norm\n"
+                                           << "t.md:8: stage 'attn_post_norm' exists only in Gemma 3, not in Llama: the lesson needs such "
+                                              "a model ('requires: FOLDER, type=gemma3_text')";
+        QTest::newRow("gate without requires") << plain + "## A\nstage: ffn_up\n" << "t.md:7: stage 'ffn_up' exists only in Llama";
+        QTest::newRow("gate with a seeded model") << smol + "## A\nstage: ffn_gate\n\n## B\nsettings: model=seeded\n"
+                                                  << "t.md:11: stage 'ffn_gate' exists only in the modern decoders";
         QTest::newRow("target") << g + "## A\ntarget: hello\n" << "t.md:8: target: a pretrained model reads the sentence only";
         QTest::newRow("generate") << g + "## A\ngenerate: 2\n" << "t.md:8: generate: a pretrained model reads the sentence only";
         QTest::newRow("carried stage, new model") << g + "## A\nsettings: model=none, d_model=8, heads=2\nstage: q\n\n"
