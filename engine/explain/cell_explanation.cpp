@@ -1,6 +1,8 @@
 #include "explain/cell_explanation.h"
 
+#include "model/model.h"
 #include "nn/weights.h"
+#include "pretrained/model_folder.h"
 #include "position/inside.h"
 
 #include <algorithm>
@@ -26,19 +28,31 @@ std::vector<double> rowOf(const Stage& s, int i)
     return row;
 }
 
+/// What the scores are divided by: √query_pre_attn_scalar (Gemma 3, from the model's config),
+/// else √d_k; `scalar` says which.
+double scoreRoot(const Trace& t, int dK, bool& scalar)
+{
+    const double q = t.model && t.model->pretrained ? t.model->pretrained->config().queryPreAttnScalar : 0.0;
+    scalar = q > 0;
+    return std::sqrt(scalar ? q : static_cast<double>(dK));
+}
+
 } // namespace
 
 std::optional<ScoreExplanation> explainScore(const Trace& t, int head, int i, int j)
 {
+    // Grouped-query attention: the query head compares with the keys of the key/value head its
+    // scores name (query heads h·g … h·g + g − 1 share one); elsewhere head h has its own keys.
+    const Stage* ss = t.find("scores", head);
+    const int keyHead = ss && ss->kvHead ? *ss->kvHead : head;
     // RoPE: the scores are the turned queries' and keys' dot products.
     const Stage* qs = t.find("q_rotated", head);
-    const Stage* ks = t.find("k_rotated", head);
+    const Stage* ks = t.find("k_rotated", keyHead);
     if (!qs || !ks) {
         qs = t.find("q", head);
-        ks = t.find("k", head);
+        ks = t.find("k", keyHead);
     }
     const Stage* bs = t.find("position_bias", head); // ALiBi
-    const Stage* ss = t.find("scores", head);
     const Stage* sc = t.find("scaled", head);
     const Stage* ms = t.find("mask");
     if (!ms)
@@ -54,6 +68,13 @@ std::optional<ScoreExplanation> explainScore(const Trace& t, int head, int i, in
 
     ScoreExplanation e;
     e.dims = qs->main().colLabels;
+    if (ss->kvHead) {
+        e.kvHead = ss->kvHead;
+        for (int h = 0; h < t.config.heads; ++h) {
+            if (const Stage* other = t.find("scores", h); other && other->kvHead == ss->kvHead)
+                e.sharingHeads.push_back(h);
+        }
+    }
     // S[i, j] = Σ_d q_i[d]·k_j[d], term by term, in double.
     for (int d = 0; d < dK; ++d) {
         const double qd = q(i, d);
@@ -73,7 +94,7 @@ std::optional<ScoreExplanation> explainScore(const Trace& t, int head, int i, in
     }
     e.score = ss->main().values(i, j);
     e.scaling = t.config.scaleScores;
-    e.root = std::sqrt(static_cast<double>(dK));
+    e.root = scoreRoot(t, dK, e.rootOfScalar);
     e.scaled = sc->main().values(i, j);
     if (holds(bs, i, j) && !e.xlTerms)
         e.bias = bs->main().values(i, j);
@@ -106,7 +127,10 @@ std::optional<WeightsRowExplanation> explainWeightsRow(const Trace& t, int head,
         e.largest = e.weights[static_cast<std::size_t>(j)] > e.weights[static_cast<std::size_t>(e.largest)] ? j : e.largest;
     }
     e.scaling = t.config.scaleScores;
-    e.root = std::sqrt(static_cast<double>(t.config.dK()));
+    // d_k: the queries' width (a modern decoder's head_dim need not be d_model / heads).
+    const Stage* q = t.find("q", head);
+    const int dK = q && !q->matrices.empty() ? static_cast<int>(q->main().values.cols()) : t.config.dK();
+    e.root = scoreRoot(t, dK, e.rootOfScalar);
     return e;
 }
 

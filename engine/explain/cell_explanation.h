@@ -29,7 +29,12 @@ struct ScoreExplanation {
     bool xlTerms = false;
     double score = 0;             ///< S[i, j] from the trace
     bool scaling = true;          ///< the trace's config.scaleScores
-    double root = 1;              ///< √d_k
+    double root = 1;              ///< √d_k, or √query_pre_attn_scalar (rootOfScalar)
+    bool rootOfScalar = false;    ///< Gemma 3: the scores are divided by √query_pre_attn_scalar
+    /// Grouped-query attention (the modern decoders): the key/value head whose keys the query
+    /// head compared with, and every query head that shares it (ascending); none elsewhere.
+    std::optional<int> kvHead;
+    std::vector<int> sharingHeads;
     double scaled = 0;            ///< S′[i, j] from the trace
     std::optional<double> bias;   ///< ALiBi's B[i, j], added before the mask; none without ALiBi
     double mask = 0;              ///< M[i, j]: 0, or −∞ when key j is hidden from query i
@@ -39,7 +44,8 @@ struct ScoreExplanation {
 };
 
 /// Needs the stages q, k (q_rotated, k_rotated when RoPE turned them), scores, scaled, masked_scores, weights of `head` and mask (the block's,
-/// or the head's: lsh's).
+/// or the head's: lsh's). In grouped-query attention k (k_rotated) is that of the key/value head
+/// the scores name (Stage::kvHead), not of the key/value head numbered `head`.
 std::optional<ScoreExplanation> explainScore(const Trace& t, int head, int i, int j);
 
 /// Row i of the weights: A[i, :] = softmax(S″[i, :]), recomputed with its parts.
@@ -52,7 +58,8 @@ struct WeightsRowExplanation {
     bool allMasked = false;       ///< every key masked: the weights are all 0
     int largest = 0;              ///< the key with the largest A[i, j] (the first of equals)
     bool scaling = true;          ///< the trace's config.scaleScores
-    double root = 1;              ///< √d_k
+    double root = 1;              ///< √d_k, or √query_pre_attn_scalar (rootOfScalar)
+    bool rootOfScalar = false;    ///< Gemma 3: the scores were divided by √query_pre_attn_scalar
 };
 
 /// Needs the stages masked_scores and weights of `head`.

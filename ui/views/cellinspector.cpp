@@ -254,7 +254,9 @@ void CellInspector::showScore(const Trace& t, const QString& id, int head, int i
         m_table->addLedgerRow(tr("+ P%1  (relative: q_%2\u00B7a\u1D37 of the distance)").arg(at(i, j)).arg(i + 1), *e->positionScore,
                               id == u"position_scores");
     m_table->addLedgerRow(tr("S%1 from the trace").arg(at(i, j)), e->score, id == u"scores");
-    m_table->addLedgerRow(e->scaling ? tr("\u00F7 √d_k = \u00F7 %1  \u2192 S\u2032%2").arg(explanationNumber(e->root), at(i, j))
+    m_table->addLedgerRow(e->scaling ? (e->rootOfScalar ? tr("\u00F7 √query_pre_attn_scalar = \u00F7 %1  \u2192 S\u2032%2")
+                                                        : tr("\u00F7 √d_k = \u00F7 %1  \u2192 S\u2032%2"))
+                                           .arg(explanationNumber(e->root), at(i, j))
                                      : tr("scaling off (\u00D7 1)  \u2192 S\u2032%1").arg(at(i, j)),
                           e->scaled, id == u"scaled");
     if (e->bias)
@@ -271,45 +273,61 @@ void CellInspector::showScore(const Trace& t, const QString& id, int head, int i
                 {QStringLiteral("scaled"), e->scaled},  {QStringLiteral("mask"), e->mask},
                 {QStringLiteral("masked"), e->masked},  {QStringLiteral("weight"), e->weight}};
 
+    const QStringList lines = scoreLines(t, *e, id, head, i, j);
+    present(tr("query %1 (row %2) \u00B7 key %3 (column %4)").arg(quoted(tokenAt(t, i))).arg(i + 1).arg(quoted(keyTokenAt(t, j))).arg(j + 1),
+            lines, false);
+}
+
+QStringList CellInspector::scoreLines(const Trace& t, const ScoreExplanation& e, const QString& id, int head, int i, int j) const
+{
     QStringList lines;
     lines << tr("Head %1 \u00B7 %2").arg(head + 1).arg(stepName(id));
-    if (e->positionScore && e->xlTerms)
+    if (e.kvHead && e.sharingHeads.size() > 1) {
+        // Grouped-query attention: k_j is the shared key/value head's.
+        QStringList sharing;
+        for (int h : e.sharingHeads)
+            sharing << QString::number(h + 1);
+        lines << tr("Grouped-query attention: k_%1 is the key of key/value head %2, which query heads %3 share.")
+                     .arg(j + 1)
+                     .arg(*e.kvHead + 1)
+                     .arg(sharing.join(QStringLiteral(", ")));
+    }
+    if (e.positionScore && e.xlTerms)
         lines << tr("S%1 = (a) + (b) + (c) + (d) = %2 + %3 = %4  ((a) = q_%5\u00B7k_%6)")
                      .arg(at(i, j))
-                     .arg(explanationNumber(e->sum), explanationNumber(*e->positionScore), explanationNumber(e->score))
+                     .arg(explanationNumber(e.sum), explanationNumber(*e.positionScore), explanationNumber(e.score))
                      .arg(i + 1)
                      .arg(j + 1);
-    else if (e->positionScore)
+    else if (e.positionScore)
         lines << tr("S%1 = q_%2\u00B7k_%3 + P = %4 + %5 = %6")
                      .arg(at(i, j))
                      .arg(i + 1)
                      .arg(j + 1)
-                     .arg(explanationNumber(e->sum), explanationNumber(*e->positionScore), explanationNumber(e->score));
+                     .arg(explanationNumber(e.sum), explanationNumber(*e.positionScore), explanationNumber(e.score));
     else
         lines << tr("S%1 = q_%2\u00B7k_%3 = %4  (recomputed here from Q and K: %5)")
                      .arg(at(i, j))
                      .arg(i + 1)
                      .arg(j + 1)
-                     .arg(explanationNumber(e->score), explanationNumber(e->sum));
-    if (e->scaling)
-        lines << tr("S\u2032 = S \u00F7 √d_k = %1 \u00F7 %2 = %3")
-                     .arg(explanationNumber(e->score), explanationNumber(e->root), explanationNumber(e->scaled));
+                     .arg(explanationNumber(e.score), explanationNumber(e.sum));
+    if (e.scaling)
+        lines << (e.rootOfScalar ? tr("S\u2032 = S \u00F7 √query_pre_attn_scalar = %1 \u00F7 %2 = %3") : tr("S\u2032 = S \u00F7 √d_k = %1 \u00F7 %2 = %3"))
+                     .arg(explanationNumber(e.score), explanationNumber(e.root), explanationNumber(e.scaled));
     else
-        lines << tr("Scaling is off: S\u2032 = S = %1").arg(explanationNumber(e->scaled));
-    if (e->hidden) {
+        lines << tr("Scaling is off: S\u2032 = S = %1").arg(explanationNumber(e.scaled));
+    if (e.hidden) {
         lines << tr("Key %1 is hidden from query %2: S\u2033 = S\u2032 + (\u2212\u221E) = \u2212\u221E")
                      .arg(quoted(keyTokenAt(t, j)), quoted(tokenAt(t, i)));
         lines << tr("A%1 = 0: exp(\u2212\u221E) is exactly 0, so this key gets no attention.").arg(at(i, j));
     } else {
-        if (e->bias)
+        if (e.bias)
             lines << tr("S\u2033 = S\u2032 + B + M = %1 + %2 + 0 = %3")
-                         .arg(explanationNumber(e->scaled), explanationNumber(*e->bias), explanationNumber(e->masked));
+                         .arg(explanationNumber(e.scaled), explanationNumber(*e.bias), explanationNumber(e.masked));
         else
-            lines << tr("S\u2033 = S\u2032 + M = %1 + 0 = %2").arg(explanationNumber(e->scaled), explanationNumber(e->masked));
-        lines << tr("A%1 = %2 after the softmax over row %3").arg(at(i, j), explanationNumber(e->weight)).arg(i + 1);
+            lines << tr("S\u2033 = S\u2032 + M = %1 + 0 = %2").arg(explanationNumber(e.scaled), explanationNumber(e.masked));
+        lines << tr("A%1 = %2 after the softmax over row %3").arg(at(i, j), explanationNumber(e.weight)).arg(i + 1);
     }
-    present(tr("query %1 (row %2) \u00B7 key %3 (column %4)").arg(quoted(tokenAt(t, i))).arg(i + 1).arg(quoted(keyTokenAt(t, j))).arg(j + 1),
-            lines, false);
+    return lines;
 }
 
 // --- weights: one row before and after softmax -------------------------------------------
@@ -344,7 +362,9 @@ void CellInspector::showWeightsRow(const Trace& t, int head, int i, int j)
     QStringList lines;
     lines << tr("Head %1 \u00B7 row %2 of A = softmax of row %2 of S\u2033").arg(head + 1).arg(i + 1);
     if (e->scaling)
-        lines << tr("The scores were divided by √d_k = %1 before the softmax.").arg(explanationNumber(e->root));
+        lines << (e->rootOfScalar ? tr("The scores were divided by √query_pre_attn_scalar = %1 before the softmax.")
+                                  : tr("The scores were divided by √d_k = %1 before the softmax."))
+                     .arg(explanationNumber(e->root));
     else
         lines << tr("Scaling is off: the softmax sees the raw dot products.");
     if (!m_maskedKeys.empty())

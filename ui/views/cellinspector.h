@@ -15,6 +15,8 @@
 
 #include "views/sessionview.h"
 
+#include <QStringList>
+
 #include <QMap>
 #include <QString>
 
@@ -25,6 +27,8 @@ class QLabel;
 class QTableWidget;
 
 namespace attnlab {
+
+struct ScoreExplanation;
 
 class ExplanationTable;
 class Session;
@@ -78,6 +82,8 @@ private:
     void explain();
     void showHint();
     void showScore(const Trace& t, const QString& id, int head, int row, int col);
+    /// The summary of a score's explanation: S, S′, S″ and A with their numbers.
+    QStringList scoreLines(const Trace& t, const ScoreExplanation& e, const QString& id, int head, int i, int j) const;
     void showWeightsRow(const Trace& t, int head, int row, int col);
     void showHeadOutput(const Trace& t, int head, int row, int col);
     void showProjection(const Trace& t, const QString& id, int head, int row, int col);

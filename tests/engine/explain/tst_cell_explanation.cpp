@@ -6,10 +6,14 @@
 #include "explain/cell_explanation.h"
 
 #include "core/stage_builder.h"
+#include "model/open.h"
+#include "model/run.h"
+#include "pretrained/model_folder.h"
 #include "nn/attention.h"
 #include "nn/weights.h"
 
 #include "support/compare.h"
+#include "support/hf.h"
 #include "support/stages.h"
 
 #include <QtTest>
@@ -452,6 +456,64 @@ private slots:
                 noScores.stages.share(t.stages.pointer(i));
         }
         QVERIFY(!explainScore(noScores, 0, 0, 0));
+    }
+
+    // Grouped-query attention (issue 31): a query head's score is its query against the key of
+    // the key/value head it shares — query head h of g per group reads KV head h / g — so q·k
+    // recomputed matches the trace for every head (the inspector took KV head h's keys, or none
+    // for h ≥ the KV heads); Gemma 3 divides by √query_pre_attn_scalar, not √d_k.
+    void aGroupedQueryHeadScoresWithItsSharedKey_data()
+    {
+        QTest::addColumn<QString>("folder");
+        QTest::addColumn<int>("perGroup");
+        QTest::addColumn<double>("root");
+        QTest::newRow("Llama, 6 heads sharing 2") << "llama_gqa_tied_f32" << 3 << 2.0; // head_dim 4
+        QTest::newRow("Qwen2, 3 heads sharing 1") << "qwen2_mqa_f16" << 3 << std::sqrt(8.0);
+        QTest::newRow("Gemma 3, query_pre_attn_scalar 6") << "gemma3_sliding_bf16" << 2 << std::sqrt(6.0);
+    }
+
+    void aGroupedQueryHeadScoresWithItsSharedKey()
+    {
+        QFETCH(QString, folder);
+        QFETCH(int, perGroup);
+        QFETCH(double, root);
+        const auto model = std::make_shared<const Seq2SeqModel>(openModel((QString::fromStdString(testing::hfDir()) + u'/' + folder).toStdString()));
+        Config c;
+        c.model = ModelKind::File;
+        adoptModel(c, *model);
+        const PretrainedTokens tokens = pretrainedTokens(*model->pretrained, "The cat sat on the mat.", std::nullopt, c.maxTokens);
+        Trace t = computePretrainedTrace(model, tokens, c, TraceKeep{});
+        t.scopeLayer = 0; // the first layer's attention, as the studio shows it
+        t.scopeBlock = Block::DecoderSelf;
+        const int n = static_cast<int>(tokens.ids.size());
+        for (int h = 0; h < c.heads; ++h) {
+            const int kv = h / perGroup;
+            const Stage* q = t.find("q_rotated", h);
+            const Stage* k = t.find("k_rotated", kv);
+            QVERIFY(q && k && k->kvHead == kv);
+            for (int i = 0; i < n; ++i) {
+                for (int j = 0; j <= i; ++j) {
+                    const auto e = explainScore(t, h, i, j);
+                    QVERIFY2(e, qPrintable(QStringLiteral("head %1 (%2, %3)").arg(h).arg(i).arg(j)));
+                    QCOMPARE(e->kvHead, std::optional<int>(kv));
+                    std::vector<int> sharing(static_cast<std::size_t>(perGroup));
+                    std::iota(sharing.begin(), sharing.end(), kv * perGroup);
+                    QCOMPARE(e->sharingHeads, sharing);
+                    // By hand: q_i·k_j of the shared key, in long double.
+                    long double dot = 0;
+                    for (Eigen::Index d = 0; d < q->main().values.cols(); ++d)
+                        dot += static_cast<long double>(q->main().values(i, d)) * k->main().values(j, d);
+                    QVERIFY(std::abs(e->sum - static_cast<double>(dot)) < 1e-9);
+                    QVERIFY2(std::abs(e->sum - e->score) <= 1e-5 * std::max(1.0, std::abs(e->score)),
+                             qPrintable(QStringLiteral("head %1 (%2, %3): %4 recomputed, %5 in the trace").arg(h).arg(i).arg(j).arg(e->sum).arg(e->score)));
+                    QCOMPARE(e->rootOfScalar, folder.startsWith(u"gemma3"));
+                    QVERIFY(std::abs(e->root - root) < 1e-12);
+                    QVERIFY(std::abs(e->score / e->root - e->scaled) <= 1e-5 * std::max(1.0, std::abs(e->scaled)));
+                }
+            }
+            const auto row = explainWeightsRow(t, h, n - 1);
+            QVERIFY(row && std::abs(row->root - root) < 1e-12);
+        }
     }
 };
 

@@ -4,6 +4,7 @@
 
 #include "views/cellinspector.h"
 #include "session/session.h"
+#include "support/hfsession.h"
 #include "support/settle.h"
 
 #include <qcustomplot.h>
@@ -524,6 +525,31 @@ private slots:
         s.selectCell(-1, -1);
         testing::settle();
         QVERIFY(w.grab().save(dir + QStringLiteral("/inspector_hint.png")));
+    }
+
+    // Grouped-query attention (issue 31): query head 5 of the Llama folder (6 heads over 2
+    // key/value heads) scores with key/value head 2's keys; the inspector says so, and its q·k
+    // recomputed from them is the trace's score (it used the keys of head 5, which do not exist).
+    // Gemma 3 divides by √query_pre_attn_scalar, and says it.
+    void aSharedKeyExplainsAGroupedQueryScore()
+    {
+        Session s;
+        QVERIFY(testing::openHfFolder(s, "llama_gqa_tied_f32", kSentence));
+        s.setStep(s.stepIndex(QStringLiteral("scores"), 0, Block::DecoderSelf));
+        s.setHead(4);
+        CellInspector w(&s);
+        s.selectCell(3, 1);
+        QVERIFY2(w.summaryText().contains(QStringLiteral("Grouped-query attention: k_2 is the key of key/value head 2, which query heads 4, 5, 6 share.")),
+                 qPrintable(w.summaryText()));
+        const double trace = s.trace()->find("scores", 4)->main().values(3, 1);
+        QVERIFY(std::abs(w.shownValue("recomputed") - trace) <= 1e-5 * std::max(1.0, std::abs(trace)));
+
+        QVERIFY(testing::openHfFolder(s, "gemma3_sliding_bf16", kSentence));
+        s.setStep(s.stepIndex(QStringLiteral("scaled"), 0, Block::DecoderSelf));
+        s.setHead(1);
+        s.selectCell(2, 0);
+        QVERIFY2(w.summaryText().contains(QStringLiteral("\u00F7 √query_pre_attn_scalar =")), qPrintable(w.summaryText()));
+        QVERIFY(w.summaryText().contains(QStringLiteral("which query heads 1, 2 share")));
     }
 };
 
