@@ -337,6 +337,22 @@
         <source>S″ = S′ + B + M = %1 + %2 + 0 = %3</source>
         <translation>S″ = S′ + B + M = %1 + %2 + 0 = %3</translation>
     </message>
+    <message>
+        <source>÷ √query_pre_attn_scalar = ÷ %1  → S′%2</source>
+        <translation>÷ √query_pre_attn_scalar = ÷ %1  → S′%2</translation>
+    </message>
+    <message>
+        <source>S′ = S ÷ √query_pre_attn_scalar = %1 ÷ %2 = %3</source>
+        <translation>S′ = S ÷ √query_pre_attn_scalar = %1 ÷ %2 = %3</translation>
+    </message>
+    <message>
+        <source>The scores were divided by √query_pre_attn_scalar = %1 before the softmax.</source>
+        <translation>在 softmax 之前，分数已除以 √query_pre_attn_scalar = %1。</translation>
+    </message>
+    <message>
+        <source>Grouped-query attention: k_%1 is the key of key/value head %2, which query heads %3 share.</source>
+        <translation>分组查询注意力：k_%1 是键/值头 %2 的键，查询头 %3 共用这个键/值头。</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::ComputingIndicator</name>
@@ -541,6 +557,54 @@
     <message>
         <source>All %1 hidden values (%2 × %3), %4 bins</source>
         <translation>全部 %1 个隐藏值（%2 × %3），%4 个区间</translation>
+    </message>
+    <message>
+        <source>share of the gate&apos;s units</source>
+        <translation>门控单元所占比例</translation>
+    </message>
+    <message>
+        <source>gate value %1(g)</source>
+        <translation>门控值 %1(g)</translation>
+    </message>
+    <message>
+        <source>Gate: %1</source>
+        <translation>门控：%1</translation>
+    </message>
+    <message>
+        <source>Up: %1</source>
+        <translation>上投影：%1</translation>
+    </message>
+    <message>
+        <source>Product: %1</source>
+        <translation>乘积：%1</translation>
+    </message>
+    <message>
+        <source>Gated feed-forward network (%1): d_model = %2 → two projections of d_ff = %3 → d_model = %2. Each token goes through it on its own. The gate G and the up projection U are computed side by side from the same input; H = %4(G) ⊙ U multiplies them feature by feature, so the gate decides how much of each feature of U passes; then H·W_downᵀ brings the token back to %2 features.</source>
+        <translation>门控前馈网络（%1）：d_model = %2 → 两个 d_ff = %3 的投影 → d_model = %2。每个词元各自独立地通过它。门控 G 与上投影 U 由同一个输入并排算出；H = %4(G) ⊙ U 把两者逐个特征相乘，于是门控决定 U 的每个特征能通过多少；最后 H·W_downᵀ 把词元带回 %2 个特征。</translation>
+    </message>
+    <message>
+        <source>GELU_tanh(g) is near 0 for a very negative g (the gate closes) and never below about −0.17, so a negative gate lets a little of U through with its sign flipped. Here %1 of all %2 gate values are negative or zero.</source>
+        <translation>g 很负时 GELU_tanh(g) 接近 0（门关上），且从不低于约 −0.17，所以负的门控值会让一小部分 U 反号通过。这里 %2 个门控值中有 %1 为负或零。</translation>
+    </message>
+    <message>
+        <source>SiLU(g) = g·σ(g) is near 0 for a very negative g (the gate closes) and never below about −0.28, so a negative gate lets a little of U through with its sign flipped. Here %1 of all %2 gate values are negative or zero.</source>
+        <translation>SiLU(g) = g·σ(g) 在 g 很负时接近 0（门关上），且从不低于约 −0.28，所以负的门控值会让一小部分 U 反号通过。这里 %2 个门控值中有 %1 为负或零。</translation>
+    </message>
+    <message>
+        <source>%1(g) ≤ 0</source>
+        <translation>%1(g) ≤ 0</translation>
+    </message>
+    <message>
+        <source>Gate at or below 0 per token (%1 units each)</source>
+        <translation>每个词元中门控值不大于 0 的单元（各 %1 个单元）</translation>
+    </message>
+    <message>
+        <source>%1(g) &gt; 0</source>
+        <translation>%1(g) &gt; 0</translation>
+    </message>
+    <message>
+        <source>All %1 gate values %2(g) (%3 × %4), %5 bins</source>
+        <translation>全部 %1 个门控值 %2(g)（%3 × %4），%5 个区间</translation>
     </message>
 </context>
 <context>
@@ -1081,8 +1145,8 @@
         <translation>前后使用统一色标</translation>
     </message>
     <message>
-        <source>One symmetric colour range for both matrices, so you see how much the LayerNorm shrinks or stretches the values</source>
-        <translation>两个矩阵使用同一个对称的颜色范围，便于看出层归一化把数值缩小或放大了多少</translation>
+        <source>One symmetric colour range for both matrices, so you see how much the norm shrinks or stretches the values</source>
+        <translation>两个矩阵使用同一个对称的颜色范围，便于看出归一化把数值缩小或放大了多少</translation>
     </message>
     <message>
         <source>mean μ of the row</source>
@@ -1179,6 +1243,58 @@
     <message>
         <source>After: %1</source>
         <translation>之后：%1</translation>
+    </message>
+    <message>
+        <source>0 (RMSNorm does not centre)</source>
+        <translation>0（RMSNorm 不居中）</translation>
+    </message>
+    <message>
+        <source>x / RMS(x) has RMS 1</source>
+        <translation>x / RMS(x) 的均方根为 1</translation>
+    </message>
+    <message>
+        <source>The stack&apos;s final RMSNorm normalises its last layer&apos;s output %1.</source>
+        <translation>整个堆栈最后的 RMSNorm 对最后一层的输出 %1 做归一化。</translation>
+    </message>
+    <message>
+        <source>Gemma 3 also normalises the sublayer&apos;s output %1 before adding it to the residual stream.</source>
+        <translation>Gemma 3 还会先对子层的输出 %1 做归一化，再把它加回残差流。</translation>
+    </message>
+    <message>
+        <source>Pre-norm: the RMSNorm normalises %1 on its way into the sublayer; the residual stream itself is never normalised.</source>
+        <translation>前置归一化：RMSNorm 在 %1 进入子层之前对它做归一化；残差流本身从不被归一化。</translation>
+    </message>
+    <message>
+        <source>RMSNorm(x) = x / √(mean(x²) + ε) · (1 + w),   ε = %1,   over each token&apos;s %2 features.</source>
+        <translation>RMSNorm(x) = x / √(mean(x²) + ε) · (1 + w)，   ε = %1，   在每个词元的 %2 个特征上计算。</translation>
+    </message>
+    <message>
+        <source>RMSNorm(x) = x / √(mean(x²) + ε) · γ,   ε = %1,   over each token&apos;s %2 features.</source>
+        <translation>RMSNorm(x) = x / √(mean(x²) + ε) · γ，   ε = %1，   在每个词元的 %2 个特征上计算。</translation>
+    </message>
+    <message>
+        <source>Unlike LayerNorm it subtracts no mean (the means on the left are not moved to 0): it divides each token&apos;s vector by its root mean square, so every token has RMS 1 (the dashed line); then the learned weights, one per feature, rescale the features, so the RMS after is not exactly 1.</source>
+        <translation>与层归一化不同，它不减去均值（左图中的均值不会被移到 0）：它把每个词元的向量除以其均方根，于是每个词元的均方根都为 1（虚线）；随后每个特征各有一个学到的权重对特征重新缩放，所以归一化后的均方根并不恰好是 1。</translation>
+    </message>
+    <message>
+        <source>Before it, “%1” has a vector %2 times as long as the shortest one; after it, all are about as long.</source>
+        <translation>归一化之前，“%1”的向量长度是最短向量的 %2 倍；归一化之后，所有向量的长度大致相同。</translation>
+    </message>
+    <message>
+        <source>Mean μ of each token&apos;s row (RMSNorm does not centre it)</source>
+        <translation>每个词元这一行的均值 μ（RMSNorm 不把它移到 0）</translation>
+    </message>
+    <message>
+        <source>RMS of the row (log scale)</source>
+        <translation>这一行的均方根（对数坐标）</translation>
+    </message>
+    <message>
+        <source>RMS of the row</source>
+        <translation>这一行的均方根</translation>
+    </message>
+    <message>
+        <source>Root mean square of each token&apos;s row</source>
+        <translation>每个词元这一行的均方根</translation>
     </message>
 </context>
 <context>
@@ -6044,6 +6160,14 @@ M = 0：每个查询都能看到所有键</translation>
     <message>
         <source>Qwen2.5-0.5B (24 layers × 14 heads sharing 2 key/value heads): a modern decoder that reads Chinese well; its attention on Chinese sentences means something</source>
         <translation>Qwen2.5-0.5B（24 层 × 14 个头，共用 2 个键/值头）：一个读得懂中文的现代解码器，它在中文句子上的注意力有实际意义</translation>
+    </message>
+    <message>
+        <source>SmolLM2-360M (32 layers × 15 heads sharing 5 key/value heads): SmolLM2-135M&apos;s design, wider and deeper</source>
+        <translation>SmolLM2-360M（32 层 × 15 个头，共用 5 个键/值头）：与 SmolLM2-135M 同样的设计，更宽也更深</translation>
+    </message>
+    <message>
+        <source>Qwen3-0.6B (28 layers × 16 heads sharing 8 key/value heads): Qwen&apos;s next decoder, with an RMSNorm on every query and key head</source>
+        <translation>Qwen3-0.6B（28 层 × 16 个头，共用 8 个键/值头）：Qwen 的新一代解码器，每个查询头和键头上各有一个 RMSNorm</translation>
     </message>
 </context>
 <context>

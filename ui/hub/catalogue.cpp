@@ -20,6 +20,12 @@ const QList<RecommendedModel>& ModelCatalogue::recommended()
         {QStringLiteral("Qwen2.5-0.5B"), QStringLiteral("Qwen/Qwen2.5-0.5B"), 1'000'000'000, QStringLiteral("Apache-2.0"),
          QT_TRANSLATE_NOOP("attnlab::ModelCatalogue", "Qwen2.5-0.5B (24 layers \u00D7 14 heads sharing 2 key/value heads): a modern decoder "
                                                       "that reads Chinese well; its attention on Chinese sentences means something")},
+        {QStringLiteral("SmolLM2-360M"), QStringLiteral("HuggingFaceTB/SmolLM2-360M"), 727'000'000, QStringLiteral("Apache-2.0"),
+         QT_TRANSLATE_NOOP("attnlab::ModelCatalogue", "SmolLM2-360M (32 layers \u00D7 15 heads sharing 5 key/value heads): "
+                                                      "SmolLM2-135M's design, wider and deeper")},
+        {QStringLiteral("Qwen3-0.6B"), QStringLiteral("Qwen/Qwen3-0.6B"), 1'520'000'000, QStringLiteral("Apache-2.0"),
+         QT_TRANSLATE_NOOP("attnlab::ModelCatalogue", "Qwen3-0.6B (28 layers \u00D7 16 heads sharing 8 key/value heads): "
+                                                      "Qwen's next decoder, with an RMSNorm on every query and key head")},
     };
     return kModels;
 }

@@ -2,6 +2,8 @@
 
 #include "views/heatmapview.h"
 #include "model/model.h"
+#include "nn/blocks.h"
+#include "pretrained/model_folder.h"
 #include "plot/plotting.h"
 #include "session/session.h"
 
@@ -38,25 +40,25 @@ protected:
     }
 };
 
-/// Switched off by the activation: ReLU gives exactly 0; GELU, smooth, gives 0 or a small negative value.
-bool isOff(float h, Activation a)
-{
-    return a != Activation::Relu ? h <= 0.0f : h == 0.0f;
-}
-
 } // namespace
 
 FeedForwardView::FeedForwardView(Session* session, QWidget* parent)
     : CaptionedView(session, parent)
     , m_heatmap(new HeatmapView(content()))
+    , m_gateView(new HeatmapView(content()))
+    , m_upView(new HeatmapView(content()))
     , m_zeroPlot(new QCustomPlot(content()))
     , m_histPlot(new QCustomPlot(content()))
 {
 
-    // H is wide (d_ff columns): across the top; the two summaries of its values underneath.
+    // H is wide (d_ff columns): across the top (a gated FFN's G and U beside it); the two
+    // summaries of its values underneath.
     auto* body = new QVBoxLayout(content());
     body->setContentsMargins(0, 0, 0, 0);
-    body->addWidget(m_heatmap, 11);
+    auto* matrices = new QHBoxLayout;
+    for (HeatmapView* view : {m_gateView, m_upView, m_heatmap})
+        matrices->addWidget(view, 1);
+    body->addLayout(matrices, 11);
     auto* plots = new QHBoxLayout;
     plots->addWidget(m_zeroPlot, 1);
     plots->addWidget(m_histPlot, 1);
@@ -69,9 +71,12 @@ FeedForwardView::FeedForwardView(Session* session, QWidget* parent)
     applyFonts();
     retranslate();
 
-    connect(m_heatmap, &HeatmapView::cellClicked, session, &Session::selectCell);
-    connect(session, &Session::selectionChanged, m_heatmap, &HeatmapView::setSelectedCell);
-    connect(session, &Session::highlightChanged, this, [this] { m_heatmap->setHighlight(this->session()->highlight()); });
+    // G, U and H have the same shape: a cell clicked in one is outlined in all three.
+    for (HeatmapView* view : {m_gateView, m_upView, m_heatmap}) {
+        connect(view, &HeatmapView::cellClicked, session, &Session::selectCell);
+        connect(session, &Session::selectionChanged, view, &HeatmapView::setSelectedCell);
+        connect(session, &Session::highlightChanged, view, [this, view] { view->setHighlight(this->session()->highlight()); });
+    }
     refreshOn(&Session::stepChanged);
     refresh();
 }
@@ -133,14 +138,24 @@ void FeedForwardView::resizeEvent(QResizeEvent* event)
 
 void FeedForwardView::retranslate()
 {
-    m_zeroPlot->yAxis->setLabel(tr("share of the hidden units"));
-    m_histPlot->xAxis->setLabel(tr("hidden value h"));
+    m_zeroPlot->yAxis->setLabel(m_gated ? tr("share of the gate's units") : tr("share of the hidden units"));
+    m_histPlot->xAxis->setLabel(m_gated ? tr("gate value %1(g)").arg(m_actName) : tr("hidden value h"));
     m_histPlot->yAxis->setLabel(tr("how many values"));
+}
+
+bool FeedForwardView::isOff(float value) const
+{
+    // Switched off: ReLU gives exactly 0; GELU and a gate's SiLU, smooth, give 0 or a small negative value.
+    return m_gated || m_activation != Activation::Relu ? value <= 0.0f : value == 0.0f;
 }
 
 void FeedForwardView::showNoStage()
 {
     m_hidden = {};
+    m_gated = false;
+    m_gate = {};
+    m_up = {};
+    m_gateActivation.resize(0, 0);
     m_tokens.clear();
     m_zeroFractions.clear();
     m_overallZero = 0;
@@ -167,25 +182,71 @@ void FeedForwardView::refresh()
     const std::shared_ptr<const Seq2SeqModel>& model = trace->model;
     m_activation = model ? model->spec.activation : trace->config.activation;
     m_dModel = model ? model->spec.dModel : trace->config.dModel;
+    readGate(*trace);
     m_tokens = rowTokens(m_hidden);
     countSwitchedOff();
     countHistogram();
-    writeCaption();
-
-    const int n = static_cast<int>(m_hidden.values.rows());
-    m_heatmap->setSelectedCell(session()->selectedRow(), session()->selectedColumn());
-    m_heatmap->setHighlight(session()->highlight());
-    m_heatmap->setMatrix(m_hidden,
-                         tr("%1   (%2 tokens × %3 hidden units)").arg(withSubscripts(QString::fromStdString(stage->formula))).arg(n).arg(dFF()),
-                         HeatmapView::Scale::Signed);
+    if (m_gated)
+        writeGatedCaption();
+    else
+        writeCaption();
+    retranslate(); // the axes name the gate or the hidden values
+    drawHeatmaps(*stage);
     drawZeroFractions();
     drawHistogram();
 }
 
+void FeedForwardView::readGate(const Trace& trace)
+{
+    // A gated FFN: G and U of the same block, each n x d_ff as H is, and the gate's activation
+    // (Gemma 3's GeGLU: GELU_tanh; the others' SwiGLU: SiLU) applied to G here.
+    const Stage* gate = trace.find("ffn_gate");
+    const Stage* up = trace.find("ffn_up");
+    const auto sameShape = [&](const Stage* s) {
+        return s && s->main().values.rows() == m_hidden.values.rows() && s->main().values.cols() == m_hidden.values.cols();
+    };
+    m_gated = sameShape(gate) && sameShape(up);
+    m_gate = m_gated ? gate->main() : LabeledMatrix{};
+    m_up = m_gated ? up->main() : LabeledMatrix{};
+    const std::shared_ptr<const Seq2SeqModel>& model = trace.model;
+    const bool geglu = model && model->pretrained && model->pretrained->config().gegluTanh;
+    const FfnActivation act = !m_gated ? ffnActivation(m_activation) : geglu ? ffnActivation(Activation::GeluTanh) : siluActivation();
+    m_actName = QString::fromLatin1(act.name);
+    if (m_gated)
+        m_gateActivation = m_gate.values.unaryExpr(act.apply);
+    else
+        m_gateActivation.resize(0, 0);
+}
+
+void FeedForwardView::drawHeatmaps(const Stage& hidden)
+{
+    // H alone, or G, U and H = act(G) ⊙ U, each titled with its formula.
+    const int n = static_cast<int>(m_hidden.values.rows());
+    const int row = session()->selectedRow();
+    const int column = session()->selectedColumn();
+    const auto draw = [&](HeatmapView* view, const LabeledMatrix& m, const QString& title) {
+        view->setSelectedCell(row, column);
+        view->setHighlight(session()->highlight());
+        view->setMatrix(m, title, HeatmapView::Scale::Signed);
+    };
+    m_gateView->setVisible(m_gated);
+    m_upView->setVisible(m_gated);
+    const QString formula = withSubscripts(QString::fromStdString(hidden.formula));
+    if (!m_gated) {
+        draw(m_heatmap, m_hidden, tr("%1   (%2 tokens × %3 hidden units)").arg(formula).arg(n).arg(dFF()));
+        return;
+    }
+    const std::shared_ptr<const Trace>& trace = session()->trace();
+    const auto formulaOf = [&](const char* id) { return withSubscripts(QString::fromStdString(trace->find(id)->formula)); };
+    draw(m_gateView, m_gate, tr("Gate: %1").arg(formulaOf("ffn_gate")));
+    draw(m_upView, m_up, tr("Up: %1").arg(formulaOf("ffn_up")));
+    draw(m_heatmap, m_hidden, tr("Product: %1").arg(formula)); // the caption gives the sizes
+}
+
 void FeedForwardView::countSwitchedOff()
 {
-    // Switched off, per token and over all tokens.
-    const Eigen::MatrixXf& h = m_hidden.values;
+    // Switched off, per token and over all tokens (a gated FFN's: its gate values).
+    const Eigen::MatrixXf& h = summarised();
     const int n = static_cast<int>(h.rows());
     const int dff = static_cast<int>(h.cols());
     m_zeroFractions.assign(static_cast<std::size_t>(n), 0);
@@ -193,7 +254,7 @@ void FeedForwardView::countSwitchedOff()
     for (int r = 0; r < n; ++r) {
         int off = 0;
         for (int c = 0; c < dff; ++c)
-            off += isOff(h(r, c), m_activation) ? 1 : 0;
+            off += isOff(h(r, c)) ? 1 : 0;
         m_zeroFractions[static_cast<std::size_t>(r)] = dff > 0 ? static_cast<double>(off) / dff : 0;
         offTotal += off;
     }
@@ -203,7 +264,7 @@ void FeedForwardView::countSwitchedOff()
 void FeedForwardView::countHistogram()
 {
     // kBins equal bins from the smallest to the largest value.
-    const Eigen::MatrixXf& h = m_hidden.values;
+    const Eigen::MatrixXf& h = summarised();
     double lo = h.minCoeff();
     double hi = h.maxCoeff();
     if (!(hi - lo > 1e-12)) { // every value the same: one unit-wide range around it
@@ -222,7 +283,7 @@ void FeedForwardView::countHistogram()
         const auto above = std::upper_bound(m_edges.begin(), m_edges.end(), static_cast<double>(v));
         const int bin = std::clamp(static_cast<int>(above - m_edges.begin()) - 1, 0, kBins - 1);
         ++m_counts[static_cast<std::size_t>(bin)];
-        if (isOff(v, m_activation))
+        if (isOff(v))
             ++m_offCounts[static_cast<std::size_t>(bin)];
     }
 }
@@ -230,7 +291,7 @@ void FeedForwardView::countHistogram()
 void FeedForwardView::writeCaption()
 {
     // The shapes with the numbers, and what the activation does.
-    const QString act = QString::fromLatin1(activationName(m_activation));
+    const QString act = QString::fromLatin1(attnlab::activationName(m_activation));
     const Eigen::Index values = m_hidden.values.size();
     QString text = tr("Feed-forward network: d_model = %1 → d_ff = %2 → d_model = %1, with %3. Each token goes "
                       "through the same two linear layers on its own (tokens do not look at each other here): "
@@ -252,6 +313,30 @@ void FeedForwardView::writeCaption()
     captionLabel()->setText(text);
 }
 
+void FeedForwardView::writeGatedCaption()
+{
+    // The shapes with the numbers, what the gate does, and how often it closes here.
+    const bool geglu = m_actName != u"SiLU";
+    QString text = tr("Gated feed-forward network (%1): d_model = %2 → two projections of d_ff = %3 → d_model = %2. Each token "
+                      "goes through it on its own. The gate G and the up projection U are computed side by side from the "
+                      "same input; H = %4(G) ⊙ U multiplies them feature by feature, so the gate decides how much of each "
+                      "feature of U passes; then H·W_downᵀ brings the token back to %2 features.")
+                       .arg(geglu ? QStringLiteral("GeGLU") : QStringLiteral("SwiGLU"))
+                       .arg(m_dModel)
+                       .arg(dFF())
+                       .arg(m_actName);
+    text += QLatin1Char('\n');
+    text += (geglu ? tr("GELU_tanh(g) is near 0 for a very negative g (the gate closes) and never below about −0.17, so a "
+                        "negative gate lets a little of U through with its sign flipped. Here %1 of all %2 gate values are "
+                        "negative or zero.")
+                   : tr("SiLU(g) = g·σ(g) is near 0 for a very negative g (the gate closes) and never below about −0.28, so a "
+                        "negative gate lets a little of U through with its sign flipped. Here %1 of all %2 gate values are "
+                        "negative or zero."))
+                .arg(percent(m_overallZero))
+                .arg(m_gateActivation.size());
+    captionLabel()->setText(text);
+}
+
 void FeedForwardView::drawZeroFractions()
 {
     const int n = static_cast<int>(m_tokens.size());
@@ -261,15 +346,16 @@ void FeedForwardView::drawZeroFractions()
     auto* bars = qobject_cast<QCPBars*>(m_zeroPlot->plottable(0));
     bars->setData(keys, QVector<double>(m_zeroFractions.begin(), m_zeroFractions.end()), true);
     const bool gelu = m_activation != Activation::Relu;
-    bars->setName(gelu ? tr("negative or zero (GELU)") : tr("exactly 0 (ReLU)"));
+    bars->setName(m_gated ? tr("%1(g) ≤ 0").arg(m_actName) : gelu ? tr("negative or zero (GELU)") : tr("exactly 0 (ReLU)"));
     m_zeroPlot->graph(0)->setData({-0.6, n - 0.4}, {m_overallZero, m_overallZero});
     m_zeroPlot->graph(0)->setName(tr("all tokens: %1").arg(percent(m_overallZero)));
     m_zeroPlot->xAxis->setTicker(tokenTicker(m_tokens));
     m_zeroPlot->xAxis->setRange(-0.6, n - 0.4);
     fitTokenLabels(m_zeroPlot, m_tokens);
     if (auto* title = plotTitle(m_zeroPlot))
-        title->setText(gelu ? tr("Hidden units negative or zero per token (%1 units each)").arg(dFF())
-                            : tr("Hidden units at exactly 0 per token (%1 units each)").arg(dFF()));
+        title->setText(m_gated ? tr("Gate at or below 0 per token (%1 units each)").arg(dFF())
+                       : gelu  ? tr("Hidden units negative or zero per token (%1 units each)").arg(dFF())
+                               : tr("Hidden units at exactly 0 per token (%1 units each)").arg(dFF()));
     m_zeroPlot->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -296,14 +382,15 @@ void FeedForwardView::drawHistogram()
     offBars->setData(keys, off, true);
     onBars->setData(keys, on, true);
     const bool gelu = m_activation != Activation::Relu;
-    offBars->setName(gelu ? tr("h ≤ 0 (negative or zero)") : tr("h = 0 (switched off)"));
-    onBars->setName(tr("h > 0"));
+    offBars->setName(m_gated ? tr("%1(g) ≤ 0").arg(m_actName) : gelu ? tr("h ≤ 0 (negative or zero)") : tr("h = 0 (switched off)"));
+    onBars->setName(m_gated ? tr("%1(g) > 0").arg(m_actName) : tr("h > 0"));
     // Always show h = 0 (the dashed line), with half a bin of room at both ends.
     m_histPlot->xAxis->setRange(std::min(m_edges.front(), 0.0) - width / 2, std::max(m_edges.back(), 0.0) + width / 2);
     m_histPlot->yAxis->setRange(0, highest * 1.1);
     const int n = static_cast<int>(m_hidden.values.rows());
     if (auto* title = plotTitle(m_histPlot))
-        title->setText(tr("All %1 hidden values (%2 × %3), %4 bins").arg(n * dFF()).arg(n).arg(dFF()).arg(kBins));
+        title->setText(m_gated ? tr("All %1 gate values %2(g) (%3 × %4), %5 bins").arg(n * dFF()).arg(m_actName).arg(n).arg(dFF()).arg(kBins)
+                               : tr("All %1 hidden values (%2 × %3), %4 bins").arg(n * dFF()).arg(n).arg(dFF()).arg(kBins));
     m_histPlot->replot(QCustomPlot::rpQueuedReplot);
 }
 

@@ -3,6 +3,7 @@
 #include "widgets/controlcheckbox.h"
 #include "views/heatmapview.h"
 #include "model/model.h"
+#include "pretrained/model_folder.h"
 #include "plot/plotting.h"
 #include "session/session.h"
 
@@ -189,11 +190,12 @@ void LayerNormView::resizeEvent(QResizeEvent* event)
 void LayerNormView::retranslate()
 {
     m_shared->setText(tr("Same colour scale before and after"));
-    m_shared->setToolTip(tr("One symmetric colour range for both matrices, so you see how much the LayerNorm "
+    m_shared->setToolTip(tr("One symmetric colour range for both matrices, so you see how much the norm "
                             "shrinks or stretches the values"));
     m_meanPlot->yAxis->setLabel(tr("mean μ of the row"));
-    m_meanPlot->graph(0)->setName(tr("(x − μ)/σ has mean 0"));
-    m_variancePlot->graph(0)->setName(tr("(x − μ)/σ has variance 1"));
+    // The dashed lines: where the norm puts every token (an RMSNorm does not centre).
+    m_meanPlot->graph(0)->setName(m_rms ? tr("0 (RMSNorm does not centre)") : tr("(x − μ)/σ has mean 0"));
+    m_variancePlot->graph(0)->setName(m_rms ? tr("x / RMS(x) has RMS 1") : tr("(x − μ)/σ has variance 1"));
 }
 
 void LayerNormView::showNoStage()
@@ -207,6 +209,9 @@ void LayerNormView::showNoStage()
     m_inVar.clear();
     m_outMean.clear();
     m_outVar.clear();
+    m_inRms.clear();
+    m_outRms.clear();
+    m_rms = false;
     showMessage(session()->isModel()
                     ? tr("This step has no LayerNorm. Choose one of a layer's “Norm” steps to see what it does to "
                          "each token.")
@@ -221,19 +226,29 @@ void LayerNormView::refresh()
     const Stage* stage = trace ? trace->find(id.toStdString()) : nullptr;
     const LabeledMatrix* mean = stage ? matrixNamed(*stage, "mean") : nullptr;
     const LabeledMatrix* variance = stage ? matrixNamed(*stage, "variance") : nullptr;
+    const LabeledMatrix* meanSquare = stage ? matrixNamed(*stage, "mean_square") : nullptr; // an RMSNorm's
     const Eigen::Index n = stage ? stage->main().values.rows() : 0;
-    if (!stage || !mean || !variance || n == 0 || mean->values.rows() != n || variance->values.rows() != n)
+    const bool layerNorm = mean && variance && mean->values.rows() == n && variance->values.rows() == n;
+    const bool rms = !layerNorm && meanSquare && meanSquare->values.rows() == n;
+    if (!stage || n == 0 || !(layerNorm || rms))
         return showNoStage();
     showContent();
 
+    m_rms = rms;
     m_stageId = id;
     m_output = stage->main();
     m_outputFormula = withSubscripts(QString::fromStdString(stage->formula));
     m_tokens = rowTokens(m_output);
-    readStatistics(*mean, *variance);
     readModel(*trace, *stage);
     findInput(*stage);
-    writeCaption();
+    if (rms) {
+        readRmsStatistics(*meanSquare);
+        writeRmsCaption();
+    } else {
+        readStatistics(*mean, *variance);
+        writeCaption();
+    }
+    retranslate(); // the dashed lines' names follow the kind of norm
     drawStatistics();
     drawHeatmaps();
 }
@@ -242,6 +257,8 @@ void LayerNormView::readStatistics(const LabeledMatrix& mean, const LabeledMatri
 {
     // Before: the statistics of the input rows, as the engine computed them.
     const int rows = static_cast<int>(m_output.values.rows());
+    m_inRms.clear();
+    m_outRms.clear();
     m_inMean.assign(static_cast<std::size_t>(rows), 0);
     m_inVar.assign(static_cast<std::size_t>(rows), 0);
     for (int r = 0; r < rows; ++r) {
@@ -260,6 +277,30 @@ void LayerNormView::readStatistics(const LabeledMatrix& mean, const LabeledMatri
     }
 }
 
+void LayerNormView::readRmsStatistics(const LabeledMatrix& meanSquare)
+{
+    // Before: √mean(x²) of each input row, as the engine computed it, and the input rows' means
+    // (from the input stage, when found). After: the output rows' RMS and means, in double.
+    const int rows = static_cast<int>(m_output.values.rows());
+    const Eigen::MatrixXd out = m_output.values.cast<double>();
+    const auto d = static_cast<double>(out.cols());
+    m_inVar.clear();
+    m_outVar.clear();
+    m_inRms.assign(static_cast<std::size_t>(rows), 0);
+    m_outRms.assign(static_cast<std::size_t>(rows), 0);
+    m_outMean.assign(static_cast<std::size_t>(rows), 0);
+    m_inMean.clear();
+    const bool haveInput = m_input.values.rows() == rows && m_input.values.cols() == out.cols();
+    for (int r = 0; r < rows && d > 0; ++r) {
+        const auto i = static_cast<std::size_t>(r);
+        m_inRms[i] = std::sqrt(std::max(0.0, static_cast<double>(meanSquare.values(r, 0))));
+        m_outRms[i] = std::sqrt(out.row(r).squaredNorm() / d);
+        m_outMean[i] = out.row(r).mean();
+        if (haveInput)
+            m_inMean.push_back(m_input.values.row(r).cast<double>().mean());
+    }
+}
+
 void LayerNormView::readModel(const Trace& trace, const Stage& stage)
 {
     // The model's ε, norm placement and this LayerNorm's γ and β (the module the stage used).
@@ -267,6 +308,7 @@ void LayerNormView::readModel(const Trace& trace, const Stage& stage)
     const Eigen::Index d = m_output.values.cols();
     m_eps = model ? static_cast<double>(model->spec.layerNormEps) : kDefaultEpsilon;
     m_preNorm = (model ? model->spec.norm : trace.config.norm) == NormPlacement::Pre;
+    m_normPlusOne = model && model->pretrained && model->pretrained->config().normPlusOne;
     const LayerNormWeights* affine = model ? layerNormModule(*model, stage.module) : nullptr;
     m_knownAffine = affine && affine->gamma.size() == d && affine->beta.size() == d && d > 0;
     if (m_knownAffine) {
@@ -297,7 +339,7 @@ void LayerNormView::findInput(const Stage& stage)
     m_inputName = withSubscripts(QString::fromStdString(input->main().name));
     const bool layerInput = input->id == "input" || input->id == "layer_output";
     if (layerInput && !isStackOutput(stage))
-        m_inputName = layerInputName(stage.block);
+        m_inputName = m_rms ? QStringLiteral("X") : layerInputName(stage.block); // a modern decoder's formulas: X in every layer
     if (input->id == "input")
         m_inputTitle = tr("%1, the layer's input").arg(m_inputName);
     else if (input->id == "layer_output")
@@ -339,6 +381,39 @@ void LayerNormView::writeCaption()
     captionLabel()->setText(text);
 }
 
+void LayerNormView::writeRmsCaption()
+{
+    // The formula with this model's ε, where the input comes from, what RMSNorm does not do.
+    const QString inName = m_inputStageId.isEmpty() ? tr("its input") : m_inputName;
+    QString where;
+    if (m_stageId == u"encoder_output" || m_stageId == u"decoder_output")
+        where = tr("The stack's final RMSNorm normalises its last layer's output %1.").arg(inName);
+    else if (m_stageId == u"attn_post_norm" || m_stageId == u"ffn_post_norm")
+        where = tr("Gemma 3 also normalises the sublayer's output %1 before adding it to the residual stream.").arg(inName);
+    else
+        where = tr("Pre-norm: the RMSNorm normalises %1 on its way into the sublayer; the residual stream itself is "
+                   "never normalised.")
+                    .arg(inName);
+    QString text = (m_normPlusOne ? tr("RMSNorm(x) = x / √(mean(x²) + ε) · (1 + w),   ε = %1,   over each token's %2 features.")
+                                  : tr("RMSNorm(x) = x / √(mean(x²) + ε) · γ,   ε = %1,   over each token's %2 features."))
+                       .arg(epsilonText(m_eps))
+                       .arg(m_output.values.cols());
+    text += QLatin1Char('\n') + where + QLatin1Char(' ')
+        + tr("Unlike LayerNorm it subtracts no mean (the means on the left are not moved to 0): it divides each token's "
+             "vector by its root mean square, so every token has RMS 1 (the dashed line); then the learned weights, one "
+             "per feature, rescale the features, so the RMS after is not exactly 1.");
+    // Tokens whose vectors differ greatly in length before: the norm evens them out.
+    const auto [lo, hi] = std::minmax_element(m_inRms.begin(), m_inRms.end());
+    if (lo != m_inRms.end() && *lo > 0 && *hi / *lo >= 5) {
+        const auto longest = static_cast<std::size_t>(hi - m_inRms.begin());
+        text += QLatin1Char(' ')
+            + tr("Before it, “%1” has a vector %2 times as long as the shortest one; after it, all are about as long.")
+                  .arg(longest < m_tokens.size() ? m_tokens[longest] : QString())
+                  .arg(fixedNumber(*hi / *lo, 0));
+    }
+    captionLabel()->setText(text);
+}
+
 void LayerNormView::drawStatistics()
 {
     const int n = static_cast<int>(m_tokens.size());
@@ -359,7 +434,7 @@ void LayerNormView::drawStatistics()
         QVector<double> dotKeys(n);
         for (int i = 0; i < n; ++i)
             dotKeys[i] = i + 0.19 + 0.002;
-        plot->graph(1)->setData(dotKeys, toVector(plot == m_meanPlot ? m_outMean : m_outVar), true);
+        plot->graph(1)->setData(dotKeys, toVector(plot == m_meanPlot ? m_outMean : m_rms ? m_outRms : m_outVar), true);
         QCPScatterStyle dot = plot->graph(1)->scatterStyle();
         dot.setSize(n <= kMaxLabelledTokens ? 7 : 4); // smaller dots for thin bars
         plot->graph(1)->setScatterStyle(dot);
@@ -388,7 +463,7 @@ void LayerNormView::drawMeans(const QVector<double>& keys)
     const double pad = std::max(0.1 * (hi - lo), 0.05);
     m_meanPlot->yAxis->setRange(lo - pad, hi + pad);
     if (auto* title = plotTitle(m_meanPlot))
-        title->setText(tr("Mean μ of each token's row"));
+        title->setText(m_rms ? tr("Mean μ of each token's row (RMSNorm does not centre it)") : tr("Mean μ of each token's row"));
 }
 
 void LayerNormView::drawVariances(const QVector<double>& keys)
@@ -396,9 +471,12 @@ void LayerNormView::drawVariances(const QVector<double>& keys)
     // A linear axis from 0 while the largest is at most kLinearVarianceLimit (the bars after, at 1,
     // keep a tenth of the height); above that a log axis, on which bars start at the axis' bottom
     // (0 has no place on it).
+    // An RMSNorm's root mean squares take the variances' place.
+    const std::vector<double>& before = m_rms ? m_inRms : m_inVar;
+    const std::vector<double>& after = m_rms ? m_outRms : m_outVar;
     double vhi = 1;
     double vlo = 1;
-    for (const auto* v : {&m_inVar, &m_outVar}) {
+    for (const auto* v : {&before, &after}) {
         for (double x : *v) {
             vhi = std::max(vhi, x);
             vlo = std::min(vlo, std::max(x, kMinShownVariance));
@@ -411,7 +489,7 @@ void LayerNormView::drawVariances(const QVector<double>& keys)
         axis->setScaleType(QCPAxis::stLogarithmic);
         axis->setTicker(m_logTicker);
         axis->setNumberFormat(QStringLiteral("gb"));
-        axis->setLabel(tr("variance σ² of the row (log scale)"));
+        axis->setLabel(m_rms ? tr("RMS of the row (log scale)") : tr("variance σ² of the row (log scale)"));
         // Whole decades, with room above the tallest bar.
         base = std::pow(10.0, std::floor(std::log10(vlo * 0.8)));
         axis->setRange(base, std::pow(10.0, std::ceil(std::log10(vhi * 1.25))));
@@ -419,19 +497,19 @@ void LayerNormView::drawVariances(const QVector<double>& keys)
         axis->setScaleType(QCPAxis::stLinear);
         axis->setTicker(m_linearTicker);
         axis->setNumberFormat(QStringLiteral("gb"));
-        axis->setLabel(tr("variance σ² of the row"));
+        axis->setLabel(m_rms ? tr("RMS of the row") : tr("variance σ² of the row"));
         axis->setRange(0, vhi * 1.12);
     }
     for (int i = 0; i < 2; ++i) {
         auto* bars = qobject_cast<QCPBars*>(m_variancePlot->plottable(i));
-        QVector<double> shown = toVector(i == 0 ? m_inVar : m_outVar);
+        QVector<double> shown = toVector(i == 0 ? before : after);
         for (double& x : shown)
             x = logScale ? std::max(x, kMinShownVariance) : x;
         bars->setBaseValue(base);
         bars->setData(keys, shown, true);
     }
     if (auto* title = plotTitle(m_variancePlot))
-        title->setText(tr("Variance σ² of each token's row"));
+        title->setText(m_rms ? tr("Root mean square of each token's row") : tr("Variance σ² of each token's row"));
 }
 
 void LayerNormView::drawHeatmaps()

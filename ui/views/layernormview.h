@@ -12,6 +12,15 @@
 // input and the output as heatmaps side by side (rows = tokens), on one symmetric colour scale
 // unless the user unticks it.
 //
+// An RMSNorm (the modern decoders' attn_norm, ffn_norm, attn_post_norm, ffn_post_norm and
+// decoder_output, whose stages hold "mean_square" instead of "mean" and "variance"):
+//
+//     RMSNorm(x) = x / √(mean(x²) + ε) · γ        (Gemma 3: · (1 + w))
+//
+// the same layout with the root mean square per token on the right (before: √mean_square;
+// after: the output row's; the dashed line at 1 is x / RMS(x) before γ) and each row's mean on
+// the left, which RMSNorm does not move to 0 (before: from the input rows, when found).
+//
 // The input is the stage the trace records as the LayerNorm's input (Stage::inputs), looked up in
 // the session's full trace (a Pre-LN layer's input belongs to the previous layer):
 //   Post-LN: attn_norm ← attn_residual, cross_norm ← cross_residual, ffn_norm ← ffn_residual
@@ -66,6 +75,13 @@ public:
     const std::vector<double>& inputVariances() const { return m_inVar; }
     const std::vector<double>& outputMeans() const { return m_outMean; }
     const std::vector<double>& outputVariances() const { return m_outVar; }
+    /// True when the stage is an RMSNorm (it holds "mean_square"): the right plot shows the root
+    /// mean squares instead of the variances.
+    bool isRmsNorm() const { return m_rms; }
+    /// RMSNorm, per token: √(mean(x²)) of the input row (from the stage's "mean_square") and of
+    /// the output row (computed here). Empty for a LayerNorm.
+    const std::vector<double>& inputRms() const { return m_inRms; }
+    const std::vector<double>& outputRms() const { return m_outRms; }
     /// ε of the LayerNorm (the model's, else kDefaultEpsilon).
     double epsilon() const { return m_eps; }
     /// The token labels of the bars (the stage's row labels).
@@ -75,9 +91,9 @@ public:
     /// Mean per token: input bars (plottable 0), output bars (plottable 1), the dashed line at 0
     /// (graph 0) and a dot on each output bar (graph 1).
     QCustomPlot* meanPlot() const { return m_meanPlot; }
-    /// Variance per token: input bars (plottable 0), output bars (plottable 1), the dashed line
-    /// at 1 (graph 0) and the dots (graph 1). A linear axis from 0, or a log axis when a
-    /// variance exceeds 10.
+    /// Variance per token (an RMSNorm's: the root mean square): input bars (plottable 0), output
+    /// bars (plottable 1), the dashed line at 1 (graph 0) and the dots (graph 1). A linear axis
+    /// from 0, or a log axis when a value exceeds 10.
     QCustomPlot* variancePlot() const { return m_variancePlot; }
     /// The LayerNorm's input (hidden when it was not found) and its output.
     HeatmapView* inputView() const { return m_inputView; }
@@ -92,6 +108,8 @@ private:
     void refresh() override;
     void showNoStage();
     void readStatistics(const LabeledMatrix& mean, const LabeledMatrix& variance);
+    void readRmsStatistics(const LabeledMatrix& meanSquare);
+    void writeRmsCaption();
     void readModel(const Trace& trace, const Stage& stage);
     void findInput(const Stage& stage);
     void writeCaption();
@@ -124,6 +142,10 @@ private:
     std::vector<double> m_inVar;
     std::vector<double> m_outMean;
     std::vector<double> m_outVar;
+    std::vector<double> m_inRms;
+    std::vector<double> m_outRms;
+    bool m_rms = false;
+    bool m_normPlusOne = false; ///< Gemma 3's RMSNorm multiplies by (1 + w)
     double m_eps = kDefaultEpsilon;
     bool m_preNorm = false;
     /// γ and β of this LayerNorm, when the model is known: whether they are 1 and 0, and their ranges.

@@ -66,9 +66,14 @@ const std::vector<ViewEntry>& viewRegistry()
         {ViewKind::Heads, {}, QStringLiteral("heads"), make<MultiHeadView>, nullptr, QT_TRANSLATE_NOOP("attnlab::ViewStack", "All heads")},
         {ViewKind::KernelRegression, {}, QStringLiteral("kernel-regression"), make<KernelRegressionView>},
         {ViewKind::SoftmaxScaling, {}, QStringLiteral("softmax-scaling"), make<SoftmaxScalingView>, finishStatistics},
-        {ViewKind::LayerNorm, {QStringLiteral("attn_norm"), QStringLiteral("cross_norm"), QStringLiteral("ffn_norm")}, {},
+        // A layer's norms (LayerNorm or RMSNorm, with Gemma 3's norms after the sublayers) and its
+        // feed-forward network (a gated one's gate and up steps too).
+        {ViewKind::LayerNorm,
+         {QStringLiteral("attn_norm"), QStringLiteral("cross_norm"), QStringLiteral("ffn_norm"), QStringLiteral("attn_post_norm"),
+          QStringLiteral("ffn_post_norm")},
+         {},
          make<LayerNormView>},
-        {ViewKind::FeedForward, {QStringLiteral("ffn_hidden")}, {}, make<FeedForwardView>},
+        {ViewKind::FeedForward, {QStringLiteral("ffn_hidden"), QStringLiteral("ffn_gate"), QStringLiteral("ffn_up")}, {}, make<FeedForwardView>},
         // The attention of a whole model: every layer × head of a block, and one layer's heads as lines.
         {ViewKind::Model, {}, QStringLiteral("model"), make<ModelView>, nullptr, QT_TRANSLATE_NOOP("attnlab::ViewStack", "Model")},
         {ViewKind::HeadLines, {}, QStringLiteral("head-view"), make<HeadView>, nullptr, QT_TRANSLATE_NOOP("attnlab::ViewStack", "Head view")},
@@ -111,12 +116,7 @@ ViewKind viewKindFor(const QString& stageId, const QString& view, const Trace* t
         if (trace && e.claims && (view.isEmpty() || view == u"stage") && e.claims(stageId, *trace))
             return e.kind;
     }
-    // A modern decoder's RMSNorm and gated FFN (families/gated.h) are their heatmaps: the LayerNorm
-    // view reads a mean and a variance, the feed-forward view one W₁ and its activation.
-    const bool gated = trace && trace->find("ffn_gate", std::nullopt) != nullptr;
     for (const auto& e : viewRegistry()) {
-        if (gated && (e.kind == ViewKind::LayerNorm || e.kind == ViewKind::FeedForward))
-            continue;
         if (std::find(e.stageIds.begin(), e.stageIds.end(), stageId) != e.stageIds.end())
             return e.kind;
     }

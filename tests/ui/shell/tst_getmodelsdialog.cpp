@@ -137,7 +137,7 @@ private slots:
         QStringList names;
         for (int i = 0; i < d->list()->topLevelItemCount(); ++i)
             names << d->list()->topLevelItem(i)->text(0);
-        QCOMPARE(names, (QStringList{"gpt2", "bert-base-uncased", "bert-base-chinese", "distilgpt2", "SmolLM2-135M", "Qwen2.5-0.5B", "Another model\u2026"}));
+        QCOMPARE(names, (QStringList{"gpt2", "bert-base-uncased", "bert-base-chinese", "distilgpt2", "SmolLM2-135M", "Qwen2.5-0.5B", "SmolLM2-360M", "Qwen3-0.6B", "Another model\u2026"}));
         QTreeWidgetItem* gpt2 = row(*d, QStringLiteral("gpt2"));
         QCOMPARE(gpt2->text(1), QStringLiteral("about 549.6 MB"));
         QCOMPARE(gpt2->text(2), QStringLiteral("MIT"));

@@ -8,6 +8,7 @@
 #include "views/feedforwardview.h"
 #include "model/model.h"
 #include "session/session.h"
+#include "support/hfsession.h"
 
 #include <qcustomplot.h>
 
@@ -176,6 +177,81 @@ private slots:
         QVERIFY(caption.contains(gelu ? QStringLiteral("GELU") : QStringLiteral("ReLU")));
         QVERIFY(caption.contains(gelu ? QStringLiteral("negative or zero") : QStringLiteral("exactly 0")));
         QVERIFY(!caption.contains(gelu ? QStringLiteral("ReLU") : QStringLiteral("GELU")));
+    }
+
+    // A gated FFN (issue 31): G, U and H = act(G) ⊙ U side by side on the gate, up and hidden
+    // steps; the summaries count the gate's values act(G), computed here from G by the formulas
+    // (SiLU(g) = g/(1 + e^−g); GELU_tanh(g) = g/2·(1 + tanh(√(2/π)(g + 0.044715g³)))).
+    void aGatedFeedForwardShowsGateUpAndTheirProduct_data()
+    {
+        QTest::addColumn<QString>("folder");
+        QTest::addColumn<bool>("geglu");
+        QTest::newRow("Llama (SwiGLU)") << "llama_gqa_tied_f32" << false;
+        QTest::newRow("Qwen3 (SwiGLU)") << "qwen3_qknorm_f32" << false;
+        QTest::newRow("Gemma 3 (GeGLU)") << "gemma3_sliding_bf16" << true;
+    }
+
+    void aGatedFeedForwardShowsGateUpAndTheirProduct()
+    {
+        QFETCH(QString, folder);
+        QFETCH(bool, geglu);
+        Session s;
+        QVERIFY(testing::openHfFolder(s, qPrintable(folder), QStringLiteral("The cat sat on the mat, 狗咬了人")));
+        FeedForwardView v(&s);
+        v.resize(1100, 800);
+        for (const char* id : {"ffn_gate", "ffn_up", "ffn_hidden"}) {
+            QVERIFY(goTo(s, id, 0, "decoder_self"));
+            QVERIFY2(v.hasStage() && v.isGated(), id);
+            QVERIFY(v.gateView()->isVisibleTo(&v) && v.upView()->isVisibleTo(&v));
+        }
+        const Stage* gate = s.trace()->find("ffn_gate");
+        const Stage* up = s.trace()->find("ffn_up");
+        QVERIFY(gate && up);
+        QVERIFY(v.gateView()->matrix().values == gate->main().values);
+        QVERIFY(v.upView()->matrix().values == up->main().values);
+        QVERIFY(v.hiddenView()->matrix().values == s.trace()->find("ffn_hidden")->main().values);
+        QCOMPARE(v.activationName(), geglu ? QStringLiteral("GELU_tanh") : QStringLiteral("SiLU"));
+
+        // The gate's values by hand, in double; switched off: ≤ 0.
+        const Eigen::MatrixXf& g = gate->main().values;
+        const auto act = [&](double x) {
+            return geglu ? 0.5 * x * (1 + std::tanh(std::sqrt(2 / M_PI) * (x + 0.044715 * x * x * x))) : x / (1 + std::exp(-x));
+        };
+        const int n = static_cast<int>(g.rows());
+        const int dff = static_cast<int>(g.cols());
+        QCOMPARE(v.dFF(), dff);
+        int offTotal = 0;
+        double lo = 1e300, hi = -1e300;
+        for (int r = 0; r < n; ++r) {
+            int off = 0;
+            for (int c = 0; c < dff; ++c) {
+                const double a = act(g(r, c));
+                off += a <= 0 ? 1 : 0;
+                lo = std::min(lo, a);
+                hi = std::max(hi, a);
+            }
+            offTotal += off;
+            QCOMPARE(v.zeroFractions()[static_cast<std::size_t>(r)], static_cast<double>(off) / dff);
+        }
+        QCOMPARE(v.overallZeroFraction(), static_cast<double>(offTotal) / (n * dff));
+        QVERIFY(std::abs(v.histogramEdges().front() - lo) < 1e-5 && std::abs(v.histogramEdges().back() - hi) < 1e-5);
+        QCOMPARE(std::accumulate(v.histogramCounts().begin(), v.histogramCounts().end(), 0), n * dff);
+        QCOMPARE(std::accumulate(v.histogramOffCounts().begin(), v.histogramOffCounts().end(), 0), offTotal);
+        // SiLU never goes below about −0.278, GELU_tanh below about −0.17.
+        QVERIFY(lo > (geglu ? -0.171 : -0.279));
+        const QString caption = v.captionLabel()->text();
+        QVERIFY2(caption.contains(geglu ? QStringLiteral("GeGLU") : QStringLiteral("SwiGLU")), qPrintable(caption));
+        QVERIFY2(caption.contains(QStringLiteral("d_ff = %1").arg(dff)), qPrintable(caption));
+        QVERIFY(!caption.contains(QStringLiteral("W₁")));
+        QVERIFY(v.histogramPlot()->xAxis->label().contains(QStringLiteral("gate value")));
+        QVERIFY(!v.grab().isNull());
+
+        // A plain FFN again: one heatmap, the hidden values counted.
+        s.setConfig(seededConfig(NormPlacement::Pre, Activation::Gelu));
+        QVERIFY(goTo(s, "ffn_hidden", 0, "encoder_self"));
+        QVERIFY(v.hasStage() && !v.isGated());
+        QVERIFY(!v.gateView()->isVisibleTo(&v) && !v.upView()->isVisibleTo(&v));
+        QVERIFY(v.histogramPlot()->xAxis->label().contains(QStringLiteral("hidden value")));
     }
 
     void captionFollowsDff()

@@ -13,6 +13,8 @@
 #include "shell/languages.h"
 #include "shell/mainwindow.h"
 #include "support/hfsession.h"
+#include "views/feedforwardview.h"
+#include "views/layernormview.h"
 #include "views/predictionsview.h"
 #include "views/stageview.h"
 #include "widgets/formulabanner.h"
@@ -220,12 +222,18 @@ private slots:
             }
         }
         QVERIFY(drawn > 40);
-        // The norm and FFN steps show their heatmaps: the LayerNorm view said "This step has no
-        // LayerNorm" on every RMSNorm, and the feed-forward view described one W₁ and a GELU.
-        for (const char* id : {"attn_norm", "ffn_norm", "ffn_hidden"}) {
+        // The norm steps show each token's RMS before and after; the FFN's gate, up and hidden
+        // steps show G, U and their product (the views said "This step has no LayerNorm" and
+        // described one W₁ and a GELU before they knew RMSNorm and the gated FFN).
+        for (const char* id : {"attn_norm", "ffn_norm"}) {
             QVERIFY(goTo(s, id));
-            const Stage* shown = shownStage(w);
-            QVERIFY2(shown && shown->id == id, id);
+            const auto* norm = qobject_cast<const LayerNormView*>(w.visibleView());
+            QVERIFY2(norm && norm->hasStage() && norm->isRmsNorm(), id);
+        }
+        for (const char* id : {"ffn_gate", "ffn_up", "ffn_hidden"}) {
+            QVERIFY(goTo(s, id));
+            const auto* ffn = qobject_cast<const FeedForwardView*>(w.visibleView());
+            QVERIFY2(ffn && ffn->hasStage() && ffn->isGated(), id);
         }
         for (const char* view : {"model", "head-view", "heads", "predictions", "stage"}) {
             s.setView(QString::fromLatin1(view));

@@ -10,6 +10,7 @@
 #include "model/model.h"
 #include "session/session.h"
 #include "support/compare.h"
+#include "support/hfsession.h"
 
 #include <qcustomplot.h>
 
@@ -219,6 +220,89 @@ private slots:
         QVERIFY2(caption.contains(QStringLiteral("\u03B5 = 10\u207B\u2075")), qPrintable(caption));
         QVERIFY(caption.contains(norm == NormPlacement::Pre ? QStringLiteral("Pre-LN") : QStringLiteral("Post-LN")));
         QVERIFY(caption.contains(QStringLiteral("\u03B3 = 1 and \u03B2 = 0")));
+    }
+
+    // A modern decoder's RMSNorm (issue 31): the right plot holds each token's root mean square
+    // before (√mean(x²) of the input row, by hand in double) and after (the output row's), the
+    // left plot the rows' means, which RMSNorm does not move to 0; the caption gives RMSNorm's
+    // formula with the model's ε and, for Gemma 3, its (1 + w).
+    void anRmsNormShowsEachTokensRootMeanSquare_data()
+    {
+        QTest::addColumn<QString>("folder");
+        QTest::addColumn<QString>("id");
+        QTest::addColumn<QString>("inputId");
+        QTest::addColumn<QString>("formula");
+        QTest::newRow("Llama attn_norm") << "llama_gqa_tied_f32" << "attn_norm" << "input" << "· γ,";
+        QTest::newRow("Qwen2 ffn_norm") << "qwen2_mqa_f16" << "ffn_norm" << "attn_residual" << "· γ,";
+        QTest::newRow("Gemma 3 attn_post_norm") << "gemma3_sliding_bf16" << "attn_post_norm" << "output" << "· (1 + w),";
+        QTest::newRow("Gemma 3 ffn_post_norm") << "gemma3_sliding_bf16" << "ffn_post_norm" << "ffn_output" << "· (1 + w),";
+    }
+
+    void anRmsNormShowsEachTokensRootMeanSquare()
+    {
+        QFETCH(QString, folder);
+        QFETCH(QString, id);
+        QFETCH(QString, inputId);
+        QFETCH(QString, formula);
+        Session s;
+        QVERIFY(testing::openHfFolder(s, qPrintable(folder), QStringLiteral("The cat sat on the mat, 狗咬了人")));
+        LayerNormView v(&s);
+        v.resize(1100, 800);
+        QVERIFY(goTo(s, qPrintable(id), 0, "decoder_self"));
+        QVERIFY2(v.hasStage(), qPrintable(id));
+        QVERIFY(v.isRmsNorm());
+        QCOMPARE(v.inputStageId(), inputId);
+        // The model's input belongs to no layer.
+        const std::optional<int> inputLayer = inputId == u"input" ? std::nullopt : std::optional<int>(0);
+        const Stage* input = s.fullTrace()->find(inputId.toStdString(), std::nullopt, inputLayer, Block::DecoderSelf);
+        const Stage* output = s.fullTrace()->find(id.toStdString(), std::nullopt, 0, Block::DecoderSelf);
+        QVERIFY(input && output);
+        const Eigen::MatrixXd x = input->main().values.cast<double>();
+        const Eigen::MatrixXd y = output->main().values.cast<double>();
+        const auto n = static_cast<std::size_t>(x.rows());
+        QCOMPARE(v.inputRms().size(), n);
+        QCOMPARE(v.outputRms().size(), n);
+        QCOMPARE(v.inputMeans().size(), n);
+        for (std::size_t r = 0; r < n; ++r) {
+            const auto row = static_cast<Eigen::Index>(r);
+            const double rmsIn = std::sqrt(x.row(row).array().square().sum() / static_cast<double>(x.cols()));
+            const double rmsOut = std::sqrt(y.row(row).array().square().sum() / static_cast<double>(y.cols()));
+            QVERIFY2(std::abs(v.inputRms()[r] - rmsIn) <= 1e-5 * std::max(1.0, rmsIn),
+                     qPrintable(QStringLiteral("row %1: %2, by hand %3").arg(r).arg(v.inputRms()[r]).arg(rmsIn)));
+            QVERIFY(std::abs(v.outputRms()[r] - rmsOut) <= 1e-6 * std::max(1.0, rmsOut));
+            QVERIFY(std::abs(v.inputMeans()[r] - x.row(row).mean()) <= 1e-6 * std::max(1.0, std::abs(x.row(row).mean())));
+            QVERIFY(std::abs(v.outputMeans()[r] - y.row(row).mean()) <= 1e-6);
+        }
+        QVERIFY(v.inputVariances().empty());
+        // The input is named as the modern decoders' formulas name it (X in every layer, not Y).
+        if (inputId == u"input") {
+            QCOMPARE(plotTitleText(v.inputView()->plot()), QStringLiteral("Before: X, the layer's input"));
+            QCOMPARE(v.variancePlot()->plottable(0)->name(), QStringLiteral("before: X"));
+        }
+        // The bars are those numbers; the dashed line is at 1 and named for the RMS.
+        auto* before = qobject_cast<QCPBars*>(v.variancePlot()->plottable(0));
+        auto* after = qobject_cast<QCPBars*>(v.variancePlot()->plottable(1));
+        QVERIFY(before && after);
+        QCOMPARE(before->data()->size(), static_cast<int>(n));
+        for (int i = 0; i < static_cast<int>(n); ++i) {
+            QCOMPARE(before->data()->at(i)->value, v.inputRms()[static_cast<std::size_t>(i)]);
+            QCOMPARE(after->data()->at(i)->value, v.outputRms()[static_cast<std::size_t>(i)]);
+        }
+        QCOMPARE(v.variancePlot()->graph(0)->data()->at(0)->value, 1.0);
+        QVERIFY(v.variancePlot()->graph(0)->name().contains(QStringLiteral("RMS")));
+        QVERIFY(plotTitleText(v.variancePlot()).startsWith(QStringLiteral("Root mean square")));
+        const QString caption = v.captionLabel()->text();
+        QVERIFY2(caption.startsWith(QStringLiteral("RMSNorm(x) = x / √(mean(x²) + ε) ") + formula), qPrintable(caption));
+        QVERIFY2(caption.contains(QStringLiteral("subtracts no mean")) && !caption.contains(QStringLiteral("LN(x)")), qPrintable(caption));
+        QVERIFY2(caption.contains(QStringLiteral("ε = 10⁻⁶")), qPrintable(caption)); // the folders' rms_norm_eps
+        QVERIFY(!v.grab().isNull());
+        // Back on a LayerNorm model, the same view shows variances again.
+        s.setConfig(seededConfig(NormPlacement::Pre));
+        QVERIFY(goTo(s, "attn_norm", 0, "encoder_self"));
+        QVERIFY(v.hasStage() && !v.isRmsNorm());
+        QVERIFY(v.inputRms().empty());
+        QVERIFY(plotTitleText(v.variancePlot()).startsWith(QStringLiteral("Variance")));
+        QVERIFY(v.variancePlot()->graph(0)->name().contains(QStringLiteral("variance 1")));
     }
 
     void learnedGammaAndBetaAndALogAxis()

@@ -44,6 +44,12 @@ private slots:
         QTest::newRow("concat") << "concat" << "stage" << int(ViewKind::Concat);
         QTest::newRow("a layer norm") << "cross_norm" << "stage" << int(ViewKind::LayerNorm);
         QTest::newRow("ffn") << "ffn_hidden" << "stage" << int(ViewKind::FeedForward);
+        // A modern decoder's gate and up steps show the gated FFN; Gemma 3's norms after the sublayers, the norm view.
+        QTest::newRow("ffn gate") << "ffn_gate" << "stage" << int(ViewKind::FeedForward);
+        QTest::newRow("ffn up") << "ffn_up" << "stage" << int(ViewKind::FeedForward);
+        QTest::newRow("a norm after attention") << "attn_post_norm" << "stage" << int(ViewKind::LayerNorm);
+        QTest::newRow("a norm after the FFN") << "ffn_post_norm" << "stage" << int(ViewKind::LayerNorm);
+        QTest::newRow("q_norm: its heatmap") << "q_norm" << "stage" << int(ViewKind::Matrix);
         QTest::newRow("weights") << "weights" << "stage" << int(ViewKind::Matrix);
         QTest::newRow("an unknown stage") << "no_such_stage" << "stage" << int(ViewKind::Matrix);
         QTest::newRow("heads over the stage") << "weights" << "heads" << int(ViewKind::Heads);
