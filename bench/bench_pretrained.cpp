@@ -14,11 +14,14 @@
 //                                at that size), and for GPT-2 `trace --stages weights` (only those
 //                                kept, the JSON written as it goes)
 //   BM_*Generate                 tokens per second of generateTokens with its key/value cache
-// One thread. Run: scripts/bench_pretrained.sh (about eight minutes, --benchmark_filter=Gpt2 for
+//   BM_*TraceThreads,            the trace and the generation on one thread and on every core
+//   BM_*GenerateThreads          (core/compute_threads.h), by the clock: the speed-up
+// One thread unless the name says threads. Run: scripts/bench_pretrained.sh (about eight minutes, --benchmark_filter=Gpt2 for
 // GPT-2's cases alone).
 
 #include "bench_main.h"
 #include "common/allocator.h"
+#include "core/compute_threads.h"
 #include "families/family.h"
 #include "io/trace_json.h"
 #include "model/open.h"
@@ -199,10 +202,23 @@ void traceCase(benchmark::State& state, const std::shared_ptr<const Seq2SeqModel
     state.counters["FLOPS"] = benchmark::Counter(passFlops(model->pretrained->config(), n), benchmark::Counter::kIsIterationInvariantRate);
 }
 
+/// Runs `body` on state.range(index) compute threads (core/compute_threads.h), then one again.
+template <typename Body>
+void onThreads(benchmark::State& state, int index, Body body)
+{
+    setComputeThreads(static_cast<int>(state.range(index)));
+    body();
+    setComputeThreads(1);
+    state.counters["threads"] = static_cast<double>(state.range(index));
+}
+
 void BM_Gpt2Trace(benchmark::State& state) { traceCase(state, gpt2Model()); }
 void BM_BertTrace(benchmark::State& state) { traceCase(state, bertModel()); }
 void BM_SmolLm2Trace(benchmark::State& state) { traceCase(state, smolModel()); }
 void BM_Qwen25Trace(benchmark::State& state) { traceCase(state, qwenModel()); }
+// The same on 1 and on every core, by the clock (the speed-up of "all cores").
+void BM_SmolLm2TraceThreads(benchmark::State& state) { onThreads(state, 1, [&] { traceCase(state, smolModel()); }); }
+void BM_Qwen25TraceThreads(benchmark::State& state) { onThreads(state, 1, [&] { traceCase(state, qwenModel()); }); }
 
 /// out = x · Wᵀ for a linear layer as it lies in the file (nn.Linear [out, in]; Conv1D [in, out]).
 void product(Eigen::MatrixXf& out, const Eigen::MatrixXf& x, const LinearLayer& l)
@@ -398,6 +414,8 @@ void generateCase(benchmark::State& state, const std::shared_ptr<const Seq2SeqMo
 void BM_Gpt2Generate(benchmark::State& state) { generateCase(state, gpt2Model()); }
 void BM_SmolLm2Generate(benchmark::State& state) { generateCase(state, smolModel()); }
 void BM_Qwen25Generate(benchmark::State& state) { generateCase(state, qwenModel()); }
+void BM_SmolLm2GenerateThreads(benchmark::State& state) { onThreads(state, 0, [&] { generateCase(state, smolModel()); }); }
+void BM_Qwen25GenerateThreads(benchmark::State& state) { onThreads(state, 0, [&] { generateCase(state, qwenModel()); }); }
 
 void print(const char* key, double value) { std::printf("%s %.6f\n", key, value); }
 
@@ -498,6 +516,12 @@ BENCHMARK(BM_SmolLm2TraceMemory)->ArgNames({"n", "weights_json"})->Args({512, 0}
 BENCHMARK(BM_Qwen25TraceMemory)->ArgNames({"n", "weights_json"})->Args({512, 0})->Iterations(1)->UseManualTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_SmolLm2Generate)->Unit(benchmark::kMillisecond)->MinTime(2);
 BENCHMARK(BM_Qwen25Generate)->Unit(benchmark::kMillisecond)->MinTime(2);
+// One thread against every core, by the clock, in the same run.
+const int kCores = attnlab::availableCores();
+BENCHMARK(BM_SmolLm2TraceThreads)->ArgNames({"n", "threads"})->Args({64, 1})->Args({64, kCores})->UseRealTime()->Unit(benchmark::kMillisecond)->MinTime(2);
+BENCHMARK(BM_Qwen25TraceThreads)->ArgNames({"n", "threads"})->Args({64, 1})->Args({64, kCores})->UseRealTime()->Unit(benchmark::kMillisecond)->MinTime(2);
+BENCHMARK(BM_SmolLm2GenerateThreads)->ArgName("threads")->Arg(1)->Arg(kCores)->UseRealTime()->Unit(benchmark::kMillisecond)->MinTime(2);
+BENCHMARK(BM_Qwen25GenerateThreads)->ArgName("threads")->Arg(1)->Arg(kCores)->UseRealTime()->Unit(benchmark::kMillisecond)->MinTime(2);
 
 int main(int argc, char** argv)
 {

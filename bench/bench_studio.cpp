@@ -3,6 +3,7 @@
 // visible heatmap, then the event loop drained. Run: QT_QPA_PLATFORM=offscreen build/bench/bench_studio
 
 #include "common/allocator.h"
+#include "core/compute_threads.h"
 #include "pretrained_folders.h"
 #include "views/heatmapview.h"
 #include "shell/mainwindow.h"
@@ -14,7 +15,9 @@
 #include <qcustomplot.h>
 
 #include <QApplication>
+#include <QElapsedTimer>
 #include <QMouseEvent>
+#include <QTimer>
 
 #include <string>
 
@@ -83,6 +86,15 @@ void BM_TextChangeToRepaintedCrossAttention(benchmark::State& state)
     state.SetLabel(std::to_string(session.generation().tokens.size()) + " generation steps");
 }
 
+/// "The w12 w33 …": n words, a different text for each variant.
+QString wordsText(int n, int variant)
+{
+    QString s = QStringLiteral("The");
+    for (int i = 1; i < n; ++i)
+        s += QStringLiteral(" w%1").arg((i * 7 + variant) % 97);
+    return s;
+}
+
 // GPT-2 small (a random-weight folder of its shape, written at start-up) on layer 6's weights,
 // head 1: every keystroke tokenizes (byte-level BPE), runs the whole 12-layer pass with its LM
 // head (n x 50257 logits and probabilities) and repaints. n counts the text's words; the label
@@ -98,16 +110,88 @@ void BM_TextChangeToRepaintedGpt2Small(benchmark::State& state)
         state.SkipWithError(error.toStdString().c_str());
         return;
     }
-    const auto text = [n](int variant) {
-        QString s = QStringLiteral("The");
-        for (int i = 1; i < n; ++i)
-            s += QStringLiteral(" w%1").arg((i * 7 + variant) % 97);
-        return s;
-    };
+    const auto text = [n](int variant) { return wordsText(n, variant); };
     session.setSentence(text(0));
     session.setStep(session.stepIndex(QStringLiteral("weights"), 5, Block::DecoderSelf));
     typeAndRepaint(state, session, text);
     state.SetLabel(std::to_string(session.fullTrace()->tokens.size()) + " tokens");
+}
+
+/// Sets state.range(1) compute threads, opens `folder` in the session on state.range(0) words
+/// and on `layer`'s weights; false (the benchmark skipped with the reason) when it fails.
+bool openFolder(benchmark::State& state, Session& session, const bench::TemporaryFolder& folder, int layer)
+{
+    setComputeThreads(static_cast<int>(state.range(1)));
+    QString error;
+    if (!session.importModel(QString::fromStdString(folder.path().string()), &error)) {
+        state.SkipWithError(error.toStdString().c_str());
+        return false;
+    }
+    session.setSentence(wordsText(static_cast<int>(state.range(0)), 0));
+    session.setStep(session.stepIndex(QStringLiteral("weights"), layer, Block::DecoderSelf));
+    return true;
+}
+
+// SmolLM2-135M (a random-weight BF16 folder of its shape) on layer 15's weights, head 1, on
+// state.range(1) compute threads: every keystroke tokenizes (tokenizer.json), runs the 30-layer
+// pass with its n x 49152 head and repaints. Issue 31's floor: 400 ms at 15 tokens.
+void BM_TextChangeToRepaintedSmolLm2(benchmark::State& state)
+{
+    const int n = static_cast<int>(state.range(0));
+    bench::TemporaryFolder folder;
+    bench::writeSmolLm2_135M(folder.path(), ATTNLAB_TOKENIZER_DATA, 7);
+    Session session;
+    if (!openFolder(state, session, folder, 14))
+        return;
+    typeAndRepaint(state, session, [n](int variant) { return wordsText(n, variant); });
+    state.SetLabel(std::to_string(session.fullTrace()->tokens.size()) + " tokens, " + std::to_string(computeThreads()) + " threads");
+    setComputeThreads(1);
+}
+
+// Qwen2.5-0.5B (random weights, BF16, Qwen's real tokenizer.json) in the studio window with its
+// traces computed off the GUI thread, as the studio runs: each iteration types a new text and
+// runs the event loop until the new trace is drawn, a 5 ms timer ticking all along. The time is
+// the keystroke's; "longest_gap_ms" the longest wait between two ticks while a trace computed:
+// how long the window can take to answer input then (issue 31's floor: 50 ms).
+void BM_WindowWhileQwen25Computes(benchmark::State& state)
+{
+    const int n = static_cast<int>(state.range(0));
+    bench::TemporaryFolder folder;
+    bench::writeQwen25_05B(folder.path(), ATTNLAB_QWEN_TOKENIZER, 7);
+    Session session;
+    if (!openFolder(state, session, folder, 11))
+        return;
+    session.setBackgroundTrace(true);
+    MainWindow window(&session);
+    window.resize(1400, 900);
+    window.show();
+    QApplication::processEvents();
+    QElapsedTimer clock;
+    qint64 last = -1;
+    qint64 worst = 0;
+    QTimer tick;
+    tick.setInterval(5);
+    QObject::connect(&tick, &QTimer::timeout, [&] {
+        if (!session.isComputing())
+            return;
+        if (last >= 0)
+            worst = std::max(worst, clock.elapsed() - last);
+        last = clock.elapsed();
+    });
+    tick.start();
+    clock.start();
+    int variant = 0;
+    for (auto _ : state) {
+        last = -1;
+        session.setSentence(wordsText(n, ++variant));
+        while (session.isComputing())
+            QApplication::processEvents(QEventLoop::WaitForMoreEvents);
+        window.stageView()->heatmap()->plot()->replot(QCustomPlot::rpImmediateRefresh);
+        QApplication::processEvents();
+    }
+    state.counters["longest_gap_ms"] = static_cast<double>(worst);
+    state.SetLabel(std::to_string(session.fullTrace()->tokens.size()) + " tokens, " + std::to_string(computeThreads()) + " threads");
+    setComputeThreads(1);
 }
 
 // Heatmaps of n = 256 … 1024 tokens (issue 12, section 5): one attention block (d_model 64,
@@ -229,6 +313,9 @@ BIG_HEATMAP(BM_BigHeatmapSelect);
 BIG_HEATMAP(BM_BigHeatmapHover);
 BENCHMARK(BM_BigHeatmapVocabulary)->ArgNames({"n"})->Arg(16)->Arg(256)->Unit(benchmark::kMillisecond)->UseRealTime();
 
+const int kCores = attnlab::availableCores();
+BENCHMARK(BM_TextChangeToRepaintedSmolLm2)->ArgNames({"words", "threads"})->Args({8, 1})->Args({8, kCores})->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_WindowWhileQwen25Computes)->ArgNames({"words", "threads"})->Args({8, 1})->Args({8, kCores})->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(5);
 BENCHMARK(BM_TextChangeToRepaintedGpt2Small)->ArgNames({"words"})->Arg(8)->Arg(16)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_TextChangeToRepaintedCrossAttention)->ArgNames({"n"})->Arg(8)->Arg(12)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_TextChangeToRepaintedHeatmap)

@@ -8,6 +8,7 @@
 #include "outputs.h"
 
 #include "common/allocator.h"
+#include "core/compute_threads.h"
 
 #include "export/compareexport.h"
 #include "export/exporter.h"
@@ -586,6 +587,8 @@ int runCommand(int argc, char** argv)
 int main(int argc, char** argv)
 {
     attnlab::keepLargeAllocationsOnHeap();
+    // A pretrained model's largest products on every core (core/compute_threads.h).
+    attnlab::setComputeThreads(attnlab::availableCores());
     const int code = runCommand(argc, argv);
     // A signal that stopped the command (its staged folder removed by now) ends the process.
     attnlab::cli::raiseInterrupt();

@@ -1,6 +1,7 @@
 // attention-lab: the studio window, opened on the last session or the built-in default sentence (a Chinese one in Chinese).
 
 #include "common/allocator.h"
+#include "core/compute_threads.h"
 #include "shell/languages.h"
 #include "lessons/lessonplayer.h"
 #include "shell/fileactions.h"
@@ -51,6 +52,8 @@ void addOptions(QCommandLineParser& parser)
 int main(int argc, char** argv)
 {
     attnlab::keepLargeAllocationsOnHeap();
+    // A pretrained model's largest products on every core (core/compute_threads.h).
+    attnlab::setComputeThreads(attnlab::availableCores());
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("Attention Lab"));
     QApplication::setOrganizationName(QStringLiteral("Attention Lab"));

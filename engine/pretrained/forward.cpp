@@ -32,8 +32,7 @@ void addHeadStages(const PretrainedWeights& w, const Eigen::MatrixXf& x, const L
     const EmbeddingTable& table = *w.outputTable();
     // logits: (n x V) = X (n x d) · Tᵀ (d x V) (+ b): one GEMM over the mapped table.
     // GPT-2: X = Out (ln_f's output), T = W_te (tied);  BERT: X = T (the MLM transform), T = W_word, + b.
-    Eigen::MatrixXf logits(x.rows(), table.rows);
-    logits.noalias() = x * table.map().transpose();
+    Eigen::MatrixXf logits = timesTransposed(x, table.map());
     if (w.headBias.size() > 0)
         logits.rowwise() += w.headBias.transpose();
     Stage& stage = addStage(stages, {"logits"}, "Logits", family.headFormula, {{family.headInput}}, family.headModule);

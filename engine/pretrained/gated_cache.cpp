@@ -130,7 +130,7 @@ Eigen::RowVectorXf GatedCache::feed(const std::vector<int>& ids)
     m_length = static_cast<int>(total);
     // logits (V) of the last position only: Out = RMSNorm(x)·γ, Out · W_headᵀ.
     const Eigen::MatrixXf out = rms(x.bottomRows(1), m_w.finalNorm.gamma, eps);
-    return out * m_w.outputTable()->map().transpose();
+    return timesTransposed(out, m_w.outputTable()->map());
 }
 
 } // namespace attnlab

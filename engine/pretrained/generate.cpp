@@ -128,7 +128,7 @@ Eigen::RowVectorXf Gpt2Cache::step(int id)
     }
     ++m_length;
     const Eigen::RowVectorXf out = normRow(x, m_w.finalNorm, c.layerNormEps);
-    return out * m_w.outputTable()->map().transpose();
+    return timesTransposed(out, m_w.outputTable()->map());
 }
 
 GeneratedTokens generateTokens(const PretrainedWeights& w, const std::vector<int>& prompt, int maxNewTokens,

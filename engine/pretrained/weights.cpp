@@ -1,17 +1,34 @@
 #include "pretrained/weights.h"
 
+#include "core/compute_threads.h"
+
 #include "families/family.h"
 #include "families/tensor_names.h"
 
 namespace attnlab {
 
+Eigen::MatrixXf timesTransposed(const Eigen::Ref<const Eigen::MatrixXf>& x, const RowMatrixMap& table)
+{
+    Eigen::MatrixXf y(x.rows(), table.rows());
+    const double multiplyAdds = static_cast<double>(x.rows()) * static_cast<double>(table.cols()) * static_cast<double>(table.rows());
+    forColumnChunks(table.rows(), multiplyAdds, [&](Eigen::Index begin, Eigen::Index count) {
+        y.middleCols(begin, count).noalias() = x * table.middleRows(begin, count).transpose();
+    });
+    return y;
+}
+
 Eigen::MatrixXf LinearLayer::apply(const Eigen::Ref<const Eigen::MatrixXf>& x) const
 {
-    Eigen::MatrixXf y(x.rows(), out);
-    if (inOut)
-        y.noalias() = x * stored();
-    else
-        y.noalias() = x * stored().transpose();
+    Eigen::MatrixXf y;
+    if (inOut) {
+        // Conv1D's [in, out]: on the compute threads too, each a block of output columns.
+        y.resize(x.rows(), out);
+        const RowMatrixMap w = stored();
+        forColumnChunks(out, static_cast<double>(x.rows()) * static_cast<double>(in) * static_cast<double>(out),
+                        [&](Eigen::Index begin, Eigen::Index count) { y.middleCols(begin, count).noalias() = x * w.middleCols(begin, count); });
+    } else {
+        y = timesTransposed(x, stored());
+    }
     if (bias.size() > 0)
         y.rowwise() += bias.transpose();
     return y;

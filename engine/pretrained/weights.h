@@ -18,6 +18,11 @@ namespace attnlab {
 
 using RowMatrixMap = Eigen::Map<const Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>;
 
+/// x (n x d) · Tᵀ for a table T [rows, d] lying row by row (an nn.Linear weight, the output
+/// head's embeddings): one GEMM on the mapped table, its output columns split among the compute
+/// threads (core/compute_threads.h); the same numbers on any number of threads.
+Eigen::MatrixXf timesTransposed(const Eigen::Ref<const Eigen::MatrixXf>& x, const RowMatrixMap& table);
+
 /// A linear layer y = x·Wᵀ + b with W (out x in) as nn.Linear stores it ([out, in], BERT), or
 /// as GPT-2's Conv1D stores it ([in, out], y = x·W + b with that matrix): either way a view.
 struct LinearLayer {
