@@ -170,6 +170,13 @@ void HubGet::onFinished()
 {
     if (m_done || !m_reply)
         return;
+    // Bytes that arrived before the end and were not read yet (a dropped connection may report
+    // its end before the last readyRead): kept, so a resume goes on after them instead of
+    // fetching them again.
+    if (m_reply->bytesAvailable() > 0)
+        onReadyRead();
+    if (m_done || !m_reply)
+        return;
     m_timer.stop();
     QNetworkReply* reply = m_reply;
     reply->deleteLater();
