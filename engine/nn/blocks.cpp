@@ -183,16 +183,21 @@ Eigen::MatrixXf shapeAngles(const AttentionShape& shape, Eigen::Index n)
 {
     if (shape.ropeInverseFrequencies.empty())
         return ropeAngles(static_cast<int>(n), shape.headDim, shape.ropeBase);
-    const auto half = static_cast<Eigen::Index>(shape.ropeInverseFrequencies.size());
-    Eigen::MatrixXf angles(n, half);
-    for (Eigen::Index i = 0; i < half; ++i) {
-        for (Eigen::Index pos = 0; pos < n; ++pos)
-            angles(pos, i) = static_cast<float>(static_cast<double>(pos) * shape.ropeInverseFrequencies[static_cast<std::size_t>(i)]);
-    }
-    return angles;
+    return ropeAnglesOf(shape.ropeInverseFrequencies, n);
 }
 
 } // namespace
+
+Eigen::MatrixXf ropeAnglesOf(const std::vector<double>& inverseFrequencies, Eigen::Index n)
+{
+    const auto half = static_cast<Eigen::Index>(inverseFrequencies.size());
+    Eigen::MatrixXf angles(n, half);
+    for (Eigen::Index i = 0; i < half; ++i) {
+        for (Eigen::Index pos = 0; pos < n; ++pos)
+            angles(pos, i) = static_cast<float>(static_cast<double>(pos) * inverseFrequencies[static_cast<std::size_t>(i)]);
+    }
+    return angles;
+}
 
 Eigen::MatrixXf groupedAttention(const Eigen::MatrixXf& x, const AttentionBlockWeights& w, const AttentionShape& shape,
                                  bool scaleScores, const BoolMatrix& blocked, const AttentionBlockContext& context, StageList& stages,

@@ -93,6 +93,10 @@ enum class RopeLayout {
     HalfSplit,   ///< pairs (i, i + d_k/2) turned by θ_i (Hugging Face's rotate_half)
 };
 
+/// RoPE's angles pos·ω_i (n x ω's size) for pos = 0 … n−1 of the inverse frequencies ω
+/// (families/gated.h: rope_theta with its scaling), each product in double, then float.
+Eigen::MatrixXf ropeAnglesOf(const std::vector<double>& inverseFrequencies, Eigen::Index n);
+
 /// x (n x d_k) with row pos turned by angles(pos, ·) (ropeAngles), in `layout`.
 Eigen::MatrixXf ropeRotate(const Eigen::MatrixXf& x, const Eigen::MatrixXf& angles, RopeLayout layout);
 

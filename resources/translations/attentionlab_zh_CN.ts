@@ -5541,8 +5541,12 @@ M = 0：每个查询都能看到所有键</translation>
         <translation>头 %1：m = %2</translation>
     </message>
     <message>
-        <source>Each clock is one pair of dimensions of one position. The map moves the same q and k to every pair of positions: the score is constant along each diagonal m − n, because RoPE makes q_m·k_n depend on the distance only.</source>
-        <translation>每个小钟是一个位置上的一对维度。右图把同一个 q 和 k 放到每一对位置上：分数沿每条对角线 m − n 不变，因为 RoPE 让 q_m·k_n 只取决于距离。</translation>
+        <source>Each clock is one pair of dimensions of one position.</source>
+        <translation>每个小钟是一个位置上的一对维度。</translation>
+    </message>
+    <message>
+        <source>The map moves the same q and k to every pair of positions: the score is constant along each diagonal m − n, because RoPE makes q_m·k_n depend on the distance only.</source>
+        <translation>右图把同一个 q 和 k 放到每一对位置上：分数沿每条对角线 m − n 不变，因为 RoPE 让 q_m·k_n 只取决于距离。</translation>
     </message>
     <message>
         <source>q of “%1” at m (rows) · k of “%2” at n (columns), head %3</source>
@@ -5559,6 +5563,22 @@ M = 0：每个查询都能看到所有键</translation>
     <message>
         <source>This view shows where position enters attention for RoPE, ALiBi, relative positions and Transformer-XL. Choose one of them under Positions in the settings.</source>
         <translation>这个视图展示 RoPE、ALiBi、相对位置和 Transformer-XL 中位置在哪里进入注意力。请在设置的“位置”里选择其中之一。</translation>
+    </message>
+    <message>
+        <source>pair i: features i, i + %1</source>
+        <translation>第 i 对：特征 i 与 i + %1</translation>
+    </message>
+    <message>
+        <source>RoPE turns features i and i + %1 of position pos together by θ = pos·ω_i: the first pairs fast, the last slowly</source>
+        <translation>RoPE 把位置 pos 上的第 i 个和第 i + %1 个特征一起转过 θ = pos·ω_i：前面几对转得快，最后几对转得慢</translation>
+    </message>
+    <message>
+        <source>This model pairs feature i of each head with feature i + %1 (its two halves, as Hugging Face&apos;s Llama code rotates them), not the neighbours 2i and 2i + 1: each clock is one such pair at one position.</source>
+        <translation>这个模型把每个头的第 i 个特征和第 i + %1 个特征配成一对（前后两半，和 Hugging Face 的 Llama 代码一样转动），而不是相邻的 2i 和 2i + 1：每个小钟是一个位置上的这样一对。</translation>
+    </message>
+    <message>
+        <source>%1 %2</source>
+        <translation>%1%2</translation>
     </message>
 </context>
 <context>

@@ -1,6 +1,10 @@
 #include "views/positionschemeview.h"
 
 #include "core/segments.h"
+#include "families/gated.h"
+#include "model/model.h"
+#include "nn/blocks.h"
+#include "pretrained/model_folder.h"
 #include "plot/plotting.h"
 #include "position/inside.h"
 #include "session/messages.h"
@@ -56,6 +60,16 @@ QString tokenText(const Labels& labels, Eigen::Index i)
 {
     return labels && i < static_cast<Eigen::Index>(labels->size()) ? QString::fromStdString((*labels)[static_cast<std::size_t>(i)])
                                                                    : QString::number(i);
+}
+
+/// A modern decoder's config (its attention always turns q and k, features i and i + d_k/2), or
+/// null for any other trace.
+const HfConfig* gatedConfig(const Trace& t)
+{
+    if (!t.model || !t.model->pretrained)
+        return nullptr;
+    const HfConfig& c = t.model->pretrained->config();
+    return modelFamily(c.family).layerKind == FamilyLayer::Gated ? &c : nullptr;
 }
 
 } // namespace
@@ -123,6 +137,10 @@ PositionSchemeView::PositionSchemeView(Session* session, QWidget* parent)
 
 bool PositionSchemeView::claims(const QString& stageId, const Trace& trace)
 {
+    // A modern decoder has no rope_angles step: its keys' RoPE step shows the clocks (the
+    // queries' shows the turned numbers).
+    if (gatedConfig(trace))
+        return stageId == u"k_rotated";
     switch (trace.config.positional) {
     case PositionalEncoding::Rope:
         return stageId == u"rope_angles";
@@ -141,7 +159,10 @@ void PositionSchemeView::refresh()
 {
     const Trace& t = *session()->trace();
     m_page = Page::None;
-    switch (t.config.positional) {
+    const PositionalEncoding scheme = gatedConfig(t) ? PositionalEncoding::None : t.config.positional;
+    if (gatedConfig(t) && t.find("q_rotated", 0))
+        m_page = Page::Rope;
+    switch (scheme) {
     case PositionalEncoding::Rope:
         m_page = t.find("rope_angles") ? Page::Rope : Page::None;
         break;
@@ -176,8 +197,22 @@ void PositionSchemeView::refresh()
 
 void PositionSchemeView::showRope(const Trace& t)
 {
-    const Eigen::MatrixXf& angles = t.find("rope_angles")->main().values;
-    const Labels tokens = t.find("rope_angles")->main().rowLabels;
+    // A modern decoder turns features i and i + d_k/2 by pos·ω_i (rope_theta with its scaling, a
+    // sliding layer's local base), not the neighbours 2i, 2i + 1 of pe=rope; Qwen3 and Gemma 3
+    // turn the q and k their q_norm and k_norm made.
+    const HfConfig* gated = gatedConfig(t);
+    const int head = session()->head();
+    const bool normed = gated && t.find("q_norm", head);
+    const Stage* q = t.find(normed ? "q_norm" : "q", head);
+    const Stage* k = stageForHead(t, normed ? "k_norm" : "k", head);
+    const int dK = static_cast<int>(q->main().values.cols());
+    const int layer = t.scopeLayer.value_or(0);
+    const auto anglesFor = [&](Eigen::Index n) {
+        return gated ? ropeAnglesOf(detail::gatedInverseFrequencies(*gated, layer), n)
+                     : ropeAngles(static_cast<int>(n), dK, t.config.positionOptions.ropeBase);
+    };
+    const Eigen::MatrixXf angles = gated ? anglesFor(q->main().values.rows()) : t.find("rope_angles")->main().values;
+    const Labels tokens = q->main().rowLabels;
     const int rows = static_cast<int>(std::min<Eigen::Index>(angles.rows(), kClockRows));
     const int pairs = static_cast<int>(std::min<Eigen::Index>(angles.cols(), kClockPairs));
     // One clock per position (row, downwards) and pair (column): a circle and its hand at θ_pos,i.
@@ -207,31 +242,35 @@ void PositionSchemeView::showRope(const Trace& t)
     for (int i = 0; i < pairs; ++i)
         pairNames.push_back(QString::number(i + 1));
     m_clocks->xAxis->setTicker(tokenTicker(pairNames));
-    m_clocks->xAxis->setLabel(tr("pair i of the head's dimensions"));
+    m_clocks->xAxis->setLabel(gated ? tr("pair i: features i, i + %1").arg(dK / 2) : tr("pair i of the head's dimensions"));
     m_clocks->xAxis->setRange(-0.6, pairs - 0.4);
-    plotTitle(m_clocks)->setText(tr("RoPE turns pair i of position pos by \u03B8 = pos / B^(2i/d_k): the first pairs fast, the last slowly"));
+    plotTitle(m_clocks)->setText(gated ? tr("RoPE turns features i and i + %1 of position pos together by \u03B8 = pos\u00B7\u03C9_i: the first pairs fast, the last slowly").arg(dK / 2)
+                                       : tr("RoPE turns pair i of position pos by \u03B8 = pos / B^(2i/d_k): the first pairs fast, the last slowly"));
     m_clocks->replot();
 
-    // q of the first token and k of the second, rotated as if they stood at m and n.
-    const int head = session()->head();
-    const Stage* q = t.find("q", head);
-    const Stage* k = stageForHead(t, "k", head);
+    // q of the first token and k of the second, rotated as if they stood at m and n, scaled as
+    // the model scales its scores (Gemma 3: by √query_pre_attn_scalar).
     const int n = std::clamp(static_cast<int>(angles.rows()), kMinShift, kMaxShift);
-    const int dK = static_cast<int>(q->main().values.cols());
-    const Eigen::MatrixXf all = ropeAngles(n, dK, t.config.positionOptions.ropeBase);
+    const Eigen::MatrixXf all = anglesFor(n);
+    const RopeLayout layout = gated ? RopeLayout::HalfSplit : RopeLayout::Interleaved;
     const Eigen::Index kRow = std::min<Eigen::Index>(1, k->main().values.rows() - 1);
-    const Eigen::MatrixXf qs = ropeRotate(q->main().values.row(0).replicate(n, 1), all);
-    const Eigen::MatrixXf ks = ropeRotate(k->main().values.row(kRow).replicate(n, 1), all);
-    m_shiftScores = qs * ks.transpose() / std::sqrt(static_cast<float>(dK));
+    const Eigen::MatrixXf qs = ropeRotate(q->main().values.row(0).replicate(n, 1), all, layout);
+    const Eigen::MatrixXf ks = ropeRotate(k->main().values.row(kRow).replicate(n, 1), all, layout);
+    const double scalar = gated ? gated->queryPreAttnScalar : 0.0;
+    m_shiftScores = qs * ks.transpose() / static_cast<float>(std::sqrt(scalar > 0 ? scalar : static_cast<double>(dK)));
     m_shift->setCellValuesVisible(false); // up to 64 × 64 cells: the colours tell the diagonals
     m_shift->setMatrix(LabeledMatrix{"S", m_shiftScores, numbers(n, 1), numbers(n, 1)},
                        tr("q of \u201C%1\u201D at m (rows) \u00B7 k of \u201C%2\u201D at n (columns), head %3")
                            .arg(tokenText(q->main().rowLabels, 0), tokenText(k->main().rowLabels, kRow))
                            .arg(head + 1),
                        HeatmapView::Scale::Signed);
-    captionLabel()->setText(tr("Each clock is one pair of dimensions of one position. The map moves the same q and k to every pair "
-                               "of positions: the score is constant along each diagonal m \u2212 n, because RoPE makes q_m\u00B7k_n "
-                               "depend on the distance only."));
+    const QString sameDistance = tr("The map moves the same q and k to every pair of positions: the score is constant along each "
+                                    "diagonal m \u2212 n, because RoPE makes q_m\u00B7k_n depend on the distance only.");
+    const QString clocks = gated ? tr("This model pairs feature i of each head with feature i + %1 (its two halves, as Hugging Face's "
+                                      "Llama code rotates them), not the neighbours 2i and 2i + 1: each clock is one such pair at one position.")
+                                       .arg(dK / 2)
+                                 : tr("Each clock is one pair of dimensions of one position.");
+    captionLabel()->setText(tr("%1 %2").arg(clocks, sameDistance)); // two sentences (Chinese: no space between)
 }
 
 void PositionSchemeView::showAlibi(const Trace& t)

@@ -1,6 +1,6 @@
 // A gated decoder (Llama, Qwen2, Qwen3; issue 31) in the studio: every step of its trace is
 // drawn for every query head, and every view it offers, without a throw or a crash; the k and v
-// (and rotated k) a query head shows are those of the key/value head it reads — query head h of a
+// a query head shows are those of the key/value head it reads — query head h of a
 // block whose heads / kv_heads = g reads KV head h / g — so the six heads of the grouped-query
 // Llama show two keys, each three times; every step has a name and a formula, RMSNorm's and the
 // gated FFN's being the engine's; the generation stepper is offered. Gemma 3 (gemma3_text) says
@@ -60,7 +60,8 @@ private slots:
         w.show();
         QVERIFY(openHfFolder(s, "llama_gqa_tied_f32", QStringLiteral("The cat sat on the mat.")));
         s.setView(QStringLiteral("stage"));
-        for (const char* id : {"k", "v", "k_rotated", "q", "scores"}) {
+        // (k_rotated shows the RoPE clocks: tst_positionschemeview.)
+        for (const char* id : {"k", "v", "q_rotated", "q", "scores"}) {
             QVERIFY2(goTo(s, id), id);
             for (int h = 0; h < 6; ++h) {
                 s.setHead(h);

@@ -6,6 +6,7 @@
 // flat for RoPE, ALiBi and relative, not for sinusoidal positions.
 
 #include "session/session.h"
+#include "support/hfsession.h"
 #include "shell/viewstack.h"
 #include "views/heatmapview.h"
 #include "views/lengthview.h"
@@ -68,6 +69,49 @@ private slots:
         const Eigen::MatrixXf& q = s.trace()->find("q", 0)->main().values;
         const Eigen::MatrixXf& k = s.trace()->find("k", 0)->main().values;
         QVERIFY(std::abs(m(0, 0) - q.row(0).dot(k.row(1)) / std::sqrt(8.0f)) < 1e-4f);
+    }
+
+    // A modern decoder (issue 31): its keys' RoPE step shows the clocks of the pairs (i, i + d_k/2)
+    // and the q_m·k_n map, rotated as Hugging Face's rotate_half does — checked here by hand for
+    // the Llama folder (rope_theta 10000, head_dim 4: ω_i = 10000^(−2i/4)) on query head 5, which
+    // reads key/value head 2.
+    void aModernDecoderTurnsHalvesOnItsKeysStep()
+    {
+        Session s;
+        ViewStack stack(&s);
+        QVERIFY(testing::openHfFolder(s, "llama_gqa_tied_f32", QStringLiteral("The cat sat on the mat.")));
+        s.setStep(s.stepIndex(QStringLiteral("k_rotated"), 0, Block::DecoderSelf));
+        s.setHead(4);
+        stack.showStep();
+        auto* view = qobject_cast<PositionSchemeView*>(stack.currentStageWidget());
+        QVERIFY(view);
+        QCOMPARE(view->page(), PositionSchemeView::Page::Rope);
+        QVERIFY(PositionSchemeView::claims(QStringLiteral("k_rotated"), *s.trace()));
+        QVERIFY(!PositionSchemeView::claims(QStringLiteral("q_rotated"), *s.trace())); // its heatmap stays
+        const int n = static_cast<int>(s.trace()->tokens.size());
+        QCOMPARE(view->clocks()->itemCount(), 2 * std::min(n, 12) * 2); // d_k = 4: 2 pairs
+        QVERIFY(view->clocks()->xAxis->label().contains(QStringLiteral("i + 2")));
+        QVERIFY(view->captionLabel()->text().contains(QStringLiteral("feature i + 2")));
+        // By hand: q of token 1 (head 5) at m, k of token 2 (KV head 2) at n, halves turned.
+        const Eigen::MatrixXf& q = s.trace()->find("q", 4)->main().values;
+        const Eigen::MatrixXf& k = s.trace()->find("k", 1)->main().values;
+        const auto turned = [](const Eigen::RowVectorXf& x, int pos) {
+            Eigen::RowVectorXd y(4);
+            for (int i = 0; i < 2; ++i) {
+                const double theta = pos * std::pow(10000.0, -2.0 * i / 4);
+                y(i) = x(i) * std::cos(theta) - x(i + 2) * std::sin(theta);
+                y(i + 2) = x(i + 2) * std::cos(theta) + x(i) * std::sin(theta);
+            }
+            return y;
+        };
+        const Eigen::MatrixXf& m = view->shiftScores();
+        QVERIFY(m.rows() >= 16);
+        for (int a : {0, 3, 7})
+            for (int b : {0, 5, 11}) {
+                const double want = turned(q.row(0), a).dot(turned(k.row(1), b)) / 2.0;
+                QVERIFY2(std::abs(m(a, b) - want) < 1e-5 * std::max(1.0, std::abs(want)),
+                         qPrintable(QStringLiteral("(%1, %2): %3, by hand %4").arg(a).arg(b).arg(m(a, b)).arg(want)));
+            }
     }
 
     void alibiShowsOneSlopePerHead()
