@@ -579,10 +579,6 @@
         <translation>乘积：%1</translation>
     </message>
     <message>
-        <source>Gated feed-forward network (%1): d_model = %2 → two projections of d_ff = %3 → d_model = %2. Each token goes through it on its own. The gate G and the up projection U are computed side by side from the same input; H = %4(G) ⊙ U multiplies them feature by feature, so the gate decides how much of each feature of U passes; then H·W_downᵀ brings the token back to %2 features.</source>
-        <translation>门控前馈网络（%1）：d_model = %2 → 两个 d_ff = %3 的投影 → d_model = %2。每个词元各自独立地通过它。门控 G 与上投影 U 由同一个输入并排算出；H = %4(G) ⊙ U 把两者逐个特征相乘，于是门控决定 U 的每个特征能通过多少；最后 H·W_downᵀ 把词元带回 %2 个特征。</translation>
-    </message>
-    <message>
         <source>GELU_tanh(g) is near 0 for a very negative g (the gate closes) and never below about −0.17, so a negative gate lets a little of U through with its sign flipped. Here %1 of all %2 gate values are negative or zero.</source>
         <translation>g 很负时 GELU_tanh(g) 接近 0（门关上），且从不低于约 −0.17，所以负的门控值会让一小部分 U 反号通过。这里 %2 个门控值中有 %1 为负或零。</translation>
     </message>
@@ -605,6 +601,14 @@
     <message>
         <source>All %1 gate values %2(g) (%3 × %4), %5 bins</source>
         <translation>全部 %1 个门控值 %2(g)（%3 × %4），%5 个区间</translation>
+    </message>
+    <message>
+        <source>Gated feed-forward network (%1): d_model = %2 → two projections of d_ff = %3 → d_model = %2, each token on its own; H = %4(G) ⊙ U, so the gate G decides how much of each feature of U passes.</source>
+        <translation>门控前馈网络（%1）：d_model = %2 → 两个 d_ff = %3 的投影 → d_model = %2，每个词元各自独立地通过；H = %4(G) ⊙ U，于是门控 G 决定 U 的每个特征能通过多少。</translation>
+    </message>
+    <message>
+        <source>G and U are computed side by side from the same input; then H·W_downᵀ brings the token back to %1 features.</source>
+        <translation>G 与 U 由同一个输入并排算出；随后 H·W_downᵀ 把词元带回 %1 个特征。</translation>
     </message>
 </context>
 <context>
@@ -1245,8 +1249,8 @@
         <translation>之后：%1</translation>
     </message>
     <message>
-        <source>0 (RMSNorm does not centre)</source>
-        <translation>0（RMSNorm 不居中）</translation>
+        <source>0: not moved there</source>
+        <translation>0：不会移到这里</translation>
     </message>
     <message>
         <source>x / RMS(x) has RMS 1</source>
@@ -1279,10 +1283,6 @@
     <message>
         <source>Before it, “%1” has a vector %2 times as long as the shortest one; after it, all are about as long.</source>
         <translation>归一化之前，“%1”的向量长度是最短向量的 %2 倍；归一化之后，所有向量的长度大致相同。</translation>
-    </message>
-    <message>
-        <source>Mean μ of each token&apos;s row (RMSNorm does not centre it)</source>
-        <translation>每个词元这一行的均值 μ（RMSNorm 不把它移到 0）</translation>
     </message>
     <message>
         <source>RMS of the row (log scale)</source>

@@ -1,5 +1,7 @@
 #include "views/captionedview.h"
 
+#include "widgets/projectiontype.h"
+
 #include <QLabel>
 #include <QVBoxLayout>
 
@@ -21,6 +23,11 @@ CaptionedView::CaptionedView(Session* session, QWidget* parent)
     m_message->setVisible(false);
     root->addWidget(m_message, 1);
     root->addWidget(m_content, 1);
+}
+
+void CaptionedView::setCaption(const QString& text)
+{
+    m_caption->setText(isProjected(window()) ? text.section(QLatin1Char('\n'), 0, 0) : text);
 }
 
 void CaptionedView::showMessage(const QString& text)

@@ -22,6 +22,10 @@ protected:
 
     /// The widget the view lays its plots out in (under the caption).
     QWidget* content() const { return m_content; }
+    /// Sets the caption: all of `text`, or while its window is projected (presenter mode, a slide)
+    /// only its first paragraph (up to the first line break), so the plots keep the room a
+    /// projector's large type would take; the banner and the lesson say the rest there.
+    void setCaption(const QString& text);
     /// Shows `text` instead of the caption and the content.
     void showMessage(const QString& text);
     /// Shows the caption and the content again.

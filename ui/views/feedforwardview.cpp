@@ -310,22 +310,23 @@ void FeedForwardView::writeCaption()
                    "of all %2 hidden values are exactly 0.")
                     .arg(percent(m_overallZero))
                     .arg(values);
-    captionLabel()->setText(text);
+    setCaption(text);
 }
 
 void FeedForwardView::writeGatedCaption()
 {
     // The shapes with the numbers, what the gate does, and how often it closes here.
     const bool geglu = m_actName != u"SiLU";
-    QString text = tr("Gated feed-forward network (%1): d_model = %2 → two projections of d_ff = %3 → d_model = %2. Each token "
-                      "goes through it on its own. The gate G and the up projection U are computed side by side from the "
-                      "same input; H = %4(G) ⊙ U multiplies them feature by feature, so the gate decides how much of each "
-                      "feature of U passes; then H·W_downᵀ brings the token back to %2 features.")
+    // The first paragraph alone is what a projected window shows (CaptionedView::setCaption).
+    QString text = tr("Gated feed-forward network (%1): d_model = %2 → two projections of d_ff = %3 → d_model = %2, each token on "
+                      "its own; H = %4(G) ⊙ U, so the gate G decides how much of each feature of U passes.")
                        .arg(geglu ? QStringLiteral("GeGLU") : QStringLiteral("SwiGLU"))
                        .arg(m_dModel)
                        .arg(dFF())
                        .arg(m_actName);
-    text += QLatin1Char('\n');
+    text += QLatin1Char('\n')
+        + tr("G and U are computed side by side from the same input; then H·W_downᵀ brings the token back to %1 features.").arg(m_dModel)
+        + QLatin1Char(' ');
     text += (geglu ? tr("GELU_tanh(g) is near 0 for a very negative g (the gate closes) and never below about −0.17, so a "
                         "negative gate lets a little of U through with its sign flipped. Here %1 of all %2 gate values are "
                         "negative or zero.")
@@ -334,7 +335,7 @@ void FeedForwardView::writeGatedCaption()
                         "negative or zero."))
                 .arg(percent(m_overallZero))
                 .arg(m_gateActivation.size());
-    captionLabel()->setText(text);
+    setCaption(text);
 }
 
 void FeedForwardView::drawZeroFractions()

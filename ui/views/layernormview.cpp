@@ -194,7 +194,7 @@ void LayerNormView::retranslate()
                             "shrinks or stretches the values"));
     m_meanPlot->yAxis->setLabel(tr("mean μ of the row"));
     // The dashed lines: where the norm puts every token (an RMSNorm does not centre).
-    m_meanPlot->graph(0)->setName(m_rms ? tr("0 (RMSNorm does not centre)") : tr("(x − μ)/σ has mean 0"));
+    m_meanPlot->graph(0)->setName(m_rms ? tr("0: not moved there") : tr("(x − μ)/σ has mean 0"));
     m_variancePlot->graph(0)->setName(m_rms ? tr("x / RMS(x) has RMS 1") : tr("(x − μ)/σ has variance 1"));
 }
 
@@ -378,7 +378,7 @@ void LayerNormView::writeCaption()
              "dividing by √(σ² + ε), every token has mean 0 and variance 1 (the dashed lines).");
     if (!affineText.isEmpty())
         text += QLatin1Char(' ') + affineText;
-    captionLabel()->setText(text);
+    setCaption(text);
 }
 
 void LayerNormView::writeRmsCaption()
@@ -411,7 +411,7 @@ void LayerNormView::writeRmsCaption()
                   .arg(longest < m_tokens.size() ? m_tokens[longest] : QString())
                   .arg(fixedNumber(*hi / *lo, 0));
     }
-    captionLabel()->setText(text);
+    setCaption(text);
 }
 
 void LayerNormView::drawStatistics()
@@ -463,7 +463,7 @@ void LayerNormView::drawMeans(const QVector<double>& keys)
     const double pad = std::max(0.1 * (hi - lo), 0.05);
     m_meanPlot->yAxis->setRange(lo - pad, hi + pad);
     if (auto* title = plotTitle(m_meanPlot))
-        title->setText(m_rms ? tr("Mean μ of each token's row (RMSNorm does not centre it)") : tr("Mean μ of each token's row"));
+        title->setText(tr("Mean μ of each token's row")); // the dashed line says an RMSNorm does not centre it
 }
 
 void LayerNormView::drawVariances(const QVector<double>& keys)

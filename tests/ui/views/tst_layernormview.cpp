@@ -11,6 +11,7 @@
 #include "session/session.h"
 #include "support/compare.h"
 #include "support/hfsession.h"
+#include "widgets/projectiontype.h"
 
 #include <qcustomplot.h>
 
@@ -303,6 +304,25 @@ private slots:
         QVERIFY(v.inputRms().empty());
         QVERIFY(plotTitleText(v.variancePlot()).startsWith(QStringLiteral("Variance")));
         QVERIFY(v.variancePlot()->graph(0)->name().contains(QStringLiteral("variance 1")));
+    }
+
+    // Presenter mode and slides (a projected window): the caption keeps its first line, the
+    // formula, and leaves the room under it to the plots (at 1024 × 768 the whole caption took
+    // a third of the height and squashed the plots); back on the desk, all of it again.
+    void aProjectedWindowShowsTheFormulaLineOnly()
+    {
+        Session s;
+        QVERIFY(testing::openHfFolder(s, "llama_gqa_tied_f32", QStringLiteral("The cat sat on the mat.")));
+        LayerNormView v(&s);
+        v.resize(1000, 700);
+        v.show();
+        QVERIFY(goTo(s, "attn_norm", 0, "decoder_self"));
+        QVERIFY(v.captionLabel()->text().contains(QStringLiteral("Unlike LayerNorm")));
+        setProjected(&v, true, 24);
+        QTRY_VERIFY(!v.captionLabel()->text().contains(QLatin1Char('\n')));
+        QVERIFY2(v.captionLabel()->text().startsWith(QStringLiteral("RMSNorm(x) = x / √(mean(x²) + ε) · γ,")), qPrintable(v.captionLabel()->text()));
+        setProjected(&v, false);
+        QTRY_VERIFY(v.captionLabel()->text().contains(QStringLiteral("Unlike LayerNorm")));
     }
 
     void learnedGammaAndBetaAndALogAxis()
