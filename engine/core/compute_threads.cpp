@@ -36,8 +36,10 @@ void setComputeThreads(int threads)
     if (threads == p.threads)
         return;
     p.pool.reset();
-    if (threads > 1)
+    if (threads > 1) {
+        Eigen::initParallel(); // Eigen's cache sizes set before two threads multiply at once
         p.pool = std::make_unique<train::WorkerPool>(threads);
+    }
     p.threads = threads;
 }
 

@@ -3,7 +3,9 @@
 #include "session/kindstages.h"
 #include "session/positionstages.h"
 
+#include "families/family.h"
 #include "model/model.h"
+#include "pretrained/model_folder.h"
 
 #include "core/trace.h"
 
@@ -413,6 +415,14 @@ QString stepShapes(const QString& id, const Trace& t)
 bool isMaskedLanguageModel(const Trace& trace)
 {
     return trace.model && trace.model->pretrained && trace.model->spec.architecture == Architecture::EncoderStack;
+}
+
+const HfConfig* gatedDecoderConfig(const Trace& trace)
+{
+    if (!trace.model || !trace.model->pretrained)
+        return nullptr;
+    const HfConfig& c = trace.model->pretrained->config();
+    return modelFamily(c.family).layerKind == FamilyLayer::Gated ? &c : nullptr;
 }
 
 /// The stages only a modern decoder's layer has (families/gated.h): the gated FFN's two halves,

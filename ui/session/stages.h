@@ -15,6 +15,7 @@
 
 namespace attnlab {
 
+struct HfConfig;
 struct Stage;
 struct Trace;
 
@@ -97,5 +98,8 @@ QString stepExplanation(const QString& id, PositionalEncoding pe = PositionalEnc
 /// True for a masked language model's trace (BERT's): its probabilities fill in each position
 /// (a [MASK] above all); they are no next-token predictions and nothing decodes them greedily.
 bool isMaskedLanguageModel(const Trace& trace);
+/// The config of the modern decoder (Llama, Mistral, Qwen2, Qwen3, Gemma 3: families/gated.h)
+/// whose trace `trace` is, or null for any other trace.
+const HfConfig* gatedDecoderConfig(const Trace& trace);
 
 } // namespace attnlab

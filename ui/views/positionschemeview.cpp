@@ -62,16 +62,6 @@ QString tokenText(const Labels& labels, Eigen::Index i)
                                                                    : QString::number(i);
 }
 
-/// A modern decoder's config (its attention always turns q and k, features i and i + d_k/2), or
-/// null for any other trace.
-const HfConfig* gatedConfig(const Trace& t)
-{
-    if (!t.model || !t.model->pretrained)
-        return nullptr;
-    const HfConfig& c = t.model->pretrained->config();
-    return modelFamily(c.family).layerKind == FamilyLayer::Gated ? &c : nullptr;
-}
-
 } // namespace
 
 PositionSchemeView::PositionSchemeView(Session* session, QWidget* parent)
@@ -139,7 +129,7 @@ bool PositionSchemeView::claims(const QString& stageId, const Trace& trace)
 {
     // A modern decoder has no rope_angles step: its keys' RoPE step shows the clocks (the
     // queries' shows the turned numbers).
-    if (gatedConfig(trace))
+    if (gatedDecoderConfig(trace))
         return stageId == u"k_rotated";
     switch (trace.config.positional) {
     case PositionalEncoding::Rope:
@@ -159,8 +149,8 @@ void PositionSchemeView::refresh()
 {
     const Trace& t = *session()->trace();
     m_page = Page::None;
-    const PositionalEncoding scheme = gatedConfig(t) ? PositionalEncoding::None : t.config.positional;
-    if (gatedConfig(t) && t.find("q_rotated", 0))
+    const PositionalEncoding scheme = gatedDecoderConfig(t) ? PositionalEncoding::None : t.config.positional;
+    if (gatedDecoderConfig(t) && t.find("q_rotated", 0))
         m_page = Page::Rope;
     switch (scheme) {
     case PositionalEncoding::Rope:
@@ -200,7 +190,7 @@ void PositionSchemeView::showRope(const Trace& t)
     // A modern decoder turns features i and i + d_k/2 by pos·ω_i (rope_theta with its scaling, a
     // sliding layer's local base), not the neighbours 2i, 2i + 1 of pe=rope; Qwen3 and Gemma 3
     // turn the q and k their q_norm and k_norm made.
-    const HfConfig* gated = gatedConfig(t);
+    const HfConfig* gated = gatedDecoderConfig(t);
     const int head = session()->head();
     const bool normed = gated && t.find("q_norm", head);
     const Stage* q = t.find(normed ? "q_norm" : "q", head);

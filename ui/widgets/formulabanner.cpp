@@ -90,7 +90,7 @@ void describePretrainedLayerStage(const Trace& trace, const Stage& s, const QStr
     // A layer's stage of a modern decoder: a norm that keeps the mean square (RMSNorm), the
     // gated FFN's gate, up and product, q/k norms — the engine's formula says what it computed.
     const bool rms = std::any_of(s.matrices.begin(), s.matrices.end(), [](const LabeledMatrix& m) { return m.name == "mean_square"; });
-    const bool gated = trace.find("ffn_gate", std::nullopt) != nullptr;
+    const bool gated = gatedDecoderConfig(trace) != nullptr;
     // RoPE turns halves here (pairs i, i + d_k/2), not the interleaved pairs of pe=rope.
     const bool rotated = id == u"q_rotated" || id == u"k_rotated";
     if (formula.isEmpty() || rms || (gated && (id.startsWith(QLatin1String("ffn_")) || rotated)))
