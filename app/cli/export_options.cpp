@@ -5,6 +5,8 @@
 
 #include "export/exporter.h"
 #include "core/trace.h"
+#include "families/family.h"
+#include "pretrained/model_folder.h"
 #include "text/printable.h"
 
 #include <algorithm>
@@ -115,8 +117,14 @@ void checkStage(const GivenExport& g, ExportCommandOptions& o)
     if (o.trace.model) {
         ids.insert(ids.end(), layerStageIds().begin(), layerStageIds().end());
         ids.insert(ids.end(), modelStageIds().begin(), modelStageIds().end());
-        if (o.trace.model->pretrained)
+        if (o.trace.model->pretrained) {
             ids.insert(ids.end(), pretrainedStageIds().begin(), pretrainedStageIds().end());
+            // A modern decoder's own stages (gate, up, q/k norms, post-norms) and its RoPE.
+            const ModelFamily& family = modelFamily(o.trace.model->pretrained->family());
+            ids.insert(ids.end(), family.ownLayerStages.begin(), family.ownLayerStages.end());
+            if (family.layerKind == FamilyLayer::Gated)
+                ids.insert(ids.end(), {"q_rotated", "k_rotated"});
+        }
     }
     if (!g.stage)
         throw UsageError("export needs --stage ID (or --all); the stages are " + joined(ids));

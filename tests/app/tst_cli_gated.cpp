@@ -6,6 +6,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -94,6 +95,39 @@ private slots:
                            QString::number(want.size()), "--json"});
         QVERIFY2(r.exitCode == 0, r.err.constData());
         QCOMPARE(ints(json(r.out).value("generated_ids")), ints(want));
+    }
+
+    // export takes a modern decoder's own stages (gate, up, its q/k norms, RoPE's turned q and
+    // k): it refused them as unknown stages. A family without the stage still refuses it.
+    void exportTakesTheFamilysOwnStages_data()
+    {
+        QTest::addColumn<QString>("folder");
+        QTest::addColumn<QString>("stage");
+        QTest::addColumn<bool>("known");
+        QTest::newRow("Qwen3 gate") << "qwen3_qknorm_f32" << "ffn_gate" << true;
+        QTest::newRow("Qwen3 q_norm") << "qwen3_qknorm_f32" << "q_norm" << true;
+        QTest::newRow("Llama up") << "llama_gqa_tied_f32" << "ffn_up" << true;
+        QTest::newRow("Llama rotated keys") << "llama_gqa_tied_f32" << "k_rotated" << true;
+        QTest::newRow("Gemma 3 post-norm") << "gemma3_sliding_bf16" << "ffn_post_norm" << true;
+        QTest::newRow("Llama has no q_norm") << "llama_gqa_tied_f32" << "q_norm" << false;
+        QTest::newRow("GPT-2 has no gate") << "gpt2_f32" << "ffn_gate" << false;
+    }
+
+    void exportTakesTheFamilysOwnStages()
+    {
+        QFETCH(QString, folder);
+        QFETCH(QString, stage);
+        QFETCH(bool, known);
+        QTemporaryDir dir;
+        const QString out = dir.path() + "/s.png";
+        const Run r = cli({"export", "--model", hf(folder), "--sentence", "The cat sat.", "--stage", stage, "--layer", "1", "--output", out});
+        if (known) {
+            QVERIFY2(r.exitCode == 0, r.err.constData());
+            QVERIFY(QFileInfo(out).size() > 1000);
+        } else {
+            QCOMPARE(r.exitCode, 2);
+            QVERIFY2(r.err.contains("unknown stage '" + stage.toUtf8() + "'"), r.err.constData());
+        }
     }
 
     void aRefusedFolderIsOneLine()
