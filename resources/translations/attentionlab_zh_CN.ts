@@ -2288,6 +2288,10 @@ every position looks the same</source>
         <source>GPT-2's activation (GELU's tanh approximation): shown for an opened GPT-2</source>
         <translation>GPT-2 的激活函数（GELU 的 tanh 近似）：打开 GPT-2 时显示</translation>
     </message>
+    <message>
+        <source>%1 (%2): %3 layers, d_model %4, %5 query heads sharing %6 key/value heads of %7, d_ff %8; RMSNorm, %9, RoPE inside attention</source>
+        <translation>%1（%2）：%3 层，d_model %4，%5 个查询头共用 %6 个键/值头（每头 %7 维），d_ff %8；RMSNorm、%9、注意力内部的 RoPE</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::SoftmaxScalingView</name>
@@ -5575,10 +5579,6 @@ M = 0：每个查询都能看到所有键</translation>
     <message>
         <source>This model pairs feature i of each head with feature i + %1 (its two halves, as Hugging Face&apos;s Llama code rotates them), not the neighbours 2i and 2i + 1: each clock is one such pair at one position.</source>
         <translation>这个模型把每个头的第 i 个特征和第 i + %1 个特征配成一对（前后两半，和 Hugging Face 的 Llama 代码一样转动），而不是相邻的 2i 和 2i + 1：每个小钟是一个位置上的这样一对。</translation>
-    </message>
-    <message>
-        <source>%1 %2</source>
-        <translation>%1%2</translation>
     </message>
 </context>
 <context>

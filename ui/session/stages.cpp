@@ -417,12 +417,17 @@ bool isMaskedLanguageModel(const Trace& trace)
     return trace.model && trace.model->pretrained && trace.model->spec.architecture == Architecture::EncoderStack;
 }
 
+const HfConfig* gatedDecoderConfig(const Seq2SeqModel* model)
+{
+    if (!model || !model->pretrained)
+        return nullptr;
+    const HfConfig& c = model->pretrained->config();
+    return modelFamily(c.family).layerKind == FamilyLayer::Gated ? &c : nullptr;
+}
+
 const HfConfig* gatedDecoderConfig(const Trace& trace)
 {
-    if (!trace.model || !trace.model->pretrained)
-        return nullptr;
-    const HfConfig& c = trace.model->pretrained->config();
-    return modelFamily(c.family).layerKind == FamilyLayer::Gated ? &c : nullptr;
+    return gatedDecoderConfig(trace.model.get());
 }
 
 /// The stages only a modern decoder's layer has (families/gated.h): the gated FFN's two halves,

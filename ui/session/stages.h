@@ -16,6 +16,7 @@
 namespace attnlab {
 
 struct HfConfig;
+struct Seq2SeqModel;
 struct Stage;
 struct Trace;
 
@@ -98,8 +99,10 @@ QString stepExplanation(const QString& id, PositionalEncoding pe = PositionalEnc
 /// True for a masked language model's trace (BERT's): its probabilities fill in each position
 /// (a [MASK] above all); they are no next-token predictions and nothing decodes them greedily.
 bool isMaskedLanguageModel(const Trace& trace);
-/// The config of the modern decoder (Llama, Mistral, Qwen2, Qwen3, Gemma 3: families/gated.h)
-/// whose trace `trace` is, or null for any other trace.
+/// The config of `model` when it is a modern decoder (Llama, Mistral, Qwen2, Qwen3, Gemma 3:
+/// families/gated.h), or null for any other model or none.
+const HfConfig* gatedDecoderConfig(const Seq2SeqModel* model);
+/// The same for the model of `trace`.
 const HfConfig* gatedDecoderConfig(const Trace& trace);
 
 } // namespace attnlab

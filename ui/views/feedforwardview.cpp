@@ -5,6 +5,7 @@
 #include "nn/blocks.h"
 #include "pretrained/model_folder.h"
 #include "plot/plotting.h"
+#include "session/messages.h"
 #include "session/session.h"
 
 #include <qcustomplot.h>
@@ -318,16 +319,15 @@ void FeedForwardView::writeGatedCaption()
     // The shapes with the numbers, what the gate does, and how often it closes here.
     const bool geglu = m_actName != u"SiLU";
     // The first paragraph alone is what a projected window shows (CaptionedView::setCaption).
-    QString text = tr("Gated feed-forward network (%1): d_model = %2 → two projections of d_ff = %3 → d_model = %2, each token on "
+    const QString text = tr("Gated feed-forward network (%1): d_model = %2 → two projections of d_ff = %3 → d_model = %2, each token on "
                       "its own; H = %4(G) ⊙ U, so the gate G decides how much of each feature of U passes.")
                        .arg(geglu ? QStringLiteral("GeGLU") : QStringLiteral("SwiGLU"))
                        .arg(m_dModel)
                        .arg(dFF())
                        .arg(m_actName);
-    text += QLatin1Char('\n')
-        + tr("G and U are computed side by side from the same input; then H·W_downᵀ brings the token back to %1 features.").arg(m_dModel)
-        + QLatin1Char(' ');
-    text += (geglu ? tr("GELU_tanh(g) is near 0 for a very negative g (the gate closes) and never below about −0.17, so a "
+    const QString sides = tr("G and U are computed side by side from the same input; then H·W_downᵀ brings the token back to %1 features.")
+                              .arg(m_dModel);
+    const QString gate = (geglu ? tr("GELU_tanh(g) is near 0 for a very negative g (the gate closes) and never below about −0.17, so a "
                         "negative gate lets a little of U through with its sign flipped. Here %1 of all %2 gate values are "
                         "negative or zero.")
                    : tr("SiLU(g) = g·σ(g) is near 0 for a very negative g (the gate closes) and never below about −0.28, so a "
@@ -335,7 +335,7 @@ void FeedForwardView::writeGatedCaption()
                         "negative or zero."))
                 .arg(percent(m_overallZero))
                 .arg(m_gateActivation.size());
-    setCaption(text);
+    setCaption(text + QLatin1Char('\n') + appendSentence(sides, gate));
 }
 
 void FeedForwardView::drawZeroFractions()

@@ -5,6 +5,7 @@
 #include "model/model.h"
 #include "pretrained/model_folder.h"
 #include "plot/plotting.h"
+#include "session/messages.h"
 #include "session/session.h"
 
 #include <qcustomplot.h>
@@ -398,20 +399,19 @@ void LayerNormView::writeRmsCaption()
                                   : tr("RMSNorm(x) = x / √(mean(x²) + ε) · γ,   ε = %1,   over each token's %2 features."))
                        .arg(epsilonText(m_eps))
                        .arg(m_output.values.cols());
-    text += QLatin1Char('\n') + where + QLatin1Char(' ')
-        + tr("Unlike LayerNorm it subtracts no mean (the means on the left are not moved to 0): it divides each token's "
-             "vector by its root mean square, so every token has RMS 1 (the dashed line); then the learned weights, one "
-             "per feature, rescale the features, so the RMS after is not exactly 1.");
+    QString more = appendSentence(where, tr("Unlike LayerNorm it subtracts no mean (the means on the left are not moved to 0): it divides "
+                                            "each token's vector by its root mean square, so every token has RMS 1 (the dashed line); "
+                                            "then the learned weights, one per feature, rescale the features, so the RMS after is not "
+                                            "exactly 1."));
     // Tokens whose vectors differ greatly in length before: the norm evens them out.
     const auto [lo, hi] = std::minmax_element(m_inRms.begin(), m_inRms.end());
     if (lo != m_inRms.end() && *lo > 0 && *hi / *lo >= 5) {
         const auto longest = static_cast<std::size_t>(hi - m_inRms.begin());
-        text += QLatin1Char(' ')
-            + tr("Before it, “%1” has a vector %2 times as long as the shortest one; after it, all are about as long.")
-                  .arg(longest < m_tokens.size() ? m_tokens[longest] : QString())
-                  .arg(fixedNumber(*hi / *lo, 0));
+        more = appendSentence(more, tr("Before it, “%1” has a vector %2 times as long as the shortest one; after it, all are about as long.")
+                                        .arg(longest < m_tokens.size() ? m_tokens[longest] : QString())
+                                        .arg(fixedNumber(*hi / *lo, 0)));
     }
-    setCaption(text);
+    setCaption(text + QLatin1Char('\n') + more);
 }
 
 void LayerNormView::drawStatistics()

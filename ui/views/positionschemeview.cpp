@@ -260,7 +260,7 @@ void PositionSchemeView::showRope(const Trace& t)
                                       "Llama code rotates them), not the neighbours 2i and 2i + 1: each clock is one such pair at one position.")
                                        .arg(dK / 2)
                                  : tr("Each clock is one pair of dimensions of one position.");
-    captionLabel()->setText(tr("%1 %2").arg(clocks, sameDistance)); // two sentences (Chinese: no space between)
+    captionLabel()->setText(appendSentence(clocks, sameDistance));
 }
 
 void PositionSchemeView::showAlibi(const Trace& t)

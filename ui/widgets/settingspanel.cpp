@@ -1,6 +1,9 @@
 #include "widgets/settingspanel.h"
 
+#include "model/model.h"
+#include "session/messages.h"
 #include "session/session.h"
+#include "session/stages.h"
 #include "widgets/attentionsettings.h"
 #include "widgets/comboitems.h"
 
@@ -347,7 +350,7 @@ void SettingsPanel::syncFromSession()
     m_openMask->setEnabled(c.model == ModelKind::None);
     showModelRows(c, imported);
     greyWhatCannotCombine(c);
-    m_dK->setText(tr("d_k = %1").arg(c.heads > 0 ? c.dModel / c.heads : 0));
+    m_dK->setText(dKText(c));
     m_kinds->showSpec(c, AttentionSettings::usableWith(c));
     showPositionSettings(c);
     m_syncing = false;
@@ -364,16 +367,32 @@ void SettingsPanel::showModelRows(const Config& c, bool imported)
     for (QWidget* w : {static_cast<QWidget*>(m_mask), static_cast<QWidget*>(m_padTo)})
         w->setEnabled(!(model && m_session->model() && m_session->model()->pretrained));
     // The Transformer's rows only appear with a Transformer; only a seeded one can change them.
+    // A modern decoder's RMSNorm, gated FFN and RoPE are none of the boxes' choices: its line says them.
+    const HfConfig* gated = fixed ? gatedDecoderConfig(m_session->model().get()) : nullptr;
     auto* form = static_cast<QFormLayout*>(layout());
     for (QWidget* w : {static_cast<QWidget*>(m_layers), static_cast<QWidget*>(m_dFF), static_cast<QWidget*>(m_norm),
                        static_cast<QWidget*>(m_activation), static_cast<QWidget*>(m_modelInfo)}) {
         w->setEnabled(c.model == ModelKind::Seeded || w == m_modelInfo);
-        form->setRowVisible(w, model);
+        form->setRowVisible(w, model && !(gated && (w == m_norm || w == m_activation)));
     }
     m_dModel->setEnabled(!imported && !fixed);
     m_heads->setEnabled(!fixed);
     showWhatTheModelOwns(fixed);
-    if (const auto& m = m_session->model(); m && fixed) {
+    form->setRowVisible(m_positional, !gated);
+    form->setRowVisible(m_embedScale, !gated);
+    if (const auto& m = m_session->model(); m && gated) {
+        m_modelInfo->setText(tr("%1 (%2): %3 layers, d_model %4, %5 query heads sharing %6 key/value heads of %7, d_ff %8; "
+                                "RMSNorm, %9, RoPE inside attention")
+                                 .arg(QString::fromStdString(m->name.empty() ? m->source : m->name))
+                                 .arg(familyTitle(m->pretrained.get()))
+                                 .arg(gated->layers)
+                                 .arg(gated->dModel)
+                                 .arg(gated->heads)
+                                 .arg(gated->kvHeads)
+                                 .arg(gated->headDim)
+                                 .arg(gated->dFF)
+                                 .arg(gated->gegluTanh ? QStringLiteral("GeGLU") : QStringLiteral("SwiGLU")));
+    } else if (const auto& m = m_session->model(); m && fixed) {
         // The model's own sizes, shown in the (disabled) seeded-model boxes.
         const QSignalBlocker b1(m_layers), b2(m_dFF), b3(m_norm), b4(m_activation);
         // An encoder stack's (BERT's) or a decoder-only model's (GPT-2's) layers alike.
@@ -394,6 +413,13 @@ void SettingsPanel::showModelRows(const Config& c, bool imported)
                                                               "It cannot generate; type a target.")
                                                            : QString());
     }
+}
+
+QString SettingsPanel::dKText(const Config& c) const
+{
+    if (const HfConfig* gated = c.model == ModelKind::File ? gatedDecoderConfig(m_session->model().get()) : nullptr)
+        return tr("d_k = %1").arg(gated->headDim);
+    return tr("d_k = %1").arg(c.heads > 0 ? c.dModel / c.heads : 0);
 }
 
 void SettingsPanel::greyWhatCannotCombine(const Config& c)
@@ -477,7 +503,7 @@ void SettingsPanel::apply()
         c.norm = static_cast<NormPlacement>(m_norm->currentData().toInt());
         c.activation = static_cast<Activation>(m_activation->currentData().toInt());
     }
-    m_dK->setText(tr("d_k = %1").arg(c.heads > 0 ? c.dModel / c.heads : 0));
+    m_dK->setText(dKText(c));
     // Another model than one block or a seeded encoder stack computes full attention.
     if (!m_kinds->applyTo(c, AttentionSettings::usableWith(c)))
         return; // global positions that cannot be read: the field says why, nothing changes

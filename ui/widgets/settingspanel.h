@@ -76,6 +76,8 @@ private:
     void showModelRows(const Config& c, bool imported);
     /// Greys the choices that cannot go with the rest of `c`, each with the reason as its tooltip.
     void greyWhatCannotCombine(const Config& c);
+    /// "d_k = 8": a modern decoder's head_dim, else d_model / heads.
+    QString dKText(const Config& c) const;
     void syncFromSession();
     void apply();
     void fillHeads(int dModel, int preferred);

@@ -169,6 +169,31 @@ private slots:
         QCOMPARE(p.dModelBox()->value(), spec.dModel);
     }
 
+    // A modern decoder (Qwen3: d_model 24, 4 query heads of head_dim 8 sharing 2): the boxes
+    // cannot say RMSNorm, SwiGLU or RoPE, so their rows are hidden and the model's line says
+    // them; d_k is head_dim. The panel showed Pre-LN, GELU (tanh), learned positions and
+    // d_k = 24 / 4 = 6.
+    void aModernDecoderSaysWhatItIs()
+    {
+        Session s;
+        QString error;
+        QVERIFY2(s.importModel(QStringLiteral(ATTNLAB_TEST_DATA "/hf/qwen3_qknorm_f32"), &error), qPrintable(error));
+        SettingsPanel p(&s);
+        p.show();
+        QVERIFY(!p.normBox()->isVisibleTo(&p) && !p.activationBox()->isVisibleTo(&p) && !p.positionalBox()->isVisibleTo(&p));
+        QStringList texts;
+        for (const QLabel* l : p.findChildren<QLabel*>())
+            texts << l->text();
+        const QString all = texts.join(QLatin1Char('|'));
+        QVERIFY2(all.contains(QStringLiteral("(Qwen3): 2 layers, d_model 24, 4 query heads sharing 2 key/value heads of 8, d_ff 40; "
+                                             "RMSNorm, SwiGLU, RoPE inside attention")),
+                 qPrintable(all));
+        QVERIFY2(texts.contains(QStringLiteral("d_k = 8")), qPrintable(all));
+        // GPT-2 again: its rows are back.
+        QVERIFY2(s.importModel(QStringLiteral(ATTNLAB_TEST_DATA "/hf/gpt2_f32"), &error), qPrintable(error));
+        QVERIFY(p.normBox()->isVisibleTo(&p) && p.activationBox()->isVisibleTo(&p) && p.positionalBox()->isVisibleTo(&p));
+    }
+
     void dModelCommitsOnReturnAndKeepsTheHeads()
     {
         Session s;
