@@ -7,6 +7,8 @@ set -euo pipefail
 
 packages=(
     build-essential cmake ninja-build git pkg-config ca-certificates lld
+    # the rules of the source tree, checked as tests (scripts/check_limits.py, check_spelling.py)
+    python3
     qt6-base-dev qt6-svg-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
     libqcustomplot-dev libeigen3-dev nlohmann-json3-dev libbenchmark-dev libpcre2-dev libicu-dev
     qt6-translations-l10n fonts-noto-cjk xvfb xauth

@@ -249,7 +249,7 @@ ExportCommandOptions parseExportOptions(const std::vector<std::string>& args)
             const std::string& v = value();
             o.block = parseBlock(v);
             if (!o.block || *o.block == Block::None)
-                throw UsageError("--block must be " + allowed({"encoder_self", "decoder_self", "cross"}) + ", got " + inQuotes(v));
+                throw UsageError("--block must be " + allowed(blockNames()) + ", got " + inQuotes(v));
         } else if (a == "--format") {
             const std::string v = value();
             given.format = lower(v);

@@ -40,9 +40,14 @@ Int parseInt(const std::string& option, const std::string& value)
 
 std::string allowed(std::initializer_list<const char*> names)
 {
+    return allowed(std::vector<std::string>(names.begin(), names.end()));
+}
+
+std::string allowed(const std::vector<std::string>& names)
+{
     std::string s;
-    for (const char* n : names)
-        s += (s.empty() ? "" : "|") + std::string(n);
+    for (const std::string& n : names)
+        s += (s.empty() ? "" : "|") + n;
     return s;
 }
 

@@ -98,6 +98,7 @@ void checkWorkCost(const std::string& what, const WorkCost& cost, const std::str
 int parseIntOption(const std::string& option, const std::string& value);
 /// "a|b|c": the values an option allows, for its message.
 std::string allowed(std::initializer_list<const char*> names);
+std::string allowed(const std::vector<std::string>& names);
 /// A seed: a whole number from 0 to 18446744073709551615 ("-1" is refused, not wrapped around).
 std::uint64_t parseSeedOption(const std::string& option, const std::string& value);
 /// A finite number for `option` that a float holds (0, or a magnitude from 1.4e-45 to 3.4e+38),

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 namespace attnlab {
 
@@ -316,6 +317,66 @@ Message cannotWrite(const std::string& path, const std::string& reason, const st
 }
 
 } // namespace messages
+
+std::string fillTemplate(std::string_view text, const std::vector<std::string>& args)
+{
+    std::string out;
+    out.reserve(text.size());
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char next = i + 1 < text.size() ? text[i + 1] : '\0';
+        if (text[i] == '%' && next >= '1' && next <= '9') {
+            const auto k = static_cast<std::size_t>(next - '1');
+            out += k < args.size() ? args[k] : std::string();
+            ++i;
+        } else if (text[i] == '%' && next == '%') {
+            out += '%';
+            ++i;
+        } else {
+            out += text[i];
+        }
+    }
+    return out;
+}
+
+namespace detail {
+
+std::string messageArg(double v)
+{
+    // The shortest of %.1g … %.17g that reads back as v: 0.1, not 0.10000000000000001.
+    char buffer[32];
+    for (int digits = 1; digits <= 17; ++digits) {
+        std::snprintf(buffer, sizeof buffer, "%.*g", digits, v);
+        if (std::strtod(buffer, nullptr) == v || !std::isfinite(v))
+            break;
+    }
+    return buffer;
+}
+
+Message makeMessage(const MessageTemplate& t, std::vector<std::string> args, std::vector<Message> reasons)
+{
+    std::string text = fillTemplate(t.text, args);
+    if (!reasons.empty())
+        text += ": " + reasons.front().text;
+    return {std::string(t.code), std::move(args), std::move(text), std::move(reasons)};
+}
+
+} // namespace detail
+
+Message messageOf(const std::exception& e)
+{
+    if (const auto* carrier = dynamic_cast<const CarriesMessage*>(&e))
+        return carrier->message();
+    return Message{{}, {}, e.what()};
+}
+
+const MessageTemplate* findMessageTemplate(std::string_view code)
+{
+    for (const MessageTemplate* t : messageTemplates()) {
+        if (t->code == code)
+            return t;
+    }
+    return nullptr;
+}
 
 std::vector<std::string> texts(const std::vector<Message>& messages)
 {

@@ -6,10 +6,18 @@
 
 #include "core/stage_key.h"
 
+#include <concepts>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
+
+// Marks a table's English text for Qt's lupdate (which reads engine/*/messages.h) without the
+// engine depending on Qt: the interface translates it in the context "attnlab::Messages".
+#ifndef QT_TRANSLATE_NOOP
+#define QT_TRANSLATE_NOOP(context, text) text
+#endif
 
 namespace attnlab {
 
@@ -17,9 +25,73 @@ struct Message {
     std::string code;              ///< stable: "tokens_cut", "all_keys_masked", ...
     std::vector<std::string> args; ///< the values the message names, in the order listed below
     std::string text;              ///< the English text
+    /// Why, when the message wraps another ("cannot read config.json" because …): at most one,
+    /// already part of `text` ("…: <reason's text>").
+    std::vector<Message> reasons = {};
 
     bool operator==(const Message&) const = default;
 };
+
+// --- Message tables ---
+// Most of the engine's refusals are one line of a table in their folder, engine/<folder>/messages.h
+// (`k<Folder>Messages`), listed in core/message_catalogue.cpp: a code, and the English text with
+// %1 … %9 where the arguments go, which the interface translates (ui/session/messages.cpp). A throw
+// site names its line by code, checked when it compiles: `throw Error(say(ioMessage("x"), a, b))`.
+
+/// One line of a message table.
+struct MessageTemplate {
+    std::string_view code; ///< stable, unique across the tables: "header_too_large"
+    const char* text;      ///< English, %1 … %9 for the arguments: "the header of '%1' is %2 bytes"
+};
+
+/// The line of `table` with `code`; a code that is not in the table does not compile.
+template <std::size_t N>
+consteval const MessageTemplate& messageIn(const MessageTemplate (&table)[N], std::string_view code)
+{
+    for (const MessageTemplate& t : table) {
+        if (t.code == code)
+            return t;
+    }
+    throw "no message with this code in the table"; // not a constant expression: a compile error
+}
+
+/// Every line of every table, in the order of core/message_catalogue.cpp.
+const std::vector<const MessageTemplate*>& messageTemplates();
+/// The line with `code`, or null.
+const MessageTemplate* findMessageTemplate(std::string_view code);
+/// `text` with %1 … %9 replaced by `args` in one pass (an argument's own "%2" stays as it is);
+/// %% is a percent sign.
+std::string fillTemplate(std::string_view text, const std::vector<std::string>& args);
+
+namespace detail {
+inline std::string messageArg(std::string s) { return s; }
+inline std::string messageArg(std::string_view s) { return std::string(s); }
+inline std::string messageArg(const char* s) { return s; }
+std::string messageArg(double v); ///< shortest text that reads back the same ("0.1", "3.5e+12")
+template <std::integral T>
+std::string messageArg(T v)
+{
+    return std::to_string(v);
+}
+Message makeMessage(const MessageTemplate& t, std::vector<std::string> args, std::vector<Message> reasons);
+} // namespace detail
+
+/// The Message `e` carries (an Error, a FormatError, a FileError), else one without a code
+/// holding e.what() (shown as it is).
+Message messageOf(const std::exception& e);
+
+/// The message of table line `t` with its arguments (strings, whole numbers, doubles).
+template <class... Args>
+Message say(const MessageTemplate& t, const Args&... args)
+{
+    return detail::makeMessage(t, {detail::messageArg(args)...}, {});
+}
+/// The same, wrapping `reason` (what went wrong underneath): its text follows after ": ".
+template <class... Args>
+Message sayAbout(const MessageTemplate& t, Message reason, const Args&... args)
+{
+    return detail::makeMessage(t, {detail::messageArg(args)...}, {std::move(reason)});
+}
 
 /// The Message an exception carries, whatever the standard exception it is.
 class CarriesMessage {

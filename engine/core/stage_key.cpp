@@ -37,4 +37,14 @@ std::optional<Block> parseBlock(std::string_view name)
     return std::nullopt;
 }
 
+std::vector<std::string> blockNames()
+{
+    std::vector<std::string> names;
+    for (const auto& [b, name] : kBlockNames) {
+        if (b != Block::None)
+            names.emplace_back(name);
+    }
+    return names;
+}
+
 } // namespace attnlab

@@ -9,6 +9,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 namespace attnlab {
 
@@ -31,6 +32,9 @@ enum class Block : std::uint8_t {
 std::string_view toString(Block block);
 /// The block of a name as toString() spells it ("" is Block::None); nothing for another name.
 std::optional<Block> parseBlock(std::string_view name);
+/// The names of the blocks of a Transformer, in order: "encoder_self", "decoder_self", "cross"
+/// (what a lesson's `block:` and the command line's --block accept).
+std::vector<std::string> blockNames();
 
 /// A stage's address in a trace. Every stage has exactly one; no two stages of a trace share one.
 struct StageKey {

@@ -93,6 +93,8 @@ struct ModelFamily {
     /// Reads Hugging Face's tokenizer.json (with tokenizer_config.json) when the folder has one,
     /// tokenizerFiles only when it has not (text/hf_tokenizer.h).
     bool tokenizerJson = false;
+    /// Read when the folder has them (BERT's tokenizer_config.json says do_lower_case).
+    std::vector<std::string> optionalFiles = {};
     FamilyTask task;
     std::string_view tensorPrefix; ///< what a full model's names start with ("transformer.")
     ConfigKeys config;

@@ -269,6 +269,7 @@ ModelFamily gatedFamily(PretrainedFamily id, std::string_view modelType, std::st
         .tokenizer = gatedTokenizer(),
         .tokenizerFiles = gatedTokenizerFiles(),
         .tokenizerJson = true,
+        .optionalFiles = {"tokenizer_config.json"},
         .task = FamilyTask::NextToken,
         .tensorPrefix = "model.",
         .config = {.integers = {{"hidden_size", &HfConfig::dModel, 1, L::maxDModel},

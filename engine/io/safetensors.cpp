@@ -1,5 +1,7 @@
 #include "io/safetensors.h"
 
+#include "io/messages.h"
+
 #include "io/fileio.h"
 #include "text/printable.h"
 
@@ -65,31 +67,31 @@ void appendLe32(std::string& out, std::uint32_t v)
 
 TensorEntry parseEntry(const std::string& name, const nlohmann::json& entry, std::uint64_t dataSize)
 {
-    const auto fail = [&](const std::string& why) { throw FormatError("tensor " + inQuotes(name) + ": " + why); };
+    const auto fail = [&](const Message& why) { throw FormatError(sayAbout(ioMessage("tensor_entry"), why, printable(name))); };
     if (!entry.is_object())
-        fail("its header entry is not an object");
+        fail(say(ioMessage("entry_not_object")));
     TensorEntry t;
     const auto dtype = entry.find("dtype");
     if (dtype == entry.end() || !dtype->is_string())
-        fail("no dtype");
+        fail(say(ioMessage("entry_no_dtype")));
     t.dtype = dtype->get<std::string>();
     const int size = dtypeSize(t.dtype);
     if (size == 0)
-        fail("dtype " + t.dtype.substr(0, 20) + " is not a safetensors dtype");
+        fail(say(ioMessage("entry_unknown_dtype"), t.dtype.substr(0, 20)));
 
     const auto shape = entry.find("shape");
     if (shape == entry.end() || !shape->is_array())
-        fail("no shape");
+        fail(say(ioMessage("entry_no_shape")));
     std::uint64_t count = 1;
     // The product of the non-zero sizes is bounded too: a [0, 2^62] tensor holds nothing, but
     // code that multiplies its sizes (3 · d for [3d, d]) must not overflow.
     std::uint64_t nonZero = 1;
     for (const auto& dim : *shape) {
         if (!dim.is_number_integer() || dim.get<std::int64_t>() < 0)
-            fail("shape entries must be non-negative integers");
+            fail(say(ioMessage("entry_shape_entries")));
         const auto d = dim.get<std::uint64_t>();
         if (d != 0 && nonZero > std::numeric_limits<std::uint64_t>::max() / d / 8)
-            fail("shape is too large");
+            fail(say(ioMessage("entry_shape_too_large")));
         nonZero *= d == 0 ? 1 : d;
         count *= d;
         t.shape.push_back(static_cast<std::int64_t>(d));
@@ -98,15 +100,13 @@ TensorEntry parseEntry(const std::string& name, const nlohmann::json& entry, std
     const auto offsets = entry.find("data_offsets");
     if (offsets == entry.end() || !offsets->is_array() || offsets->size() != 2 || !(*offsets)[0].is_number_unsigned()
         || !(*offsets)[1].is_number_unsigned())
-        fail("data_offsets must be two non-negative integers");
+        fail(say(ioMessage("entry_offsets")));
     t.begin = (*offsets)[0].get<std::uint64_t>();
     t.end = (*offsets)[1].get<std::uint64_t>();
     if (t.begin > t.end || t.end > dataSize)
-        fail("data_offsets [" + std::to_string(t.begin) + ", " + std::to_string(t.end) + "] lie outside the "
-             + std::to_string(dataSize) + " data bytes (truncated file?)");
+        fail(say(ioMessage("entry_offsets_outside"), t.begin, t.end, dataSize));
     if (t.end - t.begin != count * static_cast<std::uint64_t>(size))
-        fail("holds " + std::to_string(t.end - t.begin) + " bytes but its shape and dtype need "
-             + std::to_string(count * static_cast<std::uint64_t>(size)));
+        fail(say(ioMessage("entry_size"), t.end - t.begin, count * static_cast<std::uint64_t>(size)));
     return t;
 }
 
@@ -119,8 +119,7 @@ nlohmann::json parseHeader(std::string_view text)
     std::size_t values = 0;
     const nlohmann::json::parser_callback_t onEvent = [&keys, &values](int depth, Event event, nlohmann::json& parsed) {
         if (event == Event::value && ++values > kMaxHeaderValues)
-            throw FormatError("the safetensors header holds more than " + std::to_string(kMaxHeaderValues)
-                              + " JSON values (no tensor file needs that many)");
+            throw FormatError(say(ioMessage("safetensors_header_values"), kMaxHeaderValues));
         if (event == Event::object_start) {
             keys.emplace_back();
         } else if (event == Event::object_end) {
@@ -128,14 +127,14 @@ nlohmann::json parseHeader(std::string_view text)
         } else if (event == Event::key && !keys.back().insert(parsed.get<std::string>()).second) {
             const std::string& key = parsed.get_ref<const std::string&>();
             const bool tensor = depth == 1 && key != "__metadata__";
-            throw FormatError((tensor ? "the header names tensor " : "the header has the key ") + inQuotes(key) + " twice");
+            throw FormatError(tensor ? say(ioMessage("safetensors_tensor_twice"), printable(key)) : say(ioMessage("safetensors_key_twice"), printable(key)));
         }
         return true;
     };
     try {
         return nlohmann::json::parse(text, onEvent);
     } catch (const nlohmann::json::exception& e) {
-        throw FormatError(std::string("safetensors header is not valid JSON: ") + e.what());
+        throw FormatError(say(ioMessage("safetensors_header_json"), e.what()));
     }
 }
 
@@ -152,9 +151,8 @@ void checkNoOverlap(const std::map<std::string, TensorEntry>& tensors)
         const TensorEntry& a = *ranges[i - 1].second;
         const TensorEntry& b = *ranges[i].second;
         if (b.begin < a.end)
-            throw FormatError("tensors " + inQuotes(*ranges[i - 1].first) + " [" + std::to_string(a.begin) + ", "
-                              + std::to_string(a.end) + ") and " + inQuotes(*ranges[i].first) + " [" + std::to_string(b.begin)
-                              + ", " + std::to_string(b.end) + ") overlap in the data section");
+            throw FormatError(say(ioMessage("safetensors_overlap"), printable(*ranges[i - 1].first), a.begin, a.end, printable(*ranges[i].first),
+                                  b.begin, b.end));
     }
 }
 
@@ -197,19 +195,16 @@ float bfloat16ToFloat(std::uint16_t bits)
 SafetensorsLayout parseSafetensorsLayout(std::string_view bytes)
 {
     if (bytes.size() < 8)
-        throw FormatError("not a safetensors file: it has " + std::to_string(bytes.size())
-                          + " bytes, fewer than the 8-byte header length");
+        throw FormatError(say(ioMessage("safetensors_too_short"), bytes.size()));
     const std::uint64_t headerLen = readLe64(bytes.data());
     if (headerLen == 0 || headerLen > kMaxHeader)
-        throw FormatError("not a safetensors file: header length " + std::to_string(headerLen)
-                          + " is outside 1.." + std::to_string(kMaxHeader));
+        throw FormatError(say(ioMessage("safetensors_header_length"), headerLen, kMaxHeader));
     if (headerLen > bytes.size() - 8)
-        throw FormatError("truncated safetensors file: the header needs " + std::to_string(headerLen)
-                          + " bytes but only " + std::to_string(bytes.size() - 8) + " follow");
+        throw FormatError(say(ioMessage("safetensors_truncated_header"), headerLen, bytes.size() - 8));
 
     const nlohmann::json header = parseHeader(bytes.substr(8, headerLen));
     if (!header.is_object())
-        throw FormatError("safetensors header is not a JSON object");
+        throw FormatError(say(ioMessage("safetensors_header_object")));
 
     SafetensorsLayout layout;
     layout.dataOffset = 8 + headerLen;
@@ -217,10 +212,10 @@ SafetensorsLayout parseSafetensorsLayout(std::string_view bytes)
     for (const auto& [name, entry] : header.items()) {
         if (name == "__metadata__") {
             if (!entry.is_object())
-                throw FormatError("safetensors __metadata__ is not an object");
+                throw FormatError(say(ioMessage("safetensors_metadata_object")));
             for (const auto& [k, v] : entry.items()) {
                 if (!v.is_string())
-                    throw FormatError("safetensors __metadata__ value " + inQuotes(k) + " is not a string");
+                    throw FormatError(say(ioMessage("safetensors_metadata_value"), printable(k)));
                 layout.metadata[k] = v.get<std::string>();
             }
             continue;
@@ -239,7 +234,7 @@ bool isFloatDtype(const std::string& dtype)
 void convertToFloat(const TensorEntry& t, const char* bytes, float* out)
 {
     if (!isFloatDtype(t.dtype))
-        throw FormatError("dtype " + t.dtype + " is not a floating-point type");
+        throw FormatError(say(ioMessage("dtype_not_float"), t.dtype));
     const std::uint64_t count = (t.end - t.begin) / static_cast<std::uint64_t>(dtypeSize(t.dtype));
     const char* p = bytes + t.begin;
     // One loop per dtype, the dtype compared once: a comparison of strings per value made
@@ -272,7 +267,7 @@ TensorFile parseSafetensors(std::string_view bytes)
     file.metadata = std::move(layout.metadata);
     for (const auto& [name, entry] : layout.tensors) {
         if (!isFloatDtype(entry.dtype))
-            throw FormatError("tensor " + inQuotes(name) + ": dtype " + entry.dtype + " is not supported (use F32, F64, F16 or BF16)");
+            throw FormatError(say(ioMessage("dtype_unsupported"), printable(name), entry.dtype));
         Tensor t;
         t.dtype = entry.dtype;
         t.shape = entry.shape;
@@ -289,12 +284,12 @@ TensorFile readSafetensors(const std::string& path)
     try {
         bytes = readFile(path, 4ULL * 1024 * 1024 * 1024);
     } catch (const std::runtime_error& e) {
-        throw FormatError(e.what());
+        throw FormatError(messageOf(e));
     }
     try {
         return parseSafetensors(bytes);
     } catch (const FormatError& e) {
-        throw FormatError(inQuotes(path) + ": " + e.what());
+        throw FormatError(sayAbout(ioMessage("in_file"), e.message(), printable(path)));
     }
 }
 

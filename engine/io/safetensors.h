@@ -10,12 +10,22 @@
 #include <string_view>
 #include <vector>
 
+#include "core/message.h"
+
 namespace attnlab {
 
 /// A file that is not valid safetensors, or does not hold what was asked for.
-class FormatError : public std::runtime_error {
+class FormatError : public MessageError<std::runtime_error> {
 public:
-    using std::runtime_error::runtime_error;
+    explicit FormatError(Message message)
+        : MessageError(std::move(message))
+    {
+    }
+    /// A refusal not yet in a message table (code "format_error"): shown in English.
+    explicit FormatError(const std::string& text)
+        : MessageError(Message{"format_error", {}, text})
+    {
+    }
 };
 
 struct Tensor {

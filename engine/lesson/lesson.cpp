@@ -1,6 +1,7 @@
 #include "lesson/lesson.h"
 
 #include "attention/kind.h"
+#include "families/family.h"
 
 #include "lesson/lesson_text.h"
 
@@ -30,7 +31,6 @@ const std::vector<std::string> kDirectives{"sentence", "target", "generate", "se
 /// The views of a stage, the kinds' measured cost (the Cost tab), a position scheme's view, the
 /// length experiment and the Training tab; a whole model's ("model", "head-view") are named apart in messages.
 const std::vector<std::string> kStageViews{"stage", "heads", "kernel-regression", "softmax-scaling", "cost", "positions", "length", "training"};
-const std::vector<std::string> kBlocks{"encoder_self", "decoder_self", "cross"};
 const std::vector<std::string> kLanguages{"en", "zh"};
 
 // --- the parser ---
@@ -321,7 +321,7 @@ private:
         } else if (key == "block") {
             const auto block = parseBlock(value);
             if (!block || *block == Block::None)
-                fail(n, unknown("block", value, kBlocks));
+                fail(n, unknown("block", value, blockNames()));
             state.block = *block;
             state.blockLine = d.blockLine = n;
         } else if (key == "settings") {
@@ -331,7 +331,7 @@ private:
             const auto& ids = lessonStageIds();
             const auto& bert = pretrainedStageIds(); // a lesson on BERT's inputs names them
             const bool bertOnly = std::find(bert.begin(), bert.end(), value) != bert.end();
-            if (bertOnly && !(m_requirement && m_requirement->family == PretrainedFamily::Bert))
+            if (bertOnly && !(m_requirement && modelFamily(m_requirement->family).architecture == Architecture::EncoderStack))
                 fail(n, "stage " + quote(value) + " exists only in BERT: the lesson needs a BERT model ('requires: bert-base-uncased')");
             // A modern decoder's gate, up and extra norms: only with a family that computes them.
             const bool familyOwn = isFamilyOwnStage(value);

@@ -1791,6 +1791,106 @@
         <source>the model</source>
         <translation>模型</translation>
     </message>
+    <message>
+        <source>not a safetensors file: it has %1 bytes, fewer than the 8-byte header length</source>
+        <translation>不是 safetensors 文件：它只有 %1 字节，不足 8 字节的头部长度</translation>
+    </message>
+    <message>
+        <source>not a safetensors file: header length %1 is outside 1..%2</source>
+        <translation>不是 safetensors 文件：头部长度 %1 不在 1..%2 之内</translation>
+    </message>
+    <message>
+        <source>truncated safetensors file: the header needs %1 bytes but only %2 follow</source>
+        <translation>safetensors 文件被截断：头部需要 %1 字节，但后面只有 %2 字节</translation>
+    </message>
+    <message>
+        <source>the safetensors header holds more than %1 JSON values (no tensor file needs that many)</source>
+        <translation>safetensors 头部含有超过 %1 个 JSON 值（没有张量文件需要这么多）</translation>
+    </message>
+    <message>
+        <source>the header names tensor &apos;%1&apos; twice</source>
+        <translation>头部两次列出张量“%1”</translation>
+    </message>
+    <message>
+        <source>the header has the key &apos;%1&apos; twice</source>
+        <translation>头部两次出现键“%1”</translation>
+    </message>
+    <message>
+        <source>safetensors header is not valid JSON: %1</source>
+        <translation>safetensors 头部不是有效的 JSON：%1</translation>
+    </message>
+    <message>
+        <source>safetensors header is not a JSON object</source>
+        <translation>safetensors 头部不是 JSON 对象</translation>
+    </message>
+    <message>
+        <source>safetensors __metadata__ is not an object</source>
+        <translation>safetensors 的 __metadata__ 不是对象</translation>
+    </message>
+    <message>
+        <source>safetensors __metadata__ value &apos;%1&apos; is not a string</source>
+        <translation>safetensors 的 __metadata__ 值“%1”不是字符串</translation>
+    </message>
+    <message>
+        <source>tensors &apos;%1&apos; [%2, %3) and &apos;%4&apos; [%5, %6) overlap in the data section</source>
+        <translation>张量“%1” [%2, %3) 与“%4” [%5, %6) 在数据区重叠</translation>
+    </message>
+    <message>
+        <source>tensor &apos;%1&apos;</source>
+        <translation>张量“%1”</translation>
+    </message>
+    <message>
+        <source>its header entry is not an object</source>
+        <translation>它的头部条目不是对象</translation>
+    </message>
+    <message>
+        <source>no dtype</source>
+        <translation>没有 dtype</translation>
+    </message>
+    <message>
+        <source>dtype %1 is not a safetensors dtype</source>
+        <translation>dtype %1 不是 safetensors 的数据类型</translation>
+    </message>
+    <message>
+        <source>no shape</source>
+        <translation>没有 shape</translation>
+    </message>
+    <message>
+        <source>shape entries must be non-negative integers</source>
+        <translation>shape 的各项必须是非负整数</translation>
+    </message>
+    <message>
+        <source>shape is too large</source>
+        <translation>shape 太大</translation>
+    </message>
+    <message>
+        <source>data_offsets must be two non-negative integers</source>
+        <translation>data_offsets 必须是两个非负整数</translation>
+    </message>
+    <message>
+        <source>data_offsets [%1, %2] lie outside the %3 data bytes (truncated file?)</source>
+        <translation>data_offsets [%1, %2] 超出了 %3 字节的数据区（文件被截断了？）</translation>
+    </message>
+    <message>
+        <source>holds %1 bytes but its shape and dtype need %2</source>
+        <translation>含有 %1 字节，但它的 shape 和 dtype 需要 %2 字节</translation>
+    </message>
+    <message>
+        <source>dtype %1 is not a floating-point type</source>
+        <translation>dtype %1 不是浮点类型</translation>
+    </message>
+    <message>
+        <source>tensor &apos;%1&apos;: dtype %2 is not supported (use F32, F64, F16 or BF16)</source>
+        <translation>张量“%1”：不支持 dtype %2（请使用 F32、F64、F16 或 BF16）</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos;</source>
+        <translation>“%1”</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::MultiHeadView</name>
@@ -4851,6 +4951,10 @@ M = 0：每个查询都能看到所有键</translation>
     <message>
         <source>GPT-2: %1</source>
         <translation>GPT-2：%1</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
     </message>
     <message>
         <source>BERT: %1</source>

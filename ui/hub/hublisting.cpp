@@ -36,7 +36,10 @@ QStringList tokenizerFiles(PretrainedFamily family, const HubListing& listing)
 /// Read when present: BERT's do_lower_case, tokenizer.json's add_bos_token and special tokens.
 QStringList optionalFiles(PretrainedFamily family)
 {
-    return family == PretrainedFamily::Bert || modelFamily(family).tokenizerJson ? QStringList{"tokenizer_config.json"} : QStringList{};
+    QStringList files;
+    for (const std::string& name : modelFamily(family).optionalFiles)
+        files << QString::fromStdString(name);
+    return files;
 }
 
 /// "gpt2, bert, llama, mistral, qwen2 and qwen3": the model types the engine opens.

@@ -27,13 +27,23 @@ QString where(const Message& m)
     const QString layer = arg(m, 1);
     if (block.isEmpty() && layer.isEmpty())
         return {};
-    QString what = block == u"encoder_self" ? Messages::tr("encoder self-attention")
-        : block == u"decoder_self"          ? Messages::tr("decoder self-attention")
-        : block == u"cross"                 ? Messages::tr("cross-attention")
-                                            : Messages::tr("attention");
+    const std::optional<Block> b = parseBlock(block.toStdString());
+    QString what = b == Block::EncoderSelf ? Messages::tr("encoder self-attention")
+        : b == Block::DecoderSelf          ? Messages::tr("decoder self-attention")
+        : b == Block::Cross                ? Messages::tr("cross-attention")
+                                           : Messages::tr("attention");
     if (!layer.isEmpty())
         what = Messages::tr("%1 of layer %2").arg(what, layer);
     return Messages::tr("%1: ").arg(what);
+}
+
+/// A message of the engine's tables (core/message.h): its line translated, the arguments filled
+/// in one pass, then what it wraps.
+QString tableText(const MessageTemplate& t, const Message& m)
+{
+    const QString line = QCoreApplication::translate("attnlab::Messages", t.text);
+    const QString text = QString::fromStdString(fillTemplate(line.toStdString(), m.args));
+    return m.reasons.empty() ? text : Messages::tr("%1: %2").arg(text, messageText(m.reasons.front()));
 }
 
 QString side(const QString& s)
@@ -137,6 +147,16 @@ QString divergedText(const Message& m)
     return Messages::tr("training diverged at step %1: the update made weights that are not finite").arg(arg(m, 0));
 }
 
+/// A session file's message, a table's, or (an unknown code) the engine's English text.
+QString tableOrSessionText(const Message& m)
+{
+    if (QString::fromStdString(m.code).startsWith(u"session_"))
+        return sessionText(m);
+    if (const MessageTemplate* t = findMessageTemplate(m.code))
+        return tableText(*t, m);
+    return QString::fromStdString(m.text);
+}
+
 } // namespace
 
 QString messageText(const Message& m)
@@ -214,9 +234,7 @@ QString messageText(const Message& m)
         return cannotWrite(m);
     if (c == u"training_diverged")
         return divergedText(m);
-    if (c.startsWith(u"session_"))
-        return sessionText(m);
-    return QString::fromStdString(m.text);
+    return tableOrSessionText(m);
 }
 
 QString errorText(const std::exception& e)

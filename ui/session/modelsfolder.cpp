@@ -1,5 +1,6 @@
 #include "session/modelsfolder.h"
 
+#include "families/family.h"
 #include "lesson/requirement.h"
 
 #include <QDesktopServices>
@@ -127,12 +128,15 @@ QString ModelsFolder::filesOf(PretrainedFamily family)
 
 QStringList ModelsFolder::downloadHint()
 {
-    return {tr("No model here yet."),
-            tr("into a sub-folder of the same name (gpt2, bert-base-uncased):"),
-            tr("GPT-2: %1").arg(filesOf(PretrainedFamily::Gpt2)),
-            tr("BERT: %1").arg(filesOf(PretrainedFamily::Bert)),
-            // (Their folders read tokenizer.json; vocab.json + merges.txt only stand in for it.)
-            tr("Llama, Mistral, Qwen: %1").arg(QStringLiteral("config.json, model.safetensors, tokenizer.json, tokenizer_config.json"))};
+    QStringList hint{tr("No model here yet."), tr("into a sub-folder of the same name (gpt2, bert-base-uncased):")};
+    // The families whose folders name their own tokenizer files (GPT-2's, BERT's), each on a line.
+    for (const ModelFamily* f : modelFamilies()) {
+        if (!f->tokenizerJson)
+            hint << tr("%1: %2").arg(QString::fromUtf8(f->title.data(), static_cast<qsizetype>(f->title.size())), filesOf(f->id));
+    }
+    // (Their folders read tokenizer.json; vocab.json + merges.txt only stand in for it.)
+    hint << tr("Llama, Mistral, Qwen: %1").arg(QStringLiteral("config.json, model.safetensors, tokenizer.json, tokenizer_config.json"));
+    return hint;
 }
 
 } // namespace attnlab

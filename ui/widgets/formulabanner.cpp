@@ -71,7 +71,8 @@ QString tokensExplanation(const Trace& trace)
         return FormulaBanner::tr("%1 cuts the text into subwords with its folder's tokenizer (tokenizer.json): frequent "
                                  "words stay whole, rare ones split into pieces; \u2423 marks a piece that starts with a space.")
             .arg(familyName);
-    if (pretrained && pretrained->family() != PretrainedFamily::Gpt2 && trace.model->spec.tokenizer == ModelTokenizer::Bpe)
+    // A family that reads tokenizer.json, from a folder with vocab.json and merges.txt standing in for it.
+    if (pretrained && modelFamily(pretrained->family()).tokenizerJson && trace.model->spec.tokenizer == ModelTokenizer::Bpe)
         return FormulaBanner::tr("%1 cuts the text into subwords with byte-level BPE (its folder's vocab.json and "
                                  "merges.txt): frequent words stay whole, rare ones split into pieces; \u2423 marks a piece "
                                  "that starts with a space.")

@@ -122,6 +122,7 @@ extern const ModelFamily kBertFamily{
     .finalNorm = false,
     .tokenizer = ModelTokenizer::WordPiece,
     .tokenizerFiles = {"vocab.txt"},
+    .optionalFiles = {"tokenizer_config.json"},
     .task = FamilyTask::FillMask,
     .tensorPrefix = "bert.",
     .config = {.integers = {{"hidden_size", &HfConfig::dModel, 1, L::maxDModel},

@@ -3,6 +3,7 @@
 // Chinese interface writes them in Chinese.
 
 #include "io/fileio.h"
+#include "io/messages.h"
 #include "session/messages.h"
 #include "shell/languages.h"
 
@@ -98,6 +99,33 @@ private slots:
         // An unknown code falls back to the engine's English text.
         QCOMPARE(messageText(Message{"new_code", {}, "something new"}), QStringLiteral("something new"));
         languages.setLanguage(QStringLiteral("en"));
+    }
+
+    void everyLineOfTheTablesIsInChinese()
+    {
+        LanguageManager languages;
+        QVERIFY(languages.setLanguage(QStringLiteral("zh_CN")));
+        const QRegularExpression placeholder(QStringLiteral("%[1-9]"));
+        const auto placeholders = [&](const QString& text) {
+            QStringList found;
+            for (auto it = placeholder.globalMatch(text); it.hasNext();)
+                found << it.next().captured();
+            found.sort();
+            return found;
+        };
+        for (const MessageTemplate* t : messageTemplates()) {
+            const QString english = QString::fromUtf8(t->text);
+            const QString chinese = QCoreApplication::translate("attnlab::Messages", t->text);
+            QVERIFY2(chinese != english || !english.contains(QRegularExpression(QStringLiteral("[a-z]{3}"))), t->text);
+            QCOMPARE(placeholders(chinese), placeholders(english)); // every argument shown, none invented
+        }
+        // A table's message with a reason: both translated, joined with a full-width colon.
+        const Message inner = say(ioMessage("safetensors_header_object"));
+        QCOMPARE(messageText(sayAbout(ioMessage("in_file"), inner, std::string("/m/a.safetensors"))),
+                 QStringLiteral("\u201C/m/a.safetensors\u201D\uFF1Asafetensors \u5934\u90E8\u4E0D\u662F JSON \u5BF9\u8C61"));
+        languages.setLanguage(QStringLiteral("en"));
+        QCOMPARE(messageText(sayAbout(ioMessage("in_file"), inner, std::string("/m/a.safetensors"))),
+                 QStringLiteral("'/m/a.safetensors': safetensors header is not a JSON object"));
     }
 
     void writeFailuresInBothLanguages()
