@@ -23,6 +23,46 @@ COMMANDS = [
     '--layers 2 --sentence "The cat sat"',
     '--layers 2 --norm pre --activation gelu --source "x y z" --target "a b"',
     '--layers 3 --d-model 64 --heads 8 --source "hello there" --target "hi"',
+    # the folders of every family (tests/reference/hf: random weights in the real layouts)
+    '--model tests/reference/hf/gpt2_f32 --sentence "Hello there, friend"',
+    '--model tests/reference/hf/gpt2_bf16 --sentence "Hello"',
+    '--model tests/reference/hf/bert_mlm_f32 --sentence "Paris is the [MASK] of France."',
+    '--model tests/reference/hf/bert_model_cased --sentence "A B" --segment-b "c d"',
+    '--model tests/reference/hf/llama_gqa_tied_f32 --sentence "Hello world"',
+    '--model tests/reference/hf/qwen2_mqa_f16 --sentence "Hello world"',
+    '--model tests/reference/hf/qwen3_qknorm_f32 --sentence "Hello world"',
+    '--model tests/reference/hf/gemma3_sliding_bf16 --sentence "Hello world"',
+    # every attention kind and the schemes that act inside attention
+    '--attention sliding-window --window 1 --global 0 --mask causal',
+    '--attention bigbird --window 1 --random 1',
+    '--attention strided --stride 2',
+    '--attention linformer --proj-dim 4',
+    '--attention performer --features 16',
+    '--attention lsh --buckets 4 --chunk 2',
+    '--attention flash --query-block 3 --key-block 2 --mask causal',
+    '--attention linear',
+    '--pe rope --rope-base 500 --sentence "a b c d e"',
+    '--pe alibi --mask causal',
+    '--pe relative --max-distance 2',
+    '--pe xl --segment 3 --memory 2 --sentence "a b c d e f g"',
+    '--layers 2 --pe rope --attention sliding-window --sentence "one two three four"',
+]
+
+# Refusals: the exit code and the English message on stderr must stay the same, word for word.
+REFUSALS = [
+    '--d-model 10 --heads 3',
+    '--heads 0',
+    '--max-tokens 0',
+    '--mask-file /nonexistent/mask.txt',
+    '--model tests/reference/hf/licences',
+    '--model /nonexistent',
+    '--model reversal --source ""',
+    '--attention linformer --proj-dim 0',
+    '--pe xl --segment 0',
+    '--pe relative --max-distance -1',
+    '--weights tests/reference/hf/cases.json',
+    '--sentence ""',
+    '--model tests/reference/hf/gpt2_f32 --target "x"',
 ]
 
 
@@ -54,6 +94,11 @@ def trace(cli, args):
     return run.returncode, json.loads(run.stdout) if run.returncode == 0 else None
 
 
+def refusal(cli, args):
+    run = subprocess.run([cli, "trace", *shlex.split(args)], capture_output=True)
+    return run.returncode, run.stderr.decode("utf-8", "replace")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("old")
@@ -70,6 +115,13 @@ def main():
         for d in diffs[:5]:
             print("    " + d)
         failed = failed or bool(diffs)
+    for args in REFUSALS:
+        a, b = refusal(o.old, args), refusal(o.new, args)
+        same = a == b
+        print(("same " if same else "DIFF ") + "refused: " + args)
+        if not same:
+            print(f"    {a!r}\n -> {b!r}")
+        failed = failed or not same
     sys.exit(1 if failed else 0)
 
 
