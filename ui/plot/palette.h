@@ -18,4 +18,13 @@ inline QColor okabeIto(int i)
     return QColor::fromRgb(kColors[static_cast<std::size_t>(((i % n) + n) % n)]);
 }
 
+/// The palette's colours by name, in the order of okabeIto(i): views that give a colour a
+/// meaning (the model's choice in orange) name it here rather than spell its RGB.
+enum class Okabe { Orange, SkyBlue, BluishGreen, Yellow, Blue, Vermillion, ReddishPurple, Grey };
+
+inline QColor okabeIto(Okabe colour)
+{
+    return okabeIto(static_cast<int>(colour));
+}
+
 } // namespace attnlab

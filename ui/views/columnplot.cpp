@@ -18,7 +18,7 @@ namespace {
 
 constexpr int kMaxTexts = 64; ///< more rows than this: the bars alone (their texts would overlap)
 
-const QColor kBarColor(0x56B4E9);
+const QColor kBarColor = okabeIto(Okabe::SkyBlue);
 
 QString rowLabel(const LabeledMatrix& m, int i)
 {

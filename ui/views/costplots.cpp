@@ -1,5 +1,7 @@
 #include "views/costplots.h"
 
+#include "plot/palette.h"
+
 #include "plot/fitting.h"
 #include "plot/plotting.h"
 
@@ -31,8 +33,8 @@ std::pair<double, double> anchor(const std::vector<Curve>& curves)
 
 QColor seriesColor(int i)
 {
-    static const QColor kColors[] = {QColor(0, 0, 0), QColor(0xE69F00), QColor(0x56B4E9), QColor(0x009E73),
-                                     QColor(0xCC79A7), QColor(0x0072B2), QColor(0xD55E00), QColor(0x999933),
+    static const QColor kColors[] = {QColor(0, 0, 0), okabeIto(Okabe::Orange), okabeIto(Okabe::SkyBlue), okabeIto(Okabe::BluishGreen),
+                                     okabeIto(Okabe::ReddishPurple), okabeIto(Okabe::Blue), okabeIto(Okabe::Vermillion), QColor(0x999933),
                                      QColor(0x882255)};
     return kColors[static_cast<std::size_t>(std::max(i, 0)) % std::size(kColors)];
 }

@@ -1,5 +1,7 @@
 #include "views/feedforwardview.h"
 
+#include "plot/palette.h"
+
 #include "views/heatmapview.h"
 #include "model/model.h"
 #include "nn/blocks.h"
@@ -22,8 +24,8 @@ namespace attnlab {
 namespace {
 
 // Okabe–Ito (colour-blind safe): sky blue for switched-off units, orange for active ones.
-const QColor kOffColor(0x56B4E9);
-const QColor kOnColor(0xE69F00);
+const QColor kOffColor = okabeIto(Okabe::SkyBlue);
+const QColor kOnColor = okabeIto(Okabe::Orange);
 
 
 /// A fraction as a percentage: 0.25 -> "25%".

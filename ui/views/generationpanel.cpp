@@ -1,5 +1,7 @@
 #include "views/generationpanel.h"
 
+#include "plot/palette.h"
+
 #include "pretrained/model_folder.h"
 #include "session/generationstepper.h"
 #include "session/messages.h"
@@ -27,7 +29,7 @@ namespace {
 
 constexpr int kDefaultCount = 10;
 constexpr int kShownTokens = 8; // the status line lists the last few generated tokens
-const QColor kProblemColor(0xD55E00); // Okabe–Ito vermillion
+const QColor kProblemColor = okabeIto(Okabe::Vermillion); // Okabe–Ito vermillion
 
 /// A number typed the C way ("0.7") or the interface language's way.
 std::optional<double> number(const QString& text)

@@ -1,5 +1,7 @@
 #include "views/headview.h"
 
+#include "plot/palette.h"
+
 #include "core/trace.h"
 #include "session/session.h"
 #include "views/headlines.h"
@@ -279,7 +281,7 @@ void HeadView::paintFigure(QPainter& p) const
     const int pictureTop = legendTop + legendRows * (line + 6) + 8;
     QPalette light;
     light.setColor(QPalette::WindowText, Qt::black);
-    light.setColor(QPalette::Highlight, QColor(0x0072B2));
+    light.setColor(QPalette::Highlight, okabeIto(Okabe::Blue));
     light.setColor(QPalette::HighlightedText, Qt::white);
     m_lines->paintLines(p, QRect(kFigureMargin, pictureTop, width, size.height() - pictureTop - kFigureMargin), light);
     p.restore();

@@ -1,5 +1,7 @@
 #include "views/kernelregressionview.h"
 
+#include "plot/palette.h"
+
 #include "views/heatmapview.h"
 #include "plot/fitting.h"
 #include "plot/plotting.h"
@@ -25,8 +27,8 @@ namespace attnlab {
 namespace {
 
 // Okabe–Ito (colour-blind safe): blue for the model's prediction, vermillion for the query.
-const QColor kPredictionColor(0x0072B2);
-const QColor kQueryColor(0xD55E00);
+const QColor kPredictionColor = okabeIto(Okabe::Blue);
+const QColor kQueryColor = okabeIto(Okabe::Vermillion);
 const QColor kPointColor(90, 90, 90);
 
 constexpr double kPlotMargin = 0.1; // x axis runs a little beyond 0..kXMax so edge points show

@@ -1,5 +1,7 @@
 #include "views/layernormview.h"
 
+#include "plot/palette.h"
+
 #include "widgets/controlcheckbox.h"
 #include "views/heatmapview.h"
 #include "model/model.h"
@@ -23,8 +25,8 @@ namespace attnlab {
 namespace {
 
 // Okabe–Ito (colour-blind safe): vermillion before the LayerNorm, blue after it.
-const QColor kBeforeColor(0xD55E00);
-const QColor kAfterColor(0x0072B2);
+const QColor kBeforeColor = okabeIto(Okabe::Vermillion);
+const QColor kAfterColor = okabeIto(Okabe::Blue);
 
 constexpr double kMinShownVariance = 1e-6; // a log axis cannot show 0
 constexpr double kLinearVarianceLimit = 10; // larger variances get a log axis

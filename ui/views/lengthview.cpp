@@ -1,5 +1,7 @@
 #include "views/lengthview.h"
 
+#include "plot/palette.h"
+
 #include "nn/embedding.h"
 #include "plot/fitting.h"
 #include "plot/plotting.h"
@@ -25,9 +27,9 @@ struct Line {
 };
 
 const Line kLines[] = {
-    {PositionalEncoding::Sinusoidal, QColor(0xD55E00), Qt::SolidLine}, {PositionalEncoding::Learned, QColor(0xE69F00), Qt::SolidLine},
-    {PositionalEncoding::Rope, QColor(0x0072B2), Qt::SolidLine},       {PositionalEncoding::Alibi, QColor(0x009E73), Qt::DashLine},
-    {PositionalEncoding::Relative, QColor(0xCC79A7), Qt::DotLine},
+    {PositionalEncoding::Sinusoidal, okabeIto(Okabe::Vermillion), Qt::SolidLine}, {PositionalEncoding::Learned, okabeIto(Okabe::Orange), Qt::SolidLine},
+    {PositionalEncoding::Rope, okabeIto(Okabe::Blue), Qt::SolidLine},       {PositionalEncoding::Alibi, okabeIto(Okabe::BluishGreen), Qt::DashLine},
+    {PositionalEncoding::Relative, okabeIto(Okabe::ReddishPurple), Qt::DotLine},
 };
 
 } // namespace

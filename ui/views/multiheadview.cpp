@@ -1,5 +1,7 @@
 #include "views/multiheadview.h"
 
+#include "plot/palette.h"
+
 #include "widgets/controlcheckbox.h"
 #include "widgets/projectiontype.h"
 #include "views/heatmapview.h"
@@ -58,8 +60,8 @@ QColor MultiHeadView::headColor(int head)
     // 16 heads (BERT-large, GPT-2 medium): heads 9 to 16 take eight of Kelly's colours of
     // maximum contrast that differ from those eight, so no two heads share a colour.
     static const QColor kColors[] = {
-        QColor(0xE69F00), QColor(0x56B4E9), QColor(0x009E73), QColor(0xF0E442),
-        QColor(0x0072B2), QColor(0xD55E00), QColor(0xCC79A7), QColor(0, 0, 0),
+        okabeIto(Okabe::Orange), okabeIto(Okabe::SkyBlue), okabeIto(Okabe::BluishGreen), okabeIto(Okabe::Yellow),
+        okabeIto(Okabe::Blue), okabeIto(Okabe::Vermillion), okabeIto(Okabe::ReddishPurple), QColor(0, 0, 0),
         QColor(0xBE0032), QColor(0x8DB600), QColor(0x604E97), QColor(0x882D17),
         QColor(0x848482), QColor(0x2B3D26), QColor(0xF99379), QColor(0xC2B280),
     };

@@ -1,5 +1,7 @@
 #include "views/positionalview.h"
 
+#include "plot/palette.h"
+
 #include "views/heatmapview.h"
 #include "plot/fitting.h"
 #include "plot/plotting.h"
@@ -25,8 +27,8 @@ namespace {
 
 /// Okabe–Ito, ordered so the first curves are the most distinct on white (yellow last).
 const QColor kCurveColors[PositionalEncodingView::kMaxCurves] = {
-    QColor(0x0072B2), QColor(0xD55E00), QColor(0x009E73), QColor(0xCC79A7),
-    QColor(0xE69F00), QColor(0x56B4E9), QColor(0, 0, 0), QColor(0xF0E442),
+    okabeIto(Okabe::Blue), okabeIto(Okabe::Vermillion), okabeIto(Okabe::BluishGreen), okabeIto(Okabe::ReddishPurple),
+    okabeIto(Okabe::Orange), okabeIto(Okabe::SkyBlue), QColor(0, 0, 0), okabeIto(Okabe::Yellow),
 };
 
 QString kindName(PositionalEncoding kind)

@@ -1,5 +1,7 @@
 #include "views/positionschemeview.h"
 
+#include "plot/palette.h"
+
 #include "core/segments.h"
 #include "families/gated.h"
 #include "model/model.h"
@@ -34,8 +36,8 @@ constexpr int kClockPairs = 8;
 constexpr int kMinShift = 16;
 constexpr int kMaxShift = 64;
 
-const QColor kLineColors[] = {QColor(0x0072B2), QColor(0xD55E00), QColor(0x009E73), QColor(0xCC79A7),
-                              QColor(0xE69F00), QColor(0x56B4E9), QColor(0, 0, 0),   QColor(0x999999)};
+const QColor kLineColors[] = {okabeIto(Okabe::Blue), okabeIto(Okabe::Vermillion), okabeIto(Okabe::BluishGreen), okabeIto(Okabe::ReddishPurple),
+                              okabeIto(Okabe::Orange), okabeIto(Okabe::SkyBlue), QColor(0, 0, 0),   okabeIto(Okabe::Grey)};
 
 /// A new page of `pages` laid out by `layout`; returns the layout.
 QBoxLayout* addPage(QStackedWidget* pages, QBoxLayout* layout)
@@ -208,7 +210,7 @@ void PositionSchemeView::showRope(const Trace& t)
     // One clock per position (row, downwards) and pair (column): a circle and its hand at θ_pos,i.
     m_clocks->clearItems();
     const QPen face(palette().color(QPalette::Mid), 1);
-    const QPen hand(QColor(0xD55E00), 2);
+    const QPen hand(okabeIto(Okabe::Vermillion), 2);
     for (int pos = 0; pos < rows; ++pos) {
         for (int i = 0; i < pairs; ++i) {
             auto* circle = new QCPItemEllipse(m_clocks);
@@ -356,7 +358,7 @@ void PositionSchemeView::drawTimeline(const Trace& full)
     const std::vector<XlSegment> segments = xlSegments(n, o.segment, o.xlMemory());
     m_timeline->clearItems();
     const int shown = session()->segment();
-    const QColor own(0x0072B2), memory(0x56B4E9);
+    const QColor own = okabeIto(Okabe::Blue), memory = okabeIto(Okabe::SkyBlue);
     for (std::size_t tau = 0; tau < segments.size(); ++tau) {
         const XlSegment& s = segments[tau];
         const double y = static_cast<double>(tau);

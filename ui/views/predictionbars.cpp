@@ -1,5 +1,7 @@
 #include "views/predictionbars.h"
 
+#include "plot/palette.h"
+
 #include <QHelpEvent>
 #include <QPainter>
 #include <QPalette>
@@ -12,8 +14,8 @@ namespace attnlab {
 
 namespace {
 
-const QColor kBarColor(0x56B4E9);    // Okabe–Ito sky blue: the other candidates (as the top-k bars)
-const QColor kChosenColor(0xE69F00); // Okabe–Ito orange: the model's choice
+const QColor kBarColor = okabeIto(Okabe::SkyBlue);    // Okabe–Ito sky blue: the other candidates (as the top-k bars)
+const QColor kChosenColor = okabeIto(Okabe::Orange); // Okabe–Ito orange: the model's choice
 constexpr int kGap = 14;             // px between blocks
 constexpr double kColumnLines = 24;  // a column is at least this many text lines wide
 constexpr double kMaxLabelShare = 0.35;

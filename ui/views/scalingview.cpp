@@ -1,5 +1,7 @@
 #include "views/scalingview.h"
 
+#include "plot/palette.h"
+
 #include "plot/fitting.h"
 #include "plot/plotting.h"
 
@@ -26,8 +28,8 @@ namespace attnlab {
 namespace {
 
 // Okabe–Ito (colour-blind safe): vermillion without scaling, blue with it.
-const QColor kUnscaledColor(0xD55E00);
-const QColor kScaledColor(0x0072B2);
+const QColor kUnscaledColor = okabeIto(Okabe::Vermillion);
+const QColor kScaledColor = okabeIto(Okabe::Blue);
 const QColor kReferenceColor(120, 120, 120);
 
 /// The example: the same for every view, so made once.

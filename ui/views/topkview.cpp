@@ -1,5 +1,7 @@
 #include "views/topkview.h"
 
+#include "plot/palette.h"
+
 #include "plot/fitting.h"
 #include "plot/plotting.h"
 #include "widgets/projectiontype.h"
@@ -21,8 +23,8 @@ namespace {
 
 constexpr int kDefaultK = 10;
 constexpr int kMaxK = 30;
-const QColor kBarColor(0x56B4E9);    // Okabe–Ito sky blue: the other candidates
-const QColor kChosenColor(0xE69F00); // Okabe–Ito orange: the model's choice
+const QColor kBarColor = okabeIto(Okabe::SkyBlue);    // Okabe–Ito sky blue: the other candidates
+const QColor kChosenColor = okabeIto(Okabe::Orange); // Okabe–Ito orange: the model's choice
 
 } // namespace
 
