@@ -240,6 +240,40 @@ QString withSuffix(const QString& base, const QString& suffix)
     return base + QLatin1Char('.') + suffix;
 }
 
+/// A picture to export: its PNG, and how to paint it on an SVG and on a PDF device.
+struct Drawing {
+    std::function<QByteArray()> png;
+    Painting svg;
+    Painting pdf;
+};
+
+/// Draws `d` in o.format and writes it to `path`. Running out of memory while drawing is the
+/// result's error, saying what to make smaller (`smaller`); so is any other exception.
+ExportResult drawAndWrite(const QString& path, const ExportOptions& o, const QString& title, const Drawing& d, const QString& smaller)
+{
+    QByteArray bytes;
+    try {
+        switch (o.format) {
+        case ImageFormat::Png:
+            bytes = d.png();
+            break;
+        case ImageFormat::Svg:
+            bytes = renderSvg(o, title, d.svg);
+            break;
+        case ImageFormat::Pdf:
+            bytes = renderPdf(o, title, d.pdf);
+            break;
+        }
+    } catch (const std::bad_alloc&) {
+        return failure(QStringLiteral("cannot export to %1: out of memory (%2)").arg(quoted(path), smaller));
+    } catch (const std::exception& e) {
+        return failure(QStringLiteral("cannot export to %1: %2").arg(quoted(path), QString::fromUtf8(e.what())));
+    }
+    return writeBytes(path, bytes);
+}
+
+const QString kSmallerPicture = QStringLiteral("try a smaller width or height, or a lower dpi");
+
 } // namespace
 
 ExportResult exportPlot(QCustomPlot* plot, const ExportOptions& options, const QString& path)
@@ -248,29 +282,12 @@ ExportResult exportPlot(QCustomPlot* plot, const ExportOptions& options, const Q
         return failure(QStringLiteral("cannot export to %1: there is no plot").arg(quoted(path)));
     if (const QString p = options.problem(); !p.isEmpty())
         return failure(QStringLiteral("cannot export to %1: %2").arg(quoted(path), p));
-    QByteArray bytes;
-    try {
-        switch (options.format) {
-        case ImageFormat::Png:
-            bytes = renderPng(plot, options);
-            break;
-        case ImageFormat::Svg:
-            bytes = renderSvg(options, plotTitle(plot), [&](QPaintDevice* d) { paintVector(plot, d, options); });
-            break;
-        case ImageFormat::Pdf:
-            bytes = renderPdf(options, plotTitle(plot), [&](QPaintDevice* d) { paintVector(plot, d, options); });
-            break;
-        }
-    } catch (const std::bad_alloc&) {
-        plot->replot(QCustomPlot::rpQueuedReplot);
-        return failure(QStringLiteral("cannot export to %1: out of memory (try a smaller width or height, or a lower dpi)").arg(quoted(path)));
-    } catch (const std::exception& e) {
-        plot->replot(QCustomPlot::rpQueuedReplot);
-        return failure(QStringLiteral("cannot export to %1: %2").arg(quoted(path), QString::fromUtf8(e.what())));
-    }
+    const auto vector = [&](QPaintDevice* d) { paintVector(plot, d, options); };
+    const ExportResult result
+        = drawAndWrite(path, options, plotTitle(plot), {[&] { return renderPng(plot, options); }, vector, vector}, kSmallerPicture);
     // Drawing at the export size left the plot's layout at that size: lay it out for the screen again.
     plot->replot(QCustomPlot::rpQueuedReplot);
-    return writeBytes(path, bytes);
+    return result;
 }
 
 ExportResult exportWidget(QWidget* widget, const ExportOptions& options, const QString& path)
@@ -287,26 +304,11 @@ ExportResult exportWidget(QWidget* widget, const ExportOptions& options, const Q
     if (const QString p = o.problem(); !p.isEmpty())
         return failure(QStringLiteral("cannot export to %1: %2").arg(quoted(path), p));
 
-    QByteArray bytes;
-    try {
-        const QString title = widget->windowTitle().isEmpty() ? QStringLiteral("Attention Lab") : widget->windowTitle();
-        switch (o.format) {
-        case ImageFormat::Png:
-            bytes = renderWidgetPng(widget, o);
-            break;
-        case ImageFormat::Svg:
-            bytes = renderSvg(o, title, [&](QPaintDevice* d) { paintWidget(widget, d, false); });
-            break;
-        case ImageFormat::Pdf:
-            bytes = renderPdf(o, title, [&](QPaintDevice* d) { paintWidget(widget, d, true); });
-            break;
-        }
-    } catch (const std::bad_alloc&) {
-        return failure(QStringLiteral("cannot export to %1: out of memory (try a smaller dpi)").arg(quoted(path)));
-    } catch (const std::exception& e) {
-        return failure(QStringLiteral("cannot export to %1: %2").arg(quoted(path), QString::fromUtf8(e.what())));
-    }
-    return writeBytes(path, bytes);
+    const QString title = widget->windowTitle().isEmpty() ? QStringLiteral("Attention Lab") : widget->windowTitle();
+    return drawAndWrite(path, o, title,
+                        {[&] { return renderWidgetPng(widget, o); }, [&](QPaintDevice* d) { paintWidget(widget, d, false); },
+                         [&](QPaintDevice* d) { paintWidget(widget, d, true); }},
+                        QStringLiteral("try a smaller dpi"));
 }
 
 void prepareHeatmap(HeatmapView& view, const LabeledMatrix& m, const QString& title, HeatmapView::Scale scale, int width, int height)
@@ -337,25 +339,7 @@ ExportResult exportPainting(const std::function<void(QCPPainter&)>& paint, const
     if (const QString p = options.problem(); !p.isEmpty())
         return failure(QStringLiteral("cannot export to %1: %2").arg(quoted(path), p));
     const auto vector = [&](QPaintDevice* device) { paintVector(device, paint); };
-    QByteArray bytes;
-    try {
-        switch (options.format) {
-        case ImageFormat::Png:
-            bytes = renderPaintingPng(paint, options);
-            break;
-        case ImageFormat::Svg:
-            bytes = renderSvg(options, title, vector);
-            break;
-        case ImageFormat::Pdf:
-            bytes = renderPdf(options, title, vector);
-            break;
-        }
-    } catch (const std::bad_alloc&) {
-        return failure(QStringLiteral("cannot export to %1: out of memory (try a smaller width or height, or a lower dpi)").arg(quoted(path)));
-    } catch (const std::exception& e) {
-        return failure(QStringLiteral("cannot export to %1: %2").arg(quoted(path), QString::fromUtf8(e.what())));
-    }
-    return writeBytes(path, bytes);
+    return drawAndWrite(path, options, title, {[&] { return renderPaintingPng(paint, options); }, vector, vector}, kSmallerPicture);
 }
 
 ExportResult exportMatrix(const LabeledMatrix& m, const QString& title, HeatmapView::Scale scale,
@@ -372,7 +356,7 @@ ExportResult exportMatrix(const LabeledMatrix& m, const QString& title, HeatmapV
         prepareHeatmap(view, m, title, scale, options.width, options.height);
         return exportPlot(view.plot(), options, path);
     } catch (const std::bad_alloc&) {
-        return failure(QStringLiteral("cannot export to %1: out of memory (try a smaller width or height, or a lower dpi)").arg(quoted(path)));
+        return failure(QStringLiteral("cannot export to %1: out of memory (%2)").arg(quoted(path), kSmallerPicture));
     } catch (const std::exception& e) {
         return failure(QStringLiteral("cannot export to %1: %2").arg(quoted(path), QString::fromUtf8(e.what())));
     }
