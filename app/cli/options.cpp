@@ -5,6 +5,7 @@
 #include "export/exporter.h"
 #include "io/fileio.h"
 #include "model/run.h"
+#include "nn/mask.h"
 #include "model/shipped.h"
 #include "position/inside.h"
 #include "core/trace.h"
@@ -319,7 +320,7 @@ void finishSingleBlock(const GivenOptions& g, TraceOptions& o)
     c.heads = heads.value_or(c.heads);
     if (g.maskFile) {
         try {
-            o.request.customMask = parseMaskText(readFile(*g.maskFile, 64ULL * 1024 * 1024));
+            o.request.customMask = parseMaskText(readFile(*g.maskFile, kMaxMaskFileBytes));
         } catch (const FileError& e) {
             throw UsageError("mask file " + inQuotes(*g.maskFile) + ": " + e.reason());
         } catch (const std::exception& e) {

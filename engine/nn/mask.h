@@ -5,6 +5,7 @@
 
 #include <Eigen/Core>
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -52,5 +53,8 @@ Eigen::MatrixXf additiveMask(const BoolMatrix& blocked);
 /// blank lines ignored, a byte-order mark at the start skipped. Throws std::invalid_argument
 /// naming the line, the byte and what is wrong.
 BoolMatrix parseMaskText(std::string_view text);
+/// The largest mask file read (a 1024-token mask is about 2 MB): the command line and the studio
+/// refuse a larger one before reading it.
+inline constexpr std::uint64_t kMaxMaskFileBytes = 64ULL * 1024 * 1024;
 
 } // namespace attnlab

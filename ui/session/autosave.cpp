@@ -1,6 +1,7 @@
 #include "session/autosave.h"
 
 #include "io/fileio.h"
+#include "io/session_json.h"
 #include "session/messages.h"
 
 #include <QCoreApplication>
@@ -29,7 +30,6 @@ namespace {
 // A run's files: <id>.running, the marker its process keeps locked, and <id>.attnlab.json.
 const QString kMarkerSuffix = QStringLiteral(".running");
 const QString kSessionSuffix = QStringLiteral(".attnlab.json");
-constexpr std::uint64_t kMaxSessionBytes = 512ULL * 1024 * 1024;
 
 QString sessionFileOf(const QString& marker)
 {

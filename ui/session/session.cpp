@@ -3,6 +3,7 @@
 #include "pretrained/model_folder.h"
 
 #include "nn/embedding.h"
+#include "nn/mask.h"
 #include "io/fileio.h"
 #include "model/shipped.h"
 #include "session/messages.h"
@@ -102,7 +103,7 @@ bool Session::importMask(const QString& path, QString* error)
     RunResult result;
     std::unique_ptr<GenerationRun> restA, restB; // a Transformer reads no mask, but may generate
     try {
-        mask = parseMaskText(readFile(path.toStdString(), 64ULL * 1024 * 1024));
+        mask = parseMaskText(readFile(path.toStdString(), kMaxMaskFileBytes));
         result = compute(requestFor(m_sentence, config, m_target, m_imported, mask, m_fileModel, m_generationStep), &restA);
     } catch (const std::exception& e) {
         if (error)
