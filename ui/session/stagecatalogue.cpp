@@ -7,7 +7,7 @@ namespace attnlab {
 const StageTexts* catalogueEntry(StageTable table, QStringView id)
 {
     for (const StageTexts& e : table) {
-        if (id == QLatin1String(e.id))
+        if (QLatin1String(e.id) == id)
             return &e;
     }
     return nullptr;
