@@ -1,5 +1,7 @@
 #include "core/trace.h"
 
+#include "core/stage_ids.h"
+
 #include <algorithm>
 
 namespace attnlab {
@@ -107,51 +109,37 @@ const Stage* findStage(const StageList& stages, std::string_view id, std::option
 
 const std::vector<std::string>& stageIds()
 {
-    static const std::vector<std::string> kIds{
-        "embedding", "positional_encoding", "input", "q", "k", "v", "scores", "scaled",
-        "mask", "masked_scores", "weights", "head_output", "concat", "output",
-    };
+    static const std::vector<std::string> kIds = stageIdsOf(StageGroup::Attention);
     return kIds;
 }
 
 bool isPerHeadStage(std::string_view id)
 {
-    static constexpr std::string_view kPerHead[] = {
-        "q", "k", "v", "scores", "scaled", "masked_scores", "weights", "head_output",
-        // the attention kinds' (attention/kinds.cpp)
-        "reference_weights", "error", "q_features", "k_features", "kv", "normalizer", "k_projected", "v_projected",
-        "buckets", "random_rotations", "running_max", "running_sum", "partial_output",
-        // the position schemes that act inside attention (position/inside.h)
-        "q_rotated", "k_rotated", "position_bias", "position_scores",
-        // the q/k norms of grouped-query blocks (nn/blocks.h)
-        "q_norm", "k_norm",
-        "xl_w_r", "xl_u", "xl_v", "content_scores", "content_bias"};
-    return std::find(std::begin(kPerHead), std::end(kPerHead), id) != std::end(kPerHead);
+    const StageIdInfo* s = stageIdInfo(id);
+    return s && s->perHead;
 }
 
 bool isKvHeadStage(std::string_view id)
 {
-    return id == "k" || id == "v" || id == "k_norm" || id == "k_rotated";
+    const StageIdInfo* s = stageIdInfo(id);
+    return s && s->kvHead;
 }
 
 const std::vector<std::string>& layerStageIds()
 {
-    static const std::vector<std::string> kIds{
-        "attn_residual", "attn_norm", "cross_residual", "cross_norm", "ffn_hidden", "ffn_output",
-        "ffn_residual", "ffn_norm", "layer_output", "encoder_output", "decoder_output",
-    };
+    static const std::vector<std::string> kIds = stageIdsOf(StageGroup::Layer);
     return kIds;
 }
 
 const std::vector<std::string>& modelStageIds()
 {
-    static const std::vector<std::string> kIds{"logits", "probabilities"};
+    static const std::vector<std::string> kIds = stageIdsOf(StageGroup::Model);
     return kIds;
 }
 
 const std::vector<std::string>& pretrainedStageIds()
 {
-    static const std::vector<std::string> kIds{"segment_embedding", "embedding_sum", "rollout", "mlm_transform"};
+    static const std::vector<std::string> kIds = stageIdsOf(StageGroup::Pretrained);
     return kIds;
 }
 

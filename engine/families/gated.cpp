@@ -3,6 +3,7 @@
 
 #include "families/gated.h"
 
+#include "core/stage_ids.h"
 #include "families/config_reader.h"
 #include "families/tensor_names.h"
 #include "io/safetensors.h"
@@ -192,7 +193,7 @@ void readGatedWeights(const HfConfig& c, TensorNames& r, PretrainedWeights& w)
 
 const std::vector<std::string>& gatedStageIds()
 {
-    static const std::vector<std::string> kIds{"q_norm", "k_norm", "ffn_gate", "ffn_up", "attn_post_norm", "ffn_post_norm"};
+    static const std::vector<std::string> kIds = stageIdsOf(StageGroup::Gated);
     return kIds;
 }
 

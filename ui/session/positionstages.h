@@ -10,6 +10,9 @@
 
 namespace attnlab {
 
+/// True for the stages of the schemes inside attention (rope_angles, q_rotated, k_rotated,
+/// position_bias, relative_keys, relative_values, position_scores), whatever the scheme.
+bool isSchemeStage(const QString& id);
 /// Short name for the navigator ("Rotation angles θ"), translated; empty for other ids.
 QString positionStepName(const QString& id);
 /// The formula banner's text for `id` under `spec`'s position scheme; empty when the usual holds.

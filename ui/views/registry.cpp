@@ -1,5 +1,7 @@
 #include "views/registry.h"
 
+#include "session/stagecatalogue.h"
+
 #include "views/approximationview.h"
 #include "views/lengthview.h"
 #include "views/positionschemeview.h"
@@ -59,37 +61,33 @@ void measureCost(SessionView* view)
 const std::vector<ViewEntry>& viewRegistry()
 {
     static const std::vector<ViewEntry> kViews{
-        {ViewKind::Tokens, {QStringLiteral("tokens")}, {}, make<TokensView>},
-        {ViewKind::Matrix, {}, {}, make<StageView>},
-        {ViewKind::Positional, {QStringLiteral("positional_encoding")}, {}, make<PositionalEncodingView>},
-        {ViewKind::Concat, {QStringLiteral("concat")}, {}, makeConcat},
-        {ViewKind::Heads, {}, QStringLiteral("heads"), make<MultiHeadView>, nullptr, QT_TRANSLATE_NOOP("attnlab::ViewStack", "All heads")},
-        {ViewKind::KernelRegression, {}, QStringLiteral("kernel-regression"), make<KernelRegressionView>},
-        {ViewKind::SoftmaxScaling, {}, QStringLiteral("softmax-scaling"), make<SoftmaxScalingView>, finishStatistics},
+        {ViewKind::Tokens, {}, make<TokensView>},
+        {ViewKind::Matrix, {}, make<StageView>},
+        {ViewKind::Positional, {}, make<PositionalEncodingView>},
+        {ViewKind::Concat, {}, makeConcat},
+        {ViewKind::Heads, QStringLiteral("heads"), make<MultiHeadView>, nullptr, QT_TRANSLATE_NOOP("attnlab::ViewStack", "All heads")},
+        {ViewKind::KernelRegression, QStringLiteral("kernel-regression"), make<KernelRegressionView>},
+        {ViewKind::SoftmaxScaling, QStringLiteral("softmax-scaling"), make<SoftmaxScalingView>, finishStatistics},
         // A layer's norms (LayerNorm or RMSNorm, with Gemma 3's norms after the sublayers) and its
         // feed-forward network (a gated one's gate and up steps too).
-        {ViewKind::LayerNorm,
-         {QStringLiteral("attn_norm"), QStringLiteral("cross_norm"), QStringLiteral("ffn_norm"), QStringLiteral("attn_post_norm"),
-          QStringLiteral("ffn_post_norm")},
-         {},
-         make<LayerNormView>},
-        {ViewKind::FeedForward, {QStringLiteral("ffn_hidden"), QStringLiteral("ffn_gate"), QStringLiteral("ffn_up")}, {}, make<FeedForwardView>},
+        {ViewKind::LayerNorm, {}, make<LayerNormView>},
+        {ViewKind::FeedForward, {}, make<FeedForwardView>},
         // The attention of a whole model: every layer × head of a block, and one layer's heads as lines.
-        {ViewKind::Model, {}, QStringLiteral("model"), make<ModelView>, nullptr, QT_TRANSLATE_NOOP("attnlab::ViewStack", "Model")},
-        {ViewKind::HeadLines, {}, QStringLiteral("head-view"), make<HeadView>, nullptr, QT_TRANSLATE_NOOP("attnlab::ViewStack", "Head view")},
+        {ViewKind::Model, QStringLiteral("model"), make<ModelView>, nullptr, QT_TRANSLATE_NOOP("attnlab::ViewStack", "Model")},
+        {ViewKind::HeadLines, QStringLiteral("head-view"), make<HeadView>, nullptr, QT_TRANSLATE_NOOP("attnlab::ViewStack", "Head view")},
         // What a pretrained model predicts (fill-mask, next token) and GPT-2's generation stepper;
         // the view stack brings it to the front on a pretrained model's probabilities.
-        {ViewKind::Predictions, {}, QStringLiteral("predictions"), make<PredictionsView>, nullptr,
+        {ViewKind::Predictions, QStringLiteral("predictions"), make<PredictionsView>, nullptr,
          QT_TRANSLATE_NOOP("attnlab::ViewStack", "Predictions")},
         // An attention kind against full attention (its weights step), and the kinds' measured cost.
-        {ViewKind::Approximation, {}, QStringLiteral("approximation"), make<ApproximationView>, nullptr, nullptr,
+        {ViewKind::Approximation, QStringLiteral("approximation"), make<ApproximationView>, nullptr, nullptr,
          ApproximationView::claimsWeights},
-        {ViewKind::Cost, {}, QStringLiteral("cost"), make<CostView>, measureCost, QT_TRANSLATE_NOOP("attnlab::ViewStack", "Cost")},
+        {ViewKind::Cost, QStringLiteral("cost"), make<CostView>, measureCost, QT_TRANSLATE_NOOP("attnlab::ViewStack", "Cost")},
         // Where a position scheme inside attention puts position (its own step), and the length experiment.
-        {ViewKind::PositionScheme, {}, QStringLiteral("positions"), make<PositionSchemeView>, nullptr, nullptr, PositionSchemeView::claims},
-        {ViewKind::Length, {}, QStringLiteral("length"), make<LengthView>, nullptr, QT_TRANSLATE_NOOP("attnlab::ViewStack", "Length")},
+        {ViewKind::PositionScheme, QStringLiteral("positions"), make<PositionSchemeView>, nullptr, nullptr, PositionSchemeView::claims},
+        {ViewKind::Length, QStringLiteral("length"), make<LengthView>, nullptr, QT_TRANSLATE_NOOP("attnlab::ViewStack", "Length")},
         // A small model trained in the studio, its attention forming (issue 15).
-        {ViewKind::Training, {}, QStringLiteral("training"), make<TrainingView>, trainForSlide,
+        {ViewKind::Training, QStringLiteral("training"), make<TrainingView>, trainForSlide,
          QT_TRANSLATE_NOOP("attnlab::ViewStack", "Training")},
     };
     return kViews;
@@ -106,8 +104,8 @@ const ViewEntry& viewEntry(ViewKind kind)
 
 ViewKind viewKindFor(const QString& stageId, const QString& view, const Trace* trace)
 {
-    // A lesson's view first, then the view that claims the step by the trace, then the view that
-    // claims the stage, else the stage's heatmap.
+    // A lesson's view first, then the view that claims the step by the trace, then the view the
+    // stage catalogue names for the stage (session/stagecatalogue.h), the heatmap for most.
     for (const auto& e : viewRegistry()) {
         if (!e.lessonView.isEmpty() && e.lessonView == view)
             return e.kind;
@@ -116,11 +114,7 @@ ViewKind viewKindFor(const QString& stageId, const QString& view, const Trace* t
         if (trace && e.claims && (view.isEmpty() || view == u"stage") && e.claims(stageId, *trace))
             return e.kind;
     }
-    for (const auto& e : viewRegistry()) {
-        if (std::find(e.stageIds.begin(), e.stageIds.end(), stageId) != e.stageIds.end())
-            return e.kind;
-    }
-    return ViewKind::Matrix;
+    return catalogueView(stageId);
 }
 
 } // namespace attnlab

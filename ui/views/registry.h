@@ -1,7 +1,8 @@
 #pragma once
-// Every view of the studio in one table: which kind it is, which steps it draws, and how to make
-// it. The view stack, the slide decks and the lesson player all take their views from here, so a
-// new view is one file plus one line in registry.cpp.
+// Every view of the studio in one table: which kind it is and how to make it (which view draws a
+// stage is the stage catalogue's, session/stagecatalogue.h). The view stack, the slide decks and
+// the lesson player all take their views from here, so a new view is one file plus one line in
+// registry.cpp.
 
 #include "session/stages.h"
 
@@ -18,9 +19,6 @@ class SessionView;
 
 struct ViewEntry {
     ViewKind kind;
-    /// The stage ids this view draws (when no lesson view is asked for); empty for a view only a
-    /// lesson asks for, and for the heatmap, which draws every stage nothing else claims.
-    std::vector<QString> stageIds;
     /// The lesson's `view:` value that asks for this view ("kernel-regression"); empty for none.
     QString lessonView;
     /// Makes the view, set up for its kind (the concatenation's mode, …).
@@ -31,8 +29,8 @@ struct ViewEntry {
     /// "attnlab::ViewStack"), for a view the user picks whatever the step: every head, the model
     /// view, the head view. Null for a page of the "Stage" tab, which shows the step's own view.
     const char* tab = nullptr;
-    /// Claims a step by what the trace holds (before stageIds; may be null): the weights step of
-    /// an attention kind other than full is the approximation view's.
+    /// Claims a step by what the trace holds (before the stage catalogue's view; may be null): the
+    /// weights step of an attention kind other than full is the approximation view's.
     bool (*claims)(const QString& stageId, const Trace& trace) = nullptr;
 };
 
