@@ -2,6 +2,7 @@
 
 #include "attention/kind_cost.h"
 #include "core/memory_meter.h"
+#include "core/options.h"
 #include "core/message.h"
 #include "core/random.h"
 
@@ -125,7 +126,7 @@ std::vector<std::string> costProblems(const CostRequest& r, const std::string& r
         if (n < 2 || n > kMaxLength)
             out.push_back("n (" + str(n) + ") must be between 2 and " + str(kMaxLength));
         for (const int p : r.options.global) {
-            if ((r.kind == AttentionKind::SlidingWindow || r.kind == AttentionKind::BigBird) && p >= n)
+            if (readsOption(spec, *optionByKey("global")) && p >= n)
                 out.push_back("global position " + str(p) + " is outside n = " + str(n));
         }
     }
