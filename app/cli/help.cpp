@@ -2,6 +2,8 @@
 
 #include "options.h"
 
+#include "core/options.h"
+
 namespace attnlab::cli {
 
 /// The examples and the trace JSON's shape, after the commands.
@@ -118,13 +120,7 @@ Model:
                          -m_h*|i - j| to the scores, relative adds a learned key and value per
                          distance j - i, xl (Transformer-XL) attends segment by segment with a
                          memory of the rows before, from relative distances (causal)
-  --rope-base B          RoPE's base B in pos / B^(2i/d_k), greater than 1 (default 10000)
-  --max-distance K       relative: the largest distance told apart (|j - i| > K counts as K),
-                         1..1024 (default 4)
-  --segment L            xl: segments of L tokens, 1..1024 (default 4)
-  --memory M             xl: each segment also sees the M rows before it, 0..1024
-                         (default: leave it out for M = L)
-  --no-embed-scale       do not multiply embeddings by sqrt(d_model)
+)" + optionsHelp([](const OptionInfo& o) { return !isKindOption(o); }) + R"(  --no-embed-scale       do not multiply embeddings by sqrt(d_model)
   --no-scale             do not divide scores by sqrt(d_k)
   --mask KIND            none (default) | causal | padding | causal+padding; a Transformer
                          takes it in every encoder layer (PyTorch's src_mask and
@@ -134,18 +130,7 @@ Model:
 Attention kind (docs/attention-kinds.md; one attention block or a seeded encoder stack):
   --attention KIND       full (default) | sliding-window | bigbird | strided | linformer |
                          performer | linear | lsh | flash
-  --window W             sliding-window, bigbird: keys up to W·D positions away (default 2)
-  --dilation D           sliding-window, bigbird: only every D-th key (default 1)
-  --global P,P,...       sliding-window, bigbird: positions that attend, and are attended by, all
-  --random R             bigbird: R seeded random keys per query (default 2)
-  --stride S             strided: |i - j| < S or S divides i - j (default 4)
-  --proj-dim K           linformer: keys and values projected to K rows (default 8)
-  --features M           performer: M random features (default 64)
-  --buckets B            lsh: B hash buckets, even (default 4)
-  --chunk C              lsh: chunks of C sorted tokens (default 0: none)
-  --query-block R        flash: tiles of R queries, 1..4096 (default 4)
-  --key-block C          flash: tiles of C keys, 1..4096 (default 4)
-Transformer (docs/transformer-layers.md, docs/model-format.md):
+)" + optionsHelp(isKindOption) + R"(Transformer (docs/transformer-layers.md, docs/model-format.md):
   --model PATH           an encoder–decoder model in safetensors (docs/model-format.md);
                          'reversal' is the trained model shipped inside the program; a
                          Hugging Face folder of GPT-2, BERT, Llama, Mistral, Qwen2, Qwen3

@@ -21,6 +21,7 @@
 namespace attnlab {
 
 struct RelativeTables; // position/inside.h
+struct KindCost;       // attention/kind_cost.h
 
 /// Random matrices to use instead of the seeded ones: a test gives an independent
 /// implementation's, to compare every stage. Empty members are made from the seed as usual.
@@ -85,14 +86,22 @@ struct KernelOutput {
 /// the reference_weights and error stages and `out.reference`.
 using AttentionKernel = void (*)(const KernelInput& in, StageList& stages, KernelOutput& out);
 
+/// Everything the program knows about one kind, in one place: kinds.cpp lists one per kind.
 struct AttentionKindInfo {
     AttentionKind kind;
     std::string_view name;             ///< as in files and on the command line: "full"
     std::vector<std::string> stageIds; ///< the stages it appends, in order (per head where per-head)
     AttentionKernel kernel;
+    /// How its cost is measured and estimated (attention/measure.h).
+    const KindCost* cost = nullptr;
     /// The keys are the queries, normalised (Reformer's shared Q/K): the block's k stage holds
     /// K_h = Q_h / ‖Q_h‖ row by row instead of the key projection.
     bool sharedQueryKey = false;
+    /// Stages that are one matrix for every block elsewhere but one per head in this kind (lsh's
+    /// mask: each head hashes with its own rotation).
+    std::vector<std::string> ownPerHeadStageIds = {};
+    /// The mask stage's formula, for a kind whose mask is a pattern (the sparse kinds).
+    std::string_view maskFormula = {};
 };
 
 /// Whether stage `id` of a block computing `kind` has one matrix per head: isPerHeadStage(id), and

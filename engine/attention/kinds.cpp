@@ -1,5 +1,7 @@
 #include "attention/kind.h"
 
+#include "attention/kind_cost.h"
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -7,32 +9,72 @@ namespace attnlab {
 
 const std::vector<AttentionKindInfo>& attentionKinds()
 {
+    using K = AttentionKind;
     const std::vector<std::string> sparse{"scores", "scaled", "mask", "masked_scores", "weights", "head_output", "reference_weights", "error"};
     static const std::vector<AttentionKindInfo> kKinds{
-        {AttentionKind::Full, toString(AttentionKind::Full), {"scores", "scaled", "mask", "masked_scores", "weights", "head_output"}, fullAttention},
-        {AttentionKind::SlidingWindow, toString(AttentionKind::SlidingWindow), sparse, sparseAttention},
-        {AttentionKind::BigBird, toString(AttentionKind::BigBird), sparse, sparseAttention},
-        {AttentionKind::Strided, toString(AttentionKind::Strided), sparse, sparseAttention},
-        {AttentionKind::Linformer, toString(AttentionKind::Linformer),
-         {"projection_e", "projection_f", "k_projected", "v_projected", "scores", "scaled", "weights", "head_output", "reference_weights", "error"},
-         linformerAttention},
-        {AttentionKind::Performer, toString(AttentionKind::Performer),
-         {"random_features", "q_features", "k_features", "kv", "normalizer", "weights", "head_output", "reference_weights", "error"},
-         performerAttention},
-        {AttentionKind::Linear, toString(AttentionKind::Linear),
-         {"q_features", "k_features", "kv", "normalizer", "weights", "head_output", "reference_weights", "error"}, linearAttention},
-        {AttentionKind::Lsh, toString(AttentionKind::Lsh),
-         {"random_rotations", "buckets", "scores", "scaled", "mask", "masked_scores", "weights", "head_output", "reference_weights", "error"},
-         lshAttention, true},
-        {AttentionKind::Flash, toString(AttentionKind::Flash),
-         {"tiles", "running_max", "running_sum", "partial_output", "weights", "head_output", "reference_weights", "error"}, flashAttention},
+        {.kind = K::Full,
+         .name = toString(K::Full),
+         .stageIds = {"scores", "scaled", "mask", "masked_scores", "weights", "head_output"},
+         .kernel = fullAttention,
+         .cost = &kFullCost},
+        {.kind = K::SlidingWindow,
+         .name = toString(K::SlidingWindow),
+         .stageIds = sparse,
+         .kernel = sparseAttention,
+         .cost = &kSlidingWindowCost,
+         .maskFormula = "M_ij = 0 if |i − j| ≤ W·D and D divides i − j, or i or j is global (and the mask allows it), else −∞"},
+        {.kind = K::BigBird,
+         .name = toString(K::BigBird),
+         .stageIds = sparse,
+         .kernel = sparseAttention,
+         .cost = &kBigBirdCost,
+         .maskFormula = "M_ij = 0 in the window, for R random keys, or if i or j is global (and the mask allows it), else −∞"},
+        {.kind = K::Strided,
+         .name = toString(K::Strided),
+         .stageIds = sparse,
+         .kernel = sparseAttention,
+         .cost = &kStridedCost,
+         .maskFormula = "M_ij = 0 if |i − j| < S or S divides i − j (and the mask allows it), else −∞"},
+        {.kind = K::Linformer,
+         .name = toString(K::Linformer),
+         .stageIds = {"projection_e", "projection_f", "k_projected", "v_projected", "scores", "scaled", "weights", "head_output",
+                      "reference_weights", "error"},
+         .kernel = linformerAttention,
+         .cost = &kLinformerCost},
+        {.kind = K::Performer,
+         .name = toString(K::Performer),
+         .stageIds = {"random_features", "q_features", "k_features", "kv", "normalizer", "weights", "head_output", "reference_weights",
+                      "error"},
+         .kernel = performerAttention,
+         .cost = &kPerformerCost},
+        {.kind = K::Linear,
+         .name = toString(K::Linear),
+         .stageIds = {"q_features", "k_features", "kv", "normalizer", "weights", "head_output", "reference_weights", "error"},
+         .kernel = linearAttention,
+         .cost = &kLinearCost},
+        {.kind = K::Lsh,
+         .name = toString(K::Lsh),
+         .stageIds = {"random_rotations", "buckets", "scores", "scaled", "mask", "masked_scores", "weights", "head_output",
+                      "reference_weights", "error"},
+         .kernel = lshAttention,
+         .cost = &kLshCost,
+         .sharedQueryKey = true,
+         .ownPerHeadStageIds = {"mask"}},
+        {.kind = K::Flash,
+         .name = toString(K::Flash),
+         .stageIds = {"tiles", "running_max", "running_sum", "partial_output", "weights", "head_output", "reference_weights", "error"},
+         .kernel = flashAttention,
+         .cost = &kFlashCost},
     };
     return kKinds;
 }
 
 bool isPerHeadStage(std::string_view id, AttentionKind kind)
 {
-    return isPerHeadStage(id) || (kind == AttentionKind::Lsh && id == "mask");
+    if (isPerHeadStage(id))
+        return true;
+    const auto& own = attentionKind(kind).ownPerHeadStageIds;
+    return std::find(own.begin(), own.end(), id) != own.end();
 }
 
 std::vector<std::string> kindStageIds(AttentionKind kind)

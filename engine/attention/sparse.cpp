@@ -196,14 +196,7 @@ void sparseAttention(const KernelInput& in, StageList& stages, KernelOutput& out
 
 std::string sparseMaskFormula(AttentionKind kind)
 {
-    switch (kind) {
-    case AttentionKind::SlidingWindow:
-        return "M_ij = 0 if |i − j| ≤ W·D and D divides i − j, or i or j is global (and the mask allows it), else −∞";
-    case AttentionKind::BigBird:
-        return "M_ij = 0 in the window, for R random keys, or if i or j is global (and the mask allows it), else −∞";
-    default:
-        return "M_ij = 0 if |i − j| < S or S divides i − j (and the mask allows it), else −∞";
-    }
+    return std::string(attentionKind(kind).maskFormula);
 }
 
 } // namespace attnlab

@@ -1,6 +1,7 @@
 #include "core/model_spec.h"
 
 #include "core/name_table.h"
+#include "core/options.h"
 
 #include <cmath>
 #include <cstdio>
@@ -96,78 +97,30 @@ void layerProblems(const ModelSpec& s, std::vector<std::string>& out)
         out.push_back("an encoder stack has no decoder layers (decoder_layers is " + str(s.decoderLayers) + ")");
 }
 
-/// The rules on the settings of the attention kind in use (the others are not read).
+/// The rules on the settings of the attention kind in use (the others are not read; core/options.h).
 void attentionProblems(const ModelSpec& s, std::vector<std::string>& out)
 {
-    const AttentionOptions& o = s.attentionOptions;
-    const AttentionKind kind = s.attention;
-    const bool windowed = kind == AttentionKind::SlidingWindow || kind == AttentionKind::BigBird;
-    const int maxTokens = ConfigLimits::maxTokens;
-    if (windowed) {
-        if (o.window < 1 || o.window > maxTokens)
-            out.push_back(between("window", o.window, 1, maxTokens));
-        if (o.dilation < 1 || o.dilation > maxTokens)
-            out.push_back(between("dilation", o.dilation, 1, maxTokens));
-        for (const int p : o.global) {
-            if (p < 0 || p >= maxTokens)
-                out.push_back("global position " + str(p) + " must be between 0 and " + str(maxTokens - 1));
-        }
-    }
-    if (kind == AttentionKind::BigBird && (o.random < 0 || o.random > maxTokens))
-        out.push_back(between("random", o.random, 0, maxTokens));
-    if (kind == AttentionKind::Strided && (o.stride < 1 || o.stride > maxTokens))
-        out.push_back(between("stride", o.stride, 1, maxTokens));
-    if (kind == AttentionKind::Linformer && (o.projDim < 1 || o.projDim > kMaxAttentionParameter))
-        out.push_back(between("proj_dim", o.projDim, 1, kMaxAttentionParameter));
-    if (kind == AttentionKind::Performer && (o.features < 1 || o.features > kMaxAttentionParameter))
-        out.push_back(between("features", o.features, 1, kMaxAttentionParameter));
-    if (kind == AttentionKind::Lsh) {
-        if (o.buckets < 2 || o.buckets > kMaxAttentionParameter || o.buckets % 2 != 0)
-            out.push_back("buckets (" + str(o.buckets) + ") must be an even number between 2 and " + str(kMaxAttentionParameter)
-                          + ": a bucket is the largest of B/2 rotated coordinates and their negatives");
-        if (o.chunk < 0 || o.chunk > maxTokens)
-            out.push_back("chunk (" + str(o.chunk) + ") must be 0 (no chunking) or between 1 and " + str(maxTokens));
-    }
-    if (kind == AttentionKind::Flash) {
-        if (o.queryBlock < 1 || o.queryBlock > kMaxAttentionParameter)
-            out.push_back(between("query_block", o.queryBlock, 1, kMaxAttentionParameter)
-                          + ": the queries are taken B_r at a time (a tile's rows)");
-        if (o.keyBlock < 1 || o.keyBlock > kMaxAttentionParameter)
-            out.push_back(between("key_block", o.keyBlock, 1, kMaxAttentionParameter)
-                          + ": the keys are taken B_c at a time (a tile's columns)");
+    for (const OptionInfo& o : options()) {
+        if (isKindOption(o) && readsOption(s, o))
+            optionProblems(s, o, out);
     }
 }
 
 /// The rules of the position schemes that act inside attention.
 void positionProblems(const ModelSpec& s, std::vector<std::string>& out)
 {
-    if (s.positional == PositionalEncoding::Rope) {
-        const double b = s.positionOptions.ropeBase;
-        if (!(b > 1) || !std::isfinite(b) || b > 1e12)
-            out.push_back("rope_base (" + detail::shortNumber(b)
-                          + ") must be a number greater than 1 (and at most 1e12): the angles are pos / B^(2i/d_k)");
-        if (s.heads >= 1 && s.dModel % s.heads == 0 && s.dK() % 2 != 0)
-            out.push_back("rope rotates the dimensions of each head in pairs: d_k (" + str(s.dK())
-                          + ") must be even; choose d_model and heads so that d_model / heads is even");
-    }
     const bool onScores = s.positional == PositionalEncoding::Alibi || s.positional == PositionalEncoding::Relative
                           || s.positional == PositionalEncoding::Xl;
     if (onScores && s.attention != AttentionKind::Full)
         out.push_back(std::string(toString(s.positional)) + " adds a term to every query–key score: it works with full attention, not "
                       + std::string(toString(s.attention)));
-    if (s.positional == PositionalEncoding::Relative
-        && (s.positionOptions.maxDistance < 1 || s.positionOptions.maxDistance > ConfigLimits::maxTokens))
-        out.push_back("max_distance (" + str(s.positionOptions.maxDistance) + ") must be between 1 and "
-                      + str(ConfigLimits::maxTokens) + ": distances j − i are clipped to [−K, K]");
-    if (s.positional == PositionalEncoding::Xl) {
-        const PositionOptions& o = s.positionOptions;
-        if (o.segment < 1 || o.segment > ConfigLimits::maxTokens)
-            out.push_back("segment (" + str(o.segment) + ") must be between 1 and " + str(ConfigLimits::maxTokens)
-                          + ": Transformer-XL cuts the input into segments of L tokens");
-        if (o.memory < -1 || o.memory > ConfigLimits::maxTokens)
-            out.push_back("memory (" + str(o.memory) + ") must be between 0 and " + str(ConfigLimits::maxTokens)
-                          + " rows (or left out: as many as a segment)");
+    for (const OptionInfo& o : options()) { // rope_base, max_distance, segment, memory (core/options.h)
+        if (!isKindOption(o) && readsOption(s, o))
+            optionProblems(s, o, out);
     }
+    if (s.positional == PositionalEncoding::Rope && s.heads >= 1 && s.dModel % s.heads == 0 && s.dK() % 2 != 0)
+        out.push_back("rope rotates the dimensions of each head in pairs: d_k (" + str(s.dK())
+                      + ") must be even; choose d_model and heads so that d_model / heads is even");
 }
 
 } // namespace

@@ -1,5 +1,7 @@
 #include "io/config_json.h"
 
+#include "core/options.h"
+
 #include "text/printable.h"
 
 #include <cmath>
@@ -76,62 +78,60 @@ void readEnum(const nlohmann::json& o, const char* key, Enum& out, Parse parse)
     out = *v;
 }
 
-/// The settings of the attention kind in use, under their file names ("window", "proj_dim", ...).
-void writeAttentionOptions(const ModelSpec& c, nlohmann::ordered_json& j)
+/// Reads a list of positions (the windowed kinds' global positions).
+void readPositions(const nlohmann::json& j, const char* key, std::vector<int>& out)
 {
-    const AttentionOptions& o = c.attentionOptions;
-    switch (c.attention) {
-    case AttentionKind::SlidingWindow:
-    case AttentionKind::BigBird:
-        j["window"] = o.window;
-        j["dilation"] = o.dilation;
-        if (c.attention == AttentionKind::BigBird)
-            j["random"] = o.random;
-        j["global"] = o.global;
-        break;
-    case AttentionKind::Strided:
-        j["stride"] = o.stride;
-        break;
-    case AttentionKind::Linformer:
-        j["proj_dim"] = o.projDim;
-        break;
-    case AttentionKind::Performer:
-        j["features"] = o.features;
-        break;
-    case AttentionKind::Lsh:
-        j["buckets"] = o.buckets;
-        j["chunk"] = o.chunk;
-        break;
-    case AttentionKind::Flash:
-        j["query_block"] = o.queryBlock;
-        j["key_block"] = o.keyBlock;
-        break;
-    default:
-        break;
+    const auto it = j.find(key);
+    if (it == j.end())
+        return;
+    if (!it->is_array() || it->size() > static_cast<std::size_t>(ConfigLimits::maxTokens))
+        wrongType(key);
+    out.clear();
+    for (const auto& p : *it) {
+        if (!p.is_number_integer() || !std::in_range<int>(p.get<std::int64_t>()))
+            wrongType(key);
+        out.push_back(p.get<int>());
     }
 }
 
-void readAttentionOptions(const nlohmann::json& j, AttentionOptions& o)
+/// The settings of the attention kind in use (kinds = true) or of the position scheme in use,
+/// under their file names ("window", "proj_dim", "max_distance"; core/options.h).
+void writeOptions(const ModelSpec& c, bool kinds, nlohmann::ordered_json& j)
 {
-    read(j, "window", o.window);
-    read(j, "dilation", o.dilation);
-    read(j, "random", o.random);
-    read(j, "stride", o.stride);
-    read(j, "proj_dim", o.projDim);
-    read(j, "features", o.features);
-    read(j, "buckets", o.buckets);
-    read(j, "chunk", o.chunk);
-    read(j, "query_block", o.queryBlock);
-    read(j, "key_block", o.keyBlock);
-    if (const auto it = j.find("global"); it != j.end()) {
-        if (!it->is_array() || it->size() > static_cast<std::size_t>(ConfigLimits::maxTokens))
-            wrongType("global");
-        o.global.clear();
-        for (const auto& p : *it) {
-            if (!p.is_number_integer() || !std::in_range<int>(p.get<std::int64_t>()))
-                wrongType("global");
-            o.global.push_back(p.get<int>());
-        }
+    for (const OptionInfo& option : options()) {
+        if (isKindOption(option) != kinds || !readsOption(c, option))
+            continue;
+        visitOption(option, c, [&](const auto& v) {
+            if constexpr (std::is_same_v<std::decay_t<decltype(v)>, int>)
+                j[std::string(option.key)] = writtenValue(c, option, v);
+            else
+                j[std::string(option.key)] = v;
+        });
+    }
+}
+
+/// Reads every kind's options (kinds = true), or every scheme's, whichever kind or scheme is in use.
+void readOptions(const nlohmann::json& j, bool kinds, ModelSpec& c)
+{
+    for (const OptionInfo& option : options()) {
+        if (isKindOption(option) != kinds)
+            continue;
+        const std::string key(option.key);
+        visitOption(option, c, [&](auto& v) {
+            using T = std::decay_t<decltype(v)>;
+            if constexpr (std::is_same_v<T, std::vector<int>>) {
+                readPositions(j, key.c_str(), v);
+            } else {
+                read(j, key.c_str(), v);
+                // −1 is how the settings say "as many rows as a segment" (the key left out); a
+                // file writes the number (xlMemory), never −1.
+                if constexpr (std::is_same_v<T, int>) {
+                    if (!option.negativeMeans.empty() && j.contains(key) && v < 0)
+                        throw std::invalid_argument("config: '" + key + "' is " + std::to_string(v) + ", out of range: 0 to "
+                                                    + std::to_string(ConfigLimits::maxTokens) + " rows (left out: as many as a segment)");
+                }
+            }
+        });
     }
 }
 
@@ -145,14 +145,7 @@ nlohmann::ordered_json configToJson(const Config& c)
     j["d_k"] = c.dK();
     j["seed"] = c.seed;
     j["pe"] = toString(c.positional);
-    if (c.positional == PositionalEncoding::Rope)
-        j["rope_base"] = c.positionOptions.ropeBase;
-    if (c.positional == PositionalEncoding::Relative)
-        j["max_distance"] = c.positionOptions.maxDistance;
-    if (c.positional == PositionalEncoding::Xl) {
-        j["segment"] = c.positionOptions.segment;
-        j["memory"] = c.positionOptions.xlMemory();
-    }
+    writeOptions(c, false, j);
     j["embed_scale"] = c.embedScale;
     j["scale"] = c.scaleScores;
     j["mask"] = toString(c.mask);
@@ -161,7 +154,7 @@ nlohmann::ordered_json configToJson(const Config& c)
     j["weights_preset"] = toString(c.weightsPreset);
     if (c.attention != AttentionKind::Full) {
         j["attention"] = toString(c.attention);
-        writeAttentionOptions(c, j);
+        writeOptions(c, true, j);
     }
     // Written only for a model, so a single attention block's trace stays as it always was.
     if (c.model != ModelKind::None) {
@@ -188,15 +181,7 @@ Config configFromJson(const nlohmann::json& o)
     read(o, "heads", c.heads);
     read(o, "seed", c.seed);
     readEnum(o, "pe", c.positional, parsePositionalEncoding);
-    read(o, "rope_base", c.positionOptions.ropeBase);
-    read(o, "max_distance", c.positionOptions.maxDistance);
-    read(o, "segment", c.positionOptions.segment);
-    read(o, "memory", c.positionOptions.memory);
-    // −1 is how the settings say "as many rows as a segment" (the key left out); a file writes
-    // the number (xlMemory), never −1.
-    if (o.contains("memory") && c.positionOptions.memory < 0)
-        throw std::invalid_argument("config: 'memory' is " + std::to_string(c.positionOptions.memory) + ", out of range: 0 to "
-                                    + std::to_string(ConfigLimits::maxTokens) + " rows (left out: as many as a segment)");
+    readOptions(o, false, c);
     read(o, "embed_scale", c.embedScale);
     read(o, "scale", c.scaleScores);
     readEnum(o, "mask", c.mask, parseMaskKind);
@@ -208,7 +193,7 @@ Config configFromJson(const nlohmann::json& o)
     readEnum(o, "weights_preset", c.weightsPreset, parseWeightsPreset);
     readEnum(o, "model", c.model, parseModelKind);
     readEnum(o, "attention", c.attention, parseAttentionKind);
-    readAttentionOptions(o, c.attentionOptions);
+    readOptions(o, true, c);
     readEnum(o, "architecture", c.architecture, parseArchitecture);
     int layers = c.encoderLayers;
     read(o, "layers", layers);

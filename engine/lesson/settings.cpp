@@ -2,10 +2,13 @@
 
 #include "lesson/lesson_text.h"
 
+#include "core/options.h"
+
 #include <algorithm>
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 namespace attnlab {
 
@@ -13,55 +16,78 @@ namespace {
 
 using namespace lessontext;
 
-const std::vector<std::string> kSettingKeys{"d_model", "heads", "seed",       "pe",     "embed_scale", "scale", "mask",
-                                            "pad_to",  "weights", "max_tokens", "model", "layers",      "d_ff",  "norm",
-                                            "activation", "attention", "window", "dilation", "global", "random", "stride",
-                                            "proj_dim", "features", "buckets", "chunk", "query_block", "key_block", "rope_base", "max_distance", "segment", "memory"};
-
-/// The attention kind's settings (docs/attention-kinds.md); false when `key` is not one of them.
-bool setKindOption(Config& c, const std::string& key, std::string_view value)
+/// Every setting a lesson may make: the run's, the attention kind, then the kinds' and the
+/// schemes' options (core/options.h).
+const std::vector<std::string>& settingKeys()
 {
-    AttentionOptions& o = c.attentionOptions;
+    static const std::vector<std::string> kKeys = [] {
+        std::vector<std::string> keys{"d_model", "heads", "seed",  "pe",     "embed_scale", "scale", "mask",      "pad_to",
+                                      "weights", "max_tokens", "model", "layers", "d_ff",      "norm",  "activation", "attention"};
+        for (const OptionInfo& o : options())
+            keys.emplace_back(o.key);
+        return keys;
+    }();
+    return kKeys;
+}
+
+/// Positions separated by spaces (the comma separates settings), or none.
+std::vector<int> parsePositions(const std::string& key, std::string_view value)
+{
+    std::vector<int> out;
+    if (value == "none")
+        return out;
+    std::size_t start = 0;
+    while (start < value.size()) {
+        const std::size_t end = std::min(value.find(' ', start), value.size());
+        if (end > start)
+            out.push_back(parseInt(key, value.substr(start, end - start)));
+        start = end + 1;
+    }
+    return out;
+}
+
+/// An attention kind's or a position scheme's option (core/options.h); false when `key` is not one.
+/// The ranges are Config's rules (validation), except that a lesson leaves out an option whose
+/// negative value means another's (xl's memory, −1 = as many rows as a segment).
+bool setOption(Config& c, const std::string& key, std::string_view value)
+{
+    const OptionInfo* option = optionByKey(key);
+    if (!option)
+        return false;
+    visitOption(*option, c, [&](auto& v) {
+        using T = std::decay_t<decltype(v)>;
+        if constexpr (std::is_same_v<T, std::vector<int>>) {
+            v = parsePositions(key, value);
+        } else if constexpr (std::is_same_v<T, double>) {
+            const std::string text(value);
+            char* end = nullptr;
+            const double number = std::strtod(text.c_str(), &end);
+            if (text.empty() || end != text.c_str() + text.size())
+                throw std::invalid_argument(key + ": " + quote(value) + " is not a number");
+            v = number;
+        } else {
+            v = parseInt(key, value);
+            if (!option->negativeMeans.empty() && v < 0)
+                throw std::invalid_argument(key + " (" + std::to_string(v) + ") must be between 0 and "
+                                            + std::to_string(ConfigLimits::maxTokens) + " rows; leave " + key
+                                            + " out for as many rows as a segment");
+        }
+    });
+    return true;
+}
+
+/// Sets one setting (`key` is known, `value` not empty) in `c`. Throws std::invalid_argument.
+void setOne(Config& c, const std::string& key, std::string_view value)
+{
+    if (setOption(c, key, value))
+        return;
     if (key == "attention") {
         const auto kind = parseAttentionKind(value);
         if (!kind)
             throw std::invalid_argument("attention: " + unknown("value", value, {"full", "sliding-window", "bigbird", "strided", "linformer",
                                                                               "performer", "linear", "lsh", "flash"}));
         c.attention = *kind;
-        return true;
-    }
-    if (key == "global") { // positions separated by spaces (the comma separates settings), or none
-        o.global.clear();
-        if (value == "none")
-            return true;
-        std::size_t start = 0;
-        while (start < value.size()) {
-            const std::size_t end = std::min(value.find(' ', start), value.size());
-            if (end > start)
-                o.global.push_back(parseInt(key, value.substr(start, end - start)));
-            start = end + 1;
-        }
-        return true;
-    }
-    const std::pair<const char*, int*> ints[] = {{"window", &o.window}, {"dilation", &o.dilation}, {"random", &o.random},
-                                                 {"stride", &o.stride}, {"proj_dim", &o.projDim},   {"features", &o.features},
-                                                 {"buckets", &o.buckets}, {"chunk", &o.chunk},
-                                                 {"query_block", &o.queryBlock}, {"key_block", &o.keyBlock}};
-    for (const auto& [name, target] : ints) {
-        if (key == name) {
-            *target = parseInt(key, value);
-            return true;
-        }
-    }
-    return false;
-}
-
-/// Sets one setting (`key` is known, `value` not empty) in `c`. Throws std::invalid_argument.
-void setOne(Config& c, const std::string& key, std::string_view value)
-{
-    if (setKindOption(c, key, value))
-        return;
-    if (key == "d_model") {
+    } else if (key == "d_model") {
         c.dModel = parseInt(key, value);
     } else if (key == "heads") {
         c.heads = parseInt(key, value);
@@ -72,24 +98,6 @@ void setOne(Config& c, const std::string& key, std::string_view value)
         if (!pe)
             throw std::invalid_argument("pe: " + unknown("value", value, {"sinusoidal", "learned", "none", "rope", "alibi", "relative", "xl"}));
         c.positional = *pe;
-    } else if (key == "rope_base") {
-        const std::string text(value);
-        char* end = nullptr;
-        const double base = std::strtod(text.c_str(), &end);
-        if (text.empty() || end != text.c_str() + text.size())
-            throw std::invalid_argument("rope_base: " + quote(value) + " is not a number");
-        c.positionOptions.ropeBase = base; // the range is Config's rule (greater than 1)
-    } else if (key == "max_distance") {
-        c.positionOptions.maxDistance = parseInt(key, value); // the range is Config's rule (1 … max tokens)
-    } else if (key == "segment") {
-        c.positionOptions.segment = parseInt(key, value);
-    } else if (key == "memory") {
-        // −1 is how the settings say "as many rows as a segment": a lesson leaves memory out for that.
-        c.positionOptions.memory = parseInt(key, value);
-        if (c.positionOptions.memory < 0)
-            throw std::invalid_argument("memory (" + std::to_string(c.positionOptions.memory) + ") must be between 0 and "
-                                        + std::to_string(ConfigLimits::maxTokens)
-                                        + " rows; leave memory out for as many rows as a segment");
     } else if (key == "embed_scale") {
         c.embedScale = parseSwitch(key, value);
     } else if (key == "scale") {
@@ -165,8 +173,8 @@ Config applySettings(const Config& base, std::string_view text, std::vector<std:
             key = "weights"; // the trace format's name
         if (key == "d_k")
             throw std::invalid_argument("d_k cannot be set: it is d_model / heads");
-        if (std::find(kSettingKeys.begin(), kSettingKeys.end(), key) == kSettingKeys.end())
-            throw std::invalid_argument(unknown("setting", key, kSettingKeys));
+        if (std::find(settingKeys().begin(), settingKeys().end(), key) == settingKeys().end())
+            throw std::invalid_argument(unknown("setting", key, settingKeys()));
         if (std::find(seen.begin(), seen.end(), key) != seen.end())
             throw std::invalid_argument(key + " is set twice");
         seen.push_back(key);
