@@ -2215,6 +2215,166 @@
         <source>no model: choose one in the settings</source>
         <translation>没有模型：请在设置中选择一个</translation>
     </message>
+    <message>
+        <source>line %1</source>
+        <translation>第 %1 行</translation>
+    </message>
+    <message>
+        <source>%1</source>
+        <translation>%1</translation>
+    </message>
+    <message>
+        <source>%1: not JSON: %2</source>
+        <translation>%1：不是 JSON：%2</translation>
+    </message>
+    <message>
+        <source>expected a JSON object, found %1</source>
+        <translation>应为 JSON 对象，实际是 %1</translation>
+    </message>
+    <message>
+        <source>expected a string, found %1</source>
+        <translation>应为字符串，实际是 %1</translation>
+    </message>
+    <message>
+        <source>expected true or false, found %1</source>
+        <translation>应为 true 或 false，实际是 %1</translation>
+    </message>
+    <message>
+        <source>expected a whole number from %1 to %2, found %3</source>
+        <translation>应为 %1 到 %2 之间的整数，实际是 %3</translation>
+    </message>
+    <message>
+        <source>expected a list, found %1</source>
+        <translation>应为列表，实际是 %1</translation>
+    </message>
+    <message>
+        <source>a single sequence&apos;s template can hold $A only, found $%1</source>
+        <translation>单个序列的模板只能含有 $A，实际是 $%1</translation>
+    </message>
+    <message>
+        <source>the template&apos;s special token &apos;%1&apos; is not listed</source>
+        <translation>模板中的特殊词元“%1”没有列出</translation>
+    </message>
+    <message>
+        <source>expected a token id, found %1</source>
+        <translation>应为词元 id，实际是 %1</translation>
+    </message>
+    <message>
+        <source>expected {&quot;Sequence&quot;: …} or {&quot;SpecialToken&quot;: …}</source>
+        <translation>应为 {&quot;Sequence&quot;: …} 或 {&quot;SpecialToken&quot;: …}</translation>
+    </message>
+    <message>
+        <source>expected [token, id], found %1</source>
+        <translation>应为 [token, id]，实际是 %1</translation>
+    </message>
+    <message>
+        <source>the post-processor &apos;%1&apos; is not supported (Attention Lab computes %2)</source>
+        <translation>不支持后处理器“%1”（Attention Lab 计算 %2）</translation>
+    </message>
+    <message>
+        <source>the token is %1 bytes long, more than a token can be</source>
+        <translation>该词元长 %1 字节，超过了词元的最大长度</translation>
+    </message>
+    <message>
+        <source>this is tokenizer.json version %1; Attention Lab reads version 1.0</source>
+        <translation>这是 tokenizer.json 的 %1 版；Attention Lab 读取 1.0 版</translation>
+    </message>
+    <message>
+        <source>padding every text to a fixed length is not supported</source>
+        <translation>不支持把每段文本填充到固定长度</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not in the vocabulary of %2</source>
+        <translation>“%1”不在 %2 的词表中</translation>
+    </message>
+    <message>
+        <source>true, but there is no bos_token</source>
+        <translation>为 true，但没有 bos_token</translation>
+    </message>
+    <message>
+        <source>true, but there is no eos_token</source>
+        <translation>为 true，但没有 eos_token</translation>
+    </message>
+    <message>
+        <source>the special token id %1 is outside the vocabulary (0 … %2)</source>
+        <translation>特殊词元 id %1 超出了词表（0 … %2）</translation>
+    </message>
+    <message>
+        <source>not JSON: %1</source>
+        <translation>不是 JSON：%1</translation>
+    </message>
+    <message>
+        <source>expected a JSON object of token -&gt; id, found %1</source>
+        <translation>应为“词元 -&gt; id”的 JSON 对象，实际是 %1</translation>
+    </message>
+    <message>
+        <source>the token &apos;%1&apos; is %2 bytes long, more than a token can be (%3 bytes)</source>
+        <translation>词元“%1”长 %2 字节，超过了词元的最大长度（%3 字节）</translation>
+    </message>
+    <message>
+        <source>the id of token &apos;%1&apos; is not an integer: %2</source>
+        <translation>词元“%1”的 id 不是整数：%2</translation>
+    </message>
+    <message>
+        <source>the id of token &apos;%1&apos;, %2, is outside 0 … %3 (the ids must number the %4 tokens)</source>
+        <translation>词元“%1”的 id %2 不在 0 … %3 之内（这些 id 必须为 %4 个词元依次编号）</translation>
+    </message>
+    <message>
+        <source>tokens &apos;%1&apos; and &apos;%2&apos; have the same id %3</source>
+        <translation>词元“%1”和“%2”的 id 相同，都是 %3</translation>
+    </message>
+    <message>
+        <source>the line is %1 bytes long, more than two tokens can be (%2 bytes each): &apos;%3&apos;</source>
+        <translation>该行长 %1 字节，超过了两个词元的最大长度（每个 %2 字节）：“%3”</translation>
+    </message>
+    <message>
+        <source>expected two tokens separated by a space, found %1: &apos;%2&apos;</source>
+        <translation>应为用空格分隔的两个词元，实际有 %1 个：“%2”</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not in the vocabulary (&apos;%2&apos;)</source>
+        <translation>“%1”不在词表（“%2”）中</translation>
+    </message>
+    <message>
+        <source>the merge of &apos;%1&apos; and &apos;%2&apos;, &apos;%3&apos;, is not in the vocabulary (&apos;%4&apos;)</source>
+        <translation>“%1”与“%2”合并得到的“%3”不在词表（“%4”）中</translation>
+    </message>
+    <message>
+        <source>the byte %1 has no token (&apos;%2&apos;); byte-level BPE needs one for each of the 256 bytes</source>
+        <translation>字节 %1 没有词元（“%2”）；字节级 BPE 需要 256 个字节各有一个词元</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos;: line %2 is %3 bytes long, more than a token can be (%4 bytes; BERT reads words of up to %5 characters): &apos;%6&apos;</source>
+        <translation>“%1”：第 %2 行长 %3 字节，超过了词元的最大长度（%4 字节；BERT 读取最多 %5 个字符的词）：“%6”</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos;: line %2 is not UTF-8: &apos;%3&apos;</source>
+        <translation>“%1”：第 %2 行不是 UTF-8：“%3”</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos;: the vocabulary has no %2 token (BERT needs [UNK], [CLS] and [SEP])</source>
+        <translation>“%1”：词表中没有 %2 词元（BERT 需要 [UNK]、[CLS] 和 [SEP]）</translation>
+    </message>
+    <message>
+        <source>%1 at offset %2</source>
+        <translation>%1（位于偏移 %2）</translation>
+    </message>
+    <message>
+        <source>ICU has no normalization data: %1</source>
+        <translation>ICU 没有规范化数据：%1</translation>
+    </message>
+    <message>
+        <source>normalization failed: %1</source>
+        <translation>规范化失败：%1</translation>
+    </message>
+    <message>
+        <source>ICU has no NFD data: %1</source>
+        <translation>ICU 没有 NFD 数据：%1</translation>
+    </message>
+    <message>
+        <source>NFD failed: %1</source>
+        <translation>NFD 失败：%1</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::MultiHeadView</name>
