@@ -3,7 +3,11 @@
 
 #include "core/message.h"
 
+#include "families/messages.h"
 #include "io/messages.h"
+#include "model/messages.h"
+#include "pretrained/messages.h"
+#include "text/messages.h"
 
 #include <span>
 
@@ -13,6 +17,10 @@ namespace {
 
 const std::span<const MessageTemplate> kTables[] = {
     kIoMessages,
+    kFamiliesMessages,
+    kModelMessages,
+    kPretrainedMessages,
+    kTextMessages,
 };
 
 } // namespace

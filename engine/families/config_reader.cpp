@@ -1,6 +1,7 @@
 #include "families/config_reader.h"
 
 #include "families/family.h"
+#include "families/messages.h"
 #include "io/safetensors.h"
 #include "text/printable.h"
 
@@ -17,17 +18,17 @@ const ConfigReader::Json& ConfigReader::require(const std::string& key) const
 {
     const auto it = m_json.find(key);
     if (it == m_json.end())
-        throw FormatError(m_name + ": " + key + " is missing");
+        throw FormatError(say(familiesMessage("config_key_missing"), m_name, key));
     return *it;
 }
 
 int ConfigReader::integerValue(const std::string& key, const Json& v, int lo, int hi) const
 {
     if (!v.is_number_integer())
-        fail(key, "must be a whole number, not " + shortJson(v));
+        throw FormatError(say(familiesMessage("config_key_not_integer"), m_name, key, shortJson(v)));
     const auto x = v.get<long long>();
     if (x < lo || x > hi)
-        fail(key, "is " + std::to_string(x) + " but Attention Lab opens " + std::to_string(lo) + " to " + std::to_string(hi));
+        throw FormatError(say(familiesMessage("config_key_range"), m_name, key, x, lo, hi));
     return static_cast<int>(x);
 }
 
@@ -35,7 +36,7 @@ float ConfigReader::positive(const std::string& key) const
 {
     const Json& v = require(key);
     if (!v.is_number() || !(v.get<double>() > 0) || !std::isfinite(v.get<double>()) || v.get<double>() > 1)
-        fail(key, "must be a small positive number, not " + shortJson(v));
+        throw FormatError(say(familiesMessage("config_key_not_small_positive"), m_name, key, shortJson(v)));
     return static_cast<float>(v.get<double>());
 }
 
@@ -43,7 +44,7 @@ std::string ConfigReader::string(const std::string& key) const
 {
     const Json& v = require(key);
     if (!v.is_string())
-        fail(key, "must be a string, not " + shortJson(v));
+        throw FormatError(say(familiesMessage("config_key_not_string"), m_name, key, shortJson(v)));
     return v.get<std::string>();
 }
 
@@ -56,7 +57,7 @@ Activation ConfigReader::activation(const std::string& key) const
         return Activation::Gelu;
     if (a == "relu")
         return Activation::Relu;
-    fail(key, "is " + inQuotes(a) + " but Attention Lab computes gelu_new, gelu and relu");
+    throw FormatError(say(familiesMessage("config_key_activation"), m_name, key, printable(a)));
 }
 
 void ConfigReader::expect(const std::string& key, const Json& expected, const std::string& why) const

@@ -1,6 +1,8 @@
 #include "families/tensor_names.h"
 
 #include "families/family.h"
+#include "families/messages.h"
+#include "io/messages.h"
 #include "io/tensor_eigen.h"
 #include "text/printable.h"
 
@@ -25,8 +27,10 @@ TensorNames::TensorNames(const std::vector<const MappedSafetensors*>& files, con
             }
             const auto [it, added] = m_names.emplace(canonical, Where{file, name});
             if (!added)
-                throw FormatError("tensor " + inQuotes(canonical) + " appears twice, as " + inQuotes(it->second.name) + " and " + inQuotes(name)
-                                  + (it->second.file == file ? "" : " (in " + inQuotes(file->path()) + ")"));
+                throw FormatError(it->second.file == file
+                                      ? say(familiesMessage("tensor_twice"), printable(canonical), printable(it->second.name), printable(name))
+                                      : say(familiesMessage("tensor_twice_in"), printable(canonical), printable(it->second.name), printable(name),
+                                            printable(file->path())));
         }
     }
 }
@@ -41,12 +45,12 @@ FloatSpan TensorNames::take(const std::string& name, const std::vector<std::int6
 {
     const auto it = m_names.find(name);
     if (it == m_names.end())
-        throw FormatError("missing tensor " + inQuotes(name) + " " + shapeText(shape));
+        throw FormatError(say(ioMessage("tensor_missing"), printable(name), shapeText(shape)));
     const TensorEntry& entry = this->entry(it->second);
     if (entry.shape != shape)
-        throw FormatError("tensor " + inQuotes(name) + " has shape " + shapeText(entry.shape) + " but must be " + shapeText(shape));
+        throw FormatError(say(ioMessage("tensor_shape"), printable(name), shapeText(entry.shape), shapeText(shape)));
     if (entry.dtype != "F32" && entry.dtype != "F16" && entry.dtype != "BF16")
-        throw FormatError("tensor " + inQuotes(name) + " is " + entry.dtype + "; Attention Lab reads F32, F16 and BF16");
+        throw FormatError(say(familiesMessage("tensor_dtype_read"), printable(name), entry.dtype));
     m_used.insert(name);
     return it->second.file->floats(it->second.name);
 }
@@ -89,7 +93,7 @@ void TensorNames::rejectUnknown(const std::string& expected) const
 {
     for (const auto& [name, actual] : m_names) {
         if (!m_used.contains(name))
-            throw FormatError("unknown tensor " + inQuotes(name) + " " + shapeText(entry(actual).shape) + ": " + expected);
+            throw FormatError(sayAbout(ioMessage("tensor_unknown"), Message{{}, {}, expected}, printable(name), shapeText(entry(actual).shape)));
     }
 }
 

@@ -1,6 +1,7 @@
 #include "io/mapped_safetensors.h"
 
 #include "io/fileio.h"
+#include "io/messages.h"
 #include "text/printable.h"
 
 #include <bit>
@@ -26,33 +27,55 @@ struct FdCloser {
     }
 };
 
+/// Why a file of mode `mode`, not a regular file, cannot be mapped.
+Message notRegular(mode_t mode)
+{
+    if (S_ISDIR(mode))
+        return say(ioMessage("mapped_directory"));
+    if (S_ISFIFO(mode))
+        return say(ioMessage("mapped_fifo"));
+    if (S_ISCHR(mode))
+        return say(ioMessage("mapped_character_device"));
+    if (S_ISBLK(mode))
+        return say(ioMessage("mapped_block_device"));
+    if (S_ISSOCK(mode))
+        return say(ioMessage("mapped_socket"));
+    return say(ioMessage("mapped_not_regular"));
+}
+
+/// The system's words for errno, shown as they are.
+Message systemReason(int error)
+{
+    return Message{{}, {}, std::strerror(error)};
+}
+
 } // namespace
 
 std::shared_ptr<const MappedSafetensors> MappedSafetensors::open(const std::string& path)
 {
-    const auto fail = [&](const std::string& why) { return FormatError(inQuotes(path) + ": " + why); };
+    const auto fail = [&](Message why) { return FormatError(sayAbout(ioMessage("in_file"), std::move(why), printable(path))); };
     // O_NONBLOCK: opening a FIFO would wait for a writer, forever; its type is checked next.
     const FdCloser fd{::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK)};
     if (fd.fd < 0)
-        throw fail(std::strerror(errno));
+        throw fail(systemReason(errno));
     struct stat st {};
     if (::fstat(fd.fd, &st) != 0)
-        throw fail(std::strerror(errno));
+        throw fail(systemReason(errno));
     if (!S_ISREG(st.st_mode))
-        throw fail(std::string("it is ") + fileKind(st.st_mode) + ", not a regular file");
+        throw fail(notRegular(st.st_mode));
     std::shared_ptr<MappedSafetensors> file(new MappedSafetensors);
     file->m_path = path;
     file->m_size = static_cast<std::uint64_t>(st.st_size);
     if (file->m_size > 0) {
         void* p = ::mmap(nullptr, file->m_size, PROT_READ, MAP_PRIVATE, fd.fd, 0);
         if (p == MAP_FAILED)
-            throw fail(std::string("cannot map the file: ") + std::strerror(errno));
+            throw fail(say(ioMessage("mapped_cannot_map"), std::strerror(errno)));
         file->m_bytes = static_cast<const char*>(p);
     }
     try {
         file->m_layout = parseSafetensorsLayout(std::string_view(file->m_bytes ? file->m_bytes : "", file->m_size));
     } catch (const FormatError& e) {
-        throw fail(e.what());
+        throw fail(e.message());
     }
     return file;
 }
@@ -73,7 +96,7 @@ FloatSpan MappedSafetensors::floats(const std::string& name) const
 {
     const TensorEntry* t = find(name);
     if (!t)
-        throw FormatError(inQuotes(m_path) + ": no tensor " + inQuotes(name));
+        throw FormatError(say(ioMessage("mapped_no_tensor"), printable(m_path), printable(name)));
     FloatSpan span;
     span.size = t->numel();
     span.shape = t->shape;

@@ -33,6 +33,20 @@ inline constexpr MessageTemplate kIoMessages[] = {
     {"dtype_not_float", QT_TRANSLATE_NOOP("attnlab::Messages", "dtype %1 is not a floating-point type")},
     {"dtype_unsupported", QT_TRANSLATE_NOOP("attnlab::Messages", "tensor '%1': dtype %2 is not supported (use F32, F64, F16 or BF16)")},
     {"in_file", QT_TRANSLATE_NOOP("attnlab::Messages", "'%1'")},
+    // a safetensors file mapped into memory (io/mapped_safetensors.h)
+    {"mapped_directory", QT_TRANSLATE_NOOP("attnlab::Messages", "it is a directory, not a regular file")},
+    {"mapped_fifo", QT_TRANSLATE_NOOP("attnlab::Messages", "it is a pipe (FIFO), not a regular file")},
+    {"mapped_character_device", QT_TRANSLATE_NOOP("attnlab::Messages", "it is a device (character special file), not a regular file")},
+    {"mapped_block_device", QT_TRANSLATE_NOOP("attnlab::Messages", "it is a device (block special file), not a regular file")},
+    {"mapped_socket", QT_TRANSLATE_NOOP("attnlab::Messages", "it is a socket, not a regular file")},
+    {"mapped_not_regular", QT_TRANSLATE_NOOP("attnlab::Messages", "it is not a regular file")},
+    {"mapped_cannot_map", QT_TRANSLATE_NOOP("attnlab::Messages", "cannot map the file: %1")},
+    {"mapped_no_tensor", QT_TRANSLATE_NOOP("attnlab::Messages", "'%1': no tensor '%2'")},
+    // the tensors a reader takes by name (io/tensor_reader.h, families/tensor_names.h); %2 is a shape, "[768, 2304]"
+    {"tensor_missing", QT_TRANSLATE_NOOP("attnlab::Messages", "missing tensor '%1' %2")},
+    {"tensor_shape", QT_TRANSLATE_NOOP("attnlab::Messages", "tensor '%1' has shape %2 but must be %3")},
+    {"tensor_not_finite", QT_TRANSLATE_NOOP("attnlab::Messages", "tensor '%1' holds non-finite values (inf or NaN)")},
+    {"tensor_unknown", QT_TRANSLATE_NOOP("attnlab::Messages", "unknown tensor '%1' %2")},
 };
 
 /// The line of kIoMessages with `code` (a code not in it does not compile).

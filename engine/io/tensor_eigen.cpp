@@ -1,5 +1,8 @@
 #include "io/tensor_eigen.h"
 
+#include "io/messages.h"
+#include "text/printable.h"
+
 namespace attnlab::detail {
 
 std::string shapeText(const std::vector<std::int64_t>& shape)
@@ -19,7 +22,7 @@ const Tensor* findTensor(const TensorFile& file, const std::string& name)
 void expectShape(const std::string& name, const Tensor& t, const std::vector<std::int64_t>& shape)
 {
     if (t.shape != shape)
-        throw FormatError("tensor '" + name + "' has shape " + shapeText(t.shape) + " but must be " + shapeText(shape));
+        throw FormatError(say(ioMessage("tensor_shape"), printable(name), shapeText(t.shape), shapeText(shape)));
 }
 
 Eigen::MatrixXf toMatrix(const Tensor& t)

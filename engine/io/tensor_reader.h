@@ -3,6 +3,7 @@
 /// parameter names, with named errors, and noting which tensors were read so that anything
 /// left over can be reported as unknown.
 
+#include "io/messages.h"
 #include "io/tensor_eigen.h"
 #include "nn/transformer.h"
 #include "text/printable.h"
@@ -74,12 +75,13 @@ public:
     /// A reader for the tensors under prefix + `sub`, recording into the same set.
     TensorReader under(const std::string& sub) const { return TensorReader(m_file, m_prefix + sub, m_used); }
 
-    /// Throws FormatError for the first tensor under the prefix that was not read.
+    /// Throws FormatError for the first tensor under the prefix that was not read; `expected`
+    /// (English, shown as it is) says what the tensors may be.
     void rejectUnknown(const std::string& expected) const
     {
         for (const auto& [name, t] : m_file.tensors) {
             if (name.starts_with(m_prefix) && !m_used.contains(name))
-                throw FormatError("unknown tensor " + inQuotes(name) + " " + shapeText(t.shape) + ": " + expected);
+                throw FormatError(sayAbout(ioMessage("tensor_unknown"), Message{{}, {}, expected}, printable(name), shapeText(t.shape)));
         }
     }
 
@@ -89,11 +91,11 @@ private:
         const std::string full = m_prefix + name;
         const Tensor* t = findTensor(m_file, full);
         if (!t)
-            throw FormatError("missing tensor " + inQuotes(full) + " " + shapeText(shape));
+            throw FormatError(say(ioMessage("tensor_missing"), printable(full), shapeText(shape)));
         expectShape(full, *t, shape);
         for (const float v : t->values) {
             if (!std::isfinite(v))
-                throw FormatError("tensor " + inQuotes(full) + " holds non-finite values (inf or NaN)");
+                throw FormatError(say(ioMessage("tensor_not_finite"), printable(full)));
         }
         m_used.insert(full);
         return *t;

@@ -4,12 +4,15 @@
 
 #include "model/model.h"
 
+#include "model/messages.h"
+
 #include "pretrained/model_folder.h"
 
 #include "nn/embedding.h"
 #include "nn/input_stages.h"
 #include "nn/softmax.h"
 #include "core/stage_builder.h"
+#include "text/printable.h"
 #include "text/tokenizer.h"
 
 #include <algorithm>
@@ -67,8 +70,8 @@ Eigen::MatrixXf embed(const Seq2SeqModel& m, const std::vector<std::string>& tok
         for (Eigen::Index i = 0; i < n; ++i) {
             const int row = indexIn(vocab, tokens[static_cast<std::size_t>(i)]);
             if (row < 0)
-                throw std::invalid_argument("'" + tokens[static_cast<std::size_t>(i)] + "' is not in the model's "
-                                            + (target ? "target" : "source") + " vocabulary");
+                throw Error(say(target ? modelMessage("not_in_target_vocabulary") : modelMessage("not_in_source_vocabulary"),
+                                printable(tokens[static_cast<std::size_t>(i)])));
             e.row(i) = table.row(row);
         }
     }
@@ -97,8 +100,7 @@ ModelSpec optionsFor(const Seq2SeqModel& m, const Config& config)
 {
     config.validate();
     if (config.dModel != m.spec.dModel || config.heads != m.spec.heads)
-        throw std::invalid_argument("d_model (" + str(config.dModel) + ") and heads (" + str(config.heads)
-                                    + ") must be the model's: d_model " + str(m.spec.dModel) + ", heads " + str(m.spec.heads));
+        throw Error(say(modelMessage("model_width"), config.dModel, config.heads, m.spec.dModel, m.spec.heads));
     ModelSpec o = m.spec;
     o.scaleScores = config.scaleScores;
     // The attention kind is a setting of the run (a seeded encoder stack; the settings' checks

@@ -2,6 +2,7 @@
 // names plus the embeddings and the output head, vocabularies and options in the metadata
 // (docs/model-format.md).
 
+#include "model/messages.h"
 #include "model/model.h"
 #include "model/open.h"
 #include "model/parameters.h"
@@ -27,9 +28,11 @@ std::string str(long long v) { return std::to_string(v); }
 
 // --- Metadata ---
 
-[[noreturn]] void badMetadata(const std::string& key, const std::string& why)
+/// A refusal of a key of the metadata: line `t` of kModelMessages, its %1 the key.
+template <class... Args>
+[[noreturn]] void badMetadata(const MessageTemplate& t, const std::string& key, const Args&... args)
 {
-    throw FormatError("metadata '" + key + "' " + why + " (docs/model-format.md)");
+    throw FormatError(say(t, key, args...));
 }
 
 const std::string* metadataValue(const TensorFile& f, const std::string& key)
@@ -43,15 +46,15 @@ int metadataInt(const TensorFile& f, const std::string& key, std::optional<int> 
     const std::string* v = metadataValue(f, key);
     if (!v) {
         if (!fallback)
-            badMetadata(key, "is missing");
+            badMetadata(modelMessage("metadata_missing"), key);
         return *fallback;
     }
     int out = 0;
     const auto [end, ec] = std::from_chars(v->data(), v->data() + v->size(), out);
     if (ec != std::errc() || end != v->data() + v->size())
-        badMetadata(key, "is '" + v->substr(0, 40) + "', not a whole number");
+        badMetadata(modelMessage("metadata_not_integer"), key, printable(v->substr(0, 40)));
     if (out < lo || out > hi)
-        badMetadata(key, "is " + *v + " but must be between " + str(lo) + " and " + str(hi));
+        badMetadata(modelMessage("metadata_range"), key, *v, lo, hi);
     return out;
 }
 
@@ -64,19 +67,19 @@ bool metadataBool(const TensorFile& f, const std::string& key, bool fallback)
         return true;
     if (*v == "false")
         return false;
-    badMetadata(key, "is '" + v->substr(0, 40) + "' but must be true or false");
+    badMetadata(modelMessage("metadata_not_bool"), key, printable(v->substr(0, 40)));
 }
 
 template <typename Parse>
 auto metadataEnum(const TensorFile& f, const std::string& key, decltype(*std::declval<Parse>()(std::string_view())) fallback,
-                  Parse parse, const std::string& allowed)
+                  Parse parse, const char* one, const char* other)
 {
     const std::string* v = metadataValue(f, key);
     if (!v)
         return fallback;
     const auto parsed = parse(*v);
     if (!parsed)
-        badMetadata(key, "is '" + v->substr(0, 40) + "' but must be " + allowed);
+        badMetadata(modelMessage("metadata_choice"), key, printable(v->substr(0, 40)), one, other);
     return *parsed;
 }
 
@@ -84,28 +87,28 @@ std::vector<std::string> metadataVocabulary(const TensorFile& f, const std::stri
 {
     const std::string* v = metadataValue(f, key);
     if (!v)
-        badMetadata(key, "is missing");
+        badMetadata(modelMessage("metadata_missing"), key);
     nlohmann::json j;
     try {
         j = nlohmann::json::parse(*v);
     } catch (const nlohmann::json::exception&) {
-        badMetadata(key, "is not a JSON array of strings");
+        badMetadata(modelMessage("metadata_not_json_array"), key);
     }
     if (!j.is_array() || j.empty())
-        badMetadata(key, "must be a non-empty JSON array of strings");
+        badMetadata(modelMessage("metadata_empty_array"), key);
     std::vector<std::string> out;
     for (const auto& e : j) {
         if (!e.is_string())
-            badMetadata(key, "must hold only strings");
+            badMetadata(modelMessage("metadata_not_strings"), key);
         out.push_back(e.get<std::string>());
     }
     std::vector<std::string> sorted = out;
     std::sort(sorted.begin(), sorted.end());
     if (const auto dup = std::adjacent_find(sorted.begin(), sorted.end()); dup != sorted.end())
-        badMetadata(key, "holds '" + dup->substr(0, 40) + "' twice");
+        badMetadata(modelMessage("metadata_twice"), key, printable(dup->substr(0, 40)));
     for (const auto& r : required) {
         if (std::find(out.begin(), out.end(), r) == out.end())
-            badMetadata(key, "must contain " + r);
+            badMetadata(modelMessage("metadata_must_contain"), key, r);
     }
     return out;
 }
@@ -166,10 +169,9 @@ Seq2SeqModel modelFromTensors(const TensorFile& f)
 {
     const std::string* format = metadataValue(f, "format");
     if (!format)
-        throw FormatError("not an Attention Lab model: the metadata has no 'format' (expected " + std::string(kFormat)
-                          + "; docs/model-format.md)");
+        throw FormatError(say(modelMessage("not_attnlab_model"), kFormat));
     if (*format != kFormat)
-        badMetadata("format", "is '" + format->substr(0, 40) + "' but must be " + std::string(kFormat));
+        badMetadata(modelMessage("metadata_not_value"), "format", printable(format->substr(0, 40)), kFormat);
 
     Seq2SeqModel m;
     ModelSpec& o = m.spec;
@@ -178,25 +180,25 @@ Seq2SeqModel modelFromTensors(const TensorFile& f)
     o.dFF = metadataInt(f, "d_ff", {}, 1, ConfigLimits::maxDFF);
     o.encoderLayers = metadataInt(f, "encoder_layers", {}, 1, ConfigLimits::maxLayers);
     o.decoderLayers = metadataInt(f, "decoder_layers", {}, 0, ConfigLimits::maxLayers);
-    o.norm = metadataEnum(f, "norm", NormPlacement::Post, parseNormPlacement, "post or pre");
-    o.activation = metadataEnum(f, "activation", Activation::Relu, parseFileActivation, "relu or gelu");
+    o.norm = metadataEnum(f, "norm", NormPlacement::Post, parseNormPlacement, "post", "pre");
+    o.activation = metadataEnum(f, "activation", Activation::Relu, parseFileActivation, "relu", "gelu");
     o.finalNorms = metadataBool(f, "final_norms", true);
     o.architecture = o.decoderLayers == 0 ? Architecture::EncoderStack : Architecture::EncoderDecoder;
     if (const std::string* eps = metadataValue(f, "layer_norm_eps")) {
         char* end = nullptr;
         const double v = std::strtod(eps->c_str(), &end);
         if (end != eps->c_str() + eps->size() || !(v > 0) || !std::isfinite(v))
-            badMetadata("layer_norm_eps", "is '" + eps->substr(0, 40) + "' but must be a positive number");
+            badMetadata(modelMessage("metadata_not_positive"), "layer_norm_eps", printable(eps->substr(0, 40)));
         o.layerNormEps = static_cast<float>(v);
     }
     try {
         o.validate();
     } catch (const std::invalid_argument& e) {
-        throw FormatError(std::string("the metadata describes an invalid model: ") + e.what());
+        throw FormatError(sayAbout(modelMessage("metadata_invalid_model"), messageOf(e)));
     }
     m.spec.embedScale = metadataBool(f, "embed_scale", true);
-    m.spec.positional = metadataEnum(f, "positional_encoding", PositionalEncoding::Sinusoidal, parseModelPositional, "sinusoidal or none");
-    m.spec.tokenizer = metadataEnum(f, "tokenizer", ModelTokenizer::Words, parseFileTokenizer, "words or chars");
+    m.spec.positional = metadataEnum(f, "positional_encoding", PositionalEncoding::Sinusoidal, parseModelPositional, "sinusoidal", "none");
+    m.spec.tokenizer = metadataEnum(f, "tokenizer", ModelTokenizer::Words, parseFileTokenizer, "words", "chars");
     m.spec.lowercase = metadataBool(f, "lowercase", false);
     m.spec.maxTargetLength = metadataInt(f, "max_target_length", 32, 1, kMaxTargetLength);
     if (const std::string* v = metadataValue(f, "name"))
@@ -211,11 +213,11 @@ Seq2SeqModel modelFromTensors(const TensorFile& f)
         // A seeded model written back: embeddings come from the seed, there is no head.
         const std::string* seed = metadataValue(f, "seed");
         if (!seed)
-            badMetadata("seed", "is missing (an open vocabulary needs it)");
+            badMetadata(modelMessage("metadata_seed_missing"), "seed");
         std::uint64_t s = 0;
         const auto [end, ec] = std::from_chars(seed->data(), seed->data() + seed->size(), s);
         if (ec != std::errc() || end != seed->data() + seed->size())
-            badMetadata("seed", "is '" + seed->substr(0, 40) + "', not a whole number");
+            badMetadata(modelMessage("metadata_not_integer"), "seed", printable(seed->substr(0, 40)));
         m.spec.seed = s;
     } else {
         m.srcVocab = metadataVocabulary(f, "src_vocab", {"<unk>"});
@@ -265,10 +267,9 @@ TensorFile modelToTensors(const Seq2SeqModel& m)
 void saveModel(const Seq2SeqModel& model, const std::string& path)
 {
     if (model.spec.positional == PositionalEncoding::Learned)
-        throw std::runtime_error("a model with learned positions cannot be written: the model format has no position table");
+        throw MessageError<std::runtime_error>(say(modelMessage("write_learned_positions")));
     if (model.spec.positional != PositionalEncoding::Sinusoidal && model.spec.positional != PositionalEncoding::None)
-        throw std::runtime_error("a model with " + std::string(toString(model.spec.positional))
-                                 + " positions cannot be written: the model format stores sinusoidal positions or none");
+        throw MessageError<std::runtime_error>(say(modelMessage("write_positions"), toString(model.spec.positional)));
     writeSafetensors(path, modelToTensors(model)); // refuses NaN or infinite weights
 }
 

@@ -1,6 +1,8 @@
 #include "model/open.h"
 
 #include "io/fileio.h"
+#include "io/messages.h"
+#include "model/messages.h"
 #include "pretrained/model_folder.h"
 #include "text/printable.h"
 
@@ -34,9 +36,9 @@ Seq2SeqModel openModel(const std::string& path, const std::optional<StateDictOpt
     try {
         file = parseSafetensors(readFile(path, 1ULL << 30));
     } catch (const FormatError& e) {
-        throw FormatError(inQuotes(path) + ": " + e.what());
+        throw FormatError(sayAbout(ioMessage("in_file"), e.message(), printable(path)));
     } catch (const std::runtime_error& e) {
-        throw FormatError(e.what());
+        throw FormatError(messageOf(e));
     }
     try {
         Seq2SeqModel m;
@@ -45,16 +47,14 @@ Seq2SeqModel openModel(const std::string& path, const std::optional<StateDictOpt
             m.source = "file:" + path;
         } else {
             if (!stateDict || stateDict->heads < 1)
-                throw FormatError("not an Attention Lab model (its metadata has no 'format'): to read it as a PyTorch state dict "
-                                  "of nn.Transformer's modules, give its number of heads (--heads H; and --norm, --activation, "
-                                  "--layer-norm-eps when they are not PyTorch's defaults)");
+                throw FormatError(say(modelMessage("no_format_no_heads")));
             m = modelFromStateDict(file, *stateDict);
             m.source = "state-dict:" + path;
         }
         m.weights.source = "file:" + path;
         return m;
     } catch (const FormatError& e) {
-        throw FormatError(inQuotes(path) + ": " + e.what());
+        throw FormatError(sayAbout(ioMessage("in_file"), e.message(), printable(path)));
     }
 }
 

@@ -1,5 +1,6 @@
 #include "model/run.h"
 
+#include "model/messages.h"
 #include "model/shipped.h"
 #include "pretrained/model_folder.h"
 #include "text/tokenizer.h"
@@ -24,7 +25,7 @@ ModelInput modelInput(const RunRequest& r)
 {
     r.config.validate();
     if (!r.model)
-        throw std::invalid_argument("no model: choose one in the settings");
+        throw Error(say(modelMessage("no_model_chosen")));
     // The trace reports what the model did: its own positions, embedding scale and seed (a
     // trained model's settings of those are part of it), the run's score scaling.
     ModelInput in;

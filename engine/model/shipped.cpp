@@ -1,6 +1,7 @@
 #include "model/shipped.h"
 
 #include "io/safetensors.h"
+#include "model/messages.h"
 
 #include <exception>
 
@@ -29,7 +30,7 @@ std::shared_ptr<const Seq2SeqModel> shippedModel()
     // kept too, so every caller gets the same message.
     struct Cached {
         std::shared_ptr<const Seq2SeqModel> model;
-        std::string error;
+        Message error;
     };
     static const Cached cached = []() -> Cached {
         try {
@@ -38,7 +39,7 @@ std::shared_ptr<const Seq2SeqModel> shippedModel()
             m->weights.source = m->source;
             return {std::move(m), {}};
         } catch (const std::exception& e) {
-            return {nullptr, std::string("the shipped model cannot be read: ") + e.what()};
+            return {nullptr, sayAbout(modelMessage("shipped_model_unreadable"), messageOf(e))};
         }
     }();
     if (!cached.model)

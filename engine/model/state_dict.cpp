@@ -4,6 +4,7 @@
 
 #include "io/fileio.h"
 #include "io/tensor_reader.h"
+#include "model/messages.h"
 #include "text/printable.h"
 
 #include <charconv>
@@ -63,6 +64,16 @@ struct Renaming {
         out.append(last, text.cend());
         return out;
     }
+    /// The same for a Message: its text, its arguments and its reasons.
+    Message message(Message m) const
+    {
+        m.text = message(m.text);
+        for (std::string& a : m.args)
+            a = toUser(a);
+        for (Message& r : m.reasons)
+            r = message(std::move(r));
+        return m;
+    }
 };
 
 Renaming detectLayout(const TensorFile& f)
@@ -77,9 +88,7 @@ Renaming detectLayout(const TensorFile& f)
         r.layout = Layout::Layer;
         r.stack = hasPrefix(f, "multihead_attn.") ? "decoder." : "encoder.";
     } else {
-        throw FormatError("not an Attention Lab model, nor a PyTorch Transformer state dict: expected the names of an "
-                          "nn.TransformerEncoderLayer or DecoderLayer (self_attn.in_proj_weight, …), an nn.TransformerEncoder or "
-                          "Decoder (layers.0.…) or an nn.Transformer (encoder.layers.0.…)");
+        throw FormatError(say(modelMessage("not_state_dict")));
     }
     return r;
 }
@@ -93,8 +102,7 @@ int countLayers(const TensorFile& f, const std::string& prefix)
         int i = 0;
         const auto [end, ec] = std::from_chars(rest.data(), rest.data() + rest.size(), i);
         if (ec != std::errc() || end == rest.data() + rest.size() || *end != '.' || i < 0 || i >= ConfigLimits::maxLayers)
-            throw FormatError("unknown tensor " + inQuotes(it->first) + ": layers are numbered 0 … "
-                              + std::to_string(ConfigLimits::maxLayers - 1));
+            throw FormatError(say(modelMessage("state_dict_layer_number"), printable(it->first), ConfigLimits::maxLayers - 1));
         count = std::max(count, i + 1);
     }
     return count;
@@ -105,17 +113,16 @@ void readWidths(const TensorFile& f, const std::string& layer, ModelSpec& o)
 {
     const auto* out = detail::findTensor(f, layer + "self_attn.out_proj.weight");
     if (!out)
-        throw FormatError("missing tensor " + inQuotes(layer + "self_attn.out_proj.weight") + " (its shape gives d_model)");
+        throw FormatError(say(modelMessage("state_dict_no_d_model"), layer + "self_attn.out_proj.weight"));
     if (out->shape.size() != 2 || out->shape[0] != out->shape[1] || out->shape[0] < 1 || out->shape[0] > ConfigLimits::maxDModel)
-        throw FormatError("tensor " + inQuotes(layer + "self_attn.out_proj.weight") + " has shape " + detail::shapeText(out->shape)
-                          + " but must be [d, d] with d_model from 1 to " + std::to_string(ConfigLimits::maxDModel));
+        throw FormatError(say(modelMessage("state_dict_d_model_shape"), layer + "self_attn.out_proj.weight", detail::shapeText(out->shape),
+                              ConfigLimits::maxDModel));
     o.dModel = static_cast<int>(out->shape[0]);
     const auto* l1 = detail::findTensor(f, layer + "linear1.weight");
     if (!l1)
-        throw FormatError("missing tensor " + inQuotes(layer + "linear1.weight") + " (its shape gives d_ff)");
+        throw FormatError(say(modelMessage("state_dict_no_d_ff"), layer + "linear1.weight"));
     if (l1->shape.size() != 2 || l1->shape[0] < 1 || l1->shape[0] > ConfigLimits::maxDFF)
-        throw FormatError("tensor " + inQuotes(layer + "linear1.weight") + " has shape " + detail::shapeText(l1->shape)
-                          + " but must be [d_ff, d_model] with d_ff from 1 to " + std::to_string(ConfigLimits::maxDFF));
+        throw FormatError(say(modelMessage("state_dict_d_ff_shape"), layer + "linear1.weight", detail::shapeText(l1->shape), ConfigLimits::maxDFF));
     o.dFF = static_cast<int>(l1->shape[0]);
 }
 
@@ -140,7 +147,7 @@ Seq2SeqModel modelFromStateDict(const TensorFile& original, const StateDictOptio
         o.architecture = o.decoderLayers == 0 ? Architecture::EncoderStack : Architecture::EncoderDecoder;
         readWidths(f, o.encoderLayers > 0 ? "encoder.layers.0." : "decoder.layers.0.", o);
         if (options.heads < 1)
-            throw FormatError("a PyTorch state dict does not say how many heads its attention has: give them (--heads)");
+            throw FormatError(say(modelMessage("state_dict_no_heads")));
         o.heads = options.heads;
         o.norm = options.norm;
         o.activation = options.activation;
@@ -159,7 +166,7 @@ Seq2SeqModel modelFromStateDict(const TensorFile& original, const StateDictOptio
         m.source = "state-dict";
         return m;
     } catch (const FormatError& e) {
-        throw FormatError(names.message(e.what()));
+        throw FormatError(names.message(e.message()));
     }
 }
 

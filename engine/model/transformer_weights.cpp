@@ -1,7 +1,9 @@
 // Loading encoder/decoder layer weights from a PyTorch state dict in safetensors, by the names
 // nn.TransformerEncoderLayer, nn.TransformerDecoderLayer and nn.Transformer give them.
 
+#include "io/messages.h"
 #include "io/tensor_reader.h"
+#include "model/messages.h"
 #include "nn/transformer.h"
 
 namespace attnlab {
@@ -44,7 +46,7 @@ void validateForLoading(const ModelSpec& o)
     try {
         o.validate();
     } catch (const std::invalid_argument& e) {
-        throw FormatError(std::string("cannot read the weights with these options: ") + e.what());
+        throw FormatError(sayAbout(modelMessage("weights_options"), messageOf(e)));
     }
 }
 
@@ -113,10 +115,9 @@ TransformerWeights loadTransformerWeights(const std::string& path, const ModelSp
         w.source = "file:" + path;
         return w;
     } catch (const FormatError& e) {
-        const std::string what = e.what();
-        if (what.starts_with("'" + path + "'"))
+        if (std::string_view(e.what()).starts_with("'" + printable(path) + "'"))
             throw;
-        throw FormatError("'" + path + "': " + what);
+        throw FormatError(sayAbout(ioMessage("in_file"), e.message(), printable(path)));
     }
 }
 

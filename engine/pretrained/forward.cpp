@@ -4,6 +4,8 @@
 #include "families/family.h"
 #include "nn/mask.h"
 #include "nn/softmax.h"
+#include "pretrained/messages.h"
+#include "text/messages.h"
 
 #include <stdexcept>
 
@@ -94,22 +96,19 @@ void pretrainedPass(const PretrainedWeights& w, const ModelSpec& spec, const Pre
     if (n == 0)
         throw Error(messages::noTokens("sentence"));
     if (n > c.positions)
-        throw std::invalid_argument(std::to_string(n) + " tokens are more than the model's " + std::to_string(c.positions)
-                                    + " positions");
+        throw Error(say(pretrainedMessage("pretrained_positions"), n, c.positions));
     if (!in.tokens || static_cast<int>(in.tokens->size()) != n)
         throw std::invalid_argument("a pass needs one label per token");
     for (const int id : in.ids) {
         if (id < 0 || id >= c.vocabulary)
-            throw std::invalid_argument("token id " + std::to_string(id) + " is outside the vocabulary (0 … "
-                                        + std::to_string(c.vocabulary - 1) + ")");
+            throw Error(say(textMessage("token_id_outside"), id, c.vocabulary - 1));
     }
     if (!in.segments.empty()) {
         if (static_cast<int>(in.segments.size()) != n)
             throw std::invalid_argument("a pass needs one segment id per token");
         for (const int s : in.segments) {
             if (s < 0 || s >= std::max(c.typeVocabulary, 1))
-                throw std::invalid_argument("segment id " + std::to_string(s) + " is outside the model's "
-                                            + std::to_string(c.typeVocabulary) + " token types");
+                throw Error(say(pretrainedMessage("pretrained_segment_id"), s, c.typeVocabulary));
         }
     }
     const std::int64_t cells = static_cast<std::int64_t>(n) * n * c.heads;

@@ -6,6 +6,7 @@
 #include "families/family.h"
 #include "families/gated.h"
 #include "nn/blocks.h"
+#include "pretrained/messages.h"
 
 #include <algorithm>
 #include <cmath>
@@ -67,7 +68,7 @@ Eigen::RowVectorXf GatedCache::feed(const std::vector<int>& ids)
     if (p == 0)
         throw std::invalid_argument("a cache is fed one token or more");
     if (m_length + p > c.positions)
-        throw std::invalid_argument("the model has no position after " + std::to_string(c.positions) + " tokens");
+        throw Error(say(pretrainedMessage("pretrained_no_position"), c.positions));
     const int dK = c.headDim;
     const int group = c.heads / c.kvHeads;
     // Gemma scales by query_pre_attn_scalar^−½ instead of head_dim^−½.

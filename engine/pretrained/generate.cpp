@@ -4,6 +4,7 @@
 #include "families/family.h"
 #include "model/model.h"
 #include "nn/transformer.h"
+#include "pretrained/messages.h"
 
 #include <algorithm>
 #include <cmath>
@@ -99,7 +100,7 @@ Eigen::RowVectorXf Gpt2Cache::step(int id)
 {
     const HfConfig& c = m_w.config;
     if (m_length >= c.positions)
-        throw std::invalid_argument("the model has no position after " + std::to_string(c.positions) + " tokens");
+        throw Error(say(pretrainedMessage("pretrained_no_position"), c.positions));
     const int d = c.dModel;
     const int heads = c.heads;
     const int dK = d / heads;
@@ -138,21 +139,19 @@ GeneratedTokens generateTokens(const PretrainedWeights& w, const std::vector<int
     if (prompt.empty())
         throw Error(messages::noTokens("prompt"));
     if (static_cast<int>(prompt.size()) > c.positions)
-        throw std::invalid_argument("the prompt's " + std::to_string(prompt.size()) + " tokens are more than the model's "
-                                    + std::to_string(c.positions) + " positions");
+        throw Error(say(pretrainedMessage("prompt_positions"), prompt.size(), c.positions));
     for (const int id : prompt) {
         if (id < 0 || id >= c.vocabulary)
-            throw std::invalid_argument("token id " + std::to_string(id) + " is outside the vocabulary");
+            throw Error(say(pretrainedMessage("prompt_token_id"), id));
     }
     if (maxNewTokens < 1 || maxNewTokens > kMaxTargetLength)
-        throw std::invalid_argument("max_new_tokens (" + std::to_string(maxNewTokens) + ") must be between 1 and "
-                                    + std::to_string(kMaxTargetLength));
+        throw Error(say(pretrainedMessage("max_new_tokens_range"), maxNewTokens, kMaxTargetLength));
     if (o.temperature && !(*o.temperature > 0 && std::isfinite(*o.temperature)))
-        throw std::invalid_argument("the temperature must be a positive number");
+        throw Error(say(pretrainedMessage("temperature_positive")));
     if (o.topK < 0)
-        throw std::invalid_argument("top-k must be 0 (every token) or more");
+        throw Error(say(pretrainedMessage("top_k_negative")));
     if (!(o.topP > 0 && o.topP <= 1))
-        throw std::invalid_argument("top-p must be above 0 and at most 1");
+        throw Error(say(pretrainedMessage("top_p_range")));
 
     const std::unique_ptr<KvCache> cache = makeKvCache(w);
     Eigen::RowVectorXf logits = cache->feed(prompt);

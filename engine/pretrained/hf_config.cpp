@@ -3,6 +3,7 @@
 #include "families/config_reader.h"
 #include "families/family.h"
 #include "io/safetensors.h"
+#include "pretrained/messages.h"
 #include "text/printable.h"
 
 #include <nlohmann/json.hpp>
@@ -46,15 +47,15 @@ HfConfig parseHfConfig(std::string_view text, const std::string& name)
     try {
         json = Json::parse(text);
     } catch (const Json::exception& e) {
-        throw FormatError(name + " is not valid JSON: " + e.what());
+        throw FormatError(say(pretrainedMessage("config_invalid_json"), name, e.what()));
     }
     if (!json.is_object())
-        throw FormatError(name + " is not a JSON object");
+        throw FormatError(say(pretrainedMessage("config_not_object"), name));
     const ConfigReader r(json, name);
     const std::string type = r.string("model_type");
     const ModelFamily* family = familyOfModelType(type);
     if (!family)
-        r.fail("model_type", "is " + inQuotes(type.substr(0, 40)) + " but Attention Lab opens " + joinedModelTypes());
+        throw FormatError(say(pretrainedMessage("config_model_type"), name, printable(type.substr(0, 40)), joinedModelTypes()));
     HfConfig c;
     c.family = family->id;
     r.read(family->config, c);
@@ -62,8 +63,8 @@ HfConfig parseHfConfig(std::string_view text, const std::string& name)
         family->readConfig(r, c);
     r.expectAll(family->config);
     if (c.headDim == 0 && c.dModel % c.heads != 0) // a family with head_dim checked its own
-        throw FormatError(name + ": " + keyOf(family->config, &HfConfig::dModel) + " (" + std::to_string(c.dModel) + ") must be a multiple of "
-                          + keyOf(family->config, &HfConfig::heads) + " (" + std::to_string(c.heads) + ")");
+        throw FormatError(say(pretrainedMessage("config_heads_divide"), name, keyOf(family->config, &HfConfig::dModel), c.dModel,
+                              keyOf(family->config, &HfConfig::heads), c.heads));
     return c;
 }
 

@@ -2,8 +2,10 @@
 
 #include "families/family.h"
 #include "io/fileio.h"
+#include "io/messages.h"
 #include "model/model.h"
 #include "pretrained/forward.h"
+#include "pretrained/messages.h"
 #include "text/bpe.h"
 #include "text/hf_tokenizer.h"
 #include "text/printable.h"
@@ -28,7 +30,7 @@ std::string readText(const fs::path& path)
     try {
         return readFile(path.string(), kMaxTextFile);
     } catch (const std::runtime_error& e) {
-        throw FormatError(e.what());
+        throw FormatError(messageOf(e));
     }
 }
 
@@ -49,18 +51,18 @@ bool doLowerCase(const fs::path& folder)
     if (!present(path))
         return true;
     const std::string text = readText(path);
-    const std::string name = inQuotes(path.string());
+    const std::string name = printable(path.string());
     nlohmann::json j;
     try {
         j = nlohmann::json::parse(text);
     } catch (const nlohmann::json::exception& e) {
-        throw FormatError(name + " is not valid JSON: " + std::string(e.what()));
+        throw FormatError(say(pretrainedMessage("folder_json_invalid"), name, e.what()));
     }
     const auto it = j.find("do_lower_case");
     if (!j.is_object() || it == j.end() || it->is_null())
         return true;
     if (!it->is_boolean())
-        throw FormatError(name + ": do_lower_case must be true or false");
+        throw FormatError(say(pretrainedMessage("folder_lower_case"), name));
     return it->get<bool>();
 }
 
@@ -69,29 +71,29 @@ bool doLowerCase(const fs::path& folder)
 std::vector<fs::path> shardFiles(const fs::path& folder, std::map<std::string, std::string>& weightMap)
 {
     const fs::path index = folder / "model.safetensors.index.json";
-    const std::string name = inQuotes(index.string());
+    const std::string name = printable(index.string());
     nlohmann::json j;
     try {
         j = nlohmann::json::parse(readText(index));
     } catch (const nlohmann::json::exception& e) {
-        throw FormatError(name + " is not valid JSON: " + std::string(e.what()));
+        throw FormatError(say(pretrainedMessage("folder_json_invalid"), name, e.what()));
     }
     const auto map = j.is_object() ? j.find("weight_map") : j.end();
     if (map == j.end() || !map->is_object() || map->empty())
-        throw FormatError(name + " has no weight_map naming the shards");
+        throw FormatError(say(pretrainedMessage("folder_no_weight_map"), name));
     std::vector<fs::path> files;
     for (const auto& [tensor, file] : map->items()) {
         const std::string f = file.is_string() ? file.get<std::string>() : std::string();
         // Only files beside the index: no folders, no way out of the model's folder.
         if (f.empty() || f.find('/') != std::string::npos || f.find('\\') != std::string::npos || f == "." || f == "..")
-            throw FormatError(name + ": weight_map puts " + inQuotes(tensor) + " in " + inQuotes(file.dump()) + ", not a file name in the folder");
+            throw FormatError(say(pretrainedMessage("folder_shard_name"), name, printable(tensor), printable(file.dump())));
         weightMap[tensor] = f;
         if (std::find(files.begin(), files.end(), folder / f) == files.end())
             files.push_back(folder / f);
     }
     for (const fs::path& f : files) {
         if (!present(f))
-            throw FormatError(inQuotes(f.string()) + " is missing (model.safetensors.index.json names it)");
+            throw FormatError(say(pretrainedMessage("folder_shard_missing"), printable(f.string())));
     }
     return files;
 }
@@ -106,10 +108,8 @@ std::vector<fs::path> weightsFiles(const fs::path& folder, std::map<std::string,
     if (present(folder / "model.safetensors.index.json"))
         return shardFiles(folder, weightMap);
     if (present(folder / "pytorch_model.bin"))
-        throw FormatError(inQuotes(folder.string()) + " has pytorch_model.bin but no model.safetensors: Attention Lab reads safetensors "
-                          "only; convert it with scripts/convert_to_safetensors.py FOLDER (needs PyTorch) or download the "
-                          "model's model.safetensors");
-    throw FormatError(inQuotes(folder.string()) + " has no model.safetensors");
+        throw FormatError(say(pretrainedMessage("folder_pytorch_only"), printable(folder.string())));
+    throw FormatError(say(pretrainedMessage("folder_no_safetensors"), printable(folder.string())));
 }
 
 Labels vocabularyLabels(const PretrainedModel& m)
@@ -132,9 +132,9 @@ void loadTokenizer(const fs::path& folder, PretrainedModel& m)
     } else if (family.tokenizer == ModelTokenizer::Bpe) {
         for (const char* f : {"vocab.json", "merges.txt"}) {
             if (!present(folder / f))
-                throw FormatError(inQuotes(folder.string()) + " has no " + (family.tokenizerJson ? "tokenizer.json" : f) + " ("
-                                  + std::string(family.title) + "'s tokenizer needs "
-                                  + (family.tokenizerJson ? "tokenizer.json, or " : "") + "vocab.json and merges.txt)");
+                throw FormatError(family.tokenizerJson
+                                      ? say(pretrainedMessage("folder_no_tokenizer_json"), printable(folder.string()), family.title)
+                                      : say(pretrainedMessage("folder_no_bpe_file"), printable(folder.string()), f, family.title));
         }
         // The tokenizer's messages name the file they are about, with its folder.
         const fs::path vocab = folder / "vocab.json", merges = folder / "merges.txt";
@@ -143,14 +143,13 @@ void loadTokenizer(const fs::path& folder, PretrainedModel& m)
     } else {
         const fs::path vocab = folder / "vocab.txt";
         if (!present(vocab))
-            throw FormatError(inQuotes(folder.string()) + " has no vocab.txt (" + std::string(family.title) + "'s tokenizer needs it)");
+            throw FormatError(say(pretrainedMessage("folder_no_vocab_txt"), printable(folder.string()), family.title));
         m.wordPiece = std::make_shared<const WordPieceTokenizer>(
             WordPieceTokenizer::fromString(readText(vocab), doLowerCase(folder), vocab.string()));
     }
     const int size = m.tokenizerSize();
     if (size > m.config().vocabulary)
-        throw FormatError(inQuotes((folder / m.tokenizerFile()).string()) + " has " + std::to_string(size)
-                          + " tokens but config.json's vocab_size is " + std::to_string(m.config().vocabulary));
+        throw FormatError(say(pretrainedMessage("folder_tokenizer_size"), printable((folder / m.tokenizerFile()).string()), size, m.config().vocabulary));
 }
 
 /// Cuts a BERT encoding to `limit` tokens, keeping [CLS] and each segment's [SEP]: the longer
@@ -261,8 +260,7 @@ Trace computePretrainedTrace(std::shared_ptr<const Seq2SeqModel> model, const Pr
         throw std::invalid_argument("not a pretrained model");
     const PretrainedModel& m = *model->pretrained;
     if (config.dModel != model->spec.dModel || config.heads != model->spec.heads)
-        throw std::invalid_argument("d_model and heads must be the model's: d_model " + std::to_string(model->spec.dModel) + ", heads "
-                                    + std::to_string(model->spec.heads));
+        throw Error(say(pretrainedMessage("pretrained_width"), model->spec.dModel, model->spec.heads));
     ModelSpec spec = model->spec;
     spec.scaleScores = config.scaleScores;
     Trace t;
@@ -283,10 +281,9 @@ Seq2SeqModel loadModelFolder(const std::string& folderName)
 {
     const fs::path folder(folderName);
     if (!isModelFolder(folderName))
-        throw FormatError(inQuotes(folderName) + " is not a folder");
+        throw FormatError(say(pretrainedMessage("folder_not_folder"), printable(folderName)));
     if (!present(folder / "config.json"))
-        throw FormatError(inQuotes(folderName) + " has no config.json (a Hugging Face model folder has config.json, "
-                          "model.safetensors and the tokenizer's files)");
+        throw FormatError(say(pretrainedMessage("folder_no_config"), printable(folderName)));
     const HfConfig config = parseHfConfig(readText(folder / "config.json"), inQuotes((folder / "config.json").string()));
     std::map<std::string, std::string> weightMap;
     const std::vector<fs::path> weights = weightsFiles(folder, weightMap);
@@ -299,13 +296,14 @@ Seq2SeqModel loadModelFolder(const std::string& folderName)
         for (const auto& [tensor, file] : weightMap) {
             const auto& f = files[static_cast<std::size_t>(std::find(weights.begin(), weights.end(), folder / file) - weights.begin())];
             if (!f->find(tensor))
-                throw FormatError("model.safetensors.index.json puts tensor " + inQuotes(tensor) + " in " + inQuotes(file) + ", which does not hold it");
+                throw FormatError(say(pretrainedMessage("folder_shard_lacks_tensor"), printable(tensor), printable(file)));
         }
         pretrained->weights = readPretrainedWeights(config, std::move(files));
     } catch (const FormatError& e) {
-        const std::string what = e.what();
+        if (std::string_view(e.what()).starts_with("'"))
+            throw; // it names its file
         const fs::path where = weights.size() == 1 ? weights.front() : folder;
-        throw FormatError(what.starts_with("'") ? what : inQuotes(where.string()) + ": " + what);
+        throw FormatError(sayAbout(ioMessage("in_file"), e.message(), printable(where.string())));
     }
     pretrained->folder = folderName;
     loadTokenizer(folder, *pretrained);

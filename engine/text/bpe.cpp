@@ -1,6 +1,8 @@
 #include "text/bpe.h"
 
+#include "io/messages.h"
 #include "io/safetensors.h"
+#include "text/messages.h"
 #include "text/lines.h"
 #include "text/printable.h"
 #include "text/unicode.h"
@@ -44,10 +46,16 @@ struct Merge {
 };
 using MergeTable = std::unordered_map<std::uint64_t, Merge>;
 
-/// "'vocab.json': " — how a message names the file it is about.
-std::string fileName(std::string_view name)
+/// A refusal about the file `name`: "'vocab.json': " and why.
+FormatError inFile(std::string_view name, Message why)
 {
-    return inQuotes(name) + ": ";
+    return FormatError(sayAbout(ioMessage("in_file"), std::move(why), printable(name)));
+}
+
+/// A refusal about line `line` (1-based) of the file `name`: "'merges.txt': line 3: " and why.
+FormatError atLine(std::string_view name, std::size_t line, Message why)
+{
+    return inFile(name, sayAbout(textMessage("file_line"), std::move(why), line));
 }
 
 /// nlohmann's parse error without its "[json.exception.parse_error.101] " prefix.
@@ -65,30 +73,25 @@ std::vector<std::string> parseVocabJson(std::string_view json, std::string_view 
     try {
         object = nlohmann::json::parse(json);
     } catch (const nlohmann::json::exception& e) {
-        throw FormatError(fileName(name) + "not JSON: " + jsonReason(e));
+        throw inFile(name, say(textMessage("vocab_not_json"), jsonReason(e)));
     }
     if (!object.is_object())
-        throw FormatError(fileName(name) + "expected a JSON object of token -> id, found " + object.type_name());
+        throw inFile(name, say(textMessage("vocab_not_object"), object.type_name()));
     const std::size_t n = object.size();
     std::vector<std::string> tokens(n);
     std::vector<bool> seen(n, false);
     for (const auto& [token, value] : object.items()) {
         if (token.size() > subword::kMaxTokenBytes)
-            throw FormatError(fileName(name) + "the token " + subword::shortQuote(token) + " is " + std::to_string(token.size())
-                              + " bytes long, more than a token can be (" + std::to_string(subword::kMaxTokenBytes) + " bytes)");
+            throw inFile(name, say(textMessage("vocab_token_long"), printable(subword::shortText(token)), token.size(), subword::kMaxTokenBytes));
         if (!value.is_number_integer()) // (a megabyte of JSON in the message would be no help)
-            throw FormatError(fileName(name) + "the id of token " + inQuotes(token) + " is not an integer: "
-                              + subword::shortText(value.dump()));
+            throw inFile(name, say(textMessage("vocab_id_not_integer"), printable(token), subword::shortText(value.dump())));
         // Non-negative integers are read as unsigned, negative ones as signed.
         const bool inRange = value.is_number_unsigned() && value.get<std::uint64_t>() < n;
         if (!inRange)
-            throw FormatError(fileName(name) + "the id of token " + inQuotes(token) + ", " + value.dump()
-                              + ", is outside 0 … " + std::to_string(n - 1) + " (the ids must number the "
-                              + std::to_string(n) + " tokens)");
+            throw inFile(name, say(textMessage("vocab_id_outside"), printable(token), value.dump(), n - 1, n));
         const auto index = static_cast<std::size_t>(value.get<std::uint64_t>());
         if (seen[index])
-            throw FormatError(fileName(name) + "tokens " + inQuotes(tokens[index]) + " and " + inQuotes(token)
-                              + " have the same id " + value.dump());
+            throw inFile(name, say(textMessage("vocab_same_id"), printable(tokens[index]), printable(token), value.dump()));
         seen[index] = true;
         tokens[index] = token;
     }
@@ -121,28 +124,27 @@ MergeTable parseMerges(std::string_view text, const Vocabulary& vocab, std::stri
     const std::vector<std::string_view> lines = splitLines(text);
     int rank = 0;
     for (std::size_t i = 0; i < lines.size(); ++i) {
-        const auto where = [&] { return fileName(name) + "line " + std::to_string(i + 1) + ": "; };
         if (i == 0 && lines[i].starts_with("#version"))
             continue;
         if (lines[i].size() > 2 * subword::kMaxTokenBytes + 1)
-            throw FormatError(where() + "the line is " + std::to_string(lines[i].size()) + " bytes long, more than two tokens can be ("
-                              + std::to_string(subword::kMaxTokenBytes) + " bytes each): " + subword::shortQuote(lines[i]));
+            throw atLine(name, i + 1,
+                         say(textMessage("merges_line_long"), lines[i].size(), subword::kMaxTokenBytes, printable(subword::shortText(lines[i]))));
         const std::vector<std::string_view> parts = splitWords(lines[i]);
         if (parts.empty())
             continue;
         if (parts.size() != 2)
-            throw FormatError(where() + "expected two tokens separated by a space, found " + std::to_string(parts.size())
-                              + ": " + inQuotes(lines[i]));
+            throw atLine(name, i + 1, say(textMessage("merges_two_tokens"), parts.size(), printable(lines[i])));
         const std::optional<int> left = vocab.id(parts[0]);
         const std::optional<int> right = vocab.id(parts[1]);
         for (const auto& [part, id] : {std::pair{parts[0], left}, std::pair{parts[1], right}})
             if (!id)
-                throw FormatError(where() + inQuotes(part) + " is not in the vocabulary (" + inQuotes(vocabName) + ")");
+                throw atLine(name, i + 1, say(textMessage("merges_not_in_vocabulary"), printable(part), printable(vocabName)));
         const std::string joined = std::string(parts[0]) + std::string(parts[1]);
         const std::optional<int> result = vocab.id(joined);
         if (!result)
-            throw FormatError(where() + "the merge of " + inQuotes(parts[0]) + " and " + inQuotes(parts[1]) + ", "
-                              + inQuotes(joined) + ", is not in the vocabulary (" + inQuotes(vocabName) + ")");
+            throw atLine(name, i + 1,
+                         say(textMessage("merges_result_not_in_vocabulary"), printable(parts[0]), printable(parts[1]), printable(joined),
+                             printable(vocabName)));
         merges.insert_or_assign(pairKey(*left, *right), Merge{rank++, *result});
     }
     return merges;
@@ -269,8 +271,7 @@ BpeTokenizer BpeTokenizer::fromStrings(std::string_view vocabJson, std::string_v
         const std::string character = unicode::encodeUtf8(std::u32string(1, table[static_cast<std::size_t>(b)]));
         const std::optional<int> id = data->vocab.id(character);
         if (!id)
-            throw FormatError(fileName(vocabName) + "the byte " + hexByte(static_cast<unsigned char>(b)) + " has no token ("
-                              + inQuotes(character) + "); byte-level BPE needs one for each of the 256 bytes");
+            throw inFile(vocabName, say(textMessage("byte_no_token"), hexByte(static_cast<unsigned char>(b)), printable(character)));
         data->byteIds[static_cast<std::size_t>(b)] = *id;
         byteOf[table[static_cast<std::size_t>(b)]] = static_cast<char>(b);
     }

@@ -1,6 +1,7 @@
 #include "text/hf_json.h"
 
 #include "io/safetensors.h"
+#include "text/messages.h"
 #include "text/subword.h"
 
 namespace attnlab::hf {
@@ -20,15 +21,21 @@ std::string JsonPlace::where() const
     return file + ": " + (path.empty() ? std::string() : path + ": ");
 }
 
+void fail(const JsonPlace& at, const Message& what)
+{
+    throw FormatError(at.path.empty() ? sayAbout(textMessage("json_file"), what, at.file)
+                                      : sayAbout(textMessage("json_place"), what, at.file, at.path));
+}
+
 void fail(const JsonPlace& at, const std::string& what)
 {
-    throw FormatError(at.where() + what);
+    fail(at, Message{{}, {}, what});
 }
 
 const nlohmann::json& object(const nlohmann::json& j, const JsonPlace& at)
 {
     if (!j.is_object())
-        fail(at, std::string("expected a JSON object, found ") + j.type_name());
+        fail(at, say(textMessage("json_expected_object"), j.type_name()));
     return j;
 }
 
@@ -45,14 +52,14 @@ const nlohmann::json& member(const nlohmann::json& j, std::string_view key, cons
     object(j, at);
     const nlohmann::json* value = optionalMember(j, key);
     if (value == nullptr)
-        fail(at, "'" + std::string(key) + "' is missing");
+        fail(at, say(textMessage("json_key_missing"), key));
     return *value;
 }
 
 const std::string& asString(const nlohmann::json& j, const JsonPlace& at)
 {
     if (!j.is_string())
-        fail(at, std::string("expected a string, found ") + subword::shortText(j.dump()));
+        fail(at, say(textMessage("json_expected_string"), subword::shortText(j.dump())));
     return j.get_ref<const std::string&>();
 }
 
@@ -75,7 +82,7 @@ bool boolMember(const nlohmann::json& j, std::string_view key, bool fallback, co
     if (value == nullptr)
         return fallback;
     if (!value->is_boolean())
-        fail(at / key, "expected true or false, found " + subword::shortText(value->dump()));
+        fail(at / key, say(textMessage("json_expected_bool"), subword::shortText(value->dump())));
     return value->get<bool>();
 }
 
@@ -86,8 +93,7 @@ long long integerMember(const nlohmann::json& j, std::string_view key, long long
                           && static_cast<long long>(value.get<unsigned long long>()) >= lo)
         || (value.is_number_integer() && !value.is_number_unsigned() && value.get<long long>() >= lo && value.get<long long>() <= hi);
     if (!inRange)
-        fail(at / key, "expected a whole number from " + std::to_string(lo) + " to " + std::to_string(hi) + ", found "
-                           + subword::shortText(value.dump()));
+        fail(at / key, say(textMessage("json_expected_integer"), lo, hi, subword::shortText(value.dump())));
     return value.is_number_unsigned() ? static_cast<long long>(value.get<unsigned long long>()) : value.get<long long>();
 }
 

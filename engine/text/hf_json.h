@@ -3,6 +3,8 @@
 /// typed look-ups every component uses. Each failure is one FormatError naming the file and the
 /// value's path in it: "'q/tokenizer.json': model.merges[12]: expected two tokens".
 
+#include "core/message.h"
+
 #include <nlohmann/json.hpp>
 
 #include <optional>
@@ -22,7 +24,8 @@ struct JsonPlace {
     std::string where() const;
 };
 
-/// Throws FormatError: where() + what.
+/// Throws FormatError: where() + what (a table line of text/messages.h, or English shown as it is).
+[[noreturn]] void fail(const JsonPlace& at, const Message& what);
 [[noreturn]] void fail(const JsonPlace& at, const std::string& what);
 
 /// The object at `at` (FormatError when `j` is not an object).

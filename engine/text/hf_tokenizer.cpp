@@ -5,6 +5,7 @@
 #include "text/hf_json.h"
 #include "text/hf_models.h"
 #include "text/hf_steps.h"
+#include "text/messages.h"
 #include "text/printable.h"
 #include "text/unicode.h"
 
@@ -77,7 +78,7 @@ Template templateProcessing(const json& j, const JsonPlace& at)
     const json& specials = hf::object(hf::member(j, "special_tokens", at), at / "special_tokens");
     const json& single = hf::member(j, "single", at);
     if (!single.is_array())
-        hf::fail(at / "single", std::string("expected a list, found ") + single.type_name());
+        hf::fail(at / "single", say(textMessage("json_expected_list"), single.type_name()));
     Template t;
     for (std::size_t i = 0; i < single.size(); ++i) {
         const JsonPlace where = (at / "single")[i];
@@ -85,24 +86,24 @@ Template templateProcessing(const json& j, const JsonPlace& at)
         if (const json* seq = hf::optionalMember(item, "Sequence")) {
             const std::string id = hf::stringMember(*seq, "id", where / "Sequence");
             if (id != "A")
-                hf::fail(where / "Sequence", "a single sequence's template can hold $A only, found $" + id);
+                hf::fail(where / "Sequence", say(textMessage("template_single_a"), id));
             t.push_back({true, {}});
         } else if (const json* special = hf::optionalMember(item, "SpecialToken")) {
             const std::string name = hf::stringMember(*special, "id", where / "SpecialToken");
             const JsonPlace entry = at / "special_tokens" / name;
             const json* e = hf::optionalMember(specials, name);
             if (e == nullptr)
-                hf::fail(at / "special_tokens", "the template's special token " + subword::shortQuote(name) + " is not listed");
+                hf::fail(at / "special_tokens", say(textMessage("template_special_unlisted"), printable(subword::shortText(name))));
             const json& ids = hf::member(*e, "ids", entry);
             TemplateItem item2;
             for (std::size_t k = 0; k < ids.size(); ++k) {
                 if (!ids[k].is_number_unsigned())
-                    hf::fail((entry / "ids")[k], "expected a token id, found " + subword::shortText(ids[k].dump()));
+                    hf::fail((entry / "ids")[k], say(textMessage("template_token_id"), subword::shortText(ids[k].dump())));
                 item2.ids.push_back(static_cast<int>(ids[k].get<unsigned long long>()));
             }
             t.push_back(std::move(item2));
         } else {
-            hf::fail(where, "expected {\"Sequence\": …} or {\"SpecialToken\": …}");
+            hf::fail(where, say(textMessage("template_item")));
         }
     }
     return t;
@@ -114,7 +115,7 @@ Template clsSep(const json& j, const JsonPlace& at)
     const auto idOf = [&](std::string_view key) {
         const json& pair = hf::member(j, key, at);
         if (!pair.is_array() || pair.size() != 2 || !pair[1].is_number_unsigned())
-            hf::fail(at / key, "expected [token, id], found " + subword::shortText(pair.dump()));
+            hf::fail(at / key, say(textMessage("template_pair"), subword::shortText(pair.dump())));
         return static_cast<int>(pair[1].get<unsigned long long>());
     };
     return {{false, {idOf("cls")}}, {true, {}}, {false, {idOf("sep")}}};
@@ -135,7 +136,7 @@ constexpr PostProcessorType kPostProcessors[] = {
      [](const json& j, const JsonPlace& at, const HfTokenizer::Data& d) {
          const json& list = hf::member(j, "processors", at);
          if (!list.is_array())
-             hf::fail(at / "processors", std::string("expected a list, found ") + list.type_name());
+             hf::fail(at / "processors", say(textMessage("json_expected_list"), list.type_name()));
          std::vector<Template> all;
          for (std::size_t i = 0; i < list.size(); ++i)
              for (Template& t : readPostProcessor(list[i], (at / "processors")[i], d))
@@ -153,7 +154,7 @@ std::vector<Template> readPostProcessor(const json& j, const JsonPlace& at, cons
     std::string names;
     for (const PostProcessorType& t : kPostProcessors)
         names += (names.empty() ? "" : ", ") + std::string(t.name);
-    hf::fail(at / "type", "the post-processor " + subword::shortQuote(type) + " is not supported (Attention Lab computes " + names + ")");
+    hf::fail(at / "type", say(textMessage("post_processor_unsupported"), printable(subword::shortText(type)), names));
 }
 
 json parseJson(std::string_view text, const std::string& file)
@@ -163,7 +164,7 @@ json parseJson(std::string_view text, const std::string& file)
     } catch (const json::exception& e) {
         const std::string what = e.what();
         const std::size_t end = what.find("] ");
-        throw FormatError(file + ": not JSON: " + (end == std::string::npos ? what : what.substr(end + 2)));
+        throw FormatError(say(textMessage("hf_not_json"), file, end == std::string::npos ? what : what.substr(end + 2)));
     }
 }
 
@@ -181,7 +182,7 @@ bool rebuildsTemplate(std::string_view tokenizerClass)
 void readAddedTokens(const json& list, const JsonPlace& at, HfTokenizer::Data& d)
 {
     if (!list.is_array())
-        hf::fail(at, std::string("expected a list, found ") + list.type_name());
+        hf::fail(at, say(textMessage("json_expected_list"), list.type_name()));
     // As AddedVocabulary::add_tokens: a token the model has keeps the model's id; the others get
     // ids from the model's size on, in the order of the list.
     int next = d.model->vocab().count();
@@ -199,7 +200,7 @@ void readAddedTokens(const json& list, const JsonPlace& at, HfTokenizer::Data& d
         if (t.content.empty())
             continue;
         if (t.content.size() > subword::kMaxTokenBytes)
-            hf::fail(where / "content", "the token is " + std::to_string(t.content.size()) + " bytes long, more than a token can be");
+            hf::fail(where / "content", say(textMessage("added_token_long"), t.content.size()));
         if (const auto it = d.addedIds.find(t.content); it != d.addedIds.end()) {
             t.id = it->second; // listed again: the later entry's flags
         } else {
@@ -234,7 +235,7 @@ HfTokenizer HfTokenizer::fromStrings(std::string_view tokenizerJson, std::string
     const json j = parseJson(tokenizerJson, file);
     hf::object(j, root);
     if (const json* version = hf::optionalMember(j, "version"); version && *version != "1.0")
-        hf::fail(root / "version", "this is tokenizer.json version " + subword::shortText(version->dump()) + "; Attention Lab reads version 1.0");
+        hf::fail(root / "version", say(textMessage("tokenizer_version"), subword::shortText(version->dump())));
 
     auto d = std::make_shared<Data>();
     d->model = hf::readModel(hf::member(j, "model", root), root / "model");
@@ -245,7 +246,7 @@ HfTokenizer HfTokenizer::fromStrings(std::string_view tokenizerJson, std::string
     if (const json* padding = hf::optionalMember(j, "padding")) {
         const json* strategy = hf::optionalMember(*padding, "strategy");
         if (strategy && strategy->is_object() && strategy->contains("Fixed"))
-            hf::fail(root / "padding", "padding every text to a fixed length is not supported");
+            hf::fail(root / "padding", say(textMessage("padding_fixed")));
     }
     // (truncation is not applied here: the engine cuts a text to the model's positions, with a warning.)
     if (const json* added = hf::optionalMember(j, "added_tokens"))
@@ -267,7 +268,7 @@ HfTokenizer HfTokenizer::fromStrings(std::string_view tokenizerJson, std::string
             const std::string name = tokenName(*token, croot / key);
             const std::optional<int> id = d->tokenId(name);
             if (!id)
-                hf::fail(croot / key, subword::shortQuote(name) + " is not in the vocabulary of " + file);
+                hf::fail(croot / key, say(textMessage("special_not_in_vocabulary"), printable(subword::shortText(name)), file));
             return id;
         };
         d->bos = specialId("bos_token");
@@ -278,9 +279,9 @@ HfTokenizer HfTokenizer::fromStrings(std::string_view tokenizerJson, std::string
             const bool addBos = hf::boolMember(c, "add_bos_token", true, croot);
             const bool addEos = hf::boolMember(c, "add_eos_token", false, croot);
             if (addBos && !d->bos)
-                hf::fail(croot / "add_bos_token", "true, but there is no bos_token");
+                hf::fail(croot / "add_bos_token", say(textMessage("add_bos_missing")));
             if (addEos && !d->eos)
-                hf::fail(croot / "add_eos_token", "true, but there is no eos_token");
+                hf::fail(croot / "add_eos_token", say(textMessage("add_eos_missing")));
             Template t;
             if (addBos)
                 t.push_back({false, {*d->bos}});
@@ -294,8 +295,7 @@ HfTokenizer HfTokenizer::fromStrings(std::string_view tokenizerJson, std::string
         for (const TemplateItem& item : t)
             for (const int id : item.ids)
                 if (id < 0 || id >= d->size)
-                    hf::fail(root / "post_processor", "the special token id " + std::to_string(id) + " is outside the vocabulary (0 … "
-                                                          + std::to_string(d->size - 1) + ")");
+                    hf::fail(root / "post_processor", say(textMessage("special_id_outside"), id, d->size - 1));
 
     HfTokenizer tokenizer;
     tokenizer.m_data = std::move(d);
@@ -463,7 +463,7 @@ const std::string& HfTokenizer::token(int id) const
 {
     const Data& d = *m_data;
     if (id < 0 || id >= d.size)
-        throw std::out_of_range("token id " + std::to_string(id) + " is outside the vocabulary (0 … " + std::to_string(d.size - 1) + ")");
+        throw MessageError<std::out_of_range>(say(textMessage("token_id_outside"), id, d.size - 1));
     if (const AddedToken* added = d.addedToken(id))
         return added->content;
     static const std::string kNone;

@@ -2,6 +2,7 @@
 
 #include "io/fileio.h"
 #include "io/safetensors.h"
+#include "text/messages.h"
 #include "text/printable.h"
 #include "text/unicode.h"
 
@@ -28,8 +29,7 @@ std::optional<int> Vocabulary::id(std::string_view token) const
 const std::string& Vocabulary::token(int id) const
 {
     if (id < 0 || id >= size())
-        throw std::out_of_range("token id " + std::to_string(id) + " is outside the vocabulary (0 … "
-                                + std::to_string(size() - 1) + ")");
+        throw MessageError<std::out_of_range>(say(textMessage("token_id_outside"), id, size() - 1));
     return m_tokens[static_cast<std::size_t>(id)];
 }
 
@@ -56,7 +56,7 @@ std::string readFile(const std::string& path)
     try {
         return attnlab::readFile(path, 256ULL * 1024 * 1024);
     } catch (const FileError& e) {
-        throw FormatError(e.what());
+        throw FormatError(e.message());
     }
 }
 

@@ -1,5 +1,6 @@
 #include "text/unicode.h"
 
+#include "text/messages.h"
 #include "text/utf8.h"
 
 #define PCRE2_CODE_UNIT_WIDTH 8
@@ -205,7 +206,7 @@ Regex::Regex(std::string_view pattern)
     if (compiled->code == nullptr) {
         PCRE2_UCHAR message[256];
         pcre2_get_error_message(error, message, sizeof message);
-        throw std::invalid_argument(std::string(reinterpret_cast<const char*>(message)) + " at offset " + std::to_string(offset));
+        throw Error(say(textMessage("pattern_error"), reinterpret_cast<const char*>(message), offset));
     }
     // The JIT makes matching several times faster; without it the interpreter matches the same.
     pcre2_jit_compile(compiled->code, PCRE2_JIT_COMPLETE);
@@ -264,7 +265,7 @@ std::string normalize(std::string_view text, NormalForm form)
     case NormalForm::Nfkd: normalizer = icu::Normalizer2::getNFKDInstance(status); break;
     }
     if (U_FAILURE(status))
-        throw std::runtime_error(std::string("ICU has no normalization data: ") + u_errorName(status));
+        throw MessageError<std::runtime_error>(say(textMessage("icu_no_normalization"), u_errorName(status)));
     const icu::UnicodeString source =
         icu::UnicodeString::fromUTF8(icu::StringPiece(text.data(), static_cast<int32_t>(text.size())));
     if (normalizer->quickCheck(source, status) == UNORM_YES && U_SUCCESS(status))
@@ -272,7 +273,7 @@ std::string normalize(std::string_view text, NormalForm form)
     status = U_ZERO_ERROR;
     const icu::UnicodeString normalized = normalizer->normalize(source, status);
     if (U_FAILURE(status))
-        throw std::runtime_error(std::string("normalization failed: ") + u_errorName(status));
+        throw MessageError<std::runtime_error>(say(textMessage("icu_normalization_failed"), u_errorName(status)));
     std::string out;
     normalized.toUTF8String(out);
     return out;
@@ -336,12 +337,12 @@ std::u32string nfd(std::u32string_view text)
     UErrorCode status = U_ZERO_ERROR;
     const icu::Normalizer2* normalizer = icu::Normalizer2::getNFDInstance(status);
     if (U_FAILURE(status))
-        throw std::runtime_error(std::string("ICU has no NFD data: ") + u_errorName(status));
+        throw MessageError<std::runtime_error>(say(textMessage("icu_no_nfd"), u_errorName(status)));
     const icu::UnicodeString source =
         icu::UnicodeString::fromUTF32(reinterpret_cast<const UChar32*>(text.data()), static_cast<int32_t>(text.size()));
     const icu::UnicodeString normalized = normalizer->normalize(source, status);
     if (U_FAILURE(status))
-        throw std::runtime_error(std::string("NFD failed: ") + u_errorName(status));
+        throw MessageError<std::runtime_error>(say(textMessage("icu_nfd_failed"), u_errorName(status)));
     std::u32string out(static_cast<std::size_t>(normalized.countChar32()), U'\0');
     normalized.toUTF32(reinterpret_cast<UChar32*>(out.data()), static_cast<int32_t>(out.size()), status);
     return out;

@@ -2,6 +2,7 @@
 
 #include "io/safetensors.h"
 #include "text/lines.h"
+#include "text/messages.h"
 #include "text/printable.h"
 #include "text/unicode.h"
 
@@ -127,12 +128,10 @@ WordPieceTokenizer WordPieceTokenizer::fromString(std::string_view vocabTxt, boo
     tokens.reserve(lines.size());
     for (std::size_t i = 0; i < lines.size(); ++i) {
         if (lines[i].size() > subword::kMaxTokenBytes)
-            throw FormatError(inQuotes(name) + ": line " + std::to_string(i + 1) + " is " + std::to_string(lines[i].size())
-                              + " bytes long, more than a token can be (" + std::to_string(subword::kMaxTokenBytes)
-                              + " bytes; BERT reads words of up to " + std::to_string(kMaxInputCharsPerWord)
-                              + " characters): " + subword::shortQuote(lines[i]));
+            throw FormatError(say(textMessage("wordpiece_line_long"), printable(name), i + 1, lines[i].size(), subword::kMaxTokenBytes,
+                                  kMaxInputCharsPerWord, printable(subword::shortText(lines[i]))));
         if (!unicode::isValidUtf8(lines[i]))
-            throw FormatError(inQuotes(name) + ": line " + std::to_string(i + 1) + " is not UTF-8: " + inQuotes(lines[i]));
+            throw FormatError(say(textMessage("wordpiece_line_utf8"), printable(name), i + 1, printable(lines[i])));
         tokens.emplace_back(lines[i]);
     }
     auto data = std::make_shared<Data>();
@@ -141,7 +140,7 @@ WordPieceTokenizer WordPieceTokenizer::fromString(std::string_view vocabTxt, boo
     for (const auto& [token, slot] : {std::pair{"[UNK]", &data->unk}, std::pair{"[CLS]", &data->cls}, std::pair{"[SEP]", &data->sep}}) {
         const std::optional<int> found = data->vocab.id(token);
         if (!found)
-            throw FormatError(inQuotes(name) + ": the vocabulary has no " + token + " token (BERT needs [UNK], [CLS] and [SEP])");
+            throw FormatError(say(textMessage("wordpiece_no_special"), printable(name), token));
         *slot = *found;
     }
     for (int id = 0; id < data->vocab.size(); ++id)

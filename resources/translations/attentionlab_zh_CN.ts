@@ -1891,6 +1891,490 @@
         <source>%1: %2</source>
         <translation>%1：%2</translation>
     </message>
+    <message>
+        <source>&apos;%1&apos; is not a folder</source>
+        <translation>“%1”不是文件夹</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; has no config.json (a Hugging Face model folder has config.json, model.safetensors and the tokenizer&apos;s files)</source>
+        <translation>“%1”没有 config.json（Hugging Face 模型文件夹里有 config.json、model.safetensors 和分词器的文件）</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; has pytorch_model.bin but no model.safetensors: Attention Lab reads safetensors only; convert it with scripts/convert_to_safetensors.py FOLDER (needs PyTorch) or download the model&apos;s model.safetensors</source>
+        <translation>“%1”有 pytorch_model.bin，却没有 model.safetensors：Attention Lab 只读取 safetensors；请用 scripts/convert_to_safetensors.py FOLDER 转换（需要 PyTorch），或者下载该模型的 model.safetensors</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; has no model.safetensors</source>
+        <translation>“%1”没有 model.safetensors</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not valid JSON: %2</source>
+        <translation>“%1”不是有效的 JSON：%2</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos;: do_lower_case must be true or false</source>
+        <translation>“%1”：do_lower_case 必须是 true 或 false</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; has no weight_map naming the shards</source>
+        <translation>“%1”没有列出各分片的 weight_map</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos;: weight_map puts &apos;%2&apos; in &apos;%3&apos;, not a file name in the folder</source>
+        <translation>“%1”：weight_map 把“%2”放在“%3”中，这不是该文件夹里的文件名</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is missing (model.safetensors.index.json names it)</source>
+        <translation>缺少“%1”（model.safetensors.index.json 列出了它）</translation>
+    </message>
+    <message>
+        <source>model.safetensors.index.json puts tensor &apos;%1&apos; in &apos;%2&apos;, which does not hold it</source>
+        <translation>model.safetensors.index.json 把张量“%1”放在“%2”中，但该文件并不含有它</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; has no tokenizer.json (%2&apos;s tokenizer needs tokenizer.json, or vocab.json and merges.txt)</source>
+        <translation>“%1”没有 tokenizer.json（%2 的分词器需要 tokenizer.json，或者 vocab.json 和 merges.txt）</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; has no %2 (%3&apos;s tokenizer needs vocab.json and merges.txt)</source>
+        <translation>“%1”没有 %2（%3 的分词器需要 vocab.json 和 merges.txt）</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; has no vocab.txt (%2&apos;s tokenizer needs it)</source>
+        <translation>“%1”没有 vocab.txt（%2 的分词器需要它）</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; has %2 tokens but config.json&apos;s vocab_size is %3</source>
+        <translation>“%1”有 %2 个词元，但 config.json 的 vocab_size 是 %3</translation>
+    </message>
+    <message>
+        <source>d_model and heads must be the model&apos;s: d_model %1, heads %2</source>
+        <translation>d_model 和头数必须与模型一致：d_model %1，头数 %2</translation>
+    </message>
+    <message>
+        <source>%1 is not valid JSON: %2</source>
+        <translation>%1 不是有效的 JSON：%2</translation>
+    </message>
+    <message>
+        <source>%1 is not a JSON object</source>
+        <translation>%1 不是 JSON 对象</translation>
+    </message>
+    <message>
+        <source>%1: model_type is &apos;%2&apos; but Attention Lab opens %3</source>
+        <translation>%1：model_type 是“%2”，但 Attention Lab 只能打开 %3</translation>
+    </message>
+    <message>
+        <source>%1: %2 (%3) must be a multiple of %4 (%5)</source>
+        <translation>%1：%2（%3）必须是 %4（%5）的倍数</translation>
+    </message>
+    <message>
+        <source>%1 tokens are more than the model&apos;s %2 positions</source>
+        <translation>%1 个词元超过了模型的 %2 个位置</translation>
+    </message>
+    <message>
+        <source>segment id %1 is outside the model&apos;s %2 token types</source>
+        <translation>段 id %1 超出了模型的 %2 种词元类型</translation>
+    </message>
+    <message>
+        <source>the model has no position after %1 tokens</source>
+        <translation>模型在 %1 个词元之后没有更多位置</translation>
+    </message>
+    <message>
+        <source>the prompt&apos;s %1 tokens are more than the model&apos;s %2 positions</source>
+        <translation>提示的 %1 个词元超过了模型的 %2 个位置</translation>
+    </message>
+    <message>
+        <source>token id %1 is outside the vocabulary</source>
+        <translation>词元 id %1 超出了词表</translation>
+    </message>
+    <message>
+        <source>max_new_tokens (%1) must be between 1 and %2</source>
+        <translation>max_new_tokens（%1）必须在 1 到 %2 之间</translation>
+    </message>
+    <message>
+        <source>the temperature must be a positive number</source>
+        <translation>温度必须是正数</translation>
+    </message>
+    <message>
+        <source>top-k must be 0 (every token) or more</source>
+        <translation>top-k 必须是 0（所有词元）或更大</translation>
+    </message>
+    <message>
+        <source>top-p must be above 0 and at most 1</source>
+        <translation>top-p 必须大于 0 且不超过 1</translation>
+    </message>
+    <message>
+        <source>token id %1 is outside the vocabulary (0 … %2)</source>
+        <translation>词元 id %1 超出了词表（0 … %2）</translation>
+    </message>
+    <message>
+        <source>it is a directory, not a regular file</source>
+        <translation>它是一个目录，不是普通文件</translation>
+    </message>
+    <message>
+        <source>it is a pipe (FIFO), not a regular file</source>
+        <translation>它是一个管道（FIFO），不是普通文件</translation>
+    </message>
+    <message>
+        <source>it is a device (character special file), not a regular file</source>
+        <translation>它是一个设备（字符特殊文件），不是普通文件</translation>
+    </message>
+    <message>
+        <source>it is a device (block special file), not a regular file</source>
+        <translation>它是一个设备（块特殊文件），不是普通文件</translation>
+    </message>
+    <message>
+        <source>it is a socket, not a regular file</source>
+        <translation>它是一个套接字，不是普通文件</translation>
+    </message>
+    <message>
+        <source>it is not a regular file</source>
+        <translation>它不是普通文件</translation>
+    </message>
+    <message>
+        <source>cannot map the file: %1</source>
+        <translation>无法映射该文件：%1</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos;: no tensor &apos;%2&apos;</source>
+        <translation>“%1”：没有张量“%2”</translation>
+    </message>
+    <message>
+        <source>missing tensor &apos;%1&apos; %2</source>
+        <translation>缺少张量“%1” %2</translation>
+    </message>
+    <message>
+        <source>tensor &apos;%1&apos; has shape %2 but must be %3</source>
+        <translation>张量“%1”的形状是 %2，但必须是 %3</translation>
+    </message>
+    <message>
+        <source>tensor &apos;%1&apos; holds non-finite values (inf or NaN)</source>
+        <translation>张量“%1”含有非有限值（inf 或 NaN）</translation>
+    </message>
+    <message>
+        <source>unknown tensor &apos;%1&apos; %2</source>
+        <translation>未知张量“%1” %2</translation>
+    </message>
+    <message>
+        <source>%1: %2 is missing</source>
+        <translation>%1：缺少 %2</translation>
+    </message>
+    <message>
+        <source>%1: %2 must be a whole number, not %3</source>
+        <translation>%1：%2 必须是整数，而不是 %3</translation>
+    </message>
+    <message>
+        <source>%1: %2 is %3 but Attention Lab opens %4 to %5</source>
+        <translation>%1：%2 是 %3，但 Attention Lab 只能打开 %4 到 %5</translation>
+    </message>
+    <message>
+        <source>%1: %2 must be a small positive number, not %3</source>
+        <translation>%1：%2 必须是一个小的正数，而不是 %3</translation>
+    </message>
+    <message>
+        <source>%1: %2 must be a string, not %3</source>
+        <translation>%1：%2 必须是字符串，而不是 %3</translation>
+    </message>
+    <message>
+        <source>%1: %2 is &apos;%3&apos; but Attention Lab computes gelu_new, gelu and relu</source>
+        <translation>%1：%2 是“%3”，但 Attention Lab 只计算 gelu_new、gelu 和 relu</translation>
+    </message>
+    <message>
+        <source>tensor &apos;%1&apos; appears twice, as &apos;%2&apos; and &apos;%3&apos;</source>
+        <translation>张量“%1”出现了两次：“%2”和“%3”</translation>
+    </message>
+    <message>
+        <source>tensor &apos;%1&apos; appears twice, as &apos;%2&apos; and &apos;%3&apos; (in &apos;%4&apos;)</source>
+        <translation>张量“%1”出现了两次：“%2”和“%3”（在“%4”中）</translation>
+    </message>
+    <message>
+        <source>tensor &apos;%1&apos; is %2; Attention Lab reads F32, F16 and BF16</source>
+        <translation>张量“%1”是 %2；Attention Lab 读取 F32、F16 和 BF16</translation>
+    </message>
+    <message>
+        <source>not an Attention Lab model: the metadata has no &apos;format&apos; (expected %1; docs/model-format.md)</source>
+        <translation>不是 Attention Lab 模型：元数据中没有“format”（应为 %1；见 docs/model-format.md）</translation>
+    </message>
+    <message>
+        <source>metadata &apos;%1&apos; is missing (docs/model-format.md)</source>
+        <translation>缺少元数据“%1”（见 docs/model-format.md）</translation>
+    </message>
+    <message>
+        <source>metadata &apos;%1&apos; is missing (an open vocabulary needs it) (docs/model-format.md)</source>
+        <translation>缺少元数据“%1”（开放词表需要它）（见 docs/model-format.md）</translation>
+    </message>
+    <message>
+        <source>metadata &apos;%1&apos; is &apos;%2&apos;, not a whole number (docs/model-format.md)</source>
+        <translation>元数据“%1”是“%2”，不是整数（见 docs/model-format.md）</translation>
+    </message>
+    <message>
+        <source>metadata &apos;%1&apos; is %2 but must be between %3 and %4 (docs/model-format.md)</source>
+        <translation>元数据“%1”是 %2，但必须在 %3 到 %4 之间（见 docs/model-format.md）</translation>
+    </message>
+    <message>
+        <source>metadata &apos;%1&apos; is &apos;%2&apos; but must be true or false (docs/model-format.md)</source>
+        <translation>元数据“%1”是“%2”，但必须是 true 或 false（见 docs/model-format.md）</translation>
+    </message>
+    <message>
+        <source>metadata &apos;%1&apos; is &apos;%2&apos; but must be %3 or %4 (docs/model-format.md)</source>
+        <translation>元数据“%1”是“%2”，但必须是 %3 或 %4（见 docs/model-format.md）</translation>
+    </message>
+    <message>
+        <source>metadata &apos;%1&apos; is &apos;%2&apos; but must be %3 (docs/model-format.md)</source>
+        <translation>元数据“%1”是“%2”，但必须是 %3（见 docs/model-format.md）</translation>
+    </message>
+    <message>
+        <source>metadata &apos;%1&apos; is &apos;%2&apos; but must be a positive number (docs/model-format.md)</source>
+        <translation>元数据“%1”是“%2”，但必须是正数（见 docs/model-format.md）</translation>
+    </message>
+    <message>
+        <source>metadata &apos;%1&apos; is not a JSON array of strings (docs/model-format.md)</source>
+        <translation>元数据“%1”不是字符串的 JSON 数组（见 docs/model-format.md）</translation>
+    </message>
+    <message>
+        <source>metadata &apos;%1&apos; must be a non-empty JSON array of strings (docs/model-format.md)</source>
+        <translation>元数据“%1”必须是非空的字符串 JSON 数组（见 docs/model-format.md）</translation>
+    </message>
+    <message>
+        <source>metadata &apos;%1&apos; must hold only strings (docs/model-format.md)</source>
+        <translation>元数据“%1”只能含有字符串（见 docs/model-format.md）</translation>
+    </message>
+    <message>
+        <source>metadata &apos;%1&apos; holds &apos;%2&apos; twice (docs/model-format.md)</source>
+        <translation>元数据“%1”含有两次“%2”（见 docs/model-format.md）</translation>
+    </message>
+    <message>
+        <source>metadata &apos;%1&apos; must contain %2 (docs/model-format.md)</source>
+        <translation>元数据“%1”必须包含 %2（见 docs/model-format.md）</translation>
+    </message>
+    <message>
+        <source>the metadata describes an invalid model</source>
+        <translation>元数据描述的模型无效</translation>
+    </message>
+    <message>
+        <source>a model with learned positions cannot be written: the model format has no position table</source>
+        <translation>带有学习位置编码的模型无法保存：模型格式中没有位置表</translation>
+    </message>
+    <message>
+        <source>a model with %1 positions cannot be written: the model format stores sinusoidal positions or none</source>
+        <translation>使用 %1 位置编码的模型无法保存：模型格式只保存正弦位置编码或不保存位置编码</translation>
+    </message>
+    <message>
+        <source>the shipped model cannot be read</source>
+        <translation>无法读取内置模型</translation>
+    </message>
+    <message>
+        <source>not an Attention Lab model (its metadata has no &apos;format&apos;): to read it as a PyTorch state dict of nn.Transformer&apos;s modules, give its number of heads (--heads H; and --norm, --activation, --layer-norm-eps when they are not PyTorch&apos;s defaults)</source>
+        <translation>不是 Attention Lab 模型（它的元数据中没有“format”）：要把它当作 nn.Transformer 各模块的 PyTorch 状态字典读取，请给出它的头数（--heads H；如果与 PyTorch 的默认值不同，还需给出 --norm、--activation、--layer-norm-eps）</translation>
+    </message>
+    <message>
+        <source>not an Attention Lab model, nor a PyTorch Transformer state dict: expected the names of an nn.TransformerEncoderLayer or DecoderLayer (self_attn.in_proj_weight, …), an nn.TransformerEncoder or Decoder (layers.0.…) or an nn.Transformer (encoder.layers.0.…)</source>
+        <translation>既不是 Attention Lab 模型，也不是 PyTorch Transformer 状态字典：应为 nn.TransformerEncoderLayer 或 DecoderLayer（self_attn.in_proj_weight, …）、nn.TransformerEncoder 或 Decoder（layers.0.…）或 nn.Transformer（encoder.layers.0.…）的张量名</translation>
+    </message>
+    <message>
+        <source>unknown tensor &apos;%1&apos;: layers are numbered 0 … %2</source>
+        <translation>未知张量“%1”：层的编号是 0 … %2</translation>
+    </message>
+    <message>
+        <source>missing tensor &apos;%1&apos; (its shape gives d_model)</source>
+        <translation>缺少张量“%1”（它的形状给出 d_model）</translation>
+    </message>
+    <message>
+        <source>tensor &apos;%1&apos; has shape %2 but must be [d, d] with d_model from 1 to %3</source>
+        <translation>张量“%1”的形状是 %2，但必须是 [d, d]，其中 d_model 在 1 到 %3 之间</translation>
+    </message>
+    <message>
+        <source>missing tensor &apos;%1&apos; (its shape gives d_ff)</source>
+        <translation>缺少张量“%1”（它的形状给出 d_ff）</translation>
+    </message>
+    <message>
+        <source>tensor &apos;%1&apos; has shape %2 but must be [d_ff, d_model] with d_ff from 1 to %3</source>
+        <translation>张量“%1”的形状是 %2，但必须是 [d_ff, d_model]，其中 d_ff 在 1 到 %3 之间</translation>
+    </message>
+    <message>
+        <source>a PyTorch state dict does not say how many heads its attention has: give them (--heads)</source>
+        <translation>PyTorch 状态字典没有说明注意力有几个头：请给出头数（--heads）</translation>
+    </message>
+    <message>
+        <source>cannot read the weights with these options</source>
+        <translation>无法用这些选项读取权重</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not in the model&apos;s source vocabulary</source>
+        <translation>“%1”不在模型的源词表中</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not in the model&apos;s target vocabulary</source>
+        <translation>“%1”不在模型的目标词表中</translation>
+    </message>
+    <message>
+        <source>d_model (%1) and heads (%2) must be the model&apos;s: d_model %3, heads %4</source>
+        <translation>d_model（%1）和头数（%2）必须与模型一致：d_model %3，头数 %4</translation>
+    </message>
+    <message>
+        <source>no model: choose one in the settings</source>
+        <translation>没有模型：请在设置中选择一个</translation>
+    </message>
+    <message>
+        <source>line %1</source>
+        <translation>第 %1 行</translation>
+    </message>
+    <message>
+        <source>%1</source>
+        <translation>%1</translation>
+    </message>
+    <message>
+        <source>%1: not JSON: %2</source>
+        <translation>%1：不是 JSON：%2</translation>
+    </message>
+    <message>
+        <source>expected a JSON object, found %1</source>
+        <translation>应为 JSON 对象，实际是 %1</translation>
+    </message>
+    <message>
+        <source>expected a string, found %1</source>
+        <translation>应为字符串，实际是 %1</translation>
+    </message>
+    <message>
+        <source>expected true or false, found %1</source>
+        <translation>应为 true 或 false，实际是 %1</translation>
+    </message>
+    <message>
+        <source>expected a whole number from %1 to %2, found %3</source>
+        <translation>应为 %1 到 %2 之间的整数，实际是 %3</translation>
+    </message>
+    <message>
+        <source>expected a list, found %1</source>
+        <translation>应为列表，实际是 %1</translation>
+    </message>
+    <message>
+        <source>a single sequence&apos;s template can hold $A only, found $%1</source>
+        <translation>单个序列的模板只能含有 $A，实际是 $%1</translation>
+    </message>
+    <message>
+        <source>the template&apos;s special token &apos;%1&apos; is not listed</source>
+        <translation>模板中的特殊词元“%1”没有列出</translation>
+    </message>
+    <message>
+        <source>expected a token id, found %1</source>
+        <translation>应为词元 id，实际是 %1</translation>
+    </message>
+    <message>
+        <source>expected {&quot;Sequence&quot;: …} or {&quot;SpecialToken&quot;: …}</source>
+        <translation>应为 {&quot;Sequence&quot;: …} 或 {&quot;SpecialToken&quot;: …}</translation>
+    </message>
+    <message>
+        <source>expected [token, id], found %1</source>
+        <translation>应为 [token, id]，实际是 %1</translation>
+    </message>
+    <message>
+        <source>the post-processor &apos;%1&apos; is not supported (Attention Lab computes %2)</source>
+        <translation>不支持后处理器“%1”（Attention Lab 计算 %2）</translation>
+    </message>
+    <message>
+        <source>the token is %1 bytes long, more than a token can be</source>
+        <translation>该词元长 %1 字节，超过了词元的最大长度</translation>
+    </message>
+    <message>
+        <source>this is tokenizer.json version %1; Attention Lab reads version 1.0</source>
+        <translation>这是 tokenizer.json 的 %1 版；Attention Lab 读取 1.0 版</translation>
+    </message>
+    <message>
+        <source>padding every text to a fixed length is not supported</source>
+        <translation>不支持把每段文本填充到固定长度</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not in the vocabulary of %2</source>
+        <translation>“%1”不在 %2 的词表中</translation>
+    </message>
+    <message>
+        <source>true, but there is no bos_token</source>
+        <translation>为 true，但没有 bos_token</translation>
+    </message>
+    <message>
+        <source>true, but there is no eos_token</source>
+        <translation>为 true，但没有 eos_token</translation>
+    </message>
+    <message>
+        <source>the special token id %1 is outside the vocabulary (0 … %2)</source>
+        <translation>特殊词元 id %1 超出了词表（0 … %2）</translation>
+    </message>
+    <message>
+        <source>not JSON: %1</source>
+        <translation>不是 JSON：%1</translation>
+    </message>
+    <message>
+        <source>expected a JSON object of token -&gt; id, found %1</source>
+        <translation>应为“词元 -&gt; id”的 JSON 对象，实际是 %1</translation>
+    </message>
+    <message>
+        <source>the token &apos;%1&apos; is %2 bytes long, more than a token can be (%3 bytes)</source>
+        <translation>词元“%1”长 %2 字节，超过了词元的最大长度（%3 字节）</translation>
+    </message>
+    <message>
+        <source>the id of token &apos;%1&apos; is not an integer: %2</source>
+        <translation>词元“%1”的 id 不是整数：%2</translation>
+    </message>
+    <message>
+        <source>the id of token &apos;%1&apos;, %2, is outside 0 … %3 (the ids must number the %4 tokens)</source>
+        <translation>词元“%1”的 id %2 不在 0 … %3 之内（这些 id 必须为 %4 个词元依次编号）</translation>
+    </message>
+    <message>
+        <source>tokens &apos;%1&apos; and &apos;%2&apos; have the same id %3</source>
+        <translation>词元“%1”和“%2”的 id 相同，都是 %3</translation>
+    </message>
+    <message>
+        <source>the line is %1 bytes long, more than two tokens can be (%2 bytes each): &apos;%3&apos;</source>
+        <translation>该行长 %1 字节，超过了两个词元的最大长度（每个 %2 字节）：“%3”</translation>
+    </message>
+    <message>
+        <source>expected two tokens separated by a space, found %1: &apos;%2&apos;</source>
+        <translation>应为用空格分隔的两个词元，实际有 %1 个：“%2”</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not in the vocabulary (&apos;%2&apos;)</source>
+        <translation>“%1”不在词表（“%2”）中</translation>
+    </message>
+    <message>
+        <source>the merge of &apos;%1&apos; and &apos;%2&apos;, &apos;%3&apos;, is not in the vocabulary (&apos;%4&apos;)</source>
+        <translation>“%1”与“%2”合并得到的“%3”不在词表（“%4”）中</translation>
+    </message>
+    <message>
+        <source>the byte %1 has no token (&apos;%2&apos;); byte-level BPE needs one for each of the 256 bytes</source>
+        <translation>字节 %1 没有词元（“%2”）；字节级 BPE 需要 256 个字节各有一个词元</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos;: line %2 is %3 bytes long, more than a token can be (%4 bytes; BERT reads words of up to %5 characters): &apos;%6&apos;</source>
+        <translation>“%1”：第 %2 行长 %3 字节，超过了词元的最大长度（%4 字节；BERT 读取最多 %5 个字符的词）：“%6”</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos;: line %2 is not UTF-8: &apos;%3&apos;</source>
+        <translation>“%1”：第 %2 行不是 UTF-8：“%3”</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos;: the vocabulary has no %2 token (BERT needs [UNK], [CLS] and [SEP])</source>
+        <translation>“%1”：词表中没有 %2 词元（BERT 需要 [UNK]、[CLS] 和 [SEP]）</translation>
+    </message>
+    <message>
+        <source>%1 at offset %2</source>
+        <translation>%1（位于偏移 %2）</translation>
+    </message>
+    <message>
+        <source>ICU has no normalization data: %1</source>
+        <translation>ICU 没有规范化数据：%1</translation>
+    </message>
+    <message>
+        <source>normalization failed: %1</source>
+        <translation>规范化失败：%1</translation>
+    </message>
+    <message>
+        <source>ICU has no NFD data: %1</source>
+        <translation>ICU 没有 NFD 数据：%1</translation>
+    </message>
+    <message>
+        <source>NFD failed: %1</source>
+        <translation>NFD 失败：%1</translation>
+    </message>
 </context>
 <context>
     <name>attnlab::MultiHeadView</name>

@@ -456,6 +456,20 @@ private slots:
         QVERIFY2(got.contains(expected), qPrintable(got));
     }
 
+    void metadataRefusalsAreLinesOfTheTable()
+    {
+        TensorFile f = smallModelFile();
+        f.metadata["norm"] = "middle";
+        try {
+            modelFromTensors(f);
+            QFAIL("a bad norm was read");
+        } catch (const FormatError& e) {
+            QCOMPARE(e.message().code, std::string("metadata_choice"));
+            QCOMPARE(e.message().args, (std::vector<std::string>{"norm", "middle", "post", "pre"}));
+            QCOMPARE(std::string(e.what()), std::string("metadata 'norm' is 'middle' but must be post or pre (docs/model-format.md)"));
+        }
+    }
+
     void truncatedAndGarbageFiles()
     {
         const QString dir = QDir::tempPath() + "/attnlab-model-test";

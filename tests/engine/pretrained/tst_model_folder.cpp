@@ -178,6 +178,47 @@ private slots:
         expectError(bert, "model.safetensors");
     }
 
+    void refusalsAreLinesOfTheTables()
+    {
+        // A refusal is a table line with its arguments (the interface translates it), and its
+        // English text is that line filled in.
+        QTemporaryDir dir;
+        const std::string gpt2 = copyFolder(dir, "gpt2_bf16");
+        const auto refusal = [](const std::string& folder) {
+            try {
+                openModel(folder);
+            } catch (const FormatError& e) {
+                return e.message();
+            }
+            return Message{};
+        };
+        const auto filled = [](const Message& m) {
+            const MessageTemplate* t = findMessageTemplate(m.code);
+            return t ? fillTemplate(t->text, m.args) : std::string("no line ") + m.code;
+        };
+        const std::string config = readFile(gpt2 + "/config.json", 1 << 20);
+        write(gpt2 + "/config.json", "{\"model_type\": \"gpt2\", \"n_embd\": 16}");
+        Message m = refusal(gpt2);
+        QCOMPARE(m.code, std::string("config_key_missing"));
+        QCOMPARE(m.args.back(), std::string("n_head"));
+        QCOMPARE(m.text, filled(m));
+        write(gpt2 + "/config.json", config);
+
+        write(gpt2 + "/model.safetensors", "truncated"); // named with its file, the reason after it
+        m = refusal(gpt2);
+        QCOMPARE(m.code, std::string("in_file"));
+        QCOMPARE(m.args, std::vector<std::string>{gpt2 + "/model.safetensors"});
+        QCOMPARE(m.reasons.size(), std::size_t(1));
+        QCOMPARE(m.reasons.front().code, std::string("safetensors_header_length"));
+        QCOMPARE(m.text, filled(m) + ": " + m.reasons.front().text);
+
+        fs::remove(gpt2 + "/model.safetensors");
+        m = refusal(gpt2);
+        QCOMPARE(m.code, std::string("folder_no_safetensors"));
+        QCOMPARE(m.text, "'" + gpt2 + "' has no model.safetensors");
+        QCOMPARE(m.text, filled(m));
+    }
+
     void aFolderThatIsNotAModelIsNamed()
     {
         QTemporaryDir dir;

@@ -244,6 +244,27 @@ private slots:
             QVERIFY2(message.contains(part), qPrintable(QStringLiteral("'%1' not in: %2").arg(part, message)));
     }
 
+    // A merges.txt refusal is three table lines: the file, its line, what is wrong there (each
+    // translated on its own); the English is the old one.
+    void aRefusalNamesItsFileAndLine()
+    {
+        const std::string vocab = byteVocab({"ab"});
+        try {
+            BpeTokenizer::fromStrings(vocab, "a b\na b c\n", "my_vocab.json", "my_merges.txt");
+            QFAIL("three tokens on a line were read");
+        } catch (const attnlab::FormatError& e) {
+            const attnlab::Message& m = e.message();
+            QCOMPARE(m.code, std::string("in_file"));
+            QCOMPARE(m.args, std::vector<std::string>{"my_merges.txt"});
+            QCOMPARE(m.reasons.size(), std::size_t(1));
+            QCOMPARE(m.reasons.front().code, std::string("file_line"));
+            QCOMPARE(m.reasons.front().args, std::vector<std::string>{"2"});
+            QCOMPARE(m.reasons.front().reasons.size(), std::size_t(1));
+            QCOMPARE(m.reasons.front().reasons.front().code, std::string("merges_two_tokens"));
+            QCOMPARE(std::string(e.what()), std::string("'my_merges.txt': line 2: expected two tokens separated by a space, found 3: 'a b c'"));
+        }
+    }
+
     void validFiles()
     {
         // Without "#version", with blank lines and CRLF: the same merges.
