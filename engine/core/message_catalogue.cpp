@@ -3,7 +3,13 @@
 
 #include "core/message.h"
 
+#include "compare/messages.h"
+#include "core/messages.h"
+#include "demo/messages.h"
 #include "io/messages.h"
+#include "lesson/messages.h"
+#include "nn/messages.h"
+#include "train/messages.h"
 
 #include <span>
 
@@ -13,6 +19,12 @@ namespace {
 
 const std::span<const MessageTemplate> kTables[] = {
     kIoMessages,
+    kCoreMessages,
+    kNnMessages,
+    kCompareMessages,
+    kDemoMessages,
+    kTrainMessages,
+    kLessonMessages,
 };
 
 } // namespace
