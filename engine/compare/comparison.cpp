@@ -1,5 +1,6 @@
 #include "compare/comparison.h"
 
+#include "compare/messages.h"
 #include "core/name_table.h"
 #include "text/printable.h"
 #include "text/tokenizer.h"
@@ -73,7 +74,7 @@ bool parseOnOff(std::string_view v)
         return true;
     if (v == "off" || v == "false")
         return false;
-    throw std::invalid_argument("scale: " + inQuotes(v) + " is not on or off");
+    throw Error(say(compareMessage("compare_scale"), printable(v)));
 }
 
 std::uint64_t parseSeed(std::string_view v)
@@ -81,7 +82,7 @@ std::uint64_t parseSeed(std::string_view v)
     std::uint64_t seed = 0;
     const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), seed);
     if (v.empty() || ec != std::errc() || end != v.data() + v.size())
-        throw std::invalid_argument("seed: " + inQuotes(v) + " is not a whole number from 0 to 18446744073709551615");
+        throw Error(say(compareMessage("compare_seed"), printable(v)));
     return seed;
 }
 
@@ -190,20 +191,19 @@ Comparison parseComparison(std::string_view text)
     const std::string_view value = key > 0 ? trimmed(text.substr(key + 1)) : text;
     const std::optional<CompareKind> kind = key > 0 ? parseCompareKind(text.substr(0, key)) : CompareKind::Sentence;
     if (!kind)
-        throw std::invalid_argument("unknown comparison " + inQuotes(text.substr(0, key))
-                                    + " (expected a sentence, or sentence=, pe=, scale=, mask= or seed=)");
+        throw Error(say(compareMessage("compare_unknown"), printable(text.substr(0, key))));
     c.kind = *kind;
     switch (c.kind) {
     case CompareKind::Sentence:
         if (tokenize(value, ConfigLimits::maxTokens).tokens.empty())
-            throw std::invalid_argument(messages::compareNoTokens().text);
+            throw Error(messages::compareNoTokens());
         c.sentence = std::string(value);
         break;
     case CompareKind::Positional:
         if (const auto pe = parsePositionalEncoding(value))
             c.positional = *pe;
         else
-            throw std::invalid_argument("pe: " + inQuotes(value) + " is not one of sinusoidal, learned, none");
+            throw Error(say(compareMessage("compare_pe"), printable(value)));
         break;
     case CompareKind::Scaling:
         c.scaleScores = parseOnOff(value);
@@ -212,7 +212,7 @@ Comparison parseComparison(std::string_view text)
         if (const auto m = parseMaskKind(value); m && *m != MaskKind::Custom)
             c.mask = *m;
         else
-            throw std::invalid_argument("mask: " + inQuotes(value) + " is not one of none, causal, padding, causal+padding");
+            throw Error(say(compareMessage("compare_mask"), printable(value)));
         break;
     case CompareKind::Seed:
         c.seed = parseSeed(value);

@@ -1,5 +1,6 @@
 #include "core/config.h"
 
+#include "core/messages.h"
 #include "core/name_table.h"
 
 #include <stdexcept>
@@ -30,44 +31,54 @@ constexpr NameTable<ModelKind, 4> kModelNames{{
     {ModelKind::File, "file"},
 }};
 
-std::string str(long long v)
-{
-    return std::to_string(v);
-}
-
 /// The attention kinds' rules that depend on the run: which models and masks they work with.
-void kindProblems(const Config& c, std::vector<std::string>& out)
+void kindProblems(const Config& c, std::vector<Message>& out)
 {
     if (c.attention == AttentionKind::Full)
         return;
     const std::string kind(toString(c.attention));
     const bool stack = c.model == ModelKind::Seeded && c.architecture == Architecture::EncoderStack;
     if (c.model != ModelKind::None && !stack) {
-        out.push_back(kind + " attention is for one attention block and for seeded encoder stacks; this model uses full attention");
+        out.push_back(say(coreMessage("kind_model"), kind));
         return;
     }
     // An encoder stack's layers take the run's mask as one block does (src_mask, src_key_padding_mask).
     const bool causal = c.mask == MaskKind::Causal || c.mask == MaskKind::CausalPadding;
     if (c.attention == AttentionKind::Linformer && causal)
-        out.push_back("linformer attention cannot use a causal mask: each projected key mixes every position, later ones "
-                      "included; use no mask or the padding mask");
+        out.push_back(say(coreMessage("linformer_causal")));
     const bool kernel = c.attention == AttentionKind::Linformer || c.attention == AttentionKind::Performer
                         || c.attention == AttentionKind::Linear;
     if (kernel && c.mask == MaskKind::Custom)
-        out.push_back(kind + " attention takes no mask, a causal or a padding mask, not a custom one");
+        out.push_back(say(coreMessage("kind_custom_mask"), kind));
 }
 
 /// RoPE, ALiBi and relative positions act inside the attention blocks this engine builds: one
 /// block, a seeded model.
-void positionModelProblems(const Config& c, std::vector<std::string>& out)
+void positionModelProblems(const Config& c, std::vector<Message>& out)
 {
     if (actsInsideAttention(c.positional) && c.model != ModelKind::None && c.model != ModelKind::Seeded)
-        out.push_back(std::string(toString(c.positional))
-                      + " positions are for one attention block and for seeded models; a trained model keeps the positions it "
-                        "was trained with");
+        out.push_back(say(coreMessage("positions_model"), toString(c.positional)));
     if (c.positional == PositionalEncoding::Xl && c.mask == MaskKind::Custom)
-        out.push_back("xl positions are causal by themselves (each segment sees its memory and the tokens up to itself); "
-                      "they take no mask, a causal or a padding mask, not a custom one");
+        out.push_back(say(coreMessage("xl_custom_mask")));
+}
+
+/// Config::problems() as Messages (core/messages.h); the ModelSpec's have no code yet (their English).
+std::vector<Message> problemMessages(const Config& c)
+{
+    std::vector<Message> out;
+    for (std::string& p : c.ModelSpec::problems())
+        out.push_back(Message{{}, {}, std::move(p)});
+    if (c.maxTokens < 1 || c.maxTokens > ConfigLimits::maxTokens)
+        out.push_back(say(coreMessage("max_tokens_range"), c.maxTokens, ConfigLimits::maxTokens));
+    if (c.padTo < 0)
+        out.push_back(say(coreMessage("pad_to_negative"), c.padTo));
+    else if (c.padTo > c.maxTokens && c.maxTokens >= 1)
+        out.push_back(say(coreMessage("pad_to_max_tokens"), c.padTo, c.maxTokens));
+    if (c.model != ModelKind::None && c.mask == MaskKind::Custom)
+        out.push_back(say(coreMessage("custom_mask_transformer")));
+    kindProblems(c, out);
+    positionModelProblems(c, out);
+    return out;
 }
 
 } // namespace
@@ -82,25 +93,14 @@ std::optional<ModelKind> parseModelKind(std::string_view s) { return detail::val
 
 std::vector<std::string> Config::problems() const
 {
-    std::vector<std::string> out = ModelSpec::problems();
-    if (maxTokens < 1 || maxTokens > ConfigLimits::maxTokens)
-        out.push_back("max_tokens (" + str(maxTokens) + ") must be between 1 and " + str(ConfigLimits::maxTokens));
-    if (padTo < 0)
-        out.push_back("pad_to (" + str(padTo) + ") must be 0 (no padding) or a positive length");
-    else if (padTo > maxTokens && maxTokens >= 1)
-        out.push_back("pad_to (" + str(padTo) + ") must not exceed max_tokens (" + str(maxTokens) + ")");
-    if (model != ModelKind::None && mask == MaskKind::Custom)
-        out.push_back("a custom mask is for one attention block; a Transformer takes no mask, a causal or a padding mask");
-    kindProblems(*this, out);
-    positionModelProblems(*this, out);
-    return out;
+    return texts(problemMessages(*this));
 }
 
 void Config::validate() const
 {
-    const auto p = problems();
+    const auto p = problemMessages(*this);
     if (!p.empty())
-        throw std::invalid_argument(p.front());
+        throw Error(p.front());
 }
 
 } // namespace attnlab

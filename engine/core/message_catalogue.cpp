@@ -3,11 +3,18 @@
 
 #include "core/message.h"
 
+#include "attention/messages.h"
+#include "compare/messages.h"
+#include "core/messages.h"
+#include "demo/messages.h"
 #include "families/messages.h"
 #include "io/messages.h"
+#include "lesson/messages.h"
 #include "model/messages.h"
+#include "nn/messages.h"
 #include "pretrained/messages.h"
 #include "text/messages.h"
+#include "train/messages.h"
 
 #include <span>
 
@@ -16,11 +23,18 @@ namespace attnlab {
 namespace {
 
 const std::span<const MessageTemplate> kTables[] = {
-    kIoMessages,
+    kAttentionMessages,
+    kCompareMessages,
+    kCoreMessages,
+    kDemoMessages,
     kFamiliesMessages,
+    kIoMessages,
+    kLessonMessages,
     kModelMessages,
+    kNnMessages,
     kPretrainedMessages,
     kTextMessages,
+    kTrainMessages,
 };
 
 } // namespace

@@ -1,6 +1,7 @@
 #include "demo/softmax_scaling.h"
 
 #include "core/random.h"
+#include "demo/messages.h"
 #include "nn/softmax.h"
 
 #include <algorithm>
@@ -124,8 +125,7 @@ ScalingExample scalingExample()
 ScalingRow scalingRow(const ScalingExample& example, int d)
 {
     if (d < 1 || d > example.q.size() || example.keys.cols() != example.q.size())
-        throw std::invalid_argument("d_k (" + std::to_string(d) + ") must lie between 1 and the example's dimension ("
-                                    + std::to_string(example.q.size()) + ")");
+        throw Error(say(demoMessage("scaling_d_k"), d, example.q.size()));
     ScalingRow r;
     // scores: (keys) = K[:, :d] (keys x d) · q[:d] (d)
     for (Eigen::Index j = 0; j < example.keys.rows(); ++j)

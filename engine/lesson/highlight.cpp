@@ -25,18 +25,16 @@ enum class Axis {
 
 int position(std::string_view s, Axis axis)
 {
-    const char* what = axis == Axis::Row ? "row" : "column";
+    const bool row = axis == Axis::Row;
     long long v = 0;
     const NumberKind kind = parseInteger(s, v);
     if (kind == NumberKind::NotANumber)
-        throw std::invalid_argument(quote(s) + " is not a " + what + " number (positions are whole numbers counted from 1)");
+        throw Error(say(row ? lessonMessage("highlight_not_row_number") : lessonMessage("highlight_not_column_number"), cut(s)));
     if (kind == NumberKind::Ok && v < 1)
-        throw std::invalid_argument(std::string(what) + " " + shortNumber(s) + " does not exist: positions count from 1");
-    const int limit = axis == Axis::Row ? kMaxHighlightRow : kMaxHighlightColumn;
-    if (kind == NumberKind::TooLarge || v > limit) {
-        throw std::invalid_argument(std::string(what) + " " + shortNumber(s) + " is beyond the largest matrix ("
-                                    + plural(limit, "", axis == Axis::Row ? "tokens" : "columns") + ")");
-    }
+        throw Error(say(row ? lessonMessage("highlight_row_zero") : lessonMessage("highlight_column_zero"), shortNumber(s)));
+    const int limit = row ? kMaxHighlightRow : kMaxHighlightColumn;
+    if (kind == NumberKind::TooLarge || v > limit)
+        throw Error(say(row ? lessonMessage("highlight_row_beyond") : lessonMessage("highlight_column_beyond"), shortNumber(s), limit));
     return static_cast<int>(v - 1);
 }
 
@@ -62,7 +60,6 @@ std::vector<std::string_view> words(std::string_view s)
 Highlight parseHighlight(std::string_view text)
 {
     static const std::vector<std::string> kGroups{"cells", "rows", "columns"};
-    const std::string example = " (write e.g. 'cells 1,2 1,3; row 4; column 1')";
     Highlight h;
     std::set<std::pair<int, int>> seenCells;
     std::set<int> seenRows;
@@ -95,12 +92,12 @@ Highlight parseHighlight(std::string_view text)
             }
             const auto pairs = words(packed);
             if (pairs.empty())
-                throw std::invalid_argument(quote(keyword) + " needs at least one row,column pair" + example);
+                throw Error(say(lessonMessage("highlight_no_pair"), cut(keyword)));
             for (const std::string_view pair : pairs) {
                 const std::size_t comma = pair.find(',');
                 if (comma == std::string_view::npos || comma == 0 || comma + 1 == pair.size()
                     || pair.find(',', comma + 1) != std::string_view::npos)
-                    throw std::invalid_argument(quote(pair) + " is not a cell: write row,column like 1,2");
+                    throw Error(say(lessonMessage("highlight_not_cell"), cut(pair)));
                 const std::pair<int, int> cell{position(pair.substr(0, comma), Axis::Row),
                                                position(pair.substr(comma + 1), Axis::Column)};
                 if (seenCells.insert(cell).second)
@@ -110,23 +107,23 @@ Highlight parseHighlight(std::string_view text)
             const Axis axis = keyword.front() == 'r' ? Axis::Row : Axis::Column;
             const auto list = words(items);
             if (list.empty())
-                throw std::invalid_argument(quote(keyword) + " needs at least one " + (axis == Axis::Row ? "row" : "column")
-                                            + " number" + example);
+                throw Error(say(axis == Axis::Row ? lessonMessage("highlight_no_row") : lessonMessage("highlight_no_column"), cut(keyword)));
             for (const std::string_view item : list) {
                 if (item.find(',') != std::string_view::npos)
-                    throw std::invalid_argument(quote(item) + " is not a " + (axis == Axis::Row ? "row" : "column")
-                                                + " number (separate numbers with spaces; pairs belong to 'cells')");
+                    throw Error(say(axis == Axis::Row ? lessonMessage("highlight_item_not_row") : lessonMessage("highlight_item_not_column"),
+                                    cut(item)));
                 const int p = position(item, axis);
                 if (axis == Axis::Row ? seenRows.insert(p).second : seenColumns.insert(p).second)
                     (axis == Axis::Row ? h.rows : h.columns).push_back(p);
             }
         } else {
-            throw std::invalid_argument("unknown group " + quote(keyword) + didYouMean(keyword, kGroups)
-                                        + " (expected cells, rows or columns)");
+            if (const auto near = nearestName(keyword, kGroups))
+                throw Error(say(lessonMessage("highlight_unknown_group_near"), cut(keyword), *near));
+            throw Error(say(lessonMessage("highlight_unknown_group"), cut(keyword)));
         }
     }
     if (h.empty())
-        throw std::invalid_argument("nothing to highlight" + example);
+        throw Error(say(lessonMessage("highlight_nothing")));
     return h;
 }
 

@@ -96,7 +96,7 @@ private:
         return has(layerStageIds()) || has(modelStageIds()) || has(pretrainedStageIds()) || isFamilyOwnStage(id);
     }
 
-    [[noreturn]] void fail(int n, const std::string& reason) const { throw LessonError(m_file, n, reason); }
+    template <class Reason> [[noreturn]] void fail(int n, Reason reason) const { throw LessonError(m_file, n, std::move(reason)); }
     int count() const { return static_cast<int>(m_lines.size()); }
     std::string_view line(int n) const { return m_lines[static_cast<std::size_t>(n - 1)]; }
 
@@ -116,7 +116,7 @@ private:
         try {
             written = lessontext::applySettings(written, value, named);
         } catch (const std::invalid_argument& e) {
-            fail(n, std::string("settings: ") + e.what());
+            fail(n, sayAbout(lessonMessage("lesson_key"), messageOf(e), "settings"));
         }
         Config c = written;
         const auto names = [&](const char* key) { return std::find(named.begin(), named.end(), key) != named.end(); };
@@ -200,7 +200,7 @@ private:
                 try {
                     lesson.order = parseInt("order", value);
                 } catch (const std::invalid_argument& e) {
-                    fail(n, e.what());
+                    fail(n, messageOf(e));
                 }
             } else if (key == "settings") {
                 settings = {n, value};
@@ -208,7 +208,7 @@ private:
                 try {
                     m_requirement = parseRequirement(value);
                 } catch (const std::invalid_argument& e) {
-                    fail(n, e.what());
+                    fail(n, messageOf(e));
                 }
                 written.model = ModelKind::File; // a lesson that needs a model starts on it
                 lesson.config = written;
@@ -361,7 +361,7 @@ private:
             try {
                 state.compare = value == "off" ? std::nullopt : std::optional<Comparison>(parseComparison(value));
             } catch (const std::invalid_argument& e) {
-                fail(n, std::string("compare: ") + e.what());
+                fail(n, sayAbout(lessonMessage("lesson_key"), messageOf(e), "compare"));
             }
         } else if (key == "score_colors") {
             if (value != "shared" && value != "own")
@@ -371,7 +371,7 @@ private:
             try {
                 step.highlight = parseHighlight(value);
             } catch (const std::invalid_argument& e) {
-                fail(n, std::string("highlight: ") + e.what());
+                fail(n, sayAbout(lessonMessage("lesson_key"), messageOf(e), "highlight"));
             }
         }
     }
@@ -587,7 +587,7 @@ Lesson loadLesson(const std::string& path)
     try {
         bytes = readFile(path, kMaxLessonBytes);
     } catch (const std::exception& e) {
-        throw LessonError(path, 0, e.what());
+        throw LessonError(path, 0, messageOf(e));
     }
     return parseLesson(bytes, path);
 }

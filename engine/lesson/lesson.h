@@ -63,6 +63,7 @@
 
 #include "compare/comparison.h"
 #include "core/config.h"
+#include "core/message.h"
 #include "lesson/requirement.h"
 #include "core/stage_key.h"
 
@@ -140,9 +141,11 @@ struct Lesson {
 ModelUse modelUseOf(const std::vector<LessonStep>& steps);
 
 /// A lesson that cannot be read: what() is "<file>:<line>: <reason>", or "<file>: <reason>"
-/// when the line is 0 (the file itself could not be read).
-class LessonError : public std::runtime_error {
+/// when the line is 0 (the file itself could not be read); message() is the same, its reason
+/// a Message the interface writes in its language (the reason of a string: as it is).
+class LessonError : public MessageError<std::runtime_error> {
 public:
+    LessonError(std::string file, int line, Message reason);
     LessonError(std::string file, int line, const std::string& reason);
     const std::string& file() const { return m_file; }
     int line() const { return m_line; }

@@ -26,20 +26,24 @@ std::string_view trim(std::string_view s)
 
 bool isBlank(std::string_view s) { return trim(s).empty(); }
 
+std::string cut(std::string_view s)
+{
+    if (s.size() <= kQuoteBytes)
+        return std::string(s);
+    std::size_t n = kQuoteBytes;
+    while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80)
+        --n; // do not cut a character in half
+    std::string out(s.substr(0, n));
+    out += "\xE2\x80\xA6"; // …
+    return out;
+}
+
 std::string quote(std::string_view s)
 {
     // Appended piece by piece: GCC 12 warns falsely (-Wrestrict) on "literal" + std::string.
     std::string out = "'";
-    if (s.size() <= kQuoteBytes) {
-        out += s;
-        out += '\'';
-        return out;
-    }
-    std::size_t n = kQuoteBytes;
-    while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80)
-        --n; // do not cut a character in half
-    out += s.substr(0, n);
-    out += "\xE2\x80\xA6'"; // …
+    out += cut(s);
+    out += '\'';
     return out;
 }
 
@@ -81,10 +85,10 @@ std::size_t editDistance(std::string_view a, std::string_view b)
     return row[b.size()];
 }
 
-std::string didYouMean(std::string_view s, const std::vector<std::string>& known)
+std::optional<std::string> nearestName(std::string_view s, const std::vector<std::string>& known)
 {
     if (s.empty() || s.size() > 40)
-        return {};
+        return std::nullopt;
     const std::string l = lower(s);
     const std::string* best = nullptr;
     std::size_t bestDistance = 3; // at most two edits
@@ -96,6 +100,12 @@ std::string didYouMean(std::string_view s, const std::vector<std::string>& known
             bestDistance = d;
         }
     }
+    return best ? std::optional<std::string>(*best) : std::nullopt;
+}
+
+std::string didYouMean(std::string_view s, const std::vector<std::string>& known)
+{
+    const auto best = nearestName(s, known);
     return best ? ": did you mean '" + *best + "'?" : std::string();
 }
 
@@ -152,19 +162,18 @@ std::size_t invalidUtf8At(std::string_view s)
     return std::string_view::npos;
 }
 
-std::optional<std::pair<int, std::string>> textProblem(const std::vector<std::string_view>& lines)
+std::optional<std::pair<int, Message>> textProblem(const std::vector<std::string_view>& lines)
 {
     for (std::size_t i = 0; i < lines.size(); ++i) {
         const std::string_view l = lines[i];
         const int n = static_cast<int>(i + 1);
         if (l.find('\0') != std::string_view::npos)
-            return std::pair{n, std::string("this is not a text file (it contains a NUL byte)")};
+            return std::pair{n, say(lessonMessage("lesson_not_text"))};
         const std::size_t bad = invalidUtf8At(l);
         if (bad != std::string_view::npos) {
             static constexpr char kHex[] = "0123456789ABCDEF";
             const auto b = static_cast<unsigned char>(l[bad]);
-            return std::pair{n, std::string("the file is not UTF-8 text (byte 0x") + kHex[b >> 4] + kHex[b & 15]
-                                    + " in this line); save it as UTF-8"};
+            return std::pair{n, say(lessonMessage("lesson_not_utf8"), std::string{kHex[b >> 4], kHex[b & 15]})};
         }
     }
     return std::nullopt;
@@ -186,22 +195,22 @@ int parseInt(std::string_view key, std::string_view value)
     long long v = 0;
     const NumberKind kind = parseInteger(value, v);
     if (kind == NumberKind::NotANumber)
-        throw std::invalid_argument(std::string(key) + ": " + quote(value) + " is not a whole number");
+        throw Error(say(lessonMessage("lesson_not_whole_number"), key, cut(value)));
     if (kind == NumberKind::TooLarge || v > INT_MAX || v < INT_MIN)
-        throw std::invalid_argument(std::string(key) + ": " + quote(value) + " is too large");
+        throw Error(say(lessonMessage("lesson_too_large"), key, cut(value)));
     return static_cast<int>(v);
 }
 
 std::uint64_t parseSeed(std::string_view value)
 {
     if (!value.empty() && value.front() == '-')
-        throw std::invalid_argument("seed: " + quote(value) + " must be a whole number, 0 or more");
+        throw Error(say(lessonMessage("lesson_seed_negative"), cut(value)));
     std::uint64_t v = 0;
     const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
     if (ec == std::errc::result_out_of_range)
-        throw std::invalid_argument("seed: " + quote(value) + " is too large (at most 18446744073709551615)");
+        throw Error(say(lessonMessage("lesson_seed_too_large"), cut(value)));
     if (ec != std::errc{} || end != value.data() + value.size())
-        throw std::invalid_argument("seed: " + quote(value) + " is not a whole number");
+        throw Error(say(lessonMessage("lesson_not_whole_number"), "seed", cut(value)));
     return v;
 }
 
@@ -211,7 +220,7 @@ bool parseSwitch(std::string_view key, std::string_view value)
         return true;
     if (value == "off" || value == "false")
         return false;
-    throw std::invalid_argument(std::string(key) + ": " + quote(value) + " is not a switch (expected on, off, true or false)");
+    throw Error(say(lessonMessage("lesson_not_switch"), key, cut(value)));
 }
 
 std::string shortNumber(std::string_view s)
@@ -320,18 +329,25 @@ namespace attnlab {
 
 namespace {
 
-std::string errorMessage(const std::string& file, int line, const std::string& reason)
+/// "<file>:<line>: <reason>", or "<file>: <reason>" for line 0.
+Message errorMessage(const std::string& file, int line, Message reason)
 {
-    return line > 0 ? file + ":" + std::to_string(line) + ": " + reason : file + ": " + reason;
+    return line > 0 ? sayAbout(lessonMessage("lesson_file_line"), std::move(reason), file, line)
+                    : sayAbout(lessonMessage("lesson_file"), std::move(reason), file);
 }
 
 } // namespace
 
-LessonError::LessonError(std::string file, int line, const std::string& reason)
-    : std::runtime_error(errorMessage(file, line, reason))
+LessonError::LessonError(std::string file, int line, Message reason)
+    : MessageError(errorMessage(file, line, reason))
     , m_file(std::move(file))
     , m_line(line)
-    , m_reason(reason)
+    , m_reason(std::move(reason.text))
+{
+}
+
+LessonError::LessonError(std::string file, int line, const std::string& reason)
+    : LessonError(std::move(file), line, Message{{}, {}, reason})
 {
 }
 

@@ -3,6 +3,7 @@
 // numbers and keys of a lesson file, and wording its messages.
 
 #include "lesson/lesson.h"
+#include "lesson/messages.h"
 #include "text/lines.h" // splitLines
 
 #include <cstddef>
@@ -43,7 +44,10 @@ std::string_view trim(std::string_view s);
 
 bool isBlank(std::string_view s);
 
-/// The teacher's text in quotes, cut at a UTF-8 character boundary when it is long.
+/// The teacher's text cut at a UTF-8 character boundary when it is long ("…" ends it): how a
+/// message quotes it ('%1' in a table's text).
+std::string cut(std::string_view s);
+/// cut(s) in quotes.
 std::string quote(std::string_view s);
 
 std::string join(const std::vector<std::string>& items, std::string_view separator = ", ");
@@ -52,7 +56,9 @@ std::string lower(std::string_view s);
 
 std::size_t editDistance(std::string_view a, std::string_view b);
 
-/// ": did you mean 'weights'?" when one known name is a typo away from `s`, else "".
+/// The one known name a typo away from `s` ("weights" for "wieghts"), if any.
+std::optional<std::string> nearestName(std::string_view s, const std::vector<std::string>& known);
+/// ": did you mean 'weights'?" when nearestName finds one, else "".
 std::string didYouMean(std::string_view s, const std::vector<std::string>& known);
 
 std::string unknown(std::string_view what, std::string_view value, const std::vector<std::string>& known);
@@ -65,7 +71,7 @@ std::size_t invalidUtf8At(std::string_view s);
 
 /// The first line (counted from 1) that is not UTF-8 text, a NUL byte or a byte that is not
 /// UTF-8, and the reason; nothing when every line is text.
-std::optional<std::pair<int, std::string>> textProblem(const std::vector<std::string_view>& lines);
+std::optional<std::pair<int, Message>> textProblem(const std::vector<std::string_view>& lines);
 
 /// A whole number written as digits with an optional leading '-'.
 NumberKind parseInteger(std::string_view s, long long& out);

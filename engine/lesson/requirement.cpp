@@ -81,37 +81,39 @@ ModelRequirement parseRequirement(std::string_view value)
     const std::size_t comma = value.find(',');
     const std::string_view name = trim(value.substr(0, comma));
     if (name.empty())
-        throw std::invalid_argument("requires: name the model folder, e.g. 'requires: gpt2' (known: " + join(knownNames()) + ")");
+        throw Error(say(lessonMessage("requires_no_name"), join(knownNames())));
     if (name.front() == '.' || !std::all_of(name.begin(), name.end(), isFolderNameChar))
-        throw std::invalid_argument("requires: " + quote(name)
-                                    + " is not a folder name (letters, digits, '-', '_' and '.', not starting with '.')");
+        throw Error(say(lessonMessage("requires_folder_name"), cut(name)));
     std::optional<PretrainedFamily> type;
     if (comma != std::string_view::npos) {
         const std::string_view rest = trim(value.substr(comma + 1));
         const std::size_t eq = rest.find('=');
         if (eq == std::string_view::npos || trim(rest.substr(0, eq)) != "type")
-            throw std::invalid_argument("requires: after the folder name only " + typeChoices() + " may follow, not " + quote(rest));
+            throw Error(say(lessonMessage("requires_after_name"), typeChoices(), cut(rest)));
         const std::string_view family = trim(rest.substr(eq + 1));
         type = parseFamily(family);
-        if (!type)
-            throw std::invalid_argument("requires: " + unknown("type", family, supportedModelTypes()));
+        if (!type) {
+            if (const auto near = nearestName(family, supportedModelTypes()))
+                throw Error(say(lessonMessage("requires_unknown_type_near"), cut(family), *near, join(supportedModelTypes())));
+            throw Error(say(lessonMessage("requires_unknown_type"), cut(family), join(supportedModelTypes())));
+        }
     }
     ModelRequirement r;
     r.name = name;
     if (const KnownModel* known = knownModel(name)) {
         if (type && *type != known->family)
-            throw std::invalid_argument("requires: " + std::string(name) + " is a " + familyTitle(known->family) + " model, not type="
-                                        + std::string(toString(*type)));
+            throw Error(say(lessonMessage("requires_family_mismatch"), name, familyTitle(known->family), toString(*type)));
         r.family = known->family;
         r.hubId = known->hubId;
         r.layers = known->layers;
         r.heads = known->heads;
         return r;
     }
-    if (!type)
-        throw std::invalid_argument("requires: " + quote(name) + " is not a model Attention Lab knows" + didYouMean(name, knownNames())
-                                    + " (known: " + join(knownNames()) + "); for a folder of your own give its family: 'requires: "
-                                    + std::string(name) + ", " + typeChoices().substr(1));
+    if (!type) {
+        if (const auto near = nearestName(name, knownNames()))
+            throw Error(say(lessonMessage("requires_unknown_model_near"), cut(name), *near, join(knownNames()), name, typeChoices().substr(1)));
+        throw Error(say(lessonMessage("requires_unknown_model"), cut(name), join(knownNames()), name, typeChoices().substr(1)));
+    }
     r.family = *type;
     return r;
 }

@@ -1,6 +1,7 @@
 #include "nn/blocks.h"
 
 #include "core/stage_builder.h"
+#include "nn/messages.h"
 #include "position/inside.h"
 
 #include <cmath>
@@ -28,10 +29,9 @@ NormResult normalize(const Eigen::MatrixXf& x, const LayerNormWeights& w, NormKi
 {
     const Eigen::Index d = x.cols();
     if (w.gamma.size() != d || (w.beta.size() != 0 && w.beta.size() != d))
-        throw std::invalid_argument("a norm over " + std::to_string(d) + " features needs γ of " + std::to_string(d)
-                                    + " values and β of none or " + std::to_string(d));
+        throw Error(say(nnMessage("norm_width"), d));
     if (!(eps > 0.0f))
-        throw std::invalid_argument("eps (" + std::to_string(eps) + ") must be a positive number");
+        throw Error(say(nnMessage("norm_eps"), std::to_string(eps)));
     NormResult r;
     r.kind = kind;
     if (kind == NormKind::LayerNorm) {
@@ -204,13 +204,13 @@ Eigen::MatrixXf groupedAttention(const Eigen::MatrixXf& x, const AttentionBlockW
                                  std::vector<Message>& warnings)
 {
     if (shape.kvHeads < 1 || shape.kvHeads > shape.heads || shape.heads % shape.kvHeads != 0)
-        throw std::invalid_argument("kv_heads (" + std::to_string(shape.kvHeads) + ") must divide heads (" + std::to_string(shape.heads) + ")");
+        throw Error(say(nnMessage("kv_heads_divide"), shape.kvHeads, shape.heads));
     // Q (n x heads·d_k), K and V (n x kvHeads·d_k), with their biases.
     const Eigen::MatrixXf qp = w.q(x);
     const Eigen::MatrixXf kp = w.k(x);
     const Eigen::MatrixXf vp = w.v(x);
     if (qp.cols() != shape.heads * shape.headDim || kp.cols() != shape.kvHeads * shape.headDim || vp.cols() != kp.cols())
-        throw std::invalid_argument("the projections must be heads·head_dim and kv_heads·head_dim wide");
+        throw Error(say(nnMessage("projection_widths")));
     const KvGroupScope scope(stages, shape.heads / shape.kvHeads);
     const Labels& rows = context.queryLabels;
     const auto key = [&](const char* id) { return [&context, id](int h) { return StageKey{id, h, context.layer, context.block}; }; };

@@ -1,6 +1,8 @@
 #include "nn/mask.h"
 
 #include "core/message.h"
+#include "core/messages.h"
+#include "nn/messages.h"
 #include "text/printable.h"
 #include "text/tokenizer.h"
 #include "text/utf8.h"
@@ -37,18 +39,15 @@ BoolMatrix blockedCells(MaskKind kind, const std::vector<std::string>& tokens, c
 BoolMatrix combineMasks(Eigen::Index queries, Eigen::Index keys, const std::optional<BoolMatrix>& attnMask,
                         const std::optional<BoolVector>& keyPadding, std::string_view maskName, std::string_view paddingName)
 {
-    const auto str = [](Eigen::Index v) { return std::to_string(v); };
     BoolMatrix blocked = BoolMatrix::Constant(queries, keys, false);
     if (attnMask) {
         if (attnMask->rows() != queries || attnMask->cols() != keys)
-            throw std::invalid_argument(std::string(maskName) + " is " + str(attnMask->rows()) + " x " + str(attnMask->cols())
-                                        + " but must be " + str(queries) + " x " + str(keys) + " (queries x keys)");
+            throw Error(say(nnMessage("mask_matrix_shape"), maskName, attnMask->rows(), attnMask->cols(), queries, keys));
         blocked = *attnMask;
     }
     if (keyPadding) {
         if (keyPadding->size() != keys)
-            throw std::invalid_argument(std::string(paddingName) + " has " + str(keyPadding->size()) + " entries but must have "
-                                        + str(keys) + " (one per key)");
+            throw Error(say(nnMessage("mask_padding_size"), paddingName, keyPadding->size(), keys));
         // A padding key is hidden from every query, whatever the attention mask says.
         for (Eigen::Index j = 0; j < keys; ++j) {
             if ((*keyPadding)(j))
@@ -73,8 +72,7 @@ namespace {
 void refuseCustom(MaskKind kind)
 {
     if (kind == MaskKind::Custom)
-        throw std::invalid_argument("a custom mask is for one attention block; a Transformer takes no mask, a causal or a "
-                                    "padding mask");
+        throw Error(say(coreMessage("custom_mask_transformer")));
 }
 
 } // namespace
@@ -126,24 +124,22 @@ BoolMatrix parseMaskText(std::string_view text)
             if (c == '0' || c == '1')
                 row.push_back(c == '1');
             else if (c != ' ' && c != ',' && c != '\t' && c != '\r')
-                throw std::invalid_argument("mask line " + std::to_string(lineNo) + ", byte " + std::to_string(i + 1) + ": unexpected "
-                                            + describeCharacter(line, i) + " (only 0, 1, spaces and commas are allowed)");
+                throw Error(say(nnMessage("mask_text_character"), lineNo, i + 1, describeCharacter(line, i)));
         }
         if (!row.empty())
             rows.push_back(std::move(row));
         if (rows.size() > static_cast<std::size_t>(ConfigLimits::maxTokens))
-            throw std::invalid_argument("the mask has more than " + std::to_string(ConfigLimits::maxTokens) + " rows");
+            throw Error(say(nnMessage("mask_text_rows"), ConfigLimits::maxTokens));
         if (end == text.size())
             break;
     }
     if (rows.empty())
-        throw std::invalid_argument("the mask is empty: it needs n lines of n values 0 or 1");
+        throw Error(say(nnMessage("mask_text_empty")));
     const auto n = rows.size();
     BoolMatrix m(static_cast<Eigen::Index>(n), static_cast<Eigen::Index>(n));
     for (std::size_t i = 0; i < n; ++i) {
         if (rows[i].size() != n)
-            throw std::invalid_argument("mask row " + std::to_string(i + 1) + " has " + std::to_string(rows[i].size())
-                                        + " values but the mask has " + std::to_string(n) + " rows: it must be square");
+            throw Error(say(nnMessage("mask_text_not_square"), i + 1, rows[i].size(), n));
         for (std::size_t j = 0; j < n; ++j)
             m(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) = rows[i][j];
     }

@@ -1,6 +1,7 @@
 #include "nn/transformer.h"
 
 #include "core/stage_builder.h"
+#include "nn/messages.h"
 
 #include <cmath>
 #include <stdexcept>
@@ -26,31 +27,29 @@ std::string shape(Eigen::Index rows, Eigen::Index cols)
 
 void checkNorm(const LayerNormWeights& w, Eigen::Index d, const std::string& name)
 {
-    if (w.gamma.size() != d || w.beta.size() != d)
-        throw std::invalid_argument(name + " has " + str(w.gamma.size()) + " weights and " + str(w.beta.size())
-                                    + " biases but d_model is " + str(d));
+    if (w.gamma.size() == d && w.beta.size() == d)
+        return;
+    if (name.empty()) // layerNorm's own
+        throw Error(say(nnMessage("the_layer_norm_width"), w.gamma.size(), w.beta.size(), d));
+    throw Error(say(nnMessage("layer_norm_width"), name, w.gamma.size(), w.beta.size(), d));
 }
 
 void checkFeedForward(const FeedForwardWeights& w, Eigen::Index d, Eigen::Index dFF)
 {
     if (w.linear1Weight.rows() != dFF || w.linear1Weight.cols() != d || w.linear1Bias.size() != dFF)
-        throw std::invalid_argument("linear1 is " + shape(w.linear1Weight.rows(), w.linear1Weight.cols()) + " with "
-                                    + str(w.linear1Bias.size()) + " biases but must be " + shape(dFF, d) + " (d_ff x d_model) with "
-                                    + str(dFF));
+        throw Error(say(nnMessage("linear1_shape"), shape(w.linear1Weight.rows(), w.linear1Weight.cols()), w.linear1Bias.size(),
+                        shape(dFF, d), dFF));
     if (w.linear2Weight.rows() != d || w.linear2Weight.cols() != dFF || w.linear2Bias.size() != d)
-        throw std::invalid_argument("linear2 is " + shape(w.linear2Weight.rows(), w.linear2Weight.cols()) + " with "
-                                    + str(w.linear2Bias.size()) + " biases but must be " + shape(d, dFF) + " (d_model x d_ff) with "
-                                    + str(d));
+        throw Error(say(nnMessage("linear2_shape"), shape(w.linear2Weight.rows(), w.linear2Weight.cols()), w.linear2Bias.size(),
+                        shape(d, dFF), d));
 }
 
 void checkAttention(const AttentionWeights& w, Eigen::Index d, const std::string& name)
 {
     if (w.inProjWeight.rows() != 3 * d || w.inProjWeight.cols() != d || w.inProjBias.size() != 3 * d || w.outProjWeight.rows() != d
         || w.outProjWeight.cols() != d || w.outProjBias.size() != d)
-        throw std::invalid_argument(name + ".in_proj_weight is " + shape(w.inProjWeight.rows(), w.inProjWeight.cols())
-                                    + " and out_proj.weight " + shape(w.outProjWeight.rows(), w.outProjWeight.cols()) + " but must be "
-                                    + shape(3 * d, d) + " and " + shape(d, d) + " (with biases of " + str(3 * d) + " and " + str(d)
-                                    + ") for d_model " + str(d));
+        throw Error(say(nnMessage("attention_projection_shape"), name, shape(w.inProjWeight.rows(), w.inProjWeight.cols()),
+                        shape(w.outProjWeight.rows(), w.outProjWeight.cols()), shape(3 * d, d), shape(d, d), 3 * d, d));
 }
 
 void checkEncoderWeights(const EncoderLayerWeights& w, const ModelSpec& o)
@@ -92,8 +91,7 @@ void checkStream(const Eigen::MatrixXf& x, const Labels& tokens, const ModelSpec
 void checkCells(std::int64_t cells)
 {
     if (cells > ConfigLimits::maxAttentionCells)
-        throw std::invalid_argument("the layers' attention matrices hold " + str(cells) + " cells in all, more than "
-                                    + str(ConfigLimits::maxAttentionCells) + ": use fewer tokens, heads or layers");
+        throw Error(say(nnMessage("layer_cells"), cells, ConfigLimits::maxAttentionCells));
 }
 
 /// Appends one layer's own stages (not its attention blocks) with their labels, inputs and
@@ -190,9 +188,9 @@ Eigen::MatrixXf stackOutput(const char* id, const char* title, const char* name,
 
 LayerNormResult layerNorm(const Eigen::MatrixXf& x, const LayerNormWeights& w, float eps)
 {
-    checkNorm(w, x.cols(), "the LayerNorm");
+    checkNorm(w, x.cols(), "");
     if (!(eps > 0.0f))
-        throw std::invalid_argument("eps (" + std::to_string(eps) + ") must be a positive number");
+        throw Error(say(nnMessage("norm_eps"), std::to_string(eps)));
     // mean, variance: (n) per row, accumulated in double so that a wide row (d = 2048) loses no digits.
     const Eigen::MatrixXd xd = x.cast<double>();
     const Eigen::VectorXd mean = xd.rowwise().mean();
@@ -213,8 +211,7 @@ LayerNormResult layerNorm(const Eigen::MatrixXf& x, const LayerNormWeights& w, f
 Eigen::MatrixXf residual(const Eigen::MatrixXf& x, const Eigen::MatrixXf& sublayer)
 {
     if (x.rows() != sublayer.rows() || x.cols() != sublayer.cols())
-        throw std::invalid_argument("a residual adds two matrices of one shape, not " + shape(x.rows(), x.cols()) + " and "
-                                    + shape(sublayer.rows(), sublayer.cols()));
+        throw Error(say(nnMessage("residual_shapes"), shape(x.rows(), x.cols()), shape(sublayer.rows(), sublayer.cols())));
     return x + sublayer;
 }
 
@@ -454,9 +451,7 @@ Eigen::MatrixXf encoderStack(const Eigen::MatrixXf& x, const std::vector<Encoder
 {
     spec.validate();
     if (layers.empty() || static_cast<int>(layers.size()) != spec.encoderLayers)
-        throw std::invalid_argument("the encoder stack has " + str(static_cast<long long>(layers.size()))
-                                    + " layers of weights but encoder_layers is " + str(spec.encoderLayers)
-                                    + " (at least 1)");
+        throw Error(say(nnMessage("encoder_layers_weights"), layers.size(), spec.encoderLayers));
     checkStream(x, tokens, spec, "the encoder's input");
     checkMask(blocked, x.rows(), x.rows(), "the mask");
     for (const auto& w : layers)
@@ -480,9 +475,7 @@ Eigen::MatrixXf decoderStack(const Eigen::MatrixXf& y, const Eigen::MatrixXf& me
 {
     spec.validate();
     if (layers.empty() || static_cast<int>(layers.size()) != spec.decoderLayers)
-        throw std::invalid_argument("the decoder stack has " + str(static_cast<long long>(layers.size()))
-                                    + " layers of weights but decoder_layers is " + str(spec.decoderLayers)
-                                    + " (at least 1)");
+        throw Error(say(nnMessage("decoder_layers_weights"), layers.size(), spec.decoderLayers));
     checkStream(y, targetTokens, spec, "the decoder's input");
     checkStream(memory, memoryTokens, spec, "the memory (encoder output)");
     checkMask(selfBlocked, y.rows(), y.rows(), "the self-attention mask");
@@ -509,19 +502,17 @@ TransformerTrace computeTransformer(const TransformerInputs& in, const Transform
     const bool encoder = o.encoderLayers > 0;
     const bool decoder = o.decoderLayers > 0;
     if (static_cast<int>(weights.encoder.size()) != o.encoderLayers || static_cast<int>(weights.decoder.size()) != o.decoderLayers)
-        throw std::invalid_argument("the weights hold " + str(static_cast<long long>(weights.encoder.size())) + " encoder and "
-                                    + str(static_cast<long long>(weights.decoder.size())) + " decoder layers but the options ask for "
-                                    + str(o.encoderLayers) + " and " + str(o.decoderLayers));
+        throw Error(say(nnMessage("transformer_layers_weights"), weights.encoder.size(), weights.decoder.size(), o.encoderLayers,
+                        o.decoderLayers));
     if (o.finalNorms && ((encoder && !weights.encoderNorm) || (decoder && !weights.decoderNorm)))
-        throw std::invalid_argument("final_norms is on but the weights have no final norm (encoder.norm, decoder.norm)");
+        throw Error(say(nnMessage("final_norms_missing")));
 
     // Tokens name the rows; positions do when no tokens are given.
     const auto labelsFor = [](const std::vector<std::string>& tokens, Eigen::Index rows, const char* name) -> Labels {
         if (tokens.empty())
             return numberedLabels(static_cast<int>(rows), "");
         if (static_cast<Eigen::Index>(tokens.size()) != rows)
-            throw std::invalid_argument(std::string(name) + " has " + str(static_cast<long long>(tokens.size()))
-                                        + " tokens but " + str(rows) + " rows");
+            throw Error(say(nnMessage("tokens_rows"), name, tokens.size(), rows));
         return std::make_shared<const std::vector<std::string>>(tokens);
     };
     const Eigen::Index n = in.src.rows();

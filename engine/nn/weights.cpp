@@ -1,6 +1,8 @@
 #include "nn/weights.h"
 
 #include "io/fileio.h"
+#include "io/messages.h"
+#include "nn/messages.h"
 #include "core/random.h"
 #include "io/tensor_eigen.h"
 #include "text/printable.h"
@@ -89,18 +91,16 @@ std::string onlyAttentionPrefix(const TensorFile& file)
         for (const char* separate : {"q_proj_weight", "k_proj_weight", "v_proj_weight"}) {
             for (const auto& [name, t] : file.tensors) {
                 if (name.ends_with(separate))
-                    throw FormatError("tensor '" + name + "': separate q/k/v projections (kdim or vdim differing from "
-                                      "embed_dim) are not supported; expected one 'in_proj_weight' [3d, d]");
+                    throw FormatError(say(nnMessage("weights_separate_qkv"), printable(name)));
             }
         }
-        throw FormatError("no attention weights found: expected a tensor 'in_proj_weight' [3d, d] "
-                          "(an nn.MultiheadAttention state dict, optionally under a prefix such as 'self_attn.')");
+        throw FormatError(say(nnMessage("weights_none")));
     }
     if (prefixes.size() > 1) {
         std::string list;
         for (const auto& q : prefixes)
-            list += (list.empty() ? "'" : ", '") + q + "'";
-        throw FormatError("the file holds several attention blocks (prefixes " + list + "); choose one");
+            list += (list.empty() ? "'" : ", '") + printable(q) + "'";
+        throw FormatError(say(nnMessage("weights_several_blocks"), list));
     }
     return *prefixes.begin();
 }
@@ -113,13 +113,12 @@ AttentionWeights attentionWeightsFromTensors(const TensorFile& file, const std::
     const std::string inW = p + kInWeight;
     const Tensor* in = findTensor(file, inW);
     if (!in)
-        throw FormatError("missing tensor '" + inW + "' [3d, d]");
+        throw FormatError(say(nnMessage("weights_missing_in_proj"), printable(inW)));
     if (in->shape.size() != 2 || in->shape[1] < 1 || in->shape[0] != 3 * in->shape[1])
-        throw FormatError("tensor '" + inW + "' has shape " + shapeText(in->shape) + " but must be [3d, d]");
+        throw FormatError(say(nnMessage("weights_in_proj_shape"), printable(inW), shapeText(in->shape)));
     const std::int64_t d = in->shape[1];
     if (d > ConfigLimits::maxDModel)
-        throw FormatError("tensor '" + inW + "' has d_model " + std::to_string(d) + "; at most "
-                          + std::to_string(ConfigLimits::maxDModel) + " is supported");
+        throw FormatError(say(nnMessage("weights_d_model"), printable(inW), d, ConfigLimits::maxDModel));
 
     AttentionWeights w;
     w.inProjWeight = toMatrix(*in);
@@ -133,7 +132,7 @@ AttentionWeights attentionWeightsFromTensors(const TensorFile& file, const std::
     const std::string outW = p + kOutWeight;
     const Tensor* out = findTensor(file, outW);
     if (!out)
-        throw FormatError("missing tensor '" + outW + "' [" + std::to_string(d) + ", " + std::to_string(d) + "]");
+        throw FormatError(say(nnMessage("weights_missing_out_proj"), printable(outW), d, d));
     expectShape(outW, *out, {d, d});
     w.outProjWeight = toMatrix(*out);
     const std::string outB = p + kOutBias;
@@ -146,10 +145,10 @@ AttentionWeights attentionWeightsFromTensors(const TensorFile& file, const std::
 
     for (const auto* m : {&w.inProjWeight, &w.outProjWeight}) {
         if (!m->allFinite())
-            throw FormatError("the attention weights hold non-finite values (inf or NaN)");
+            throw FormatError(say(nnMessage("weights_not_finite")));
     }
     if (!w.inProjBias.allFinite() || !w.outProjBias.allFinite())
-        throw FormatError("the attention biases hold non-finite values (inf or NaN)");
+        throw FormatError(say(nnMessage("biases_not_finite")));
 
     // The head count Attention Lab's export stores: a value that is not one is refused, never
     // passed over (the heads would then silently come from the settings instead).
@@ -158,8 +157,7 @@ AttentionWeights attentionWeightsFromTensors(const TensorFile& file, const std::
         int h = 0;
         const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), h);
         if (ec != std::errc() || end != text.data() + text.size() || h < 1 || h > ConfigLimits::maxHeads || d % h != 0)
-            throw FormatError("metadata num_heads is " + inQuotes(text.substr(0, 40)) + " but must be a whole number from 1 to "
-                              + std::to_string(ConfigLimits::maxHeads) + " that divides d_model (" + std::to_string(d) + ")");
+            throw FormatError(say(nnMessage("weights_num_heads"), printable(text.substr(0, 40)), ConfigLimits::maxHeads, d));
         w.heads = h;
     }
     return w;
@@ -173,10 +171,9 @@ AttentionWeights loadAttentionWeights(const std::string& path, const std::option
         return w;
     } catch (const FormatError& e) {
         // Name the file once: the reader's own messages may name it already.
-        const std::string what = e.what();
-        if (what.find(inQuotes(path)) != std::string::npos)
+        if (std::string(e.what()).find(inQuotes(path)) != std::string::npos)
             throw;
-        throw FormatError(inQuotes(path) + ": " + what);
+        throw FormatError(sayAbout(ioMessage("in_file"), e.message(), printable(path)));
     }
 }
 

@@ -1,5 +1,8 @@
 #include "train/examples.h"
 
+#include "text/printable.h"
+#include "train/messages.h"
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -14,7 +17,7 @@ std::vector<int> ids(const std::vector<std::string>& vocab, const std::vector<st
     for (const std::string& t : tokens) {
         const auto it = std::find(vocab.begin(), vocab.end(), t);
         if (it == vocab.end())
-            throw std::invalid_argument("'" + t + "' is not in the model's vocabulary");
+            throw Error(say(trainMessage("train_not_in_vocabulary"), printable(t)));
         out.push_back(static_cast<int>(it - vocab.begin()));
     }
     return out;
@@ -25,10 +28,10 @@ std::vector<int> ids(const std::vector<std::string>& vocab, const std::vector<st
 Example exampleOf(const Seq2SeqModel& model, std::string_view source, std::string_view target, std::vector<Message>& warnings)
 {
     if (model.openVocabulary() || model.pretrained)
-        throw std::invalid_argument("only a model with its own vocabularies can be trained");
+        throw Error(say(trainMessage("train_only_own_vocabularies")));
     const std::vector<std::string> src = modelTokens(model, source, false, ConfigLimits::maxTokens, warnings);
     if (src.empty())
-        throw std::invalid_argument("the source has no tokens");
+        throw Error(say(trainMessage("train_source_no_tokens")));
     // Teacher forcing: the decoder reads <sos> + target and is asked for target + <eos>.
     std::vector<std::string> input = teacherForcingInput(model, target, ConfigLimits::maxTokens - 1, warnings);
     std::vector<std::string> labels(input.begin() + 1, input.end());

@@ -1,4 +1,5 @@
 #include "train/network.h"
+#include "train/messages.h"
 
 #include "model/parameters.h"
 #include "nn/embedding.h"
@@ -21,11 +22,11 @@ const Layout::Entry* Layout::find(const std::string& name) const
 Layout layoutOf(const Seq2SeqModel& model)
 {
     if (model.pretrained || model.openVocabulary())
-        throw std::invalid_argument("only an encoder–decoder model with its own vocabularies can be trained");
+        throw Error(say(trainMessage("train_own_vocabularies")));
     if (!model.hasHead() || model.spec.decoderLayers < 1)
-        throw std::invalid_argument("the model has no decoder or no output head to train");
+        throw Error(say(trainMessage("train_no_decoder_or_head")));
     if (model.spec.positional != PositionalEncoding::Sinusoidal && model.spec.positional != PositionalEncoding::None)
-        throw std::invalid_argument("a model is trained with sinusoidal positions or none");
+        throw Error(say(trainMessage("train_positions")));
     Layout layout;
     // modelParameters only reads through the pointers here.
     for (const ParameterRef& p : modelParameters(const_cast<Seq2SeqModel&>(model))) {

@@ -1,4 +1,5 @@
 #include "train/optimizer.h"
+#include "train/messages.h"
 
 #include <algorithm>
 #include <cmath>
@@ -20,9 +21,9 @@ double Schedule::at(int t) const
 void Schedule::validate() const
 {
     if (rate && !(*rate > 0 && std::isfinite(*rate)))
-        throw std::invalid_argument("the learning rate (" + std::to_string(*rate) + ") must be a positive number");
+        throw Error(say(trainMessage("train_learning_rate"), std::to_string(*rate)));
     if (warmup < 0)
-        throw std::invalid_argument("the warm-up (" + std::to_string(warmup) + ") must be 0 or more steps");
+        throw Error(say(trainMessage("train_warmup"), warmup));
 }
 
 Adam::Adam(Eigen::Index size, double beta1, double beta2, double eps)

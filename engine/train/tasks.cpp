@@ -2,6 +2,8 @@
 
 #include "io/fileio.h"
 #include "io/safetensors.h"
+#include "text/printable.h"
+#include "train/messages.h"
 #include "text/lines.h"
 #include "text/unicode.h"
 #include "text/utf8.h"
@@ -131,7 +133,7 @@ Task builtInTask(TaskKind kind, int maxLength, int heldOut)
     if (kind == TaskKind::File)
         throw std::invalid_argument("a file task is read with fileTask");
     if (maxLength < 1 || maxLength > 64)
-        throw std::invalid_argument("the longest string (" + std::to_string(maxLength) + ") must be 1 to 64 characters");
+        throw Error(say(trainMessage("train_longest_string"), maxLength));
     Task t;
     t.kind = kind;
     t.name = kind == TaskKind::Copy ? "copy" : kind == TaskKind::Reverse ? "reverse" : "sort";
@@ -159,9 +161,9 @@ Task builtInTask(TaskKind kind, int maxLength, int heldOut)
 
 namespace {
 
-[[noreturn]] void badLine(const std::string& path, std::size_t line, const std::string& why)
+[[noreturn]] void badLine(const std::string& path, std::size_t line, Message why)
 {
-    throw FormatError(path + ":" + std::to_string(line) + ": " + why);
+    throw FormatError(sayAbout(trainMessage("task_file_line"), std::move(why), printable(path), line));
 }
 
 /// The tokens of one side of a line, as a model with this tokenizer reads them: at most one
@@ -204,29 +206,25 @@ Task fileTask(const std::string& path, ModelTokenizer tokenizer, bool batchAll)
     for (std::size_t i = 0; i < lines.size(); ++i) {
         const std::string_view line = lines[i];
         if (line.find('\0') != std::string_view::npos)
-            badLine(path, i + 1, "binary data (a NUL byte): a training file is UTF-8 text, one source<TAB>target pair per line");
+            badLine(path, i + 1, say(trainMessage("task_binary")));
         if (!unicode::isValidUtf8(line))
-            badLine(path, i + 1, "not UTF-8 text: a training file is UTF-8 text, one source<TAB>target pair per line");
+            badLine(path, i + 1, say(trainMessage("task_not_utf8")));
         if (line.find_first_not_of(" \t") == std::string_view::npos)
             continue;
         const auto tabs = std::count(line.begin(), line.end(), '\t');
         if (tabs != 1)
-            badLine(path, i + 1, (tabs == 0 ? std::string("no TAB") : std::to_string(tabs) + " TABs")
-                                     + ": expected source<TAB>target");
+            badLine(path, i + 1, tabs == 0 ? say(trainMessage("task_no_tab")) : say(trainMessage("task_tabs"), tabs));
         const std::size_t tab = line.find('\t');
         Pair p{std::string(line.substr(0, tab)), std::string(line.substr(tab + 1))};
         const auto src = sideTokens(spec, p.source, false);
         const auto tgt = sideTokens(spec, p.target, true);
         if (src.empty() || tgt.empty())
-            badLine(path, i + 1, std::string("the ") + (src.empty() ? "source" : "target") + " has no tokens: expected source<TAB>target");
+            badLine(path, i + 1, src.empty() ? say(trainMessage("task_source_empty")) : say(trainMessage("task_target_empty")));
         // A side longer than a model reads would be cut at every step it is drawn (and cost
         // seconds each time): refused, as the pair it stands for cannot be learnt whole.
         const bool longSource = src.size() > static_cast<std::size_t>(kMaxPairSource);
         if (longSource || tgt.size() > static_cast<std::size_t>(kMaxPairTarget))
-            badLine(path, i + 1, std::string("the ") + (longSource ? "source" : "target") + " has more than "
-                                     + std::to_string(longSource ? kMaxPairSource : kMaxPairTarget) + " tokens: a training pair is at most "
-                                     + std::to_string(kMaxPairSource) + " source and " + std::to_string(kMaxPairTarget)
-                                     + " target tokens (split the line)");
+            badLine(path, i + 1, say(longSource ? trainMessage("task_source_long") : trainMessage("task_target_long"), kMaxPairSource, kMaxPairTarget));
         sourceTokens += static_cast<double>(src.size());
         targetTokens += static_cast<double>(tgt.size());
         t.longestSource = std::max(t.longestSource, static_cast<int>(src.size()));
@@ -239,10 +237,10 @@ Task fileTask(const std::string& path, ModelTokenizer tokenizer, bool batchAll)
         (!batchAll && isHeldOut(p.source) ? t.heldOut : t.train).push_back(std::move(p));
     }
     if (t.train.empty() && t.heldOut.empty())
-        throw FormatError(path + ": the file is empty: expected one source<TAB>target pair per line");
+        throw FormatError(say(trainMessage("task_file_empty"), printable(path)));
     if (t.train.empty())
-        throw FormatError(path + ": every line is held out (" + std::to_string(t.heldOut.size())
-                          + (t.heldOut.size() == 1 ? " line" : " lines") + "): add lines, or train on every line with --batch-all");
+        throw FormatError(t.heldOut.size() == 1 ? say(trainMessage("task_held_out_one"), printable(path))
+                                                 : say(trainMessage("task_held_out"), printable(path), t.heldOut.size()));
     t.maxLength = std::min(longest, ConfigLimits::maxTokens - 1);
     const auto pairs = static_cast<double>(t.train.size() + t.heldOut.size());
     t.meanSource = sourceTokens / pairs;
@@ -260,7 +258,7 @@ Seq2SeqModel freshModel(const ModelSpec& spec, const Task& task)
     o.embedScale = true;
     o.finalNorms = true;
     if (o.decoderLayers < 1)
-        throw std::invalid_argument("a trained model needs at least one decoder layer");
+        throw Error(say(trainMessage("train_decoder_layer")));
     Seq2SeqModel m = seededModel(o);
     m.spec.tokenizer = task.tokenizer;
     m.spec.lowercase = task.lowercase;

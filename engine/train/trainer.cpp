@@ -1,6 +1,7 @@
 #include "train/trainer.h"
 
 #include "train/examples.h"
+#include "train/messages.h"
 
 #include <algorithm>
 #include <cmath>
@@ -45,19 +46,19 @@ double defaultRate(int dModel)
 
 void TrainOptions::validate() const
 {
-    auto bad = [](const std::string& what) { throw std::invalid_argument(what); };
+    // The doubles as std::to_string writes them ("0.100000"), as these messages always have.
     if (steps < 1)
-        bad("--steps (" + std::to_string(steps) + ") must be at least 1");
+        throw Error(say(trainMessage("train_steps_min"), steps));
     if (steps > kMaxSteps)
-        bad("--steps (" + std::to_string(steps) + ") must be at most " + std::to_string(kMaxSteps));
+        throw Error(say(trainMessage("train_steps_max"), steps, kMaxSteps));
     if (batch < 1 || batch > 4096)
-        bad("--batch (" + std::to_string(batch) + ") must be 1 to 4096 pairs");
+        throw Error(say(trainMessage("train_batch"), batch));
     if (!(labelSmoothing >= 0 && labelSmoothing < 1))
-        bad("--label-smoothing (" + std::to_string(labelSmoothing) + ") must be at least 0 and less than 1");
+        throw Error(say(trainMessage("train_label_smoothing"), std::to_string(labelSmoothing)));
     if (clipNorm && !(*clipNorm > 0 && std::isfinite(*clipNorm)))
-        bad("--clip-norm (" + std::to_string(*clipNorm) + ") must be a positive number");
+        throw Error(say(trainMessage("train_clip_norm"), std::to_string(*clipNorm)));
     if (threads < 1 || threads > 64)
-        bad("--threads (" + std::to_string(threads) + ") must be 1 to 64");
+        throw Error(say(trainMessage("train_threads"), threads));
     schedule.validate();
 }
 
@@ -92,7 +93,7 @@ Trainer::Trainer(Seq2SeqModel model, Task task, TrainOptions options)
     m_options.schedule.dModel = m_model.spec.dModel;
     m_options.validate();
     if (m_options.batchAll && m_task.generated())
-        throw std::invalid_argument("--batch-all trains on every line of a file: give --task FILE.tsv");
+        throw Error(say(trainMessage("train_batch_all_file")));
     m_grads.assign(static_cast<std::size_t>(m_options.threads), Vec<float>::Zero(m_layout.size));
     m_pool = std::make_unique<WorkerPool>(m_options.threads);
     if (m_options.batchAll)

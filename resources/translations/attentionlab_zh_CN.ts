@@ -2218,6 +2218,276 @@
     <message>
         <source>line %1</source>
         <translation>第 %1 行</translation>
+        <source>tensor &apos;%1&apos;: separate q/k/v projections (kdim or vdim differing from embed_dim) are not supported; expected one &apos;in_proj_weight&apos; [3d, d]</source>
+        <translation>张量“%1”：不支持分开的 q/k/v 投影（kdim 或 vdim 与 embed_dim 不同）；应为一个“in_proj_weight”[3d, d]</translation>
+    </message>
+    <message>
+        <source>no attention weights found: expected a tensor &apos;in_proj_weight&apos; [3d, d] (an nn.MultiheadAttention state dict, optionally under a prefix such as &apos;self_attn.&apos;)</source>
+        <translation>没有找到注意力权重：应有一个张量“in_proj_weight”[3d, d]（nn.MultiheadAttention 的 state dict，可以带“self_attn.”这样的前缀）</translation>
+    </message>
+    <message>
+        <source>the file holds several attention blocks (prefixes %1); choose one</source>
+        <translation>文件中有多个注意力块（前缀 %1）：请选择一个</translation>
+    </message>
+    <message>
+        <source>missing tensor &apos;%1&apos; [3d, d]</source>
+        <translation>缺少张量“%1”[3d, d]</translation>
+    </message>
+    <message>
+        <source>tensor &apos;%1&apos; has shape %2 but must be [3d, d]</source>
+        <translation>张量“%1”的形状是 %2，但必须是 [3d, d]</translation>
+    </message>
+    <message>
+        <source>tensor &apos;%1&apos; has d_model %2; at most %3 is supported</source>
+        <translation>张量“%1”的 d_model 是 %2；最多支持 %3</translation>
+    </message>
+    <message>
+        <source>missing tensor &apos;%1&apos; [%2, %3]</source>
+        <translation>缺少张量“%1”[%2, %3]</translation>
+    </message>
+    <message>
+        <source>the attention weights hold non-finite values (inf or NaN)</source>
+        <translation>注意力权重中有非有限值（inf 或 NaN）</translation>
+    </message>
+    <message>
+        <source>the attention biases hold non-finite values (inf or NaN)</source>
+        <translation>注意力偏置中有非有限值（inf 或 NaN）</translation>
+    </message>
+    <message>
+        <source>metadata num_heads is &apos;%1&apos; but must be a whole number from 1 to %2 that divides d_model (%3)</source>
+        <translation>元数据 num_heads 是“%1”，但必须是 1 到 %2 之间、能整除 d_model（%3）的整数</translation>
+    </message>
+    <message>
+        <source>%1 is %2 x %3 but must be %4 x %5 (queries x keys)</source>
+        <translation>%1 是 %2 × %3，但必须是 %4 × %5（查询 × 键）</translation>
+    </message>
+    <message>
+        <source>%1 has %2 entries but must have %3 (one per key)</source>
+        <translation>%1 有 %2 项，但必须有 %3 项（每个键一项）</translation>
+    </message>
+    <message>
+        <source>mask line %1, byte %2: unexpected %3 (only 0, 1, spaces and commas are allowed)</source>
+        <translation>掩码第 %1 行第 %2 个字节：意外的 %3（只允许 0、1、空格和逗号）</translation>
+    </message>
+    <message>
+        <source>the mask has more than %1 rows</source>
+        <translation>掩码超过 %1 行</translation>
+    </message>
+    <message>
+        <source>the mask is empty: it needs n lines of n values 0 or 1</source>
+        <translation>掩码是空的：它需要 n 行、每行 n 个 0 或 1</translation>
+    </message>
+    <message>
+        <source>mask row %1 has %2 values but the mask has %3 rows: it must be square</source>
+        <translation>掩码第 %1 行有 %2 个值，但掩码有 %3 行：它必须是方阵</translation>
+    </message>
+    <message>
+        <source>a norm over %1 features needs γ of %1 values and β of none or %1</source>
+        <translation>对 %1 个特征做归一化需要 %1 个值的 γ，以及没有或 %1 个值的 β</translation>
+    </message>
+    <message>
+        <source>eps (%1) must be a positive number</source>
+        <translation>eps（%1）必须是正数</translation>
+    </message>
+    <message>
+        <source>kv_heads (%1) must divide heads (%2)</source>
+        <translation>kv_heads（%1）必须能整除 heads（%2）</translation>
+    </message>
+    <message>
+        <source>the projections must be heads·head_dim and kv_heads·head_dim wide</source>
+        <translation>投影的宽度必须是 heads·head_dim 和 kv_heads·head_dim</translation>
+    </message>
+    <message>
+        <source>%1 has %2 weights and %3 biases but d_model is %4</source>
+        <translation>%1 有 %2 个权重和 %3 个偏置，但 d_model 是 %4</translation>
+    </message>
+    <message>
+        <source>the LayerNorm has %1 weights and %2 biases but d_model is %3</source>
+        <translation>LayerNorm 有 %1 个权重和 %2 个偏置，但 d_model 是 %3</translation>
+    </message>
+    <message>
+        <source>linear1 is %1 with %2 biases but must be %3 (d_ff x d_model) with %4</source>
+        <translation>linear1 是 %1、有 %2 个偏置，但必须是 %3（d_ff × d_model）、有 %4 个偏置</translation>
+    </message>
+    <message>
+        <source>linear2 is %1 with %2 biases but must be %3 (d_model x d_ff) with %4</source>
+        <translation>linear2 是 %1、有 %2 个偏置，但必须是 %3（d_model × d_ff）、有 %4 个偏置</translation>
+    </message>
+    <message>
+        <source>%1.in_proj_weight is %2 and out_proj.weight %3 but must be %4 and %5 (with biases of %6 and %7) for d_model %7</source>
+        <translation>%1.in_proj_weight 是 %2，out_proj.weight 是 %3，但 d_model 为 %7 时必须是 %4 和 %5（偏置分别为 %6 和 %7 个）</translation>
+    </message>
+    <message>
+        <source>the layers&apos; attention matrices hold %1 cells in all, more than %2: use fewer tokens, heads or layers</source>
+        <translation>各层的注意力矩阵共有 %1 个单元格，超过 %2：请减少词元、头数或层数</translation>
+    </message>
+    <message>
+        <source>a residual adds two matrices of one shape, not %1 and %2</source>
+        <translation>残差连接把两个形状相同的矩阵相加，而不是 %1 和 %2</translation>
+    </message>
+    <message>
+        <source>the encoder stack has %1 layers of weights but encoder_layers is %2 (at least 1)</source>
+        <translation>编码器堆叠有 %1 层权重，但 encoder_layers 是 %2（至少为 1）</translation>
+    </message>
+    <message>
+        <source>the decoder stack has %1 layers of weights but decoder_layers is %2 (at least 1)</source>
+        <translation>解码器堆叠有 %1 层权重，但 decoder_layers 是 %2（至少为 1）</translation>
+    </message>
+    <message>
+        <source>the weights hold %1 encoder and %2 decoder layers but the options ask for %3 and %4</source>
+        <translation>权重有 %1 个编码器层和 %2 个解码器层，但选项要求 %3 个和 %4 个</translation>
+    </message>
+    <message>
+        <source>final_norms is on but the weights have no final norm (encoder.norm, decoder.norm)</source>
+        <translation>final_norms 已打开，但权重中没有最终归一化（encoder.norm、decoder.norm）</translation>
+    </message>
+    <message>
+        <source>%1 has %2 tokens but %3 rows</source>
+        <translation>%1 有 %2 个词元，但有 %3 行</translation>
+    </message>
+    <message>
+        <source>a custom mask is for one attention block; a Transformer takes no mask, a causal or a padding mask</source>
+        <translation>自定义掩码只用于单个注意力块；Transformer 只接受无掩码、因果掩码或填充掩码</translation>
+    </message>
+    <message>
+        <source>only an encoder–decoder model with its own vocabularies can be trained</source>
+        <translation>只有带自己词表的编码器–解码器模型才能训练</translation>
+    </message>
+    <message>
+        <source>the model has no decoder or no output head to train</source>
+        <translation>这个模型没有可训练的解码器或输出头</translation>
+    </message>
+    <message>
+        <source>a model is trained with sinusoidal positions or none</source>
+        <translation>训练的模型只能使用正弦位置编码或不用位置编码</translation>
+    </message>
+    <message>
+        <source>only a model with its own vocabularies can be trained</source>
+        <translation>只有带自己词表的模型才能训练</translation>
+    </message>
+    <message>
+        <source>the source has no tokens</source>
+        <translation>源序列没有词元</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not in the model&apos;s vocabulary</source>
+        <translation>“%1”不在模型的词表中</translation>
+    </message>
+    <message>
+        <source>a trained model needs at least one decoder layer</source>
+        <translation>要训练的模型至少需要一个解码器层</translation>
+    </message>
+    <message>
+        <source>--steps (%1) must be at least 1</source>
+        <translation>--steps（%1）至少为 1</translation>
+    </message>
+    <message>
+        <source>--steps (%1) must be at most %2</source>
+        <translation>--steps（%1）最多为 %2</translation>
+    </message>
+    <message>
+        <source>--batch (%1) must be 1 to 4096 pairs</source>
+        <translation>--batch（%1）必须是 1 到 4096 对</translation>
+    </message>
+    <message>
+        <source>--label-smoothing (%1) must be at least 0 and less than 1</source>
+        <translation>--label-smoothing（%1）必须不小于 0 且小于 1</translation>
+    </message>
+    <message>
+        <source>--clip-norm (%1) must be a positive number</source>
+        <translation>--clip-norm（%1）必须是正数</translation>
+    </message>
+    <message>
+        <source>--threads (%1) must be 1 to 64</source>
+        <translation>--threads（%1）必须是 1 到 64</translation>
+    </message>
+    <message>
+        <source>--batch-all trains on every line of a file: give --task FILE.tsv</source>
+        <translation>--batch-all 用文件的每一行训练：请给出 --task FILE.tsv</translation>
+    </message>
+    <message>
+        <source>the learning rate (%1) must be a positive number</source>
+        <translation>学习率（%1）必须是正数</translation>
+    </message>
+    <message>
+        <source>the warm-up (%1) must be 0 or more steps</source>
+        <translation>预热（%1）必须是 0 步或更多</translation>
+    </message>
+    <message>
+        <source>the longest string (%1) must be 1 to 64 characters</source>
+        <translation>最长字符串（%1）必须是 1 到 64 个字符</translation>
+    </message>
+    <message>
+        <source>%1:%2</source>
+        <translation>%1:%2</translation>
+    </message>
+    <message>
+        <source>binary data (a NUL byte): a training file is UTF-8 text, one source&lt;TAB&gt;target pair per line</source>
+        <translation>二进制数据（NUL 字节）：训练文件是 UTF-8 文本，每行一对 源&lt;TAB&gt;目标</translation>
+    </message>
+    <message>
+        <source>not UTF-8 text: a training file is UTF-8 text, one source&lt;TAB&gt;target pair per line</source>
+        <translation>不是 UTF-8 文本：训练文件是 UTF-8 文本，每行一对 源&lt;TAB&gt;目标</translation>
+    </message>
+    <message>
+        <source>no TAB: expected source&lt;TAB&gt;target</source>
+        <translation>没有 TAB：应为 源&lt;TAB&gt;目标</translation>
+    </message>
+    <message>
+        <source>%1 TABs: expected source&lt;TAB&gt;target</source>
+        <translation>有 %1 个 TAB：应为 源&lt;TAB&gt;目标</translation>
+    </message>
+    <message>
+        <source>the source has no tokens: expected source&lt;TAB&gt;target</source>
+        <translation>源序列没有词元：应为 源&lt;TAB&gt;目标</translation>
+    </message>
+    <message>
+        <source>the target has no tokens: expected source&lt;TAB&gt;target</source>
+        <translation>目标序列没有词元：应为 源&lt;TAB&gt;目标</translation>
+    </message>
+    <message>
+        <source>the source has more than %1 tokens: a training pair is at most %1 source and %2 target tokens (split the line)</source>
+        <translation>源序列超过 %1 个词元：一个训练对最多有 %1 个源词元和 %2 个目标词元（请拆分这一行）</translation>
+    </message>
+    <message>
+        <source>the target has more than %2 tokens: a training pair is at most %1 source and %2 target tokens (split the line)</source>
+        <translation>目标序列超过 %2 个词元：一个训练对最多有 %1 个源词元和 %2 个目标词元（请拆分这一行）</translation>
+    </message>
+    <message>
+        <source>%1: the file is empty: expected one source&lt;TAB&gt;target pair per line</source>
+        <translation>%1：文件是空的：应为每行一对 源&lt;TAB&gt;目标</translation>
+    </message>
+    <message>
+        <source>%1: every line is held out (1 line): add lines, or train on every line with --batch-all</source>
+        <translation>%1：每一行都被留作验证（1 行）：请添加更多行，或用 --batch-all 在每一行上训练</translation>
+    </message>
+    <message>
+        <source>%1: every line is held out (%2 lines): add lines, or train on every line with --batch-all</source>
+        <translation>%1：每一行都被留作验证（%2 行）：请添加更多行，或用 --batch-all 在每一行上训练</translation>
+    </message>
+    <message>
+        <source>unknown comparison &apos;%1&apos; (expected a sentence, or sentence=, pe=, scale=, mask= or seed=)</source>
+        <translation>未知的比较“%1”（应为一个句子，或 sentence=、pe=、scale=、mask=、seed=）</translation>
+    </message>
+    <message>
+        <source>pe: &apos;%1&apos; is not one of sinusoidal, learned, none</source>
+        <translation>pe：“%1”不是 sinusoidal、learned、none 之一</translation>
+    </message>
+    <message>
+        <source>scale: &apos;%1&apos; is not on or off</source>
+        <translation>scale：“%1”不是 on 或 off</translation>
+    </message>
+    <message>
+        <source>mask: &apos;%1&apos; is not one of none, causal, padding, causal+padding</source>
+        <translation>mask：“%1”不是 none、causal、padding、causal+padding 之一</translation>
+    </message>
+    <message>
+        <source>seed: &apos;%1&apos; is not a whole number from 0 to 18446744073709551615</source>
+        <translation>seed：“%1”不是 0 到 18446744073709551615 之间的整数</translation>
+    </message>
+    <message>
+        <source>d_k (%1) must lie between 1 and the example&apos;s dimension (%2)</source>
+        <translation>d_k（%1）必须在 1 和示例的维数（%2）之间</translation>
     </message>
     <message>
         <source>%1</source>
@@ -2374,6 +2644,156 @@
     <message>
         <source>NFD failed: %1</source>
         <translation>NFD 失败：%1</translation>
+        <source>this is not a text file (it contains a NUL byte)</source>
+        <translation>这不是文本文件（其中有 NUL 字节）</translation>
+    </message>
+    <message>
+        <source>the file is not UTF-8 text (byte 0x%1 in this line); save it as UTF-8</source>
+        <translation>文件不是 UTF-8 文本（这一行有字节 0x%1）：请以 UTF-8 保存</translation>
+    </message>
+    <message>
+        <source>%1: &apos;%2&apos; is not a whole number</source>
+        <translation>%1：“%2”不是整数</translation>
+    </message>
+    <message>
+        <source>%1: &apos;%2&apos; is too large</source>
+        <translation>%1：“%2”太大</translation>
+    </message>
+    <message>
+        <source>seed: &apos;%1&apos; must be a whole number, 0 or more</source>
+        <translation>seed：“%1”必须是 0 或更大的整数</translation>
+    </message>
+    <message>
+        <source>seed: &apos;%1&apos; is too large (at most 18446744073709551615)</source>
+        <translation>seed：“%1”太大（最多 18446744073709551615）</translation>
+    </message>
+    <message>
+        <source>%1: &apos;%2&apos; is not a switch (expected on, off, true or false)</source>
+        <translation>%1：“%2”不是开关值（应为 on、off、true 或 false）</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not a row number (positions are whole numbers counted from 1)</source>
+        <translation>“%1”不是行号（位置是从 1 开始数的整数）</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not a column number (positions are whole numbers counted from 1)</source>
+        <translation>“%1”不是列号（位置是从 1 开始数的整数）</translation>
+    </message>
+    <message>
+        <source>row %1 does not exist: positions count from 1</source>
+        <translation>第 %1 行不存在：位置从 1 开始数</translation>
+    </message>
+    <message>
+        <source>column %1 does not exist: positions count from 1</source>
+        <translation>第 %1 列不存在：位置从 1 开始数</translation>
+    </message>
+    <message>
+        <source>row %1 is beyond the largest matrix (%2 tokens)</source>
+        <translation>第 %1 行超出了最大的矩阵（%2 个词元）</translation>
+    </message>
+    <message>
+        <source>column %1 is beyond the largest matrix (%2 columns)</source>
+        <translation>第 %1 列超出了最大的矩阵（%2 列）</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; needs at least one row,column pair (write e.g. &apos;cells 1,2 1,3; row 4; column 1&apos;)</source>
+        <translation>“%1”至少需要一个 行,列 对（例如写成“cells 1,2 1,3; row 4; column 1”）</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not a cell: write row,column like 1,2</source>
+        <translation>“%1”不是单元格：请写成 行,列，例如 1,2</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; needs at least one row number (write e.g. &apos;cells 1,2 1,3; row 4; column 1&apos;)</source>
+        <translation>“%1”至少需要一个行号（例如写成“cells 1,2 1,3; row 4; column 1”）</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; needs at least one column number (write e.g. &apos;cells 1,2 1,3; row 4; column 1&apos;)</source>
+        <translation>“%1”至少需要一个列号（例如写成“cells 1,2 1,3; row 4; column 1”）</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not a row number (separate numbers with spaces; pairs belong to &apos;cells&apos;)</source>
+        <translation>“%1”不是行号（数字之间用空格分隔；数对属于“cells”）</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not a column number (separate numbers with spaces; pairs belong to &apos;cells&apos;)</source>
+        <translation>“%1”不是列号（数字之间用空格分隔；数对属于“cells”）</translation>
+    </message>
+    <message>
+        <source>unknown group &apos;%1&apos; (expected cells, rows or columns)</source>
+        <translation>未知的组“%1”（应为 cells、rows 或 columns）</translation>
+    </message>
+    <message>
+        <source>unknown group &apos;%1&apos;: did you mean &apos;%2&apos;? (expected cells, rows or columns)</source>
+        <translation>未知的组“%1”：你是不是想写“%2”？（应为 cells、rows 或 columns）</translation>
+    </message>
+    <message>
+        <source>nothing to highlight (write e.g. &apos;cells 1,2 1,3; row 4; column 1&apos;)</source>
+        <translation>没有要高亮的内容（例如写成“cells 1,2 1,3; row 4; column 1”）</translation>
+    </message>
+    <message>
+        <source>requires: name the model folder, e.g. &apos;requires: gpt2&apos; (known: %1)</source>
+        <translation>requires：请写出模型文件夹的名字，例如“requires: gpt2”（已知：%1）</translation>
+    </message>
+    <message>
+        <source>requires: &apos;%1&apos; is not a folder name (letters, digits, &apos;-&apos;, &apos;_&apos; and &apos;.&apos;, not starting with &apos;.&apos;)</source>
+        <translation>requires：“%1”不是文件夹名（只能用字母、数字、“-”、“_”和“.”，且不以“.”开头）</translation>
+    </message>
+    <message>
+        <source>requires: after the folder name only %1 may follow, not &apos;%2&apos;</source>
+        <translation>requires：文件夹名后面只能跟 %1，不能跟“%2”</translation>
+    </message>
+    <message>
+        <source>requires: unknown type &apos;%1&apos; (expected one of %2)</source>
+        <translation>requires：未知的类型“%1”（应为 %2 之一）</translation>
+    </message>
+    <message>
+        <source>requires: unknown type &apos;%1&apos;: did you mean &apos;%2&apos;? (expected one of %3)</source>
+        <translation>requires：未知的类型“%1”：你是不是想写“%2”？（应为 %3 之一）</translation>
+    </message>
+    <message>
+        <source>requires: %1 is a %2 model, not type=%3</source>
+        <translation>requires：%1 是 %2 模型，不是 type=%3</translation>
+    </message>
+    <message>
+        <source>requires: &apos;%1&apos; is not a model Attention Lab knows (known: %2); for a folder of your own give its family: &apos;requires: %3, %4</source>
+        <translation>requires：“%1”不是 Attention Lab 认识的模型（已知：%2）；如果是你自己的文件夹，请写出它的模型家族：&apos;requires: %3, %4</translation>
+    </message>
+    <message>
+        <source>requires: &apos;%1&apos; is not a model Attention Lab knows: did you mean &apos;%2&apos;? (known: %3); for a folder of your own give its family: &apos;requires: %4, %5</source>
+        <translation>requires：“%1”不是 Attention Lab 认识的模型：你是不是想写“%2”？（已知：%3）；如果是你自己的文件夹，请写出它的模型家族：&apos;requires: %4, %5</translation>
+    </message>
+    <message>
+        <source>max_tokens (%1) must be between 1 and %2</source>
+        <translation>max_tokens（%1）必须在 1 到 %2 之间</translation>
+    </message>
+    <message>
+        <source>pad_to (%1) must be 0 (no padding) or a positive length</source>
+        <translation>pad_to（%1）必须是 0（不填充）或正的长度</translation>
+    </message>
+    <message>
+        <source>pad_to (%1) must not exceed max_tokens (%2)</source>
+        <translation>pad_to（%1）不能超过 max_tokens（%2）</translation>
+    </message>
+    <message>
+        <source>%1 attention is for one attention block and for seeded encoder stacks; this model uses full attention</source>
+        <translation>%1 注意力只用于单个注意力块和随机种子编码器堆叠；这个模型使用完整注意力</translation>
+    </message>
+    <message>
+        <source>linformer attention cannot use a causal mask: each projected key mixes every position, later ones included; use no mask or the padding mask</source>
+        <translation>linformer 注意力不能使用因果掩码：每个投影后的键都混合了所有位置，包括后面的位置；请不用掩码或使用填充掩码</translation>
+    </message>
+    <message>
+        <source>%1 attention takes no mask, a causal or a padding mask, not a custom one</source>
+        <translation>%1 注意力只接受无掩码、因果掩码或填充掩码，不接受自定义掩码</translation>
+    </message>
+    <message>
+        <source>%1 positions are for one attention block and for seeded models; a trained model keeps the positions it was trained with</source>
+        <translation>%1 位置编码只用于单个注意力块和随机种子模型；训练好的模型保留它训练时用的位置编码</translation>
+    </message>
+    <message>
+        <source>xl positions are causal by themselves (each segment sees its memory and the tokens up to itself); they take no mask, a causal or a padding mask, not a custom one</source>
+        <translation>xl 位置编码本身就是因果的（每个片段只看到它的记忆和到它自己为止的词元）；它只接受无掩码、因果掩码或填充掩码，不接受自定义掩码</translation>
     </message>
 </context>
 <context>

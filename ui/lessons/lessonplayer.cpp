@@ -4,6 +4,7 @@
 #include "lessons/deck.h"
 #include "lessons/modelbanner.h"
 #include "lessons/stepnotes.h"
+#include "session/messages.h"
 #include "session/session.h"
 #include "widgets/wrappinglabel.h"
 
@@ -160,7 +161,7 @@ void LessonPlayer::rebuildList()
             if (l.order && !m_userFiles.contains(p))
                 order = *l.order;
         } catch (const LessonError& err) {
-            e.error = QString::fromUtf8(err.what());
+            e.error = errorText(err); // the reason in the interface's language
         }
         sorted.append({order, e});
     }
@@ -187,7 +188,7 @@ bool LessonPlayer::start(const QString& path, int step)
         // must not read the old lesson's step number in the new lesson's steps.
         m_step = -1;
     } catch (const LessonError& e) {
-        showError(QString::fromUtf8(e.what()));
+        showError(errorText(e));
         return false;
     }
     m_lessonPath = path;

@@ -2,6 +2,7 @@
 // written back; B's settings and text from A's; the swapped sentence that prefills B; and the
 // comparisons a run cannot make.
 #include "compare/comparison.h"
+#include "core/message.h"
 
 #include "support/throws.h"
 
@@ -20,6 +21,19 @@ namespace {
 class TestComparison : public QObject {
     Q_OBJECT
 private slots:
+    void aRefusalIsALineOfTheTable()
+    {
+        // compare/messages.h: the value, escaped, is the argument; what() the English text.
+        try {
+            attnlab::parseComparison("pe=\x1b[31m");
+            QFAIL("no refusal");
+        } catch (const attnlab::Error& e) {
+            QCOMPARE(e.message().code, std::string("compare_pe"));
+            QCOMPARE(e.message().args, (std::vector<std::string>{"\\x1b[31m"}));
+            QCOMPARE(std::string(e.what()), std::string("pe: '\\x1b[31m' is not one of sinusoidal, learned, none"));
+        }
+    }
+
     void readsTheWrittenForm()
     {
         Comparison c = parseComparison("人咬了狗");

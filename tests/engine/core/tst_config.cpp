@@ -1,6 +1,7 @@
 // Config: documented defaults, validation rules stated in words, limits, and the names of the
 // enum values used on the command line, in trace JSON and in session files.
 #include "core/config.h"
+#include "core/message.h"
 
 #include <QtTest>
 
@@ -41,6 +42,26 @@ class TestConfig : public QObject {
     Q_OBJECT
 
 private slots:
+    void aProblemIsALineOfTheTable()
+    {
+        // core/messages.h: validate() throws the first problem as a Message; problems() are its texts.
+        Config c;
+        c.padTo = -2;
+        try {
+            c.validate();
+            QFAIL("no refusal");
+        } catch (const attnlab::Error& e) {
+            QCOMPARE(e.message().code, std::string("pad_to_negative"));
+            QCOMPARE(e.message().args, (std::vector<std::string>{"-2"}));
+            QCOMPARE(std::string(e.what()), c.problems().front());
+        }
+        c.padTo = 0;
+        c.attention = attnlab::AttentionKind::Linformer;
+        c.mask = MaskKind::Causal;
+        QCOMPARE(c.problems(), (std::vector<std::string>{"linformer attention cannot use a causal mask: each projected key mixes every "
+                                                         "position, later ones included; use no mask or the padding mask"}));
+    }
+
     void defaults()
     {
         const Config c;

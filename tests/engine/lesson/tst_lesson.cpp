@@ -294,6 +294,35 @@ private slots:
                                                               "```\n代码\n一行\n```"));
     }
 
+    void aRefusalIsAMessageTheInterfaceTranslates()
+    {
+        // lesson/messages.h: the file and line, the key, then the table's own reason (with the
+        // name the teacher probably meant), each a line the studio writes in Chinese.
+        try {
+            parseLesson("---\ntitle: t\nlanguage: en\n---\n\n## One\nstage: weights\nhighlight: colums 1\n\nText.\n", "m.md");
+            QFAIL("parsed without error");
+        } catch (const LessonError& e) {
+            const attnlab::Message& m = e.message();
+            QCOMPARE(m.code, std::string("lesson_file_line"));
+            QCOMPARE(m.text, std::string(e.what()));
+            QCOMPARE(QString::fromStdString(m.text), QString::fromStdString("m.md:8: highlight: unknown group 'colums': did you mean 'columns'? (expected cells, rows or columns)"));
+            QCOMPARE(m.args, (std::vector<std::string>{"m.md", "8"}));
+            QCOMPARE(m.reasons.at(0).code, std::string("lesson_key"));
+            const attnlab::Message& why = m.reasons.at(0).reasons.at(0);
+            QCOMPARE(why.code, std::string("highlight_unknown_group_near"));
+            QCOMPARE(why.args, (std::vector<std::string>{"colums", "columns"}));
+            QCOMPARE(e.reason(), std::string("highlight: unknown group 'colums': did you mean 'columns'? (expected cells, rows or columns)"));
+        }
+        // A file that is not text: its line and the reason, without a key.
+        try {
+            parseLesson(std::string("---\ntitle: t\nlanguage: en\n---\n\xff\n"), "b.md");
+            QFAIL("parsed without error");
+        } catch (const LessonError& e) {
+            QCOMPARE(e.message().reasons.at(0).code, std::string("lesson_not_utf8"));
+            QCOMPARE(e.message().reasons.at(0).args, (std::vector<std::string>{"FF"}));
+        }
+    }
+
     // --- a valid lesson, field by field ---
 
     void validLesson()

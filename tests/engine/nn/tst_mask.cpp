@@ -1,6 +1,7 @@
 // Attention masks (docs/engine.md, section 7): blocked cells per kind, the additive mask, and
 // the mask file format.
 #include "nn/mask.h"
+#include "core/message.h"
 
 #include "support/throws.h"
 
@@ -54,6 +55,28 @@ class TestMask : public QObject {
     Q_OBJECT
 
 private slots:
+    void aMaskFilesRefusalIsALineOfTheTable()
+    {
+        // nn/messages.h: the code and arguments the interface translates, the English text what() is.
+        try {
+            attnlab::parseMaskText("0 1\n1 x\n");
+            QFAIL("no refusal");
+        } catch (const attnlab::Error& e) {
+            QCOMPARE(e.message().code, std::string("mask_text_character"));
+            QCOMPARE(e.message().args.at(0), std::string("2"));
+            QCOMPARE(e.message().args.at(1), std::string("3"));
+            QCOMPARE(e.message().text, std::string(e.what()));
+        }
+        try {
+            attnlab::parseMaskText("0 1\n1\n");
+            QFAIL("no refusal");
+        } catch (const attnlab::Error& e) {
+            QCOMPARE(e.message().code, std::string("mask_text_not_square"));
+            QCOMPARE(e.message().args, (std::vector<std::string>{"2", "1", "2"}));
+            QCOMPARE(std::string(e.what()), std::string("mask row 2 has 1 values but the mask has 2 rows: it must be square"));
+        }
+    }
+
     void blockedCells_data()
     {
         QTest::addColumn<MaskKind>("kind");

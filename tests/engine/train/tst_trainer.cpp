@@ -65,6 +65,31 @@ class TrainerTest : public QObject {
     Q_OBJECT
 
 private slots:
+    void aTaskFilesRefusalIsALineOfTheTable()
+    {
+        // train/messages.h: the file and line, then the reason, each a line of the table.
+        const QTemporaryDir dir;
+        const std::string path = writeFile(dir, "tabs.tsv", "a\tb\nno tab here\n");
+        try {
+            fileTask(path);
+            QFAIL("no refusal");
+        } catch (const FormatError& e) {
+            QCOMPARE(e.message().code, std::string("task_file_line"));
+            QCOMPARE(e.message().args, (std::vector<std::string>{path, "2"}));
+            QCOMPARE(e.message().reasons.at(0).code, std::string("task_no_tab"));
+            QCOMPARE(std::string(e.what()), path + ":2: no TAB: expected source<TAB>target");
+        }
+        TrainOptions o;
+        o.steps = 0;
+        try {
+            o.validate();
+            QFAIL("no refusal");
+        } catch (const Error& e) {
+            QCOMPARE(e.message().code, std::string("train_steps_min"));
+            QCOMPARE(std::string(e.what()), std::string("--steps (0) must be at least 1"));
+        }
+    }
+
     /// zlib.crc32 (Python) of the same bytes.
     void crc()
     {
