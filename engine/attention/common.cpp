@@ -1,5 +1,7 @@
 #include "attention/common.h"
 
+#include "core/messages.h"
+
 #include "core/stage_builder.h"
 #include "nn/softmax.h"
 
@@ -47,7 +49,7 @@ UserMask kernelMask(const KernelInput& in, std::string_view kind)
 {
     UserMask m = userMask(in.blocked);
     if (m.dense)
-        throw std::invalid_argument(std::string(kind) + " attention takes no mask, a causal or a padding mask, not a custom one");
+        throw Error(say(coreMessage("kind_custom_mask"), kind));
     return m;
 }
 

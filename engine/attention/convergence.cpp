@@ -1,5 +1,8 @@
 #include "attention/convergence.h"
 
+#include "attention/messages.h"
+#include "core/messages.h"
+
 #include "attention/approximation.h"
 #include "attention/kind.h"
 
@@ -17,7 +20,7 @@ namespace {
 BoolMatrix blockedOf(const Trace& t, Eigen::Index m, Eigen::Index n)
 {
     if (t.config.mask == MaskKind::Custom)
-        throw std::invalid_argument("performer attention takes no mask, a causal or a padding mask, not a custom one");
+        throw Error(say(coreMessage("kind_custom_mask"), "performer"));
     if (m != n)
         return BoolMatrix::Constant(m, n, false); // cross-attention: no mask of the keys' own
     return blockedCells(t.config.mask, t.tokens, std::nullopt);
@@ -65,8 +68,7 @@ std::vector<ConvergencePoint> performerConvergence(const Trace& t, const std::ve
     std::vector<ConvergencePoint> out;
     for (const int M : features) {
         if (M < 1 || M > kMaxAttentionParameter)
-            throw std::invalid_argument("features (" + std::to_string(M) + ") must be between 1 and "
-                                        + std::to_string(kMaxAttentionParameter));
+            throw Error(say(attentionMessage("features_range"), M, kMaxAttentionParameter));
         if (keepGoing && !keepGoing())
             break;
         AttentionOptions options;

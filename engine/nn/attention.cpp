@@ -1,9 +1,12 @@
 #include "nn/attention.h"
 
+#include "attention/messages.h"
+
 #include "attention/kind.h"
 
 #include "nn/embedding.h"
 #include "nn/input_stages.h"
+#include "nn/position_hooks.h"
 #include "nn/softmax.h"
 #include "position/inside.h"
 #include "core/stage_builder.h"
@@ -38,32 +41,25 @@ Labels concatLabels(int heads, int dK)
     return v;
 }
 
-std::string str(long long v)
-{
-    return std::to_string(v);
-}
-
 /// The checks of the heads' part of a block, before any work is done: m queries, n keys, d wide.
 void checkHeadArguments(Eigen::Index m, Eigen::Index n, Eigen::Index d, int heads, const BoolMatrix& blocked,
                         const AttentionBlockContext& c, bool featuresAreD = true)
 {
     if (heads < 1)
-        throw std::invalid_argument("heads (" + str(heads) + ") must be at least 1");
+        throw Error(say(attentionMessage("block_heads"), heads));
     if (d < 1 || d % heads != 0)
-        throw std::invalid_argument("d_model (" + str(d) + ") must be a multiple of heads (" + str(heads) + ")");
+        throw Error(say(attentionMessage("block_width"), d, heads));
     if (m < 1 || n < 1)
-        throw std::invalid_argument("attention needs at least one query and one key");
+        throw Error(say(attentionMessage("block_empty")));
     if (blocked.rows() != m || blocked.cols() != n)
-        throw std::invalid_argument("the mask is " + str(blocked.rows()) + " x " + str(blocked.cols()) + " but must be "
-                                    + str(m) + " x " + str(n) + " (queries x keys)");
+        throw Error(say(attentionMessage("block_mask_size"), blocked.rows(), blocked.cols(), m, n));
     if (!c.queryLabels || !c.keyLabels || static_cast<Eigen::Index>(c.queryLabels->size()) != m
         || static_cast<Eigen::Index>(c.keyLabels->size()) != n)
         throw std::invalid_argument("attention needs one label per query and one per key");
     if (featuresAreD && c.featureLabels && static_cast<Eigen::Index>(c.featureLabels->size()) != d)
         throw std::invalid_argument("attention needs one feature label per column of d_model");
     if (m * n * heads > ConfigLimits::maxAttentionCells)
-        throw std::invalid_argument(str(m) + " queries times " + str(n) + " keys times heads (" + str(heads) + ") exceeds "
-                                    + str(ConfigLimits::maxAttentionCells) + " attention cells: use fewer tokens or heads");
+        throw Error(say(attentionMessage("block_cells"), m, n, heads, ConfigLimits::maxAttentionCells));
 }
 
 /// The argument checks of attentionBlock: every shape must agree before any work is done.
@@ -76,8 +72,7 @@ void checkBlockArguments(const Eigen::MatrixXf& xq, const Eigen::MatrixXf& xkv, 
         throw std::invalid_argument("the attention weights are inconsistent: in_proj_weight must be [3d, d], "
                                     "in_proj_bias [3d], out_proj.weight [d, d] and out_proj.bias [d]");
     if (xq.cols() != d || xkv.cols() != d)
-        throw std::invalid_argument("the attention inputs have " + str(xq.cols()) + " and " + str(xkv.cols())
-                                    + " columns but the weights' d_model is " + str(d));
+        throw Error(say(attentionMessage("block_input_width"), xq.cols(), xkv.cols(), d));
     checkHeadArguments(xq.rows(), xkv.rows(), d, heads, blocked, c);
 }
 
@@ -89,61 +84,8 @@ int queryHeadsPerKvHead(const Eigen::Ref<const Eigen::MatrixXf>& k, const Eigen:
     const Eigen::Index width = k.cols();
     const int kvHeads = width % dK == 0 ? static_cast<int>(width / dK) : 0;
     if (kvHeads < 1 || heads % kvHeads != 0)
-        throw std::invalid_argument("K and V (" + str(width) + " wide) must hold a number of key/value heads of d_k = " + str(dK)
-                                    + " that divides heads (" + str(heads) + ")");
+        throw Error(say(attentionMessage("block_kv_heads"), width, dK, heads));
     return heads / kvHeads;
-}
-
-/// RoPE: the angles (stage rope_angles, n x d_k/2), then every head's q and k turned by them
-/// (q_rotated, k_rotated), in place of q and k for the kernel.
-void addRotations(std::vector<Eigen::MatrixXf>& q, std::vector<Eigen::MatrixXf>& k, const AttentionBlockContext& c,
-                  const Labels& headDims, StageList& stages)
-{
-    const auto key = [&](const char* id, std::optional<int> head = std::nullopt) { return StageKey{id, head, c.layer, c.block}; };
-    const int dK = static_cast<int>(headDims->size());
-    const int n = static_cast<int>(std::max(q.front().rows(), k.front().rows()));
-    const Eigen::MatrixXf angles = ropeAngles(n, dK, c.positionOptions.ropeBase);
-    putMatrix(addStage(stages, key("rope_angles"), "Rotation angles", "θ_pos,i = pos / B^(2i/d_k)"), "θ", angles, c.queryLabels,
-              numberedLabels(dK / 2));
-    const char* ids[2] = {"q_rotated", "k_rotated"};
-    const char* from[2] = {"q", "k"};
-    const char* formulas[2] = {"Q̃_h = R_pos·Q_h  (each pair (2i, 2i+1) of row pos turned by θ_pos,i)",
-                               "K̃_h = R_pos·K_h  (each pair (2i, 2i+1) of row pos turned by θ_pos,i)"};
-    for (int p = 0; p < 2; ++p) {
-        std::vector<Eigen::MatrixXf>& x = p == 0 ? q : k;
-        for (int h = 0; h < static_cast<int>(x.size()); ++h) {
-            x[static_cast<std::size_t>(h)] = ropeRotate(x[static_cast<std::size_t>(h)], angles.topRows(x[static_cast<std::size_t>(h)].rows()));
-            putMatrix(addStage(stages, key(ids[p], h), p == 0 ? "Rotated queries" : "Rotated keys", formulas[p],
-                               {key(from[p], h), key("rope_angles")}),
-                      p == 0 ? "Q̃_h" : "K̃_h", x[static_cast<std::size_t>(h)], p == 0 ? c.queryLabels : c.keyLabels, headDims);
-        }
-    }
-}
-
-/// Relative positions: the tables a^K and a^V (stages relative_keys, relative_values), seeded or given.
-RelativeTables addRelativeTables(const AttentionBlockContext& c, const Labels& headDims, StageList& stages)
-{
-    const int dK = static_cast<int>(headDims->size());
-    const int maxDistance = c.positionOptions.maxDistance;
-    RelativeTables t = c.givenRelative ? *c.givenRelative : relativeTables(maxDistance, dK, c.seed);
-    if (t.maxDistance != maxDistance || t.keys.rows() != 2 * maxDistance + 1 || t.keys.cols() != dK
-        || t.values.rows() != t.keys.rows() || t.values.cols() != dK)
-        throw std::invalid_argument("the relative position tables must be (2K+1) x d_k = " + str(2 * maxDistance + 1) + " x "
-                                    + str(dK));
-    std::vector<std::string> distances;
-    for (int r = -maxDistance; r <= maxDistance; ++r) {
-        // "≤-K" … "-1", "0", "+1" … "≥+K", appended piece by piece (GCC 12 warns falsely on "literal" + std::string).
-        std::string label = r == -maxDistance ? "≤" : r == maxDistance ? "≥+" : r > 0 ? "+" : "";
-        label += str(r);
-        distances.push_back(std::move(label));
-    }
-    const Labels rows = std::make_shared<const std::vector<std::string>>(std::move(distances));
-    const auto key = [&](const char* id) { return StageKey{id, std::nullopt, c.layer, c.block}; };
-    putMatrix(addStage(stages, key("relative_keys"), "Relative keys", "a^K_r, r = clip(j − i, −K, K), K = " + str(maxDistance)),
-              "a^K", t.keys, rows, headDims);
-    putMatrix(addStage(stages, key("relative_values"), "Relative values", "a^V_r, r = clip(j − i, −K, K), K = " + str(maxDistance)),
-              "a^V", t.values, rows, headDims);
-    return t;
 }
 
 /// The concat stage C = [Z_0 | … | Z_h-1] (m x d), from the head outputs of every head (and, for
@@ -209,32 +151,18 @@ Eigen::MatrixXf attentionHeads(const Eigen::Ref<const Eigen::MatrixXf>& qProj, c
         }
     }
 
-    // A position scheme that acts inside attention: RoPE turns q and k, ALiBi biases the scores.
-    const bool rope = context.positional == PositionalEncoding::Rope && !cross;
-    if (rope)
-        addRotations(q, k, context, headDims, stages);
-    std::vector<Eigen::MatrixXf> bias;
-    if (context.positional == PositionalEncoding::Alibi && !cross) {
-        const std::vector<double> slopes = alibiSlopes(heads);
-        for (int h = 0; h < heads; ++h)
-            bias.push_back(alibiBias(static_cast<int>(m), static_cast<int>(kProj.rows()), slopes[static_cast<std::size_t>(h)]));
+    // A position scheme that acts inside attention (nn/position_hooks.h): RoPE turns q and k, ALiBi
+    // biases the scores, relative positions hand the kernel their tables.
+    SchemeInKernel scheme;
+    if (const InsideScheme* inside = insideScheme(context.positional); inside && !cross) {
+        SchemeHeads schemeHeads{q, k, context, headDims, stages};
+        inside->hook(schemeHeads, scheme);
     }
-
-    std::optional<RelativeTables> relative;
-    if (context.positional == PositionalEncoding::Relative && !cross)
-        relative = addRelativeTables(context, headDims, stages);
 
     // scores .. head_output: the attention kind's kernel; it writes each Z_h into C = [Z_0 | ... | Z_{h-1}].
     Eigen::MatrixXf concat(m, d);
     KernelInput in{q, k, v, blocked, scaleScores, queries, keys, headDims, layer, block, context.kind, context.options, context.seed};
-    if (rope) {
-        in.qStage = "q_rotated";
-        in.kStage = "k_rotated";
-    }
-    if (!bias.empty())
-        in.scoreBias = &bias;
-    if (relative)
-        in.relative = &*relative;
+    scheme.into(in);
     KernelOutput out{concat, {}, warnings};
     kind.kernel(in, stages, out);
     if (reference)
@@ -251,8 +179,7 @@ Eigen::MatrixXf groupedHeads(const std::vector<Eigen::MatrixXf>& q, const std::v
     const int heads = static_cast<int>(q.size());
     const int kvHeads = static_cast<int>(k.size());
     if (heads < 1 || kvHeads < 1 || heads % kvHeads != 0 || v.size() != k.size())
-        throw std::invalid_argument("the key/value heads (" + std::to_string(kvHeads) + ") must divide the query heads ("
-                                    + std::to_string(heads) + ")");
+        throw Error(say(attentionMessage("block_kv_divide"), kvHeads, heads));
     const Eigen::Index m = q.front().rows();
     const Eigen::Index dK = q.front().cols();
     checkHeadArguments(m, k.front().rows(), heads * dK, heads, blocked, context, false);
@@ -273,7 +200,7 @@ Eigen::MatrixXf groupedHeads(const std::vector<Eigen::MatrixXf>& q, const std::v
     in.scaleFormula = context.scaleFormula;
     in.maskFormula = context.maskFormula;
     if (in.scoreScale > 0.0f && context.kind != AttentionKind::Full)
-        throw std::invalid_argument("a score scale other than 1/√d_k (" + context.scaleFormula + ") is computed with full attention only");
+        throw Error(say(attentionMessage("block_score_scale"), context.scaleFormula));
     KernelOutput out{concat, {}, warnings};
     attentionKind(context.kind).kernel(in, stages, out);
     addConcat(concat, heads, context, 0, stages);

@@ -1708,6 +1708,8 @@
     <message>
         <source>the sentence to compare with has no tokens: write at least one word</source>
         <translation>用来对照的句子没有词元：请至少写一个词</translation>
+    </message>
+    <message>
         <source>a string</source>
         <translation>字符串</translation>
     </message>
@@ -2218,6 +2220,8 @@
     <message>
         <source>line %1</source>
         <translation>第 %1 行</translation>
+    </message>
+    <message>
         <source>tensor &apos;%1&apos;: separate q/k/v projections (kdim or vdim differing from embed_dim) are not supported; expected one &apos;in_proj_weight&apos; [3d, d]</source>
         <translation>张量“%1”：不支持分开的 q/k/v 投影（kdim 或 vdim 与 embed_dim 不同）；应为一个“in_proj_weight”[3d, d]</translation>
     </message>
@@ -2644,6 +2648,8 @@
     <message>
         <source>NFD failed: %1</source>
         <translation>NFD 失败：%1</translation>
+    </message>
+    <message>
         <source>this is not a text file (it contains a NUL byte)</source>
         <translation>这不是文本文件（其中有 NUL 字节）</translation>
     </message>
@@ -2784,6 +2790,42 @@
         <translation>linformer 注意力不能使用因果掩码：每个投影后的键都混合了所有位置，包括后面的位置；请不用掩码或使用填充掩码</translation>
     </message>
     <message>
+        <source>heads (%1) must be at least 1</source>
+        <translation>头数（%1）至少为 1</translation>
+    </message>
+    <message>
+        <source>d_model (%1) must be a multiple of heads (%2)</source>
+        <translation>d_model（%1）必须是头数（%2）的倍数</translation>
+    </message>
+    <message>
+        <source>attention needs at least one query and one key</source>
+        <translation>注意力至少需要一个查询和一个键</translation>
+    </message>
+    <message>
+        <source>the mask is %1 x %2 but must be %3 x %4 (queries x keys)</source>
+        <translation>掩码是 %1 × %2，但必须是 %3 × %4（查询 × 键）</translation>
+    </message>
+    <message>
+        <source>%1 queries times %2 keys times heads (%3) exceeds %4 attention cells: use fewer tokens or heads</source>
+        <translation>%1 个查询乘 %2 个键再乘头数（%3）超过了 %4 个注意力单元格：请减少词元或头数</translation>
+    </message>
+    <message>
+        <source>the attention inputs have %1 and %2 columns but the weights&apos; d_model is %3</source>
+        <translation>注意力的输入有 %1 列和 %2 列，但权重的 d_model 是 %3</translation>
+    </message>
+    <message>
+        <source>K and V (%1 wide) must hold a number of key/value heads of d_k = %2 that divides heads (%3)</source>
+        <translation>K 和 V（宽 %1）必须由若干个 d_k = %2 的键/值头组成，且其个数能整除头数（%3）</translation>
+    </message>
+    <message>
+        <source>the key/value heads (%1) must divide the query heads (%2)</source>
+        <translation>键/值头数（%1）必须能整除查询头数（%2）</translation>
+    </message>
+    <message>
+        <source>a score scale other than 1/√d_k (%1) is computed with full attention only</source>
+        <translation>除 1/√d_k 以外的分数缩放（%1）只能用完整注意力计算</translation>
+    </message>
+    <message>
         <source>%1 attention takes no mask, a causal or a padding mask, not a custom one</source>
         <translation>%1 注意力只接受无掩码、因果掩码或填充掩码，不接受自定义掩码</translation>
     </message>
@@ -2794,6 +2836,10 @@
     <message>
         <source>xl positions are causal by themselves (each segment sees its memory and the tokens up to itself); they take no mask, a causal or a padding mask, not a custom one</source>
         <translation>xl 位置编码本身就是因果的（每个片段只看到它的记忆和到它自己为止的词元）；它只接受无掩码、因果掩码或填充掩码，不接受自定义掩码</translation>
+    </message>
+    <message>
+        <source>features (%1) must be between 1 and %2</source>
+        <translation>特征数（%1）必须在 1 到 %2 之间</translation>
     </message>
 </context>
 <context>

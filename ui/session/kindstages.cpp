@@ -200,23 +200,25 @@ constexpr StageTexts kFlash[] = {
                                                          "FlashAttention must equal.")},
 };
 
-/// Each kind's tables, asked in order: its own, the one it shares with kinds like it. Full
+/// Each kind's name and tables, asked in order: its own, the one it shares with kinds like it. Full
 /// attention has none: every kind's texts (kEveryKind) and the attention block's hold.
 struct KindTables {
     AttentionKind kind;
-    StageTable own;
+    const char* name; ///< what the settings and the captions call it
+    StageTable own = {};
     StageTable shared = {};
 };
 
 constexpr KindTables kKinds[] = {
-    {AttentionKind::SlidingWindow, kSlidingWindow, kPatternKinds},
-    {AttentionKind::BigBird, kBigBird, kPatternKinds},
-    {AttentionKind::Strided, kStrided, kPatternKinds},
-    {AttentionKind::Linformer, kLinformer},
-    {AttentionKind::Performer, kPerformer, kFeatureKinds},
-    {AttentionKind::Linear, kLinear, kFeatureKinds},
-    {AttentionKind::Lsh, kLsh},
-    {AttentionKind::Flash, kFlash},
+    {AttentionKind::Full, QT_TRANSLATE_NOOP("attnlab::Stages", "full (softmax over every key)")},
+    {AttentionKind::SlidingWindow, QT_TRANSLATE_NOOP("attnlab::Stages", "sliding window (Longformer)"), kSlidingWindow, kPatternKinds},
+    {AttentionKind::BigBird, QT_TRANSLATE_NOOP("attnlab::Stages", "BigBird (window + random + global)"), kBigBird, kPatternKinds},
+    {AttentionKind::Strided, QT_TRANSLATE_NOOP("attnlab::Stages", "strided (Sparse Transformer)"), kStrided, kPatternKinds},
+    {AttentionKind::Linformer, QT_TRANSLATE_NOOP("attnlab::Stages", "Linformer (low-rank)"), kLinformer},
+    {AttentionKind::Performer, QT_TRANSLATE_NOOP("attnlab::Stages", "Performer (random features)"), kPerformer, kFeatureKinds},
+    {AttentionKind::Linear, QT_TRANSLATE_NOOP("attnlab::Stages", "linear (elu + 1)"), kLinear, kFeatureKinds},
+    {AttentionKind::Lsh, QT_TRANSLATE_NOOP("attnlab::Stages", "LSH (Reformer)"), kLsh},
+    {AttentionKind::Flash, QT_TRANSLATE_NOOP("attnlab::Stages", "FlashAttention (exact, in tiles)"), kFlash},
 };
 
 const KindTables* kindTables(AttentionKind kind)
@@ -240,26 +242,8 @@ std::vector<StageTable> kindStageTables()
 
 QString attentionKindName(AttentionKind kind)
 {
-    switch (kind) {
-    case AttentionKind::Full:
-        return Stages::tr("full (softmax over every key)");
-    case AttentionKind::SlidingWindow:
-        return Stages::tr("sliding window (Longformer)");
-    case AttentionKind::BigBird:
-        return Stages::tr("BigBird (window + random + global)");
-    case AttentionKind::Strided:
-        return Stages::tr("strided (Sparse Transformer)");
-    case AttentionKind::Linformer:
-        return Stages::tr("Linformer (low-rank)");
-    case AttentionKind::Performer:
-        return Stages::tr("Performer (random features)");
-    case AttentionKind::Linear:
-        return Stages::tr("linear (elu + 1)");
-    case AttentionKind::Lsh:
-        return Stages::tr("LSH (Reformer)");
-    case AttentionKind::Flash:
-        return Stages::tr("FlashAttention (exact, in tiles)");
-    }
+    if (const KindTables* k = kindTables(kind))
+        return QCoreApplication::translate("attnlab::Stages", k->name);
     const std::string_view name = toString(kind);
     return QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size()));
 }
